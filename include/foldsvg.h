@@ -1,0 +1,223 @@
+/*
+ * foldsvg: profiles (folded stacks, Firefox-Profiler JSON) to SVG flamegraphs.
+ *
+ * The library never prints and never exits. Every fallible function returns a
+ * foldsvg_status (FOLDSVG_OK == 0) and, when given a non-NULL foldsvg_error, fills it
+ * with the code, the place (file, line, column or byte offset) and a one-line message.
+ *
+ * Two ways of use share one object, foldsvg_profile:
+ *  - recording: a VM or tool records (stack, count) pairs; equal stacks are summed and the
+ *    profile is written as SVG or folded text (foldsvg_profile_record_stack/_path, _write);
+ *  - reading: foldsvg_profile_read_file() parses an input (folded text, Firefox-Profiler
+ *    JSON, gzip of either), applying the stack transforms set in the options. The
+ *    order-dependent inferno modes (flamechart, no-sort) are options of the read: with
+ *    "flamechart" the profile also keeps the input order, with "no-sort" the read checks it.
+ *
+ * Memory of a profile grows with its distinct stack prefixes, not with the input size.
+ * Thread safety: distinct objects may be used from distinct threads; one object must not
+ * be used from two threads at once.
+ */
+#ifndef FOLDSVG_H
+#define FOLDSVG_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__) && __GNUC__ >= 4
+#define FOLDSVG_API __attribute__((visibility("default")))
+#else
+#define FOLDSVG_API
+#endif
+
+#define FOLDSVG_VERSION_MAJOR 0
+#define FOLDSVG_VERSION_MINOR 1
+#define FOLDSVG_VERSION_PATCH 0
+
+/* The library's version string, e.g. "0.1.0". */
+FOLDSVG_API const char *foldsvg_version(void);
+
+typedef enum foldsvg_status {
+    FOLDSVG_OK = 0,
+    FOLDSVG_E_USAGE,    /* unknown option, bad option value, conflicting options */
+    FOLDSVG_E_NO_DATA,  /* nothing valid to draw (no valid line, total 0) */
+    FOLDSVG_E_PARSE,    /* malformed input: bad JSON, bad table index, truncated gzip... */
+    FOLDSVG_E_UNSORTED, /* "no-sort" was set and the input is not sorted */
+    FOLDSVG_E_OVERFLOW, /* a count or total does not fit in 64 bits */
+    FOLDSVG_E_IO,       /* a file could not be opened, read or written */
+    FOLDSVG_E_NOMEM,    /* out of memory */
+    FOLDSVG_E_LIMIT,    /* a documented resource limit was hit (e.g. line length) */
+    FOLDSVG_E_ARG       /* API misuse: NULL where an object is required, and the like */
+} foldsvg_status;
+
+/* Where and why something failed (or, passed to a warning handler, what was odd).
+ * Fields that do not apply are 0 / empty. */
+typedef struct foldsvg_error {
+    foldsvg_status code;
+    char file[1024];    /* input or output path; "<stdin>" for standard input */
+    uint64_t line;      /* 1-based line of a text input, 0 when not known */
+    uint64_t column;    /* 1-based column, 0 when not known */
+    uint64_t offset;    /* byte offset (JSON: in the text after gzip) when has_offset */
+    int has_offset;
+    char message[768];  /* what was wrong and, where known, what to do */
+} foldsvg_error;
+
+/* A short, static name of a status ("usage error", "parse error", ...). */
+FOLDSVG_API const char *foldsvg_status_name(foldsvg_status s);
+
+/* Writes the error as one line, "FILE:LINE:COL: MESSAGE" (parts that are unknown are left
+ * out; a byte offset is written "FILE: byte N: MESSAGE"), NUL-terminated and truncated to
+ * size. Returns the length the full line would have (like snprintf). */
+FOLDSVG_API size_t foldsvg_error_format(const foldsvg_error *e, char *buf, size_t size);
+
+/* Frees memory the library returned to the caller (foldsvg_profile_render_mem). */
+FOLDSVG_API void foldsvg_free(void *ptr);
+
+/* ---------------------------------------------------------------------------------------
+ * Options: every setting of the command line, by its long name.
+ * ------------------------------------------------------------------------------------- */
+
+typedef struct foldsvg_options foldsvg_options;
+
+/* A new option set with the defaults (count name "cycles", width fluid/1200, hot
+ * palette, minwidth 0.01 percent, ...). NULL when out of memory. */
+FOLDSVG_API foldsvg_options *foldsvg_options_new(void);
+/* A deep copy, or NULL when out of memory. */
+FOLDSVG_API foldsvg_options *foldsvg_options_clone(const foldsvg_options *o);
+/* NULL is fine. */
+FOLDSVG_API void foldsvg_options_free(foldsvg_options *o);
+
+/* Sets the option NAME (a long command-line name without the dashes: "title", "colors",
+ * "hash", "minwidth", "base", ...) to VALUE. Flags take VALUE NULL. Options that repeat on
+ * the command line ("base") accumulate. The value is validated here: an unknown name, a
+ * missing or unexpected value, or a bad value gives FOLDSVG_E_USAGE with a message that
+ * names the option. The string is copied. */
+FOLDSVG_API foldsvg_status foldsvg_options_set(foldsvg_options *o, const char *name,
+                                               const char *value, foldsvg_error *err);
+
+/* 1 when the option NAME takes a value, 0 when it is a flag, -1 when it is unknown. */
+FOLDSVG_API int foldsvg_option_takes_value(const char *name);
+
+/* Checks the options against each other (e.g. "reverse" with "no-sort", "hash" with
+ * "deterministic"): FOLDSVG_E_USAGE naming both, or FOLDSVG_OK. */
+FOLDSVG_API foldsvg_status foldsvg_options_check(const foldsvg_options *o, foldsvg_error *err);
+
+/* Warnings (skipped invalid lines, fractional counts, unknown nameattr keys) go to this
+ * handler, one call each; without a handler they are dropped. The foldsvg_error passed
+ * lives only for the call. */
+typedef void (*foldsvg_warning_fn)(void *user, const foldsvg_error *warning);
+FOLDSVG_API void foldsvg_options_set_warning_handler(foldsvg_options *o, foldsvg_warning_fn fn,
+                                                     void *user);
+
+/* ---------------------------------------------------------------------------------------
+ * Profiles
+ * ------------------------------------------------------------------------------------- */
+
+typedef struct foldsvg_profile foldsvg_profile;
+
+/* An empty profile, or NULL when out of memory. */
+FOLDSVG_API foldsvg_profile *foldsvg_profile_new(void);
+/* NULL is fine. */
+FOLDSVG_API void foldsvg_profile_free(foldsvg_profile *p);
+
+/* Records CYCLES against the stack FRAMES[0] (root) .. FRAMES[NFRAMES-1] (leaf). Each
+ * name is sanitized by the Miden rules (';' -> ':', '\n' and '\r' -> ' '); no frames
+ * records "[unknown]"; CYCLES == 0 records nothing. Names are copied.
+ * FOLDSVG_E_OVERFLOW (nothing recorded) when a count or the total would pass 2^64-1;
+ * FOLDSVG_E_ARG when p is NULL or frames is NULL with nframes > 0. */
+FOLDSVG_API foldsvg_status foldsvg_profile_record_stack(foldsvg_profile *p,
+                                                        const char *const *frames,
+                                                        size_t nframes, uint64_t cycles);
+
+/* Records CYCLES against an already formatted folded path ("a;b;c"), taken as is (split
+ * on ';', not sanitized). An empty path records "[unknown]". Errors as above. */
+FOLDSVG_API foldsvg_status foldsvg_profile_record_path(foldsvg_profile *p, const char *path,
+                                                       uint64_t cycles);
+
+/* Records a differential sample: BEFORE and AFTER counts of one path (inferno's
+ * two-count lines). Frame widths use AFTER; colors and tooltips show AFTER - BEFORE. */
+FOLDSVG_API foldsvg_status foldsvg_profile_record_diff(foldsvg_profile *p, const char *path,
+                                                       uint64_t before, uint64_t after);
+
+/* The sum of all recorded counts (the AFTER counts of differential samples). */
+FOLDSVG_API uint64_t foldsvg_profile_total(const foldsvg_profile *p);
+/* How many distinct stacks have a non-zero count. */
+FOLDSVG_API size_t foldsvg_profile_unique_stacks(const foldsvg_profile *p);
+/* The summed count of PATH ("a;b;c"), 0 if absent. */
+FOLDSVG_API uint64_t foldsvg_profile_count(const foldsvg_profile *p, const char *path);
+
+/* Calls FN for every distinct stack in the byte order of its path (what folded output
+ * writes). PATH is not NUL-terminated and lives only for the call. BEFORE is the summed
+ * first count of differential samples (0 otherwise); HAS_BEFORE says whether any was
+ * recorded for the profile. A non-zero return from FN stops the walk early (still
+ * FOLDSVG_OK). */
+typedef int (*foldsvg_stack_fn)(void *user, const char *path, size_t len, uint64_t count,
+                                uint64_t before, int has_before);
+FOLDSVG_API foldsvg_status foldsvg_profile_foreach(const foldsvg_profile *p, foldsvg_stack_fn fn,
+                                                   void *user);
+
+/* Reads PATH (NULL or "-": standard input) into the profile, detecting the kind from the
+ * content: gzip is undone, '{' starts Firefox-Profiler JSON, anything else is folded text.
+ * The stack transforms of OPTS (reverse, base, filters) are applied per stack; with
+ * "flamechart" the input order is kept for rendering; with "no-sort" an unsorted input is
+ * FOLDSVG_E_UNSORTED. Several reads append (folded text: each file's end ends a line).
+ * OPTS may be NULL (defaults). Warnings go to the options' handler. */
+FOLDSVG_API foldsvg_status foldsvg_profile_read_file(foldsvg_profile *p, const char *path,
+                                                     const foldsvg_options *opts,
+                                                     foldsvg_error *err);
+/* The same for a stream (NAME is used in messages) and for a memory buffer. */
+FOLDSVG_API foldsvg_status foldsvg_profile_read_stream(foldsvg_profile *p, FILE *in,
+                                                       const char *name,
+                                                       const foldsvg_options *opts,
+                                                       foldsvg_error *err);
+FOLDSVG_API foldsvg_status foldsvg_profile_read_buffer(foldsvg_profile *p, const void *data,
+                                                       size_t len, const char *name,
+                                                       const foldsvg_options *opts,
+                                                       foldsvg_error *err);
+
+/* The count name that suits the profile's weights when none is set ("cycles" unless a
+ * profile said otherwise: "samples", "ms", "bytes"). */
+FOLDSVG_API const char *foldsvg_profile_count_name(const foldsvg_profile *p);
+
+typedef enum foldsvg_format {
+    FOLDSVG_FORMAT_AUTO = 0, /* by the output name: .svg -> SVG, .html/.htm -> HTML, else folded */
+    FOLDSVG_FORMAT_SVG,
+    FOLDSVG_FORMAT_FOLDED,
+    FOLDSVG_FORMAT_HTML
+} foldsvg_format;
+
+/* The format that the file name PATH selects (AUTO rules above; NULL or "-" -> SVG). */
+FOLDSVG_API foldsvg_format foldsvg_format_for_path(const char *path);
+
+/* Renders to a stream. FOLDSVG_E_NO_DATA when the total is 0. */
+FOLDSVG_API foldsvg_status foldsvg_profile_render(const foldsvg_profile *p, foldsvg_format format,
+                                                  const foldsvg_options *opts, FILE *out,
+                                                  foldsvg_error *err);
+/* Renders into a new buffer (*OUT, *LEN; NUL-terminated; free with foldsvg_free). */
+FOLDSVG_API foldsvg_status foldsvg_profile_render_mem(const foldsvg_profile *p,
+                                                      foldsvg_format format,
+                                                      const foldsvg_options *opts, char **out,
+                                                      size_t *len, foldsvg_error *err);
+
+/* Writes the profile to PATH: SVG when PATH ends in ".svg" (any case), folded text sorted by
+ * path otherwise (".html" writes the report when that format is available). A regular
+ * target is written to a temporary file beside it and renamed on success (keeping an
+ * existing file's permissions); a failed write leaves no file and an existing one
+ * untouched. "-" writes to standard output. OPTS NULL = defaults; ERR may be NULL. */
+FOLDSVG_API foldsvg_status foldsvg_profile_write(const foldsvg_profile *p, const char *path,
+                                                 const foldsvg_options *opts, foldsvg_error *err);
+/* The same with an explicit format (FOLDSVG_FORMAT_AUTO = by name). */
+FOLDSVG_API foldsvg_status foldsvg_profile_write_as(const foldsvg_profile *p, const char *path,
+                                                    foldsvg_format format,
+                                                    const foldsvg_options *opts,
+                                                    foldsvg_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FOLDSVG_H */

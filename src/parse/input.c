@@ -1,0 +1,316 @@
+#include "parse/input.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <zlib.h>
+
+#include "util/error.h"
+
+enum { FS_RAW_CHUNK = 1 << 18, FS_PEEK_MAX = 1 << 16 };
+
+struct fs_input {
+    char name[1024];
+    FILE *file;
+    int owns_file;
+    const unsigned char *mem;
+    size_t mem_len, mem_pos;
+    uint64_t raw_size, raw_consumed;
+
+    int gzip;
+    int gz_done; /* the current member ended (Z_STREAM_END) */
+    z_stream zs;
+    unsigned char *raw; /* compressed bytes waiting for inflate */
+    size_t raw_len;
+
+    /* decoded bytes read ahead by fs_input_kind_of, served before anything else */
+    unsigned char *ahead;
+    size_t ahead_len, ahead_pos;
+
+    uint64_t offset;
+    int raw_eof;
+};
+
+static foldsvg_status io_error(fs_input *in, foldsvg_error *err)
+{
+    return fs_error(err, FOLDSVG_E_IO, in->name, "read failed: %s", strerror(errno));
+}
+
+/* Reads raw (possibly compressed) bytes. */
+static foldsvg_status raw_read(fs_input *in, unsigned char *buf, size_t cap, size_t *got,
+                               foldsvg_error *err)
+{
+    *got = 0;
+    if (in->raw_eof)
+        return FOLDSVG_OK;
+    if (in->mem) {
+        size_t n = in->mem_len - in->mem_pos;
+        if (n > cap)
+            n = cap;
+        memcpy(buf, in->mem + in->mem_pos, n);
+        in->mem_pos += n;
+        *got = n;
+    } else {
+        size_t n = fread(buf, 1, cap, in->file);
+        if (n == 0 && ferror(in->file))
+            return io_error(in, err);
+        *got = n;
+    }
+    if (*got == 0)
+        in->raw_eof = 1;
+    in->raw_consumed += *got;
+    return FOLDSVG_OK;
+}
+
+static foldsvg_status setup(fs_input *in, foldsvg_error *err)
+{
+    /* Sniff the gzip magic from the raw stream; the sniffed bytes stay in in->raw. */
+    in->raw = malloc(FS_RAW_CHUNK);
+    if (!in->raw)
+        return fs_error(err, FOLDSVG_E_NOMEM, in->name, "out of memory");
+    size_t got = 0;
+    while (in->raw_len < 2) {
+        foldsvg_status st = raw_read(in, in->raw + in->raw_len, 2 - in->raw_len, &got, err);
+        if (st)
+            return st;
+        if (got == 0)
+            break;
+        in->raw_len += got;
+    }
+    if (in->raw_len == 2 && in->raw[0] == 0x1f && in->raw[1] == 0x8b) {
+        in->gzip = 1;
+        /* 15 + 16: a gzip wrapper only; a zlib or raw deflate stream is not gzip. */
+        if (inflateInit2(&in->zs, 15 + 16) != Z_OK)
+            return fs_error(err, FOLDSVG_E_NOMEM, in->name, "cannot start gzip decoder");
+    }
+    return FOLDSVG_OK;
+}
+
+static foldsvg_status make(fs_input **out, const char *name, fs_input **in, foldsvg_error *err)
+{
+    *out = NULL;
+    *in = calloc(1, sizeof **in);
+    if (!*in)
+        return fs_error(err, FOLDSVG_E_NOMEM, name, "out of memory");
+    snprintf((*in)->name, sizeof (*in)->name, "%s", name);
+    return FOLDSVG_OK;
+}
+
+static foldsvg_status finish_open(fs_input **out, fs_input *in, foldsvg_error *err)
+{
+    foldsvg_status st = setup(in, err);
+    if (st) {
+        fs_input_close(in);
+        return st;
+    }
+    *out = in;
+    return FOLDSVG_OK;
+}
+
+foldsvg_status fs_input_open_file(fs_input **out, const char *path, foldsvg_error *err)
+{
+    if (!path || strcmp(path, "-") == 0)
+        return fs_input_open_stream(out, stdin, "<stdin>", err);
+    fs_input *in;
+    foldsvg_status st = make(out, path, &in, err);
+    if (st)
+        return st;
+    in->file = fopen(path, "rb");
+    if (!in->file) {
+        int e = errno;
+        free(in);
+        return fs_error(err, FOLDSVG_E_IO, path, "cannot open input: %s", strerror(e));
+    }
+    in->owns_file = 1;
+    struct stat sb;
+    if (fstat(fileno(in->file), &sb) == 0) {
+        if (S_ISDIR(sb.st_mode)) {
+            fs_input_close(in);
+            return fs_error(err, FOLDSVG_E_IO, path, "cannot read input: it is a directory");
+        }
+        if (S_ISREG(sb.st_mode))
+            in->raw_size = (uint64_t)sb.st_size;
+    }
+    return finish_open(out, in, err);
+}
+
+foldsvg_status fs_input_open_stream(fs_input **out, FILE *f, const char *name, foldsvg_error *err)
+{
+    fs_input *in;
+    foldsvg_status st = make(out, name ? name : "<stream>", &in, err);
+    if (st)
+        return st;
+    in->file = f;
+    return finish_open(out, in, err);
+}
+
+foldsvg_status fs_input_open_mem(fs_input **out, const void *data, size_t len, const char *name,
+                                 foldsvg_error *err)
+{
+    fs_input *in;
+    foldsvg_status st = make(out, name ? name : "<memory>", &in, err);
+    if (st)
+        return st;
+    in->mem = data ? data : (const unsigned char *)"";
+    in->mem_len = data ? len : 0;
+    in->raw_size = in->mem_len;
+    return finish_open(out, in, err);
+}
+
+void fs_input_close(fs_input *in)
+{
+    if (!in)
+        return;
+    if (in->gzip)
+        inflateEnd(&in->zs);
+    if (in->owns_file && in->file)
+        fclose(in->file);
+    free(in->raw);
+    free(in->ahead);
+    free(in);
+}
+
+const char *fs_input_name(const fs_input *in)
+{
+    return in->name;
+}
+
+int fs_input_is_gzip(const fs_input *in)
+{
+    return in->gzip;
+}
+
+uint64_t fs_input_offset(const fs_input *in)
+{
+    return in->offset;
+}
+
+uint64_t fs_input_raw_size(const fs_input *in)
+{
+    return in->raw_size;
+}
+
+uint64_t fs_input_raw_consumed(const fs_input *in)
+{
+    return in->raw_consumed;
+}
+
+/* Decodes into BUF, bypassing the read-ahead buffer. */
+static foldsvg_status decode(fs_input *in, unsigned char *buf, size_t cap, size_t *got,
+                             foldsvg_error *err)
+{
+    *got = 0;
+    if (!in->gzip) {
+        if (in->raw_len) { /* the sniffed magic bytes */
+            size_t n = in->raw_len < cap ? in->raw_len : cap;
+            memcpy(buf, in->raw, n);
+            memmove(in->raw, in->raw + n, in->raw_len - n);
+            in->raw_len -= n;
+            *got = n;
+            return FOLDSVG_OK;
+        }
+        return raw_read(in, buf, cap, got, err);
+    }
+    while (*got == 0) {
+        if (in->raw_len == 0) {
+            size_t n;
+            foldsvg_status st = raw_read(in, in->raw, FS_RAW_CHUNK, &n, err);
+            if (st)
+                return st;
+            in->raw_len = n;
+            if (n == 0) {
+                if (!in->gz_done)
+                    return fs_error_at_offset(err, FOLDSVG_E_PARSE, in->name, in->offset,
+                                              "truncated gzip stream (the file ends inside "
+                                              "compressed data)");
+                return FOLDSVG_OK;
+            }
+        }
+        if (in->gz_done) {
+            /* Another gzip member follows (concatenated .gz files are one stream). */
+            if (inflateReset(&in->zs) != Z_OK)
+                return fs_error(err, FOLDSVG_E_PARSE, in->name, "gzip decoder failed");
+            in->gz_done = 0;
+        }
+        in->zs.next_in = in->raw;
+        in->zs.avail_in = (uInt)in->raw_len;
+        in->zs.next_out = buf;
+        in->zs.avail_out = (uInt)(cap > (1u << 30) ? (1u << 30) : cap);
+        uInt before_out = in->zs.avail_out;
+        int rc = inflate(&in->zs, Z_NO_FLUSH);
+        *got = before_out - in->zs.avail_out;
+        size_t used = in->raw_len - in->zs.avail_in;
+        memmove(in->raw, in->raw + used, in->zs.avail_in);
+        in->raw_len = in->zs.avail_in;
+        if (rc == Z_STREAM_END) {
+            in->gz_done = 1;
+        } else if (rc != Z_OK && rc != Z_BUF_ERROR) {
+            return fs_error_at_offset(err, FOLDSVG_E_PARSE, in->name, in->offset + *got,
+                                      "corrupt gzip data: %s",
+                                      in->zs.msg ? in->zs.msg : "inflate failed");
+        }
+        if (in->gz_done && *got == 0 && in->raw_len == 0) {
+            size_t n;
+            foldsvg_status st = raw_read(in, in->raw, FS_RAW_CHUNK, &n, err);
+            if (st)
+                return st;
+            in->raw_len = n;
+            if (n == 0)
+                return FOLDSVG_OK;
+        }
+    }
+    return FOLDSVG_OK;
+}
+
+foldsvg_status fs_input_read(fs_input *in, void *buf, size_t cap, size_t *got, foldsvg_error *err)
+{
+    *got = 0;
+    if (cap == 0)
+        return FOLDSVG_OK;
+    if (in->ahead_pos < in->ahead_len) {
+        size_t n = in->ahead_len - in->ahead_pos;
+        if (n > cap)
+            n = cap;
+        memcpy(buf, in->ahead + in->ahead_pos, n);
+        in->ahead_pos += n;
+        in->offset += n;
+        *got = n;
+        return FOLDSVG_OK;
+    }
+    foldsvg_status st = decode(in, buf, cap, got, err);
+    in->offset += *got;
+    return st;
+}
+
+foldsvg_status fs_input_kind_of(fs_input *in, fs_input_kind *kind, foldsvg_error *err)
+{
+    *kind = FS_INPUT_FOLDED;
+    if (!in->ahead) {
+        in->ahead = malloc(FS_PEEK_MAX);
+        if (!in->ahead)
+            return fs_error(err, FOLDSVG_E_NOMEM, in->name, "out of memory");
+    }
+    /* Only leading whitespace is looked through, up to FS_PEEK_MAX bytes: beyond that the
+     * input is taken as folded text (which skips blank lines anyway). */
+    size_t i = in->ahead_pos;
+    for (;;) {
+        for (; i < in->ahead_len; i++) {
+            unsigned char c = in->ahead[i];
+            if (c == ' ' || c == '\t' || c == '\n' || c == '\r')
+                continue;
+            *kind = c == '{' ? FS_INPUT_JSON : FS_INPUT_FOLDED;
+            return FOLDSVG_OK;
+        }
+        if (in->ahead_len == FS_PEEK_MAX)
+            return FOLDSVG_OK;
+        size_t got;
+        foldsvg_status st =
+            decode(in, in->ahead + in->ahead_len, FS_PEEK_MAX - in->ahead_len, &got, err);
+        if (st)
+            return st;
+        if (got == 0)
+            return FOLDSVG_OK;
+        in->ahead_len += got;
+    }
+}

@@ -1,0 +1,44 @@
+/* A byte stream over a file, standard input or memory that undoes gzip transparently
+ * (detected by its magic bytes, never by name) and counts decoded bytes for messages. */
+#ifndef FOLDSVG_PARSE_INPUT_H
+#define FOLDSVG_PARSE_INPUT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "foldsvg.h"
+
+typedef enum fs_input_kind { FS_INPUT_FOLDED, FS_INPUT_JSON } fs_input_kind;
+
+typedef struct fs_input fs_input;
+
+/* PATH NULL or "-" is standard input (named "<stdin>" in messages). */
+foldsvg_status fs_input_open_file(fs_input **out, const char *path, foldsvg_error *err);
+/* IN is not closed by fs_input_close. */
+foldsvg_status fs_input_open_stream(fs_input **out, FILE *in, const char *name, foldsvg_error *err);
+/* DATA must outlive the input. */
+foldsvg_status fs_input_open_mem(fs_input **out, const void *data, size_t len, const char *name,
+                                 foldsvg_error *err);
+void fs_input_close(fs_input *in);
+
+/* The name used in messages. */
+const char *fs_input_name(const fs_input *in);
+/* Whether the raw stream was gzip. */
+int fs_input_is_gzip(const fs_input *in);
+
+/* What the (decoded) content is: its first non-whitespace byte '{' means JSON. Consumes
+ * nothing. */
+foldsvg_status fs_input_kind_of(fs_input *in, fs_input_kind *kind, foldsvg_error *err);
+
+/* Copies up to CAP decoded bytes into BUF; *GOT = 0 at the end. Errors (read failure,
+ * corrupt or truncated gzip) name the input and the decoded byte offset. */
+foldsvg_status fs_input_read(fs_input *in, void *buf, size_t cap, size_t *got, foldsvg_error *err);
+
+/* Decoded bytes handed out so far. */
+uint64_t fs_input_offset(const fs_input *in);
+/* Size of the raw input when known (a regular file or memory), else 0; and raw bytes
+ * consumed so far (for progress). */
+uint64_t fs_input_raw_size(const fs_input *in);
+uint64_t fs_input_raw_consumed(const fs_input *in);
+
+#endif
