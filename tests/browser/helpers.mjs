@@ -1,0 +1,141 @@
+// Shared helpers of the browser tests: render folded text with foldsvg, drive headless
+// Chromium (the system's /usr/bin/chromium; playwright-core never downloads a browser).
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const foldsvgBin = path.resolve(repoRoot, process.env.FOLDSVG_BIN || 'build/foldsvg');
+export const chromiumPath = process.env.CHROMIUM_BIN || '/usr/bin/chromium';
+
+export function makeTmpDir(tag = 'foldsvg-browser-') {
+  return fs.mkdtempSync(path.join(os.tmpdir(), tag));
+}
+
+// Renders FOLDED (text of "a;b;c N" lines) to an SVG file in DIR with the real binary and
+// returns its path. FLAGS are extra command-line flags.
+export async function renderSvg(dir, name, folded, flags = []) {
+  const input = path.join(dir, `${name}.folded`);
+  const output = path.join(dir, `${name}.svg`);
+  fs.writeFileSync(input, folded);
+  if (process.env.FOLDSVG_MOCK === '1') {
+    // development stand-in for the SVG writer (tests/browser/fixtures/mock_render.mjs)
+    const { mockRender } = await import('./fixtures/mock_render.mjs');
+    const opt = {};
+    for (let i = 0; i < flags.length; i++) {
+      if (flags[i] === '--width') opt.width = +flags[++i];
+      else if (flags[i] === '--id-prefix') opt.idPrefix = flags[++i];
+      else if (flags[i] === '--inverted') opt.inverted = true;
+      else if (flags[i] === '--no-javascript') opt.noJs = true;
+      else if (flags[i] === '--title') opt.title = flags[++i];
+    }
+    fs.writeFileSync(output, mockRender(folded, opt));
+    return output;
+  }
+  if (!fs.existsSync(foldsvgBin)) {
+    throw new Error(`foldsvg binary not found at ${foldsvgBin} (build it, or set FOLDSVG_BIN)`);
+  }
+  execFileSync(foldsvgBin, [input, '-o', output, ...flags], { stdio: ['ignore', 'pipe', 'pipe'] });
+  return output;
+}
+
+// The SVG markup without its XML declaration and DOCTYPE, for inlining in an HTML page.
+export function svgMarkup(file) {
+  const text = fs.readFileSync(file, 'utf8');
+  return text.slice(text.indexOf('<svg'));
+}
+
+export async function launchBrowser() {
+  const userDataDir = makeTmpDir('foldsvg-chromium-');
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: chromiumPath,
+    headless: true,
+    viewport: { width: 1000, height: 600 },
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  return {
+    context,
+    async close() {
+      await context.close();
+      fs.rmSync(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+// A new page that records script errors (uncaught exceptions and console errors).
+export async function openPage(browser, url, { viewport, colorScheme } = {}) {
+  const page = await browser.context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`console: ${m.text()}`);
+  });
+  if (viewport) await page.setViewportSize(viewport);
+  if (colorScheme) await page.emulateMedia({ colorScheme });
+  if (url) await page.goto(url);
+  return { page, errors };
+}
+
+// Waits until the script of the SVG whose root id is ROOTID has started.
+export async function ready(page, rootId) {
+  await page.waitForFunction((id) => {
+    const r = document.getElementById(id);
+    return r && r.foldsvg;
+  }, rootId);
+}
+
+// The id prefix of the first (or only) foldsvg SVG of the page.
+export async function prefixOf(page, index = 0) {
+  return page.evaluate((i) => {
+    const roots = [...document.querySelectorAll('svg[id$="-root"]')];
+    return roots[i].id.replace(/-root$/, '');
+  }, index);
+}
+
+// Facts about the frame named NAME (by its tooltip) in the SVG with prefix P.
+export async function frameInfo(page, P, name) {
+  return page.evaluate(
+    ([p, nm]) => {
+      const frames = document.getElementById(`${p}-frames`);
+      for (const g of frames.children) {
+        const t = g.querySelector('title');
+        if (t && t.textContent.startsWith(`${nm} (`)) {
+          const r = g.querySelector('rect');
+          const tx = g.querySelector('text');
+          return {
+            cls: g.getAttribute('class') || '',
+            x: r.getAttribute('x'),
+            width: r.getAttribute('width'),
+            fill: r.getAttribute('fill'),
+            label: tx ? tx.textContent : null,
+            visible: getComputedStyle(g).display !== 'none',
+          };
+        }
+      }
+      return null;
+    },
+    [P, name],
+  );
+}
+
+export function frameLocator(page, P, name) {
+  return page.locator(`[id="${P}-frames"] > *`).filter({
+    has: page.locator('title', { hasText: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(`) }),
+  });
+}
+
+export async function text(page, id) {
+  return page.evaluate((i) => document.getElementById(i).textContent, id);
+}
