@@ -151,10 +151,9 @@ FOLDSVG_API size_t foldsvg_profile_unique_stacks(const foldsvg_profile *p);
 FOLDSVG_API uint64_t foldsvg_profile_count(const foldsvg_profile *p, const char *path);
 
 /* Calls FN for every distinct stack in the byte order of its path (what folded output
- * writes). PATH is not NUL-terminated and lives only for the call. BEFORE is the summed
- * first count of differential samples (0 otherwise); HAS_BEFORE says whether any was
- * recorded for the profile. A non-zero return from FN stops the walk early (still
- * FOLDSVG_OK). */
+ * writes). PATH is not NUL-terminated and lives only for the call. HAS_BEFORE is non-zero
+ * when the stack was recorded as differential; BEFORE is then its summed first count. A
+ * non-zero return from FN stops the walk early (still FOLDSVG_OK). */
 typedef int (*foldsvg_stack_fn)(void *user, const char *path, size_t len, uint64_t count,
                                 uint64_t before, int has_before);
 FOLDSVG_API foldsvg_status foldsvg_profile_foreach(const foldsvg_profile *p, foldsvg_stack_fn fn,

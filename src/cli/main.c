@@ -1,0 +1,273 @@
+/* foldsvg: the command line. Options become library calls; nothing here knows formats.
+ * Exit codes: 0 done (warnings allowed), 1 input or output failure, 2 usage error. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "foldsvg.h"
+
+enum { EXIT_INPUT = 1, EXIT_USAGE = 2 };
+
+typedef struct cli_state {
+    foldsvg_options *opts;
+    const char **inputs;
+    size_t ninputs;
+    const char *output; /* NULL: standard output */
+    foldsvg_format format;
+    int quiet, verbose;
+    int help, version;
+} cli_state;
+
+static const char usage_text[] =
+    "Usage: foldsvg [OPTIONS] [INPUT...] [-o OUTPUT]\n"
+    "Turn folded stacks or Firefox-Profiler JSON (plain or gzip) into an SVG flamegraph.\n"
+    "With no INPUT, or INPUT '-', read standard input. Options and inputs mix freely.\n"
+    "\n"
+    "Input:\n"
+    "      --reverse             reverse each stack's frame order before merging\n"
+    "      --base SYM            re-root stacks at the deepest frame named SYM (repeatable)\n"
+    "      --no-sort             input is already sorted; check it instead of sorting\n"
+    "      --flamechart          keep input order (a flame chart over time); title Flame Chart\n"
+    "\n"
+    "Output:\n"
+    "  -o, --output FILE         FILE.svg: SVG; any other name: folded text; '-': stdout SVG\n"
+    "      --format FMT          svg or folded, overriding the name of -o\n"
+    "      --id-prefix P         prefix of the SVG's element ids (default: a content hash)\n"
+    "      --pretty-xml          indent the SVG\n"
+    "      --no-javascript       leave the interactive script out\n"
+    "  -q, --quiet               no warnings\n"
+    "  -v, --verbose             more messages\n"
+    "  -h, --help                this help\n"
+    "  -V, --version             the version\n"
+    "\n"
+    "Layout and text:\n"
+    "      --title TEXT          title (default Flame Graph, Icicle Graph, Flame Chart)\n"
+    "      --subtitle TEXT       second title line\n"
+    "      --countname NAME      the count unit in tooltips (default: cycles)\n"
+    "      --nametype TEXT       the label before names in the details line (Function:)\n"
+    "      --notes TEXT          notes stored in a comment\n"
+    "      --width N             image width in pixels (default 1200, fluid)\n"
+    "      --height N            frame height in pixels (default 16)\n"
+    "      --minwidth PCT        omit frames narrower than PCT percent (default 0.01)\n"
+    "      --fonttype FONT       font family (default monospace)\n"
+    "      --fontsize N          font size (default 12)\n"
+    "      --fontwidth X         average character width in ems (default 0.59)\n"
+    "  -i, --inverted            icicle graph (root at the top)\n"
+    "      --truncate-text-right truncate labels on the right\n"
+    "      --factor X            multiply counts by X in tooltips\n"
+    "      --nameattr FILE       per-function attributes (title, href, class, ...)\n"
+    "\n"
+    "Colors:\n"
+    "  -c, --colors PALETTE      hot (default), mem, io, wakeup, java, js, perl, python, rust,\n"
+    "                            red, green, blue, aqua, yellow, purple, orange\n"
+    "      --bgcolors COLOR      yellow, blue, green, grey or #rrggbb\n"
+    "      --hash                colors from a hash of the name\n"
+    "      --deterministic       colors from a stable hash of the whole name\n"
+    "      --cp                  keep colors consistent across runs in ./palette.map\n"
+    "      --colordiffusion      color by width (wider is redder)\n"
+    "      --negate              swap differential colors\n"
+    "      --uicolor #RRGGBB     text color of the controls\n"
+    "      --search-color #RRGGBB  color of search matches\n"
+    "      --stroke-color #RRGGBB  outline of frames\n"
+    "\n"
+    "Profiles (Firefox-Profiler JSON):\n"
+    "      --thread N            only thread N (default: all threads merged)\n"
+    "      --weight auto|samples weigh samples by the profile (SP1 cycles) or 1 each\n"
+    "\n"
+    "Exit status: 0 done (warnings allowed), 1 input or output failure, 2 usage error.\n"
+    "See foldsvg(1) for details and examples.\n";
+
+/* WHAT is "unknown option", "option X needs a value", ...; ARG is the word at fault. */
+static void die_usage(const char *what, const char *arg)
+{
+    fprintf(stderr, "foldsvg: %s %s (see foldsvg --help)\n", what, arg);
+    exit(EXIT_USAGE);
+}
+
+static int report(const foldsvg_error *err, foldsvg_status st)
+{
+    char line[2048];
+    foldsvg_error_format(err, line, sizeof line);
+    fprintf(stderr, "foldsvg: %s\n", line);
+    return st == FOLDSVG_E_USAGE ? EXIT_USAGE : EXIT_INPUT;
+}
+
+static void on_warning(void *user, const foldsvg_error *w)
+{
+    const cli_state *s = user;
+    if (s->quiet)
+        return;
+    char line[2048];
+    foldsvg_error_format(w, line, sizeof line);
+    fprintf(stderr, "foldsvg: warning: %s\n", line);
+}
+
+static foldsvg_format parse_format(const char *v)
+{
+    if (strcmp(v, "svg") == 0)
+        return FOLDSVG_FORMAT_SVG;
+    if (strcmp(v, "folded") == 0)
+        return FOLDSVG_FORMAT_FOLDED;
+    if (strcmp(v, "html") == 0)
+        return FOLDSVG_FORMAT_HTML;
+    fprintf(stderr, "foldsvg: invalid value '%s' for --format: expected svg, folded or html\n", v);
+    exit(EXIT_USAGE);
+    return FOLDSVG_FORMAT_AUTO;
+}
+
+/* Options of the command itself, not of the library. Returns 1 when NAME was one. */
+static int cli_option(cli_state *s, const char *name, const char *value)
+{
+    if (strcmp(name, "output") == 0)
+        s->output = value;
+    else if (strcmp(name, "format") == 0)
+        s->format = parse_format(value);
+    else if (strcmp(name, "quiet") == 0)
+        s->quiet = 1;
+    else if (strcmp(name, "verbose") == 0)
+        s->verbose = 1;
+    else if (strcmp(name, "help") == 0)
+        s->help = 1;
+    else if (strcmp(name, "version") == 0)
+        s->version = 1;
+    else
+        return 0;
+    return 1;
+}
+
+static int cli_takes_value(const char *name)
+{
+    if (strcmp(name, "output") == 0 || strcmp(name, "format") == 0)
+        return 1;
+    if (strcmp(name, "quiet") == 0 || strcmp(name, "verbose") == 0 ||
+        strcmp(name, "help") == 0 || strcmp(name, "version") == 0)
+        return 0;
+    return foldsvg_option_takes_value(name);
+}
+
+static const char *short_name(char c)
+{
+    switch (c) {
+    case 'o':
+        return "output";
+    case 'c':
+        return "colors";
+    case 'i':
+        return "inverted";
+    case 'q':
+        return "quiet";
+    case 'v':
+        return "verbose";
+    case 'h':
+        return "help";
+    case 'V':
+        return "version";
+    default:
+        return NULL;
+    }
+}
+
+static void apply(cli_state *s, const char *name, const char *value, const char *spelled)
+{
+    if (cli_option(s, name, value))
+        return;
+    foldsvg_error err;
+    foldsvg_status st = foldsvg_options_set(s->opts, name, value, &err);
+    if (st != FOLDSVG_OK) {
+        if (st == FOLDSVG_E_USAGE && strncmp(err.message, "unknown option", 14) == 0)
+            die_usage("unknown option", spelled);
+        exit(report(&err, st));
+    }
+}
+
+static void parse_args(cli_state *s, int argc, char **argv)
+{
+    int only_inputs = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (only_inputs || a[0] != '-' || strcmp(a, "-") == 0) {
+            s->inputs[s->ninputs++] = a;
+            continue;
+        }
+        if (strcmp(a, "--") == 0) {
+            only_inputs = 1;
+            continue;
+        }
+        char name[64];
+        const char *value = NULL;
+        int inline_value = 0;
+        if (a[1] == '-') {
+            const char *eq = strchr(a + 2, '=');
+            size_t n = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
+            if (n >= sizeof name)
+                die_usage("unknown option", a);
+            memcpy(name, a + 2, n);
+            name[n] = '\0';
+            if (eq) {
+                value = eq + 1;
+                inline_value = 1;
+            }
+        } else {
+            const char *longname = a[2] == '\0' ? short_name(a[1]) : NULL;
+            if (!longname)
+                die_usage("unknown option", a);
+            snprintf(name, sizeof name, "%s", longname);
+        }
+        int takes = cli_takes_value(name);
+        if (takes < 0)
+            die_usage("unknown option", a);
+        if (takes && !inline_value) {
+            if (i + 1 >= argc)
+                die_usage("missing value for option", a);
+            value = argv[++i];
+        } else if (!takes && inline_value) {
+            die_usage("no value allowed for option", a);
+        }
+        apply(s, name, value, a);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    cli_state s;
+    memset(&s, 0, sizeof s);
+    s.opts = foldsvg_options_new();
+    s.inputs = calloc((size_t)argc + 1, sizeof *s.inputs);
+    foldsvg_profile *p = foldsvg_profile_new();
+    if (!s.opts || !s.inputs || !p) {
+        fprintf(stderr, "foldsvg: out of memory\n");
+        return EXIT_INPUT;
+    }
+    parse_args(&s, argc, argv);
+    if (s.help) {
+        fputs(usage_text, stdout);
+        return 0;
+    }
+    if (s.version) {
+        printf("foldsvg %s\n", foldsvg_version());
+        return 0;
+    }
+    foldsvg_options_set_warning_handler(s.opts, on_warning, &s);
+    foldsvg_error err;
+    foldsvg_status st = foldsvg_options_check(s.opts, &err);
+    if (st)
+        return report(&err, st);
+    if (s.ninputs == 0)
+        s.inputs[s.ninputs++] = "-";
+    for (size_t i = 0; i < s.ninputs; i++) {
+        st = foldsvg_profile_read_file(p, s.inputs[i], s.opts, &err);
+        if (st)
+            return report(&err, st);
+    }
+    st = foldsvg_profile_write_as(p, s.output ? s.output : "-", s.format, s.opts, &err);
+    if (st)
+        return report(&err, st);
+    if (s.verbose)
+        fprintf(stderr, "foldsvg: %llu %s across %zu unique stacks\n",
+                (unsigned long long)foldsvg_profile_total(p), foldsvg_profile_count_name(p),
+                foldsvg_profile_unique_stacks(p));
+    foldsvg_profile_free(p);
+    foldsvg_options_free(s.opts);
+    free(s.inputs);
+    return 0;
+}

@@ -1,0 +1,454 @@
+#include "fold/tree.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/error.h"
+#include "util/hash.h"
+
+static foldsvg_status nomem(void)
+{
+    return FOLDSVG_E_NOMEM;
+}
+
+static uint32_t *new_slots(size_t n)
+{
+    return calloc(n, sizeof(uint32_t));
+}
+
+foldsvg_status fs_tree_init(fs_tree *t)
+{
+    memset(t, 0, sizeof *t);
+    fs_arena_init(&t->arena);
+    t->name_mask = 1023;
+    t->child_mask = 1023;
+    t->name_slots = new_slots(t->name_mask + 1);
+    t->child_slots = new_slots(t->child_mask + 1);
+    if (!t->name_slots || !t->child_slots) {
+        fs_tree_free(t);
+        return nomem();
+    }
+    uint32_t root_name;
+    if (fs_tree_intern(t, "", 0, &root_name) != FOLDSVG_OK) {
+        fs_tree_free(t);
+        return nomem();
+    }
+    t->nodes_cap = 1024;
+    t->nodes = malloc(t->nodes_cap * sizeof *t->nodes);
+    if (!t->nodes) {
+        fs_tree_free(t);
+        return nomem();
+    }
+    t->nodes[0] = (fs_node){FS_NONE, root_name, FS_NONE, FS_NONE, 0};
+    t->nnodes = 1;
+    return FOLDSVG_OK;
+}
+
+void fs_tree_free(fs_tree *t)
+{
+    fs_arena_free(&t->arena);
+    free(t->name_ptr);
+    free(t->name_len);
+    free(t->name_slots);
+    free(t->nodes);
+    free(t->child_slots);
+    free(t->before);
+    free(t->is_diff);
+    free(t->last_nodes);
+    memset(t, 0, sizeof *t);
+}
+
+static int grow_names_table(fs_tree *t)
+{
+    size_t cap = (t->name_mask + 1) * 2;
+    uint32_t *slots = new_slots(cap);
+    if (!slots)
+        return -1;
+    for (uint32_t id = 0; id < t->nnames; id++) {
+        size_t i = fs_hash_bytes(t->name_ptr[id], t->name_len[id]) & (cap - 1);
+        while (slots[i])
+            i = (i + 1) & (cap - 1);
+        slots[i] = id + 1;
+    }
+    free(t->name_slots);
+    t->name_slots = slots;
+    t->name_mask = cap - 1;
+    return 0;
+}
+
+foldsvg_status fs_tree_intern(fs_tree *t, const char *name, size_t n, uint32_t *id)
+{
+    if (n > UINT32_MAX)
+        return FOLDSVG_E_LIMIT;
+    uint64_t h = fs_hash_bytes(name, n);
+    size_t i = h & t->name_mask;
+    for (uint32_t s; (s = t->name_slots[i]) != 0; i = (i + 1) & t->name_mask) {
+        uint32_t cand = s - 1;
+        if (t->name_len[cand] == n && memcmp(t->name_ptr[cand], name, n) == 0) {
+            *id = cand;
+            return FOLDSVG_OK;
+        }
+    }
+    if (t->nnames == UINT32_MAX - 1)
+        return FOLDSVG_E_LIMIT;
+    if (t->nnames == t->names_cap) {
+        uint32_t cap = t->names_cap ? t->names_cap * 2 : 1024;
+        const char **np = realloc((void *)t->name_ptr, cap * sizeof *np);
+        if (!np)
+            return nomem();
+        t->name_ptr = np;
+        uint32_t *nl = realloc(t->name_len, cap * sizeof *nl);
+        if (!nl)
+            return nomem();
+        t->name_len = nl;
+        t->names_cap = cap;
+    }
+    char *copy = fs_arena_strndup(&t->arena, name, n);
+    if (!copy)
+        return nomem();
+    uint32_t nid = t->nnames++;
+    t->name_ptr[nid] = copy;
+    t->name_len[nid] = (uint32_t)n;
+    t->name_slots[i] = nid + 1;
+    *id = nid;
+    /* Keep the load factor under 1/2 so probes stay short. */
+    if ((size_t)t->nnames * 2 > t->name_mask && grow_names_table(t) != 0)
+        return nomem();
+    return FOLDSVG_OK;
+}
+
+static inline uint64_t child_hash(uint32_t parent, uint32_t name)
+{
+    return fs_mix64(((uint64_t)parent << 32) | name);
+}
+
+static int grow_child_table(fs_tree *t)
+{
+    size_t cap = (t->child_mask + 1) * 2;
+    uint32_t *slots = new_slots(cap);
+    if (!slots)
+        return -1;
+    for (uint32_t id = 1; id < t->nnodes; id++) {
+        size_t i = child_hash(t->nodes[id].parent, t->nodes[id].name) & (cap - 1);
+        while (slots[i])
+            i = (i + 1) & (cap - 1);
+        slots[i] = id + 1;
+    }
+    free(t->child_slots);
+    t->child_slots = slots;
+    t->child_mask = cap - 1;
+    return 0;
+}
+
+static int grow_nodes(fs_tree *t)
+{
+    if (t->nodes_cap >= UINT32_MAX / 2)
+        return -1;
+    uint32_t cap = t->nodes_cap * 2;
+    fs_node *nodes = realloc(t->nodes, (size_t)cap * sizeof *nodes);
+    if (!nodes)
+        return -1;
+    t->nodes = nodes;
+    if (t->before) {
+        uint64_t *b = realloc(t->before, (size_t)cap * sizeof *b);
+        if (!b)
+            return -1;
+        memset(b + t->nodes_cap, 0, (size_t)(cap - t->nodes_cap) * sizeof *b);
+        t->before = b;
+        uint8_t *d = realloc(t->is_diff, cap);
+        if (!d)
+            return -1;
+        memset(d + t->nodes_cap, 0, cap - t->nodes_cap);
+        t->is_diff = d;
+    }
+    t->nodes_cap = cap;
+    return 0;
+}
+
+foldsvg_status fs_tree_child(fs_tree *t, uint32_t parent, uint32_t name, uint32_t *child)
+{
+    size_t i = child_hash(parent, name) & t->child_mask;
+    for (uint32_t s; (s = t->child_slots[i]) != 0; i = (i + 1) & t->child_mask) {
+        const fs_node *n = &t->nodes[s - 1];
+        if (n->parent == parent && n->name == name) {
+            *child = s - 1;
+            return FOLDSVG_OK;
+        }
+    }
+    if (t->nnodes == UINT32_MAX - 1)
+        return FOLDSVG_E_LIMIT;
+    if (t->nnodes == t->nodes_cap && grow_nodes(t) != 0)
+        return nomem();
+    uint32_t id = t->nnodes++;
+    fs_node *p = &t->nodes[parent];
+    t->nodes[id] = (fs_node){parent, name, FS_NONE, p->first_child, 0};
+    p->first_child = id;
+    t->child_slots[i] = id + 1;
+    *child = id;
+    if ((size_t)t->nnodes * 2 > t->child_mask && grow_child_table(t) != 0)
+        return nomem();
+    return FOLDSVG_OK;
+}
+
+uint32_t fs_tree_find_child(const fs_tree *t, uint32_t parent, const char *name, size_t n)
+{
+    uint64_t h = fs_hash_bytes(name, n);
+    size_t i = h & t->name_mask;
+    uint32_t id = FS_NONE;
+    for (uint32_t s; (s = t->name_slots[i]) != 0; i = (i + 1) & t->name_mask) {
+        if (t->name_len[s - 1] == n && memcmp(t->name_ptr[s - 1], name, n) == 0) {
+            id = s - 1;
+            break;
+        }
+    }
+    if (id == FS_NONE)
+        return FS_NONE;
+    i = child_hash(parent, id) & t->child_mask;
+    for (uint32_t s; (s = t->child_slots[i]) != 0; i = (i + 1) & t->child_mask) {
+        const fs_node *nd = &t->nodes[s - 1];
+        if (nd->parent == parent && nd->name == id)
+            return s - 1;
+    }
+    return FS_NONE;
+}
+
+static foldsvg_status add_count(fs_tree *t, uint32_t node, uint64_t count, uint64_t before,
+                                int is_diff)
+{
+    fs_node *n = &t->nodes[node];
+    if (count > UINT64_MAX - t->total)
+        return FOLDSVG_E_OVERFLOW;
+    if (is_diff) {
+        if (!t->before) {
+            t->before = calloc(t->nodes_cap, sizeof *t->before);
+            t->is_diff = calloc(t->nodes_cap, 1);
+            if (!t->before || !t->is_diff)
+                return nomem();
+        }
+        if (before > UINT64_MAX - t->total_before)
+            return FOLDSVG_E_OVERFLOW;
+        t->total_before += before;
+        t->before[node] += before;
+        t->has_diff = 1;
+    }
+    int was_counted = n->count > 0 || (t->is_diff && t->is_diff[node]);
+    t->total += count;
+    n->count += count;
+    if (is_diff)
+        t->is_diff[node] = 1;
+    if (!was_counted && (n->count > 0 || is_diff))
+        t->unique++;
+    return FOLDSVG_OK;
+}
+
+static int set_last_depth(fs_tree *t, size_t depth)
+{
+    if (depth + 1 > t->last_cap) {
+        size_t cap = t->last_cap ? t->last_cap * 2 : 64;
+        while (cap < depth + 1)
+            cap *= 2;
+        uint32_t *nl = realloc(t->last_nodes, cap * sizeof *nl);
+        if (!nl)
+            return -1;
+        t->last_nodes = nl;
+        t->last_cap = cap;
+    }
+    return 0;
+}
+
+foldsvg_status fs_tree_add_frames(fs_tree *t, const fs_strref *frames, size_t n, uint64_t count,
+                                  uint64_t before, int is_diff, uint32_t *leaf)
+{
+    uint32_t node = 0;
+    t->last_depth = 0; /* the path fast path does not know this stack */
+    for (size_t i = 0; i < n; i++) {
+        uint32_t name;
+        foldsvg_status st = fs_tree_intern(t, frames[i].ptr, frames[i].len, &name);
+        if (st)
+            return st;
+        st = fs_tree_child(t, node, name, &node);
+        if (st)
+            return st;
+    }
+    if (leaf)
+        *leaf = node;
+    return add_count(t, node, count, before, is_diff);
+}
+
+foldsvg_status fs_tree_add_path(fs_tree *t, const char *path, size_t len, uint64_t count,
+                                uint64_t before, int is_diff, uint32_t *leaf)
+{
+    /* Walk the frames; while they equal the previous path's frames at the same depth
+     * (same interned name under the same parent), reuse its nodes without hashing. */
+    uint32_t node = 0;
+    size_t depth = 0;
+    int same = 1;
+    size_t pos = 0;
+    for (;;) {
+        const char *f = path + pos;
+        const char *semi = memchr(f, ';', len - pos);
+        size_t flen = semi ? (size_t)(semi - f) : len - pos;
+        uint32_t next = FS_NONE;
+        if (same && depth < t->last_depth) {
+            uint32_t cand = t->last_nodes[depth];
+            uint32_t nid = t->nodes[cand].name;
+            if (t->name_len[nid] == flen && memcmp(t->name_ptr[nid], f, flen) == 0)
+                next = cand;
+            else
+                same = 0;
+        } else {
+            same = 0;
+        }
+        if (next == FS_NONE) {
+            uint32_t name;
+            foldsvg_status st = fs_tree_intern(t, f, flen, &name);
+            if (st)
+                return st;
+            st = fs_tree_child(t, node, name, &next);
+            if (st)
+                return st;
+            if (set_last_depth(t, depth) != 0)
+                return nomem();
+            t->last_nodes[depth] = next;
+        }
+        node = next;
+        depth++;
+        if (!semi)
+            break;
+        pos += flen + 1;
+    }
+    t->last_depth = depth;
+    if (leaf)
+        *leaf = node;
+    return add_count(t, node, count, before, is_diff);
+}
+
+/* One sibling as seen by the byte order of folded paths: the stack ending at NODE sorts
+ * by its name; the stacks below NODE sort by its name followed by ';'. */
+typedef struct walk_entry {
+    const char *name;
+    uint32_t len;
+    uint32_t node;
+    int subtree;
+} walk_entry;
+
+static int entry_cmp(const void *pa, const void *pb)
+{
+    const walk_entry *a = pa, *b = pb;
+    size_t m = a->len < b->len ? a->len : b->len;
+    int c = memcmp(a->name, b->name, m);
+    if (c)
+        return c;
+    /* One name is a prefix of the other: the next byte of the shorter side is ';' for a
+     * subtree entry and "end of string" (smallest) for a stack entry. */
+    if (a->len == b->len)
+        return a->subtree - b->subtree;
+    if (a->len < b->len) {
+        if (!a->subtree)
+            return -1;
+        return (unsigned char)';' < (unsigned char)b->name[m] ? -1 : 1;
+    }
+    if (!b->subtree)
+        return 1;
+    return (unsigned char)a->name[m] < (unsigned char)';' ? -1 : 1;
+}
+
+typedef struct walk_frame {
+    size_t base, count, next;
+} walk_frame;
+
+static int grow_walk(walk_frame **frames, uint32_t **path, size_t *cap)
+{
+    size_t ncap = *cap ? *cap * 2 : 64;
+    walk_frame *nf = realloc(*frames, ncap * sizeof *nf);
+    if (!nf)
+        return -1;
+    *frames = nf;
+    uint32_t *np = realloc(*path, ncap * sizeof *np);
+    if (!np)
+        return -1;
+    *path = np;
+    *cap = ncap;
+    return 0;
+}
+
+static int node_has_stack(const fs_tree *t, uint32_t n)
+{
+    return t->nodes[n].count > 0 || (t->is_diff && t->is_diff[n]);
+}
+
+int fs_tree_walk_sorted(const fs_tree *t, fs_tree_walk_fn fn, void *user, foldsvg_status *st)
+{
+    walk_entry *ents = NULL;
+    size_t nents = 0, ents_cap = 0;
+    walk_frame *frames = NULL;
+    uint32_t *path = NULL;
+    size_t depth = 0, cap = 0;
+    int rc = 0;
+    *st = FOLDSVG_OK;
+
+    uint32_t node = 0;
+    for (;;) {
+        /* Enter NODE: push it and its sorted entries. */
+        if (depth == cap && grow_walk(&frames, &path, &cap) != 0) {
+            *st = FOLDSVG_E_NOMEM;
+            rc = -1;
+            goto out;
+        }
+        path[depth] = node;
+        size_t base = nents;
+        for (uint32_t c = t->nodes[node].first_child; c != FS_NONE; c = t->nodes[c].next_sibling) {
+            if (nents + 2 > ents_cap) {
+                size_t ncap = ents_cap ? ents_cap * 2 : 256;
+                walk_entry *ne = realloc(ents, ncap * sizeof *ne);
+                if (!ne) {
+                    *st = FOLDSVG_E_NOMEM;
+                    rc = -1;
+                    goto out;
+                }
+                ents = ne;
+                ents_cap = ncap;
+            }
+            fs_strref name = fs_tree_name(t, c);
+            if (node_has_stack(t, c))
+                ents[nents++] = (walk_entry){name.ptr, (uint32_t)name.len, c, 0};
+            if (t->nodes[c].first_child != FS_NONE)
+                ents[nents++] = (walk_entry){name.ptr, (uint32_t)name.len, c, 1};
+        }
+        qsort(ents + base, nents - base, sizeof *ents, entry_cmp);
+        frames[depth] = (walk_frame){base, nents - base, 0};
+        depth++;
+
+        /* Advance to the next subtree to enter, reporting stacks on the way. */
+        node = FS_NONE;
+        while (depth > 0 && node == FS_NONE) {
+            walk_frame *f = &frames[depth - 1];
+            if (f->next == f->count) {
+                nents = f->base;
+                depth--;
+                continue;
+            }
+            walk_entry e = ents[f->base + f->next++];
+            if (e.subtree) {
+                node = e.node;
+            } else {
+                if (depth == cap && grow_walk(&frames, &path, &cap) != 0) {
+                    *st = FOLDSVG_E_NOMEM;
+                    rc = -1;
+                    goto out;
+                }
+                path[depth] = e.node;
+                rc = fn(user, path, depth + 1);
+                if (rc)
+                    goto out;
+            }
+        }
+        if (node == FS_NONE)
+            break;
+    }
+out:
+    free(ents);
+    free(frames);
+    free(path);
+    return rc;
+}

@@ -1,0 +1,83 @@
+/* The aggregated profile: a prefix tree of interned frame names. Memory grows with the
+ * distinct stack prefixes; equal stacks are summed on insertion. */
+#ifndef FOLDSVG_FOLD_TREE_H
+#define FOLDSVG_FOLD_TREE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "foldsvg.h"
+#include "parse/sink.h"
+#include "util/arena.h"
+
+#define FS_NONE UINT32_MAX
+
+typedef struct fs_node {
+    uint32_t parent;       /* FS_NONE for the root */
+    uint32_t name;         /* interned name id; the root's name is "" (id 0) */
+    uint32_t first_child;  /* children in insertion order; sorted only when walked */
+    uint32_t next_sibling;
+    uint64_t count;        /* summed count of the stacks that end here */
+} fs_node;
+
+typedef struct fs_tree {
+    fs_arena arena; /* name bytes */
+    const char **name_ptr;
+    uint32_t *name_len;
+    uint32_t nnames, names_cap;
+    uint32_t *name_slots; /* open addressing: id + 1, 0 = empty */
+    size_t name_mask;
+
+    fs_node *nodes;
+    uint32_t nnodes, nodes_cap;
+    uint32_t *child_slots; /* open addressing over (parent, name): node id + 1 */
+    size_t child_mask;
+
+    /* Differential input: BEFORE sums per node, and whether a two-count line ended there. */
+    uint64_t *before;
+    uint8_t *is_diff;
+    int has_diff;
+
+    uint64_t total, total_before;
+    size_t unique; /* nodes with a non-zero count (or a differential line) */
+
+    /* Fast path for sorted input: the node reached by each depth of the last inserted
+     * path, so a line sharing a prefix with the previous one skips those lookups. */
+    uint32_t *last_nodes;
+    size_t last_depth, last_cap;
+} fs_tree;
+
+foldsvg_status fs_tree_init(fs_tree *t);
+void fs_tree_free(fs_tree *t);
+
+/* Interns NAME[0..n). FOLDSVG_E_NOMEM or FOLDSVG_E_LIMIT (2^32-1 names). */
+foldsvg_status fs_tree_intern(fs_tree *t, const char *name, size_t n, uint32_t *id);
+/* The child of PARENT named NAME, created when absent. */
+foldsvg_status fs_tree_child(fs_tree *t, uint32_t parent, uint32_t name, uint32_t *child);
+/* The child of PARENT named NAME, or FS_NONE. */
+uint32_t fs_tree_find_child(const fs_tree *t, uint32_t parent, const char *name, size_t n);
+
+/* Adds COUNT to the stack given as frames (root excluded: FRAMES[0] is the outermost
+ * function). BEFORE/IS_DIFF: the first count of a differential line. *LEAF gets the node
+ * (may be NULL). Checks 64-bit overflow of the stack's and the total's sums. */
+foldsvg_status fs_tree_add_frames(fs_tree *t, const fs_strref *frames, size_t n, uint64_t count,
+                                  uint64_t before, int is_diff, uint32_t *leaf);
+/* The same for a folded path "a;b;c" (split on ';'); uses the sorted-input fast path. */
+foldsvg_status fs_tree_add_path(fs_tree *t, const char *path, size_t len, uint64_t count,
+                                uint64_t before, int is_diff, uint32_t *leaf);
+
+/* The name of a node. */
+static inline fs_strref fs_tree_name(const fs_tree *t, uint32_t node)
+{
+    uint32_t id = t->nodes[node].name;
+    fs_strref r = {t->name_ptr[id], t->name_len[id]};
+    return r;
+}
+
+/* Walks the stacks in the byte order of their folded paths. PATH[0] is the root and
+ * PATH[n-1] the stack's own node. A non-zero return from FN stops the walk and is
+ * returned. */
+typedef int (*fs_tree_walk_fn)(void *user, const uint32_t *path, size_t n);
+int fs_tree_walk_sorted(const fs_tree *t, fs_tree_walk_fn fn, void *user, foldsvg_status *st);
+
+#endif

@@ -1,0 +1,408 @@
+#include "lib/options.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/error.h"
+
+static const foldsvg_options defaults = {
+    .palette = FS_PAL_HOT,
+    .uicolor = {0, 0, 0},
+    .searchcolor = {230, 0, 230},
+    .fontsize = 12,
+    .fontwidth = 0.59,
+    .frameheight = 16,
+    .width = 0,
+    .minwidth = 0.01,
+    .factor = 1.0,
+    .thread = -1,
+};
+
+const foldsvg_options *fs_default_options(void)
+{
+    return &defaults;
+}
+
+void fs_warn(const foldsvg_options *o, const foldsvg_error *w)
+{
+    if (o && o->warn)
+        o->warn(o->warn_user, w);
+}
+
+foldsvg_options *foldsvg_options_new(void)
+{
+    foldsvg_options *o = malloc(sizeof *o);
+    if (o)
+        *o = defaults;
+    return o;
+}
+
+static void free_strings(foldsvg_options *o)
+{
+    free(o->title);
+    free(o->subtitle);
+    free(o->countname);
+    free(o->nametype);
+    free(o->notes);
+    free(o->fonttype);
+    free(o->nameattr);
+    free(o->palette_map_path);
+    free(o->id_prefix);
+    for (size_t i = 0; i < o->nbase; i++)
+        free(o->base[i]);
+    free(o->base);
+}
+
+void foldsvg_options_free(foldsvg_options *o)
+{
+    if (!o)
+        return;
+    free_strings(o);
+    free(o);
+}
+
+static int dup_into(char **dst, const char *src)
+{
+    if (!src) {
+        *dst = NULL;
+        return 0;
+    }
+    *dst = strdup(src);
+    return *dst ? 0 : -1;
+}
+
+foldsvg_options *foldsvg_options_clone(const foldsvg_options *src)
+{
+    foldsvg_options *o = malloc(sizeof *o);
+    if (!o)
+        return NULL;
+    *o = *src;
+    o->base = NULL;
+    o->nbase = 0;
+    char **strs[] = {&o->title,   &o->subtitle, &o->countname, &o->nametype,         &o->notes,
+                     &o->fonttype, &o->nameattr, &o->palette_map_path, &o->id_prefix};
+    int bad = 0;
+    for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
+        bad |= dup_into(strs[i], *strs[i]);
+    if (!bad && src->nbase) {
+        o->base = calloc(src->nbase, sizeof *o->base);
+        bad |= !o->base;
+        for (size_t i = 0; !bad && i < src->nbase; i++) {
+            bad |= dup_into(&o->base[i], src->base[i]);
+            o->nbase = i + 1;
+        }
+    }
+    if (bad) {
+        foldsvg_options_free(o);
+        return NULL;
+    }
+    return o;
+}
+
+void foldsvg_options_set_warning_handler(foldsvg_options *o, foldsvg_warning_fn fn, void *user)
+{
+    if (!o)
+        return;
+    o->warn = fn;
+    o->warn_user = user;
+}
+
+typedef enum kind { FLAG, VALUE } kind;
+
+typedef foldsvg_status (*setter)(foldsvg_options *o, const char *name, const char *v,
+                                 foldsvg_error *err);
+
+typedef struct option_def {
+    const char *name;
+    kind kind;
+    setter set;
+    size_t offset; /* for the generic flag and string setters */
+} option_def;
+
+static foldsvg_status bad_value(foldsvg_error *err, const char *name, const char *v,
+                                const char *expected)
+{
+    return fs_error(err, FOLDSVG_E_USAGE, NULL, "invalid value '%s' for --%s: expected %s", v,
+                    name, expected);
+}
+
+static foldsvg_status nomem(foldsvg_error *err)
+{
+    return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
+}
+
+static foldsvg_status set_flag(foldsvg_options *o, const char *name, const char *v,
+                               foldsvg_error *err);
+static foldsvg_status set_string(foldsvg_options *o, const char *name, const char *v,
+                                 foldsvg_error *err);
+
+static int parse_uint(const char *v, unsigned long max, unsigned long *out)
+{
+    if (!v || !isdigit((unsigned char)v[0]))
+        return -1;
+    errno = 0;
+    char *end;
+    unsigned long x = strtoul(v, &end, 10);
+    if (errno || *end || x > max)
+        return -1;
+    *out = x;
+    return 0;
+}
+
+static int parse_double(const char *v, double *out)
+{
+    if (!v || !*v || isspace((unsigned char)v[0]))
+        return -1;
+    errno = 0;
+    char *end;
+    double x = strtod(v, &end);
+    if (errno || *end || !isfinite(x))
+        return -1;
+    *out = x;
+    return 0;
+}
+
+static foldsvg_status set_colors(foldsvg_options *o, const char *name, const char *v,
+                                 foldsvg_error *err)
+{
+    if (fs_palette_from_name(v, &o->palette) != 0)
+        return bad_value(err, name, v,
+                         "one of aqua, blue, green, hot, io, java, js, mem, orange, perl, "
+                         "python, purple, red, rust, wakeup, yellow");
+    o->palette_set = 1;
+    return FOLDSVG_OK;
+}
+
+static foldsvg_status set_bgcolors(foldsvg_options *o, const char *name, const char *v,
+                                   foldsvg_error *err)
+{
+    if (fs_background_parse(v, &o->bg) != 0)
+        return bad_value(err, name, v, "yellow, blue, green, grey or #rrggbb");
+    o->bg_set = 1;
+    return FOLDSVG_OK;
+}
+
+static foldsvg_status set_rgb(foldsvg_options *o, const char *name, const char *v,
+                              foldsvg_error *err)
+{
+    fs_rgb c;
+    if (fs_rgb_parse_hex(v, &c) != 0)
+        return bad_value(err, name, v, "a color #rrggbb");
+    if (strcmp(name, "uicolor") == 0) {
+        o->uicolor = c;
+    } else if (strcmp(name, "search-color") == 0) {
+        o->searchcolor = c;
+    } else {
+        o->strokecolor = c;
+        o->stroke_set = 1;
+    }
+    return FOLDSVG_OK;
+}
+
+static foldsvg_status set_positive_int(foldsvg_options *o, const char *name, const char *v,
+                                       foldsvg_error *err)
+{
+    unsigned long x;
+    if (parse_uint(v, 1000000, &x) != 0 || x == 0)
+        return bad_value(err, name, v, "a whole number from 1 to 1000000");
+    if (strcmp(name, "fontsize") == 0)
+        o->fontsize = (unsigned)x;
+    else if (strcmp(name, "height") == 0)
+        o->frameheight = (unsigned)x;
+    else
+        o->width = (unsigned)x;
+    return FOLDSVG_OK;
+}
+
+static foldsvg_status set_real(foldsvg_options *o, const char *name, const char *v,
+                               foldsvg_error *err)
+{
+    double x;
+    int ok = parse_double(v, &x) == 0;
+    if (strcmp(name, "fontwidth") == 0) {
+        if (!ok || x <= 0)
+            return bad_value(err, name, v, "a number above 0");
+        o->fontwidth = x;
+    } else if (strcmp(name, "minwidth") == 0) {
+        if (!ok || x < 0)
+            return bad_value(err, name, v, "a percentage of 0 or more");
+        o->minwidth = x;
+    } else {
+        if (!ok || x <= 0)
+            return bad_value(err, name, v, "a number above 0");
+        o->factor = x;
+    }
+    return FOLDSVG_OK;
+}
+
+static foldsvg_status set_base(foldsvg_options *o, const char *name, const char *v,
+                               foldsvg_error *err)
+{
+    (void)name;
+    char **nb = realloc(o->base, (o->nbase + 1) * sizeof *nb);
+    if (!nb)
+        return nomem(err);
+    o->base = nb;
+    if (!(o->base[o->nbase] = strdup(v)))
+        return nomem(err);
+    o->nbase++;
+    return FOLDSVG_OK;
+}
+
+static foldsvg_status set_id_prefix(foldsvg_options *o, const char *name, const char *v,
+                                    foldsvg_error *err)
+{
+    /* The prefix becomes part of XML ids and CSS selectors: keep it to characters that
+     * need no escaping in either. */
+    int ok = isalpha((unsigned char)v[0]) && strlen(v) <= 64;
+    for (const char *p = v; ok && *p; p++)
+        ok = isalnum((unsigned char)*p) || *p == '_' || *p == '-';
+    if (!ok)
+        return bad_value(err, name, v, "a letter followed by letters, digits, '_' or '-'");
+    return set_string(o, name, v, err);
+}
+
+static foldsvg_status set_thread(foldsvg_options *o, const char *name, const char *v,
+                                 foldsvg_error *err)
+{
+    unsigned long x;
+    if (parse_uint(v, 1000000000UL, &x) != 0)
+        return bad_value(err, name, v, "a thread index (0, 1, ...; see --list-threads)");
+    o->thread = (long)x;
+    return FOLDSVG_OK;
+}
+
+static foldsvg_status set_weight(foldsvg_options *o, const char *name, const char *v,
+                                 foldsvg_error *err)
+{
+    if (strcmp(v, "auto") == 0)
+        o->weight_samples = 0;
+    else if (strcmp(v, "samples") == 0)
+        o->weight_samples = 1;
+    else
+        return bad_value(err, name, v, "auto or samples");
+    return FOLDSVG_OK;
+}
+
+#define OFF(field) offsetof(foldsvg_options, field)
+
+static const option_def options[] = {
+    {"title", VALUE, set_string, OFF(title)},
+    {"subtitle", VALUE, set_string, OFF(subtitle)},
+    {"countname", VALUE, set_string, OFF(countname)},
+    {"nametype", VALUE, set_string, OFF(nametype)},
+    {"notes", VALUE, set_string, OFF(notes)},
+    {"colors", VALUE, set_colors, 0},
+    {"bgcolors", VALUE, set_bgcolors, 0},
+    {"hash", FLAG, set_flag, OFF(hash)},
+    {"deterministic", FLAG, set_flag, OFF(deterministic)},
+    {"cp", FLAG, set_flag, OFF(cp)},
+    {"colordiffusion", FLAG, set_flag, OFF(colordiffusion)},
+    {"uicolor", VALUE, set_rgb, 0},
+    {"search-color", VALUE, set_rgb, 0},
+    {"stroke-color", VALUE, set_rgb, 0},
+    {"fonttype", VALUE, set_string, OFF(fonttype)},
+    {"fontsize", VALUE, set_positive_int, 0},
+    {"fontwidth", VALUE, set_real, 0},
+    {"height", VALUE, set_positive_int, 0},
+    {"width", VALUE, set_positive_int, 0},
+    {"minwidth", VALUE, set_real, 0},
+    {"inverted", FLAG, set_flag, OFF(inverted)},
+    {"truncate-text-right", FLAG, set_flag, OFF(truncate_text_right)},
+    {"reverse", FLAG, set_flag, OFF(reverse)},
+    {"flamechart", FLAG, set_flag, OFF(flamechart)},
+    {"no-sort", FLAG, set_flag, OFF(no_sort)},
+    {"negate", FLAG, set_flag, OFF(negate)},
+    {"factor", VALUE, set_real, 0},
+    {"base", VALUE, set_base, 0},
+    {"nameattr", VALUE, set_string, OFF(nameattr)},
+    {"palette-map", VALUE, set_string, OFF(palette_map_path)},
+    {"pretty-xml", FLAG, set_flag, OFF(pretty_xml)},
+    {"no-javascript", FLAG, set_flag, OFF(no_javascript)},
+    {"id-prefix", VALUE, set_id_prefix, OFF(id_prefix)},
+    {"thread", VALUE, set_thread, 0},
+    {"weight", VALUE, set_weight, 0},
+};
+
+static const option_def *find(const char *name)
+{
+    for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
+        if (strcmp(options[i].name, name) == 0)
+            return &options[i];
+    return NULL;
+}
+
+static foldsvg_status set_flag(foldsvg_options *o, const char *name, const char *v,
+                               foldsvg_error *err)
+{
+    (void)v;
+    const option_def *d = find(name);
+    if (!d)
+        return fs_error(err, FOLDSVG_E_ARG, NULL, "unknown option --%s", name);
+    *(int *)(void *)((char *)o + d->offset) = 1;
+    return FOLDSVG_OK;
+}
+
+static foldsvg_status set_string(foldsvg_options *o, const char *name, const char *v,
+                                 foldsvg_error *err)
+{
+    const option_def *d = find(name);
+    if (!d)
+        return fs_error(err, FOLDSVG_E_ARG, NULL, "unknown option --%s", name);
+    char **slot = (char **)(void *)((char *)o + d->offset);
+    char *copy = strdup(v);
+    if (!copy)
+        return nomem(err);
+    free(*slot);
+    *slot = copy;
+    return FOLDSVG_OK;
+}
+
+int foldsvg_option_takes_value(const char *name)
+{
+    const option_def *d = name ? find(name) : NULL;
+    return d ? d->kind == VALUE : -1;
+}
+
+foldsvg_status foldsvg_options_set(foldsvg_options *o, const char *name, const char *value,
+                                   foldsvg_error *err)
+{
+    if (!o || !name)
+        return fs_error(err, FOLDSVG_E_ARG, NULL, "foldsvg_options_set: NULL argument");
+    const option_def *d = find(name);
+    if (!d)
+        return fs_error(err, FOLDSVG_E_USAGE, NULL, "unknown option --%s", name);
+    if (d->kind == VALUE && !value)
+        return fs_error(err, FOLDSVG_E_USAGE, NULL, "option --%s needs a value", name);
+    if (d->kind == FLAG && value)
+        return fs_error(err, FOLDSVG_E_USAGE, NULL, "option --%s takes no value", name);
+    return d->set(o, name, value, err);
+}
+
+foldsvg_status foldsvg_options_check(const foldsvg_options *o, foldsvg_error *err)
+{
+    if (!o)
+        return FOLDSVG_OK;
+    static const struct {
+        size_t a, b;
+        const char *na, *nb;
+    } conflicts[] = {
+        {OFF(reverse), OFF(no_sort), "reverse", "no-sort"},
+        {OFF(flamechart), OFF(no_sort), "flamechart", "no-sort"},
+        {OFF(reverse), OFF(flamechart), "reverse", "flamechart"},
+        {OFF(hash), OFF(deterministic), "hash", "deterministic"},
+        {OFF(colordiffusion), OFF(palette_set), "colordiffusion", "colors"},
+    };
+    for (size_t i = 0; i < sizeof conflicts / sizeof conflicts[0]; i++) {
+        int a = *(const int *)(const void *)((const char *)o + conflicts[i].a);
+        int b = *(const int *)(const void *)((const char *)o + conflicts[i].b);
+        if (a && b)
+            return fs_error(err, FOLDSVG_E_USAGE, NULL,
+                            "--%s cannot be used with --%s: drop one of them", conflicts[i].na,
+                            conflicts[i].nb);
+    }
+    return FOLDSVG_OK;
+}

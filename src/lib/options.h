@@ -1,0 +1,51 @@
+/* The option set behind the opaque foldsvg_options (values already validated). */
+#ifndef FOLDSVG_LIB_OPTIONS_H
+#define FOLDSVG_LIB_OPTIONS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "foldsvg.h"
+#include "render/colors.h"
+
+struct foldsvg_options {
+    char *title;    /* NULL: the default for the mode */
+    char *subtitle; /* NULL: none */
+    char *countname; /* NULL: the profile's unit ("cycles" by default) */
+    char *nametype;
+    char *notes;
+    fs_palette palette;
+    int palette_set;
+    fs_background bg;
+    int bg_set;
+    int hash, deterministic, cp, colordiffusion;
+    fs_rgb uicolor, searchcolor, strokecolor;
+    int stroke_set;
+    char *fonttype;
+    unsigned fontsize;
+    double fontwidth;
+    unsigned frameheight; /* --height */
+    unsigned width;       /* 0: fluid (static 1200) */
+    double minwidth;
+    int inverted, truncate_text_right, reverse, flamechart, no_sort, negate;
+    double factor;
+    char **base;
+    size_t nbase;
+    char *nameattr;
+    char *palette_map_path; /* where --cp reads and writes: "palette.map" */
+    int pretty_xml, no_javascript;
+    char *id_prefix;
+    long thread; /* -1: all */
+    int weight_samples;
+
+    foldsvg_warning_fn warn;
+    void *warn_user;
+};
+
+/* Emits a warning through the handler, if any. */
+void fs_warn(const foldsvg_options *o, const foldsvg_error *w);
+
+/* Defaults shared by foldsvg_options_new and the NULL-options case. */
+const foldsvg_options *fs_default_options(void);
+
+#endif

@@ -1,0 +1,249 @@
+/* Rendering a profile (SVG, folded text) to streams, memory and files. */
+#include <libxml/xmlIO.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "lib/options.h"
+#include "lib/profile.h"
+#include "render/palettemap.h"
+#include "render/svg.h"
+#include "util/buf.h"
+#include "util/error.h"
+#include "util/outfile.h"
+
+/* Where rendered bytes go: a stream or a growing buffer. */
+typedef struct sink_out {
+    FILE *f;
+    fs_buf *mem;
+    int failed;
+} sink_out;
+
+static int out_write(sink_out *s, const char *data, size_t n)
+{
+    if (s->failed)
+        return -1;
+    if (s->mem ? fs_buf_append(s->mem, data, n) != 0 : fwrite(data, 1, n, s->f) != n) {
+        s->failed = 1;
+        return -1;
+    }
+    return 0;
+}
+
+static int xml_write_cb(void *ctx, const char *data, int len)
+{
+    return out_write(ctx, data, (size_t)len) == 0 ? len : -1;
+}
+
+static int xml_close_cb(void *ctx)
+{
+    (void)ctx;
+    return 0;
+}
+
+foldsvg_format foldsvg_format_for_path(const char *path)
+{
+    if (!path || strcmp(path, "-") == 0)
+        return FOLDSVG_FORMAT_SVG;
+    const char *dot = strrchr(path, '.');
+    const char *slash = strrchr(path, '/');
+    if (!dot || (slash && dot < slash))
+        return FOLDSVG_FORMAT_FOLDED;
+    if (strcasecmp(dot, ".svg") == 0)
+        return FOLDSVG_FORMAT_SVG;
+    if (strcasecmp(dot, ".html") == 0 || strcasecmp(dot, ".htm") == 0)
+        return FOLDSVG_FORMAT_HTML;
+    return FOLDSVG_FORMAT_FOLDED;
+}
+
+typedef struct folded_ctx {
+    sink_out *out;
+    fs_buf line;
+} folded_ctx;
+
+static int folded_line(void *user, const char *path, size_t len, uint64_t count, uint64_t before,
+                       int has_before)
+{
+    folded_ctx *c = user;
+    fs_buf_clear(&c->line);
+    int bad = fs_buf_append(&c->line, path, len);
+    if (has_before)
+        bad |= fs_buf_printf(&c->line, " %llu", (unsigned long long)before);
+    bad |= fs_buf_printf(&c->line, " %llu\n", (unsigned long long)count);
+    if (bad || out_write(c->out, c->line.data, c->line.len) != 0) {
+        c->out->failed = 1;
+        return 1;
+    }
+    return 0;
+}
+
+static const char *palette_map_path(const foldsvg_options *o)
+{
+    return o->palette_map_path ? o->palette_map_path : "palette.map";
+}
+
+/* What makes a render fail before it writes anything. */
+static foldsvg_status precheck(const foldsvg_profile *p, foldsvg_format format,
+                               const foldsvg_options *o, foldsvg_error *err)
+{
+    if (p->tree.total == 0)
+        return fs_error(err, FOLDSVG_E_NO_DATA, NULL,
+                        "no valid stacks in the input: nothing to draw (lines look like "
+                        "'frame;frame;... COUNT')");
+    if (format == FOLDSVG_FORMAT_HTML)
+        return fs_error(err, FOLDSVG_E_USAGE, NULL,
+                        "HTML reports are not available in this version; write .svg or folded "
+                        "output");
+    if (format == FOLDSVG_FORMAT_SVG && o->flamechart && !p->has_log)
+        return fs_error(err, FOLDSVG_E_USAGE, NULL,
+                        "--flamechart needs the input order: read the input with the flamechart "
+                        "option set");
+    return FOLDSVG_OK;
+}
+
+/* Renders into OUT. *PMAP gets the --cp map to save once the output is in place. */
+static foldsvg_status render_to(const foldsvg_profile *p, foldsvg_format format,
+                                const foldsvg_options *o, sink_out *out, fs_palettemap **pmap,
+                                foldsvg_error *err)
+{
+    *pmap = NULL;
+    foldsvg_status pre = precheck(p, format, o, err);
+    if (pre)
+        return pre;
+    if (format == FOLDSVG_FORMAT_FOLDED) {
+        folded_ctx c = {out, {0}};
+        foldsvg_status st = foldsvg_profile_foreach(p, folded_line, &c);
+        fs_buf_free(&c.line);
+        if (st)
+            return fs_error(err, st, NULL, "%s", foldsvg_status_name(st));
+        return out->failed ? fs_error(err, FOLDSVG_E_IO, NULL, "write failed") : FOLDSVG_OK;
+    }
+    fs_svg_input in = {&p->tree, o->flamechart ? &p->log : NULL, o,
+                       o->countname ? o->countname : p->count_name, NULL};
+    if (o->cp) {
+        in.palette_map = fs_palettemap_new();
+        if (!in.palette_map)
+            return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
+        foldsvg_status st = fs_palettemap_load(in.palette_map, palette_map_path(o), err);
+        if (st) {
+            fs_palettemap_free(in.palette_map);
+            return st;
+        }
+    }
+    xmlOutputBufferPtr xb = xmlOutputBufferCreateIO(xml_write_cb, xml_close_cb, out, NULL);
+    if (!xb) {
+        fs_palettemap_free(in.palette_map);
+        return fs_error(err, FOLDSVG_E_NOMEM, NULL, "cannot create the XML output");
+    }
+    foldsvg_status st = fs_render_svg(&in, xb, err);
+    if (st == FOLDSVG_OK && out->failed)
+        st = fs_error(err, FOLDSVG_E_IO, NULL, "write failed");
+    if (st)
+        fs_palettemap_free(in.palette_map);
+    else
+        *pmap = in.palette_map;
+    return st;
+}
+
+static foldsvg_status save_palette(fs_palettemap *pmap, const foldsvg_options *o,
+                                   foldsvg_error *err)
+{
+    if (!pmap)
+        return FOLDSVG_OK;
+    foldsvg_status st = fs_palettemap_save(pmap, palette_map_path(o), err);
+    fs_palettemap_free(pmap);
+    return st;
+}
+
+foldsvg_status foldsvg_profile_render(const foldsvg_profile *p, foldsvg_format format,
+                                      const foldsvg_options *opts, FILE *out, foldsvg_error *err)
+{
+    if (!p || !out)
+        return fs_error(err, FOLDSVG_E_ARG, NULL, "NULL profile or stream");
+    const foldsvg_options *o = opts ? opts : fs_default_options();
+    if (format == FOLDSVG_FORMAT_AUTO)
+        format = FOLDSVG_FORMAT_SVG;
+    sink_out s = {out, NULL, 0};
+    fs_palettemap *pmap;
+    foldsvg_status st = render_to(p, format, o, &s, &pmap, err);
+    if (st == FOLDSVG_OK && fflush(out) != 0)
+        st = fs_error(err, FOLDSVG_E_IO, NULL, "write failed");
+    if (st) {
+        fs_palettemap_free(pmap);
+        return st;
+    }
+    return save_palette(pmap, o, err);
+}
+
+foldsvg_status foldsvg_profile_render_mem(const foldsvg_profile *p, foldsvg_format format,
+                                          const foldsvg_options *opts, char **out, size_t *len,
+                                          foldsvg_error *err)
+{
+    if (!p || !out)
+        return fs_error(err, FOLDSVG_E_ARG, NULL, "NULL profile or output pointer");
+    *out = NULL;
+    if (len)
+        *len = 0;
+    const foldsvg_options *o = opts ? opts : fs_default_options();
+    if (format == FOLDSVG_FORMAT_AUTO)
+        format = FOLDSVG_FORMAT_SVG;
+    fs_buf mem = {0};
+    sink_out s = {NULL, &mem, 0};
+    fs_palettemap *pmap;
+    foldsvg_status st = render_to(p, format, o, &s, &pmap, err);
+    if (st == FOLDSVG_OK && fs_buf_append(&mem, "", 0) != 0)
+        st = fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
+    if (st) {
+        fs_buf_free(&mem);
+        return st;
+    }
+    *out = mem.data;
+    if (len)
+        *len = mem.len;
+    return save_palette(pmap, o, err);
+}
+
+static void name_output(foldsvg_error *err, const char *path)
+{
+    if (err && !err->file[0])
+        snprintf(err->file, sizeof err->file, "%s", path && strcmp(path, "-") ? path : "<stdout>");
+}
+
+foldsvg_status foldsvg_profile_write_as(const foldsvg_profile *p, const char *path,
+                                        foldsvg_format format, const foldsvg_options *opts,
+                                        foldsvg_error *err)
+{
+    if (!p)
+        return fs_error(err, FOLDSVG_E_ARG, path, "NULL profile");
+    const foldsvg_options *o = opts ? opts : fs_default_options();
+    if (format == FOLDSVG_FORMAT_AUTO)
+        format = foldsvg_format_for_path(path);
+    /* What can fail early fails before any file is created. */
+    foldsvg_status st = precheck(p, format, o, err);
+    if (st)
+        return st;
+    fs_outfile f;
+    st = fs_outfile_open(&f, path, err);
+    if (st)
+        return st;
+    sink_out s = {f.f, NULL, 0};
+    fs_palettemap *pmap;
+    st = render_to(p, format, o, &s, &pmap, err);
+    if (st) {
+        fs_outfile_abort(&f);
+        name_output(err, path);
+        return st;
+    }
+    st = fs_outfile_commit(&f, err);
+    if (st) {
+        fs_palettemap_free(pmap);
+        return st;
+    }
+    return save_palette(pmap, o, err);
+}
+
+foldsvg_status foldsvg_profile_write(const foldsvg_profile *p, const char *path,
+                                     const foldsvg_options *opts, foldsvg_error *err)
+{
+    return foldsvg_profile_write_as(p, path, FOLDSVG_FORMAT_AUTO, opts, err);
+}

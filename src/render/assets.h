@@ -1,0 +1,10 @@
+/* Byte arrays generated from src/render/assets/ by cmake/embed.cmake (NUL-terminated). */
+#ifndef FOLDSVG_RENDER_ASSETS_H
+#define FOLDSVG_RENDER_ASSETS_H
+
+#include <stddef.h>
+
+extern const unsigned char fs_asset_flamegraph_js[];
+extern const size_t fs_asset_flamegraph_js_len;
+
+#endif

@@ -1,0 +1,594 @@
+#include "render/svg.h"
+
+#include <libxml/xmlwriter.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/colors.h"
+#include "render/script.h"
+#include "render/xmltext.h"
+#include "util/buf.h"
+#include "util/error.h"
+#include "util/hash.h"
+
+#define XC(s) ((const xmlChar *)(s))
+
+/* Everything the per-frame callbacks need. */
+typedef struct svg_ctx {
+    const fs_svg_input *in;
+    const foldsvg_options *o;
+    const fs_tree *tree;
+    xmlTextWriterPtr w;
+    int failed;         /* a writer call failed (output error) */
+    foldsvg_status st;  /* non-writer failure */
+
+    uint64_t total;
+    double k;           /* 100 / total: percent per count unit */
+    double min_units;   /* frames narrower than this many units are pruned */
+    uint32_t depthmax;
+    size_t nframes;
+    uint64_t delta_max;
+    uint64_t content_hash;
+
+    unsigned W, fs, fh;
+    unsigned H, ypad1, ypad2;
+    char prefix[80];
+    fs_xorshift rng;
+    fs_background bg;
+
+    fs_buf name, label, tip; /* scratch */
+} svg_ctx;
+
+void fs_format_thousands(uint64_t n, char *buf)
+{
+    char digits[24];
+    int len = snprintf(digits, sizeof digits, "%llu", (unsigned long long)n);
+    int out = 0;
+    for (int i = 0; i < len; i++) {
+        if (i > 0 && (len - i) % 3 == 0)
+            buf[out++] = ',';
+        buf[out++] = digits[i];
+    }
+    buf[out] = '\0';
+}
+
+/* inferno's annotations (_[k] kernel, _[w] waker, _[i] inlined, _[j] JIT) choose colors
+ * but are not shown. */
+static size_t deannotated_len(const char *s, size_t n)
+{
+    if (n >= 4 && s[n - 4] == '_' && s[n - 3] == '[' && s[n - 1] == ']' &&
+        (s[n - 2] == 'k' || s[n - 2] == 'w' || s[n - 2] == 'i' || s[n - 2] == 'j'))
+        return n - 4;
+    return n;
+}
+
+static void check(svg_ctx *c, int rc)
+{
+    if (rc < 0)
+        c->failed = 1;
+}
+
+static void attr(svg_ctx *c, const char *name, const char *value)
+{
+    check(c, xmlTextWriterWriteAttribute(c->w, XC(name), XC(value)));
+}
+
+static void attrf(svg_ctx *c, const char *name, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static void attrf(svg_ctx *c, const char *name, const char *fmt, ...)
+{
+    char buf[128];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    attr(c, name, buf);
+}
+
+static void start(svg_ctx *c, const char *name)
+{
+    check(c, xmlTextWriterStartElement(c->w, XC(name)));
+}
+
+static void end(svg_ctx *c)
+{
+    check(c, xmlTextWriterEndElement(c->w));
+}
+
+/* Writes user-supplied bytes as text after making them valid XML. */
+static void text_bytes(svg_ctx *c, const char *s, size_t n)
+{
+    fs_buf tmp = {0};
+    if (fs_xml_clean(&tmp, s, n) != 0) {
+        c->st = FOLDSVG_E_NOMEM;
+        return;
+    }
+    if (tmp.len)
+        check(c, xmlTextWriterWriteString(c->w, XC(tmp.data)));
+    fs_buf_free(&tmp);
+}
+
+static void attr_bytes(svg_ctx *c, const char *name, const char *s)
+{
+    fs_buf tmp = {0};
+    if (fs_xml_clean(&tmp, s, strlen(s)) != 0) {
+        c->st = FOLDSVG_E_NOMEM;
+        return;
+    }
+    attr(c, name, tmp.data ? tmp.data : "");
+    fs_buf_free(&tmp);
+}
+
+static void id_attr(svg_ctx *c, const char *name)
+{
+    attrf(c, "id", "%s-%s", c->prefix, name);
+}
+
+static int is_generic_font(const char *f)
+{
+    static const char *const generic[] = {"serif", "sans-serif", "monospace", "cursive",
+                                          "fantasy", "system-ui"};
+    for (size_t i = 0; i < sizeof generic / sizeof generic[0]; i++)
+        if (strcmp(f, generic[i]) == 0)
+            return 1;
+    return 0;
+}
+
+static fs_rgb frame_color(svg_ctx *c, const fs_frame *f, const char *name, size_t n, double width_pct)
+{
+    const foldsvg_options *o = c->o;
+    if (n == 2 && name[0] == '-' && name[1] == '-')
+        return (fs_rgb){160, 160, 160};
+    if (n == 1 && name[0] == '-')
+        return (fs_rgb){200, 200, 200};
+    if (o->colordiffusion)
+        return fs_diffusion_rgb(width_pct);
+    if (f->has_delta)
+        return fs_diff_rgb(f->delta, c->delta_max, o->negate);
+    fs_rgb rgb;
+    if (c->in->palette_map && fs_palettemap_get(c->in->palette_map, name, n, &rgb))
+        return rgb;
+    float v[3];
+    if (o->hash) {
+        v[0] = fs_namehash((const unsigned char *)name, n, 0);
+        v[1] = v[2] = fs_namehash((const unsigned char *)name, n, 1);
+    } else if (o->deterministic) {
+        fs_fnv_values((const unsigned char *)name, n, v);
+    } else {
+        v[0] = fs_xorshift_next(&c->rng);
+        v[1] = fs_xorshift_next(&c->rng);
+        v[2] = fs_xorshift_next(&c->rng);
+    }
+    fs_palette basic = fs_palette_resolve(o->palette, (const unsigned char *)name, n);
+    rgb = fs_palette_rgb(basic, v[0], v[1], v[2]);
+    if (c->in->palette_map &&
+        fs_palettemap_put(c->in->palette_map, name, n, rgb) != FOLDSVG_OK)
+        c->st = FOLDSVG_E_NOMEM;
+    return rgb;
+}
+
+static int pruned(const svg_ctx *c, const fs_frame *f)
+{
+    return (double)(f->end - f->start) < c->min_units;
+}
+
+/* Pass 1: how deep the drawn graph is, how many frames, the largest delta, and a hash of
+ * the content for the default id prefix. */
+static int measure_frame(void *user, const fs_frame *f)
+{
+    svg_ctx *c = user;
+    if (f->has_delta) {
+        uint64_t a = f->delta < 0 ? (uint64_t)(-(f->delta + 1)) + 1 : (uint64_t)f->delta;
+        if (a > c->delta_max)
+            c->delta_max = a;
+    }
+    if (pruned(c, f))
+        return 0;
+    if (f->depth > c->depthmax)
+        c->depthmax = f->depth;
+    c->nframes++;
+    fs_strref nm = fs_tree_name(c->tree, f->node);
+    c->content_hash =
+        fs_mix64(c->content_hash ^ fs_hash_bytes(nm.ptr, nm.len) ^ (f->start * 31 + f->end));
+    return 0;
+}
+
+static uint64_t scaled_count(uint64_t units, double factor)
+{
+    if (factor == 1.0)
+        return units;
+    double v = round((double)units * factor);
+    if (!(v < 18446744073709551616.0))
+        return UINT64_MAX;
+    return v <= 0 ? 0 : (uint64_t)v;
+}
+
+static void build_tooltip(svg_ctx *c, const fs_frame *f, const char *name, size_t n)
+{
+    const foldsvg_options *o = c->o;
+    char num[32];
+    uint64_t shown = scaled_count(f->end - f->start, o->factor);
+    fs_format_thousands(shown, num);
+    fs_buf *t = &c->tip;
+    fs_buf_clear(t);
+    int bad = 0;
+    if (f->node == 0) {
+        bad |= fs_buf_printf(t, "all (%s %s, 100%%)", num, c->in->countname);
+    } else {
+        double pct = 100.0 * (double)shown / ((double)c->total * o->factor);
+        bad |= fs_xml_clean(t, name, n);
+        bad |= fs_buf_printf(t, " (%s %s, %.2f%%", num, c->in->countname, pct);
+        if (f->has_delta) {
+            if (f->delta == 0) {
+                bad |= fs_buf_puts(t, "; 0.00%");
+            } else {
+                double d = 100.0 * (double)f->delta / ((double)c->total * o->factor);
+                bad |= fs_buf_printf(t, "; %+.2f%%", o->negate ? -d : d);
+            }
+        }
+        bad |= fs_buf_puts(t, ")");
+    }
+    if (bad)
+        c->st = FOLDSVG_E_NOMEM;
+}
+
+static void build_label(svg_ctx *c, const char *name, size_t n, double width_pct)
+{
+    fs_buf *l = &c->label;
+    fs_buf_clear(l);
+    double per_char = 100.0 * c->fs * c->o->fontwidth / c->W;
+    double fit = floor(width_pct / per_char);
+    if (fit < 3)
+        return;
+    int bad = 0;
+    if ((double)n < fit) {
+        bad |= fs_xml_clean(l, name, n);
+    } else {
+        fs_buf_clear(&c->name);
+        bad |= fs_xml_clean(&c->name, name, n);
+        size_t keep = fs_utf8_prefix(c->name.data, c->name.len, (size_t)fit - 2);
+        bad |= fs_buf_append(l, c->name.data, keep);
+        bad |= fs_buf_puts(l, "..");
+    }
+    if (bad)
+        c->st = FOLDSVG_E_NOMEM;
+}
+
+/* Pass 2: one <g> per drawn frame. */
+static int write_frame(void *user, const fs_frame *f)
+{
+    svg_ctx *c = user;
+    if (pruned(c, f))
+        return 0;
+    fs_strref raw = fs_tree_name(c->tree, f->node);
+    size_t shown_len = deannotated_len(raw.ptr, raw.len);
+
+    double x1 = (double)f->start * c->k;
+    double x2 = (double)f->end * c->k;
+    double width = x2 - x1;
+    unsigned y1, y2;
+    if (c->o->inverted) {
+        y1 = c->ypad1 + f->depth * c->fh;
+        y2 = c->ypad1 + (f->depth + 1) * c->fh - 1;
+    } else {
+        y1 = c->H - c->ypad2 - (f->depth + 1) * c->fh + 1;
+        y2 = c->H - c->ypad2 - f->depth * c->fh;
+    }
+    fs_rgb rgb = frame_color(c, f, raw.ptr, raw.len, width);
+    build_tooltip(c, f, raw.ptr, shown_len);
+    if (f->node == 0)
+        fs_buf_clear(&c->label);
+    else
+        build_label(c, raw.ptr, shown_len, width);
+
+    start(c, "g");
+    start(c, "title");
+    check(c, xmlTextWriterWriteString(c->w, XC(c->tip.data)));
+    end(c);
+    start(c, "rect");
+    attrf(c, "x", "%.4f%%", x1);
+    attrf(c, "y", "%u", y1);
+    attrf(c, "width", "%.4f%%", width);
+    attrf(c, "height", "%u", y2 - y1);
+    attrf(c, "fill", "rgb(%u,%u,%u)", rgb.r, rgb.g, rgb.b);
+    attrf(c, "fg:x", "%llu", (unsigned long long)f->start);
+    attrf(c, "fg:w", "%llu", (unsigned long long)(f->end - f->start));
+    end(c);
+    start(c, "text");
+    attrf(c, "x", "%.4f%%", x1 + 300.0 / c->W);
+    attrf(c, "y", "%.2f", 3.0 + (y1 + y2) / 2.0);
+    if (c->label.len)
+        check(c, xmlTextWriterWriteString(c->w, XC(c->label.data)));
+    else
+        check(c, xmlTextWriterWriteString(c->w, XC("")));
+    end(c);
+    end(c);
+    return c->failed || c->st ? 1 : 0;
+}
+
+static void write_notes(svg_ctx *c)
+{
+    fs_buf clean = {0}, safe = {0};
+    const char *notes = c->o->notes ? c->o->notes : "";
+    int bad = fs_xml_clean(&clean, notes, strlen(notes));
+    /* "--" may not appear inside a comment, nor may it end with '-'. */
+    bad |= fs_buf_puts(&safe, "NOTES: ");
+    for (size_t i = 0; !bad && i < clean.len; i++) {
+        bad |= fs_buf_append(&safe, &clean.data[i], 1);
+        if (clean.data[i] == '-' && (i + 1 == clean.len || clean.data[i + 1] == '-'))
+            bad |= fs_buf_puts(&safe, " ");
+    }
+    if (bad)
+        c->st = FOLDSVG_E_NOMEM;
+    else
+        check(c, xmlTextWriterWriteComment(c->w, XC(safe.data)));
+    fs_buf_free(&clean);
+    fs_buf_free(&safe);
+}
+
+static void write_style(svg_ctx *c)
+{
+    const char *P = c->prefix;
+    fs_buf s = {0};
+    const char *font = c->o->fonttype ? c->o->fonttype : "monospace";
+    int bad = fs_buf_puts(&s, "\n#");
+    bad |= fs_buf_printf(&s, "%s-root text { font-family:", P);
+    if (is_generic_font(font)) {
+        bad |= fs_buf_puts(&s, font);
+    } else {
+        bad |= fs_buf_puts(&s, "\"");
+        for (const char *p = font; *p; p++) {
+            if (*p == '"' || *p == '\\')
+                bad |= fs_buf_puts(&s, "\\");
+            bad |= fs_buf_append(&s, p, 1);
+        }
+        bad |= fs_buf_puts(&s, "\"");
+    }
+    bad |= fs_buf_printf(
+        &s,
+        "; font-size:%upx }\n"
+        "#%s-title { text-anchor:middle; font-size:%upx; }\n"
+        "#%s-matched { text-anchor:end; }\n"
+        "#%s-search { text-anchor:end; opacity:0.1; cursor:pointer; }\n"
+        "#%s-search:hover, #%s-search.show { opacity:1; }\n"
+        "#%s-subtitle { text-anchor:middle; font-color:rgb(160,160,160); }\n"
+        "#%s-unzoom { cursor:pointer; }\n"
+        "#%s-frames > *:hover { stroke:black; stroke-width:0.5; cursor:pointer; }\n"
+        "#%s-root .hide { display:none; }\n"
+        "#%s-root .parent { opacity:0.5; }\n",
+        c->fs, P, c->fs + 5, P, P, P, P, P, P, P, P, P);
+    if (c->o->stroke_set)
+        bad |= fs_buf_printf(&s, "#%s-frames > g > rect { stroke:rgb(%u,%u,%u); stroke-width:1; }\n",
+                             P, c->o->strokecolor.r, c->o->strokecolor.g, c->o->strokecolor.b);
+    /* Frame colors carry meaning and stay; the page around them follows the theme. */
+    bad |= fs_buf_printf(&s,
+                         "@media (prefers-color-scheme: dark) {\n"
+                         "#%s-bg { fill:#1b1b1f; }\n"
+                         "#%s-root > text { fill:#e8e8e8; }\n"
+                         "}\n",
+                         P, P);
+    if (bad) {
+        c->st = FOLDSVG_E_NOMEM;
+    } else {
+        start(c, "style");
+        attr(c, "type", "text/css");
+        text_bytes(c, s.data, s.len);
+        end(c);
+    }
+    fs_buf_free(&s);
+}
+
+static void ui_text(svg_ctx *c, const char *id, const char *klass, int fill, const char *x,
+                    unsigned y, const char *content)
+{
+    start(c, "text");
+    id_attr(c, id);
+    if (klass)
+        attr(c, "class", klass);
+    if (fill)
+        attrf(c, "fill", "rgb(%u,%u,%u)", c->o->uicolor.r, c->o->uicolor.g, c->o->uicolor.b);
+    attr(c, "x", x);
+    attrf(c, "y", "%u", y);
+    text_bytes(c, content, strlen(content));
+    end(c);
+}
+
+static const char *default_title(const foldsvg_options *o)
+{
+    if (o->title)
+        return o->title;
+    if (o->flamechart)
+        return "Flame Chart";
+    if (o->inverted)
+        return "Icicle Graph";
+    return "Flame Graph";
+}
+
+static void write_document(svg_ctx *c)
+{
+    const foldsvg_options *o = c->o;
+    xmlTextWriterPtr w = c->w;
+    if (o->pretty_xml) {
+        check(c, xmlTextWriterSetIndent(w, 1));
+        check(c, xmlTextWriterSetIndentString(w, XC("    ")));
+    }
+    check(c, xmlTextWriterStartDocument(w, "1.0", NULL, "no"));
+    check(c, xmlTextWriterWriteDTD(w, XC("svg"), XC("-//W3C//DTD SVG 1.1//EN"),
+                                   XC("http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd"), NULL));
+    const char *title = default_title(o);
+    char num[32];
+    fs_format_thousands(c->total, num);
+
+    start(c, "svg");
+    attr(c, "version", "1.1");
+    attrf(c, "width", "%u", c->W);
+    attrf(c, "height", "%u", c->H);
+    attrf(c, "viewBox", "0 0 %u %u", c->W, c->H);
+    attr(c, "xmlns", "http://www.w3.org/2000/svg");
+    attr(c, "xmlns:xlink", "http://www.w3.org/1999/xlink");
+    attr(c, "xmlns:fg", "http://github.com/jonhoo/inferno");
+    id_attr(c, "root");
+    attr(c, "role", "img");
+    {
+        fs_buf label = {0};
+        if (fs_buf_printf(&label, "%s: %s %s in %zu frames", title, num, c->in->countname,
+                          c->nframes) != 0)
+            c->st = FOLDSVG_E_NOMEM;
+        else
+            attr_bytes(c, "aria-label", label.data);
+        fs_buf_free(&label);
+    }
+
+    fs_script_settings ss = {
+        .id_prefix = c->prefix,
+        .nametype = o->nametype ? o->nametype : "Function:",
+        .countname = c->in->countname,
+        .fontsize = (int)c->fs,
+        .fontwidth = o->fontwidth,
+        .xpad = 10,
+        .inverted = o->inverted,
+        .searchcolor = NULL,
+        .fluid = o->width == 0,
+        .width = (int)c->W,
+        .truncate_text_right = o->truncate_text_right,
+        .total = c->total,
+        .factor = o->factor,
+    };
+    char search_rgb[32];
+    snprintf(search_rgb, sizeof search_rgb, "rgb(%u,%u,%u)", o->searchcolor.r, o->searchcolor.g,
+             o->searchcolor.b);
+    ss.searchcolor = search_rgb;
+    check(c, fs_script_write_root_attributes(w, &ss));
+
+    start(c, "title");
+    text_bytes(c, title, strlen(title));
+    end(c);
+    check(c, xmlTextWriterWriteComment(
+                 w, XC("Flame graph stack visualization, drawn by foldsvg " FOLDSVG_VERSION_STRING
+                       ". Click a frame to zoom, Search to highlight.")));
+    write_notes(c);
+
+    start(c, "defs");
+    start(c, "linearGradient");
+    id_attr(c, "background");
+    attr(c, "y1", "0");
+    attr(c, "y2", "1");
+    attr(c, "x1", "0");
+    attr(c, "x2", "0");
+    start(c, "stop");
+    attr(c, "stop-color", c->bg.top);
+    attr(c, "offset", "5%");
+    end(c);
+    start(c, "stop");
+    attr(c, "stop-color", c->bg.bottom);
+    attr(c, "offset", "95%");
+    end(c);
+    end(c);
+    end(c);
+
+    write_style(c);
+
+    start(c, "script");
+    attr(c, "type", "text/ecmascript");
+    check(c, fs_script_write(w, &ss, !o->no_javascript));
+    end(c);
+
+    start(c, "rect");
+    id_attr(c, "bg");
+    attr(c, "x", "0");
+    attr(c, "y", "0");
+    attr(c, "width", "100%");
+    attr(c, "height", "100%");
+    attrf(c, "fill", "url(#%s-background)", c->prefix);
+    end(c);
+
+    unsigned fs = c->fs;
+    ui_text(c, "title", NULL, 1, "50.0000%", 2 * fs, title);
+    if (o->subtitle)
+        ui_text(c, "subtitle", NULL, 0, "50.0000%", 4 * fs, o->subtitle);
+    unsigned detail_y = o->inverted ? c->ypad1 - fs : c->H - c->ypad2 / 2;
+    ui_text(c, "details", NULL, 1, "10", detail_y, " ");
+    ui_text(c, "unzoom", "hide", 1, "10", 2 * fs, "Reset Zoom");
+    char right[16];
+    snprintf(right, sizeof right, "%u", c->W - 10);
+    ui_text(c, "search", NULL, 1, right, 2 * fs, "Search");
+    ui_text(c, "matched", NULL, 1, right, detail_y, " ");
+
+    start(c, "svg");
+    id_attr(c, "frames");
+    attr(c, "x", "10");
+    attrf(c, "width", "%u", c->W - 20);
+    attrf(c, "total_samples", "%llu", (unsigned long long)c->total);
+    foldsvg_status gst;
+    fs_generate_frames(c->tree, c->in->log, write_frame, c, &gst);
+    if (gst && !c->st)
+        c->st = gst;
+    end(c);
+    end(c);
+    check(c, xmlTextWriterEndDocument(w));
+}
+
+foldsvg_status fs_render_svg(const fs_svg_input *in, xmlOutputBufferPtr out, foldsvg_error *err)
+{
+    const foldsvg_options *o = in->opts;
+    svg_ctx c;
+    memset(&c, 0, sizeof c);
+    c.in = in;
+    c.o = o;
+    c.tree = in->tree;
+    c.total = in->tree->total;
+    if (c.total == 0) {
+        xmlOutputBufferClose(out);
+        return fs_error(err, FOLDSVG_E_NO_DATA, NULL, "no stacks to draw (the total count is 0)");
+    }
+    c.k = 100.0 / (double)c.total;
+    c.min_units = o->minwidth / c.k;
+    c.W = o->width ? o->width : 1200;
+    c.fs = o->fontsize;
+    c.fh = o->frameheight;
+    fs_xorshift_init(&c.rng);
+    c.bg = o->bg_set ? o->bg : fs_background_for_palette(o->palette);
+
+    foldsvg_status st;
+    fs_generate_frames(c.tree, in->log, measure_frame, &c, &st);
+    if (st) {
+        xmlOutputBufferClose(out);
+        return fs_error(err, st, NULL, "out of memory while laying out frames");
+    }
+    if (c.delta_max == 0)
+        c.delta_max = 1;
+    unsigned sub = o->subtitle ? 2 * c.fs : 0;
+    c.ypad1 = (o->inverted ? 4 * c.fs + 4 : 3 * c.fs) + sub;
+    c.ypad2 = o->inverted ? c.fs + 10 : 2 * c.fs + 10;
+    c.H = (c.depthmax + 1) * c.fh + c.ypad1 + c.ypad2;
+    if (o->id_prefix)
+        snprintf(c.prefix, sizeof c.prefix, "%s", o->id_prefix);
+    else
+        snprintf(c.prefix, sizeof c.prefix, "fg%08llx",
+                 (unsigned long long)(fs_mix64(c.content_hash ^ c.total) & 0xffffffffULL));
+
+    c.w = xmlNewTextWriter(out);
+    if (!c.w) {
+        xmlOutputBufferClose(out);
+        return fs_error(err, FOLDSVG_E_NOMEM, NULL, "cannot create the XML writer");
+    }
+    write_document(&c);
+    check(&c, xmlTextWriterFlush(c.w));
+    if (out->error)
+        c.failed = 1;
+    xmlFreeTextWriter(c.w); /* closes OUT as well */
+    fs_buf_free(&c.name);
+    fs_buf_free(&c.label);
+    fs_buf_free(&c.tip);
+    if (c.st)
+        return fs_error(err, c.st, NULL, "%s while writing the SVG",
+                        foldsvg_status_name(c.st));
+    if (c.failed)
+        return fs_error(err, FOLDSVG_E_IO, NULL, "writing the SVG failed");
+    return FOLDSVG_OK;
+}

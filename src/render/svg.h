@@ -1,0 +1,27 @@
+/* The SVG flamegraph writer (libxml2 xmlTextWriter writes every byte). */
+#ifndef FOLDSVG_RENDER_SVG_H
+#define FOLDSVG_RENDER_SVG_H
+
+#include <libxml/xmlIO.h>
+
+#include "fold/merge.h"
+#include "fold/tree.h"
+#include "foldsvg.h"
+#include "lib/options.h"
+#include "render/palettemap.h"
+
+typedef struct fs_svg_input {
+    const fs_tree *tree;
+    const fs_order_log *log;   /* flamechart: replay this order; else NULL */
+    const foldsvg_options *opts;
+    const char *countname;     /* resolved unit */
+    fs_palettemap *palette_map;   /* --cp: looked up and extended; NULL otherwise */
+} fs_svg_input;
+
+/* Writes the SVG to OUT and closes it (also on failure). FOLDSVG_E_NO_DATA when the total is 0. */
+foldsvg_status fs_render_svg(const fs_svg_input *in, xmlOutputBufferPtr out, foldsvg_error *err);
+
+/* Formats N with ',' thousands separators into BUF (at least 27 bytes). */
+void fs_format_thousands(uint64_t n, char *buf);
+
+#endif
