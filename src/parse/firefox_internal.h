@@ -1,0 +1,193 @@
+/* Shared between the parts of the Firefox-Profiler reader: firefox_model.c (growable
+ * containers and the per-stack sample sums), firefox_sax.c (the yajl callbacks that fill
+ * them) and firefox.c (format detection, thread numbering, stack resolution, output). */
+#ifndef FOLDSVG_PARSE_FIREFOX_INTERNAL_H
+#define FOLDSVG_PARSE_FIREFOX_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "foldsvg.h"
+
+/* One scalar JSON value as far as the reader cares. Integers keep their JSON spelling
+ * apart from floats: an index must be written as an integer (1.0 is not a stack id). */
+typedef enum ff_tag { FF_NULL, FF_INT, FF_NUM, FF_STR, FF_BOOL, FF_OTHER } ff_tag;
+typedef struct ff_cell {
+    union {
+        int64_t i;
+        double d;
+    } v;
+    uint8_t tag;
+} ff_cell;
+
+typedef struct ff_cells {
+    ff_cell *a;
+    size_t n, cap;
+} ff_cells;
+
+/* Column names the reader looks up, in schemas (Gecko) or as column arrays (processed). */
+enum {
+    FF_C_PREFIX,
+    FF_C_FRAME,
+    FF_C_PREFIXOFFSET,
+    FF_C_LOCATION,
+    FF_C_FUNC,
+    FF_C_NAME,
+    FF_C_STACK,
+    FF_C_CPU, /* threadCPUDelta */
+    FF_C_WEIGHT,
+    FF_C_DURATION,
+    FF_NCOLS
+};
+int ff_column_id(const char *name, size_t len); /* -1 if not wanted */
+extern const char *const ff_column_names[FF_NCOLS];
+
+/* A string table: all strings back to back, plus start offsets. Entries that were not
+ * JSON strings are kept (so indices stay right) and flagged; using one is an error. */
+typedef struct ff_strings {
+    char *buf;
+    size_t len, cap;
+    uint64_t *off; /* n + 1 entries; bit 63 of off[i] flags "not a string" */
+    size_t n, ncap;
+    int present;
+} ff_strings;
+#define FF_NOTSTR (UINT64_C(1) << 63)
+
+/* A Gecko table ({schema, data}) or a processed one ({length, column: [...]}); which one
+ * is decided once the whole document is known, so both shapes are captured. */
+typedef struct ff_table {
+    int present;
+    int has_schema;
+    int64_t schema[FF_NCOLS]; /* cell index of each wanted column, -1 if absent */
+    /* Gecko rows: when the schema came first only the wanted columns are kept (KEEP cells
+     * per row, in FF_NCOLS order of keep[]); otherwise every cell, with row starts. */
+    int has_data;
+    int compact;
+    int nkeep;
+    int keep[FF_NCOLS];
+    ff_cells cells;
+    size_t *rowstart; /* compact == 0: nrows + 1 entries */
+    size_t nrows, rcap;
+    /* processed columns */
+    uint8_t has_col[FF_NCOLS];
+    ff_cells col[FF_NCOLS];
+    int has_length;
+    int64_t length;
+} ff_table;
+
+/* Cell COL (FF_C_*) of Gecko row R; a missing cell (short row, no such column) is null. */
+ff_cell ff_table_cell(const ff_table *t, size_t r, int col);
+size_t ff_table_rows(const ff_table *t);
+
+/* Per-stack sums of one thread's samples. Key -1 is the null stack. */
+typedef struct ff_acc {
+    int64_t key;
+    uint64_t first_row; /* for messages */
+    uint64_t n;         /* sample rows */
+    uint64_t cpu_null;  /* Gecko rows whose threadCPUDelta cell is null or missing */
+    int64_t wint;       /* integral part of the summed weights */
+    double fhi, flo;    /* fractional part, compensated (Neumaier) sum */
+} ff_acc;
+
+typedef struct ff_agg {
+    ff_acc *slots;
+    size_t cap, count;
+    ff_acc *last; /* consecutive samples often share their stack */
+} ff_agg;
+
+/* The slot for KEY, created empty when new; NULL when out of memory. */
+ff_acc *ff_agg_get(ff_agg *g, int64_t key, uint64_t row);
+void ff_agg_free(ff_agg *g);
+/* Adds a weight (a JSON number); returns 0 if it overflows 63 bits. */
+int ff_acc_add(ff_acc *a, const ff_cell *w);
+
+typedef struct ff_thread {
+    struct ff_thread *next;
+    char *name, *process;
+    uint64_t offset; /* where the thread object starts, for messages */
+    ff_strings strings;
+    ff_table stack, frame, func;
+    /* samples */
+    int has_samples;
+    ff_table samples; /* schema and buffered rows when the data came before the schema */
+    uint64_t rows;
+    ff_agg agg;     /* from the Gecko data, or processed stack (+ weight) */
+    ff_agg agg_dur; /* processed before v29: stack + duration (used if no weight) */
+    int has_weight_array, has_duration_array;
+    int weight_null_seen;
+    char *weight_type;
+    uint64_t cpu_bad_row; /* first row whose threadCPUDelta is not a number, +1 */
+    /* processed columns buffered until the samples object ends */
+    int64_t *pstack;
+    size_t npstack, cpstack;
+    int has_stack_col;
+    ff_cells pweight, pdur;
+} ff_thread;
+
+typedef struct ff_profile ff_profile;
+struct ff_profile {
+    ff_profile *parent;
+    ff_profile *next_pending;
+    int has_meta_key, meta_is_object;
+    int product_set, product_sp1;
+    int ppv_is_number;
+    double ppv;
+    double version;
+    int has_threads_key;
+    size_t nthread_entries;
+    int first_thread_has_string_array;
+    ff_thread *threads, *threads_tail;
+    ff_profile **str_subs; /* sub-profiles stored as strings in threads[] */
+    size_t nstr, cstr;
+    ff_profile **proc_subs; /* processes[], objects or strings, in array order */
+    size_t nproc, cproc;
+    ff_profile *wrapped; /* the value of a top-level "profile" key */
+    /* processed v56+/v60+ shared tables */
+    ff_strings shared_strings;
+    ff_table shared_stack, shared_frame, shared_func;
+    /* a sub-profile still waiting as JSON text */
+    char *json;
+    size_t json_len;
+    uint64_t json_offset; /* where its string ends in the parent text */
+    char origin[160];     /* e.g. "threads[1] (JSON string)", for messages */
+};
+
+ff_profile *ff_profile_new(ff_profile *parent);
+void ff_profile_free(ff_profile *p); /* the whole tree, iteratively */
+ff_thread *ff_thread_new(ff_profile *p);
+int ff_profile_add_sub(ff_profile ***v, size_t *n, size_t *cap, ff_profile *sub);
+
+int ff_strings_push(ff_strings *s, const char *str, size_t len, int is_string);
+/* String I: 1 and (ptr, len) when it exists and is a string; 0 out of range; -1 not a
+ * string. */
+int ff_strings_get(const ff_strings *s, int64_t i, const char **ptr, size_t *len);
+void ff_strings_free(ff_strings *s);
+
+int ff_cells_push(ff_cells *c, ff_cell v);
+void ff_table_init(ff_table *t);
+void ff_table_free(ff_table *t);
+/* Begins a Gecko row; returns 0 when out of memory. */
+int ff_table_row_begin(ff_table *t);
+/* Stores cell K of the row being read; 0 when out of memory. */
+int ff_table_row_cell(ff_table *t, size_t k, ff_cell v);
+int ff_table_row_end(ff_table *t);
+/* Called when "data" begins: rows are kept compact if the schema is already known. */
+void ff_table_data_begin(ff_table *t, const int *wanted, int nwanted);
+
+/* Parses a yajl number text into a cell (FF_INT when written as an integer that fits). */
+ff_cell ff_number(const char *s, size_t len);
+
+/* Sub-profiles found as JSON strings wait here until the current text is done, so nesting
+ * in the data never becomes recursion on the C stack. */
+typedef struct ff_queue {
+    ff_profile *head, *tail;
+} ff_queue;
+
+struct fs_input;
+/* Runs yajl over the whole input into ROOT. */
+foldsvg_status ff_parse_input(struct fs_input *in, ff_profile *root, ff_queue *q,
+                              foldsvg_error *err);
+/* Parses the JSON text held by the sub-profile P (then frees the text). */
+foldsvg_status ff_parse_sub(ff_profile *p, ff_queue *q, const char *file, foldsvg_error *err);
+
+#endif

@@ -1,0 +1,401 @@
+/* Containers of the Firefox-Profiler reader: string tables, tables captured in both the
+ * Gecko and the processed shape, and the per-stack sample sums (an open-addressing hash,
+ * so memory follows distinct stacks, not samples). */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse/firefox_internal.h"
+
+const char *const ff_column_names[FF_NCOLS] = {
+    "prefix", "frame", "prefixOffset",   "location", "func",
+    "name",   "stack", "threadCPUDelta", "weight",   "duration"};
+
+int ff_column_id(const char *name, size_t len)
+{
+    for (int i = 0; i < FF_NCOLS; i++)
+        if (strlen(ff_column_names[i]) == len && memcmp(ff_column_names[i], name, len) == 0)
+            return i;
+    return -1;
+}
+
+/* Grows *P (element size SZ) to hold at least NEED elements. */
+static int grow(void **p, size_t *cap, size_t need, size_t sz)
+{
+    if (need <= *cap)
+        return 1;
+    size_t nc = *cap ? *cap : 16;
+    while (nc < need) {
+        if (nc > SIZE_MAX / 2 / sz)
+            return 0;
+        nc *= 2;
+    }
+    void *q = realloc(*p, nc * sz);
+    if (!q)
+        return 0;
+    *p = q;
+    *cap = nc;
+    return 1;
+}
+
+int ff_cells_push(ff_cells *c, ff_cell v)
+{
+    if (c->n == c->cap && !grow((void **)&c->a, &c->cap, c->n + 1, sizeof *c->a))
+        return 0;
+    c->a[c->n++] = v;
+    return 1;
+}
+
+ff_cell ff_number(const char *s, size_t len)
+{
+    ff_cell c;
+    size_t i = 0;
+    int neg = 0;
+    if (i < len && s[i] == '-') {
+        neg = 1;
+        i++;
+    }
+    uint64_t v = 0;
+    int ok = i < len && len - i <= 18; /* 18 digits always fit in int64 */
+    for (size_t k = i; ok && k < len; k++) {
+        unsigned d = (unsigned)(unsigned char)s[k] - '0';
+        if (d > 9)
+            ok = 0;
+        else
+            v = v * 10 + d;
+    }
+    if (ok) {
+        c.tag = FF_INT;
+        c.v.i = neg ? -(int64_t)v : (int64_t)v;
+        return c;
+    }
+    /* Floats, exponents and very long integers: strtod wants a terminated copy. */
+    char tmp[64];
+    char *buf = tmp;
+    if (len >= sizeof tmp) {
+        buf = malloc(len + 1);
+        if (!buf) {
+            c.tag = FF_NUM;
+            c.v.d = NAN;
+            return c;
+        }
+    }
+    memcpy(buf, s, len);
+    buf[len] = '\0';
+    c.tag = FF_NUM;
+    c.v.d = strtod(buf, NULL);
+    if (strpbrk(buf, ".eE") == NULL) {
+        /* An integer too long for the fast path is still an integer when it fits. */
+        errno = 0;
+        long long ll = strtoll(buf, NULL, 10);
+        if (errno == 0) {
+            c.tag = FF_INT;
+            c.v.i = (int64_t)ll;
+        }
+    }
+    if (buf != tmp)
+        free(buf);
+    return c;
+}
+
+/* ---------------------------------------------------------------- strings */
+
+int ff_strings_push(ff_strings *s, const char *str, size_t len, int is_string)
+{
+    if (s->n + 2 > s->ncap && !grow((void **)&s->off, &s->ncap, s->n + 2, sizeof *s->off))
+        return 0;
+    if (s->len + len > s->cap && !grow((void **)&s->buf, &s->cap, s->len + len, 1))
+        return 0;
+    if (len)
+        memcpy(s->buf + s->len, str, len);
+    if (s->n == 0)
+        s->off[0] = 0;
+    s->off[s->n] |= is_string ? 0 : FF_NOTSTR;
+    s->len += len;
+    s->off[s->n + 1] = s->len;
+    s->n++;
+    return 1;
+}
+
+int ff_strings_get(const ff_strings *s, int64_t i, const char **ptr, size_t *len)
+{
+    if (i < 0 || (uint64_t)i >= s->n)
+        return 0;
+    if (s->off[i] & FF_NOTSTR)
+        return -1;
+    uint64_t a = s->off[i], b = s->off[i + 1] & ~FF_NOTSTR;
+    *ptr = s->buf ? s->buf + a : "";
+    *len = (size_t)(b - a);
+    return 1;
+}
+
+void ff_strings_free(ff_strings *s)
+{
+    free(s->buf);
+    free(s->off);
+    memset(s, 0, sizeof *s);
+}
+
+/* ---------------------------------------------------------------- tables */
+
+void ff_table_init(ff_table *t)
+{
+    memset(t, 0, sizeof *t);
+    for (int i = 0; i < FF_NCOLS; i++)
+        t->schema[i] = -1;
+}
+
+void ff_table_free(ff_table *t)
+{
+    free(t->cells.a);
+    free(t->rowstart);
+    for (int i = 0; i < FF_NCOLS; i++)
+        free(t->col[i].a);
+    ff_table_init(t);
+}
+
+void ff_table_data_begin(ff_table *t, const int *wanted, int nwanted)
+{
+    t->has_data = 1;
+    /* A second "data" key would be odd; the last one wins, as in a JSON object. */
+    t->cells.n = 0;
+    t->nrows = 0;
+    t->compact = t->has_schema && t->cells.n == 0;
+    t->nkeep = 0;
+    if (t->compact)
+        for (int i = 0; i < nwanted; i++)
+            t->keep[t->nkeep++] = wanted[i];
+}
+
+int ff_table_row_begin(ff_table *t)
+{
+    if (t->compact) {
+        ff_cell nul = {.tag = FF_NULL};
+        for (int i = 0; i < t->nkeep; i++)
+            if (!ff_cells_push(&t->cells, nul))
+                return 0;
+        return 1;
+    }
+    if (t->nrows + 2 > t->rcap &&
+        !grow((void **)&t->rowstart, &t->rcap, t->nrows + 2, sizeof *t->rowstart))
+        return 0;
+    t->rowstart[t->nrows] = t->cells.n;
+    return 1;
+}
+
+int ff_table_row_cell(ff_table *t, size_t k, ff_cell v)
+{
+    if (t->compact) {
+        ff_cell *row = t->cells.a + t->cells.n - (size_t)t->nkeep;
+        for (int i = 0; i < t->nkeep; i++)
+            if (t->schema[t->keep[i]] == (int64_t)k)
+                row[i] = v;
+        return 1;
+    }
+    return ff_cells_push(&t->cells, v);
+}
+
+int ff_table_row_end(ff_table *t)
+{
+    t->nrows++;
+    if (!t->compact)
+        t->rowstart[t->nrows] = t->cells.n;
+    return 1;
+}
+
+size_t ff_table_rows(const ff_table *t)
+{
+    return t->nrows;
+}
+
+ff_cell ff_table_cell(const ff_table *t, size_t r, int col)
+{
+    ff_cell nul = {.tag = FF_NULL};
+    int64_t k = t->schema[col];
+    if (k < 0 || r >= t->nrows)
+        return nul;
+    if (t->compact) {
+        for (int i = 0; i < t->nkeep; i++)
+            if (t->keep[i] == col)
+                return t->cells.a[r * (size_t)t->nkeep + (size_t)i];
+        return nul;
+    }
+    size_t a = t->rowstart[r], b = t->rowstart[r + 1];
+    if ((uint64_t)k >= b - a)
+        return nul;
+    return t->cells.a[a + (size_t)k];
+}
+
+/* ---------------------------------------------------------------- sample sums */
+
+static size_t hash64(int64_t k)
+{
+    uint64_t x = (uint64_t)k * UINT64_C(0x9E3779B97F4A7C15);
+    return (size_t)(x ^ (x >> 29));
+}
+
+#define FF_EMPTY INT64_MIN
+
+ff_acc *ff_agg_get(ff_agg *g, int64_t key, uint64_t row)
+{
+    if (g->last && g->last->key == key)
+        return g->last;
+    if ((g->count + 1) * 4 > g->cap * 3) {
+        size_t nc = g->cap ? g->cap * 2 : 1024;
+        ff_acc *ns = malloc(nc * sizeof *ns);
+        if (!ns)
+            return NULL;
+        for (size_t i = 0; i < nc; i++)
+            ns[i].key = FF_EMPTY;
+        for (size_t i = 0; i < g->cap; i++) {
+            if (g->slots[i].key == FF_EMPTY)
+                continue;
+            size_t h = hash64(g->slots[i].key) & (nc - 1);
+            while (ns[h].key != FF_EMPTY)
+                h = (h + 1) & (nc - 1);
+            ns[h] = g->slots[i];
+        }
+        free(g->slots);
+        g->slots = ns;
+        g->cap = nc;
+    }
+    size_t h = hash64(key) & (g->cap - 1);
+    while (g->slots[h].key != FF_EMPTY && g->slots[h].key != key)
+        h = (h + 1) & (g->cap - 1);
+    ff_acc *a = &g->slots[h];
+    if (a->key == FF_EMPTY) {
+        memset(a, 0, sizeof *a);
+        a->key = key;
+        a->first_row = row;
+        g->count++;
+    }
+    g->last = a;
+    return a;
+}
+
+void ff_agg_free(ff_agg *g)
+{
+    free(g->slots);
+    memset(g, 0, sizeof *g);
+}
+
+int ff_acc_add(ff_acc *a, const ff_cell *w)
+{
+    if (w->tag == FF_INT) {
+        int64_t v = w->v.i;
+        if ((v > 0 && a->wint > INT64_MAX - v) || (v < 0 && a->wint < INT64_MIN - v))
+            return 0;
+        a->wint += v;
+        return 1;
+    }
+    double d = w->v.d;
+    if (!isfinite(d) || d >= 9.2e18 || d <= -9.2e18)
+        return 0;
+    double ip = floor(d);
+    double fr = d - ip; /* exact: both parts of a double are doubles */
+    int64_t v = (int64_t)ip;
+    if ((v > 0 && a->wint > INT64_MAX - v) || (v < 0 && a->wint < INT64_MIN - v))
+        return 0;
+    a->wint += v;
+    if (fr != 0.0) {
+        /* Neumaier: the error of each addition is kept in flo, so the half-up rounding at
+         * the end sees the sum far more exactly than a plain double sum would. */
+        double t = a->fhi + fr;
+        if (fabs(a->fhi) >= fr)
+            a->flo += (a->fhi - t) + fr;
+        else
+            a->flo += (fr - t) + a->fhi;
+        a->fhi = t;
+    }
+    return 1;
+}
+
+/* ---------------------------------------------------------------- profiles */
+
+ff_profile *ff_profile_new(ff_profile *parent)
+{
+    ff_profile *p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    p->parent = parent;
+    ff_table_init(&p->shared_stack);
+    ff_table_init(&p->shared_frame);
+    ff_table_init(&p->shared_func);
+    return p;
+}
+
+ff_thread *ff_thread_new(ff_profile *p)
+{
+    ff_thread *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    ff_table_init(&t->stack);
+    ff_table_init(&t->frame);
+    ff_table_init(&t->func);
+    ff_table_init(&t->samples);
+    if (p->threads_tail)
+        p->threads_tail->next = t;
+    else
+        p->threads = t;
+    p->threads_tail = t;
+    return t;
+}
+
+int ff_profile_add_sub(ff_profile ***v, size_t *n, size_t *cap, ff_profile *sub)
+{
+    if (*n == *cap && !grow((void **)v, cap, *n + 1, sizeof **v))
+        return 0;
+    (*v)[(*n)++] = sub;
+    return 1;
+}
+
+static void thread_free(ff_thread *t)
+{
+    free(t->name);
+    free(t->process);
+    free(t->weight_type);
+    ff_strings_free(&t->strings);
+    ff_table_free(&t->stack);
+    ff_table_free(&t->frame);
+    ff_table_free(&t->func);
+    ff_table_free(&t->samples);
+    ff_agg_free(&t->agg);
+    ff_agg_free(&t->agg_dur);
+    free(t->pstack);
+    free(t->pweight.a);
+    free(t->pdur.a);
+    free(t);
+}
+
+void ff_profile_free(ff_profile *root)
+{
+    /* Sub-profiles nest as deep as the data says: free through an explicit list. */
+    ff_profile **todo = NULL;
+    size_t n = 0, cap = 0;
+    ff_profile *p = root;
+    while (p) {
+        int ok = 1;
+        for (size_t i = 0; i < p->nstr && ok; i++)
+            ok = ff_profile_add_sub(&todo, &n, &cap, p->str_subs[i]);
+        for (size_t i = 0; i < p->nproc && ok; i++)
+            ok = ff_profile_add_sub(&todo, &n, &cap, p->proc_subs[i]);
+        if (ok && p->wrapped)
+            ok = ff_profile_add_sub(&todo, &n, &cap, p->wrapped);
+        /* Out of memory here only leaks; freeing must not fail. */
+        for (ff_thread *t = p->threads, *nx; t; t = nx) {
+            nx = t->next;
+            thread_free(t);
+        }
+        ff_strings_free(&p->shared_strings);
+        ff_table_free(&p->shared_stack);
+        ff_table_free(&p->shared_frame);
+        ff_table_free(&p->shared_func);
+        free(p->str_subs);
+        free(p->proc_subs);
+        free(p->json);
+        free(p);
+        p = n ? todo[--n] : NULL;
+    }
+    free(todo);
+}

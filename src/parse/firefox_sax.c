@@ -1,0 +1,902 @@
+/* The yajl callbacks of the Firefox-Profiler reader. A heap stack of frames, one per open
+ * JSON container, says what each value means ("the stack column of a sample row", "a
+ * string of thread 2's string table", ...); uninteresting subtrees are skipped with a
+ * depth counter. Samples are summed into per-stack accumulators as their rows close, so
+ * nothing here grows with the number of samples (except the documented processed-format
+ * buffering of sample columns until their samples object ends). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <yajl/yajl_parse.h>
+
+#include "parse/firefox_internal.h"
+#include "parse/input.h"
+#include "util/error.h"
+
+/* What a JSON value (or container) means at its place in the document. */
+typedef enum ff_role {
+    R_SKIP,
+    R_ROOT,
+    R_PROFILE,
+    R_WRAPPED, /* value of a top-level "profile" key */
+    R_META,
+    R_META_PRODUCT,
+    R_META_PPV,
+    R_META_VERSION,
+    R_THREADS,
+    R_THREAD_ELEM,
+    R_PROCESSES,
+    R_PROCESS_ELEM,
+    R_THREAD,
+    R_THREAD_NAME,
+    R_THREAD_PROCNAME,
+    R_STRINGS,
+    R_STRING_ELEM,
+    R_SHARED,
+    R_TABLE,
+    R_SCHEMA,
+    R_SCHEMA_COL,
+    R_DATA,
+    R_ROW,
+    R_CELL,
+    R_COLUMN,
+    R_COLCELL,
+    R_LENGTH,
+    R_SAMPLES,
+    R_S_DATA,
+    R_S_ROW,
+    R_S_CELL,
+    R_S_COL,
+    R_S_COLCELL,
+    R_S_WEIGHTTYPE
+} ff_role;
+
+enum { K_STACK, K_FRAME, K_FUNC, K_SAMPLES };
+
+typedef struct ff_frame {
+    uint8_t role;  /* of this container */
+    uint8_t child; /* of the next value inside it */
+    uint8_t kind;  /* table kind (K_*) */
+    uint8_t first; /* a thread object that is threads[0] */
+    int col;       /* column id of a column array / schema entry */
+    uint64_t idx;  /* values seen so far in an array */
+    ff_profile *prof;
+    ff_thread *thr;
+    ff_table *tab;
+    ff_strings *strs;
+} ff_frame;
+
+typedef struct ff_parser {
+    ff_frame *st;
+    size_t depth, cap;
+    size_t skip; /* containers open inside a skipped value */
+    ff_profile *root;
+    ff_queue *q;
+    /* fast sample rows (Gecko, schema known) */
+    int64_t scol_stack, scol_cpu;
+    ff_cell row_stack, row_cpu;
+    /* a failure found in a callback, reported with the offset once yajl stops */
+    yajl_handle h;
+    uint64_t base;          /* decoded bytes before the chunk yajl is parsing */
+    uint64_t origin_offset; /* a sub-profile's place in its parent text, or 0 */
+    foldsvg_status ecode;
+    char emsg[640];
+} ff_parser;
+
+static int fail(ff_parser *p, foldsvg_status code, const char *fmt, ...) FS_PRINTF(3, 4);
+
+#include <stdarg.h>
+static int fail(ff_parser *p, foldsvg_status code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(p->emsg, sizeof p->emsg, fmt, ap);
+    va_end(ap);
+    p->ecode = code;
+    return 0;
+}
+
+static int nomem(ff_parser *p)
+{
+    return fail(p, FOLDSVG_E_NOMEM, "out of memory");
+}
+
+static ff_frame *push(ff_parser *p, uint8_t role, uint8_t child)
+{
+    if (p->depth == p->cap) {
+        size_t nc = p->cap ? p->cap * 2 : 32;
+        ff_frame *ns = realloc(p->st, nc * sizeof *ns);
+        if (!ns)
+            return NULL;
+        p->st = ns;
+        p->cap = nc;
+    }
+    ff_frame *f = &p->st[p->depth++];
+    memset(f, 0, sizeof *f);
+    f->role = role;
+    f->child = child;
+    if (p->depth > 1) { /* inherit the objects the new container belongs to */
+        ff_frame *up = f - 1;
+        f->prof = up->prof;
+        f->thr = up->thr;
+        f->tab = up->tab;
+        f->strs = up->strs;
+        f->kind = up->kind;
+        f->col = up->col;
+    }
+    return f;
+}
+
+static char *dupn(const unsigned char *s, size_t n)
+{
+    char *d = malloc(n + 1);
+    if (d) {
+        memcpy(d, s, n);
+        d[n] = '\0';
+    }
+    return d;
+}
+
+static const char *role_name(uint8_t r)
+{
+    switch (r) {
+    case R_ROOT:
+    case R_PROFILE:
+        return "a profile";
+    case R_META:
+        return "meta";
+    case R_THREADS:
+        return "threads";
+    case R_THREAD_ELEM:
+        return "a threads[] entry";
+    case R_PROCESSES:
+        return "processes";
+    case R_PROCESS_ELEM:
+        return "a processes[] entry";
+    case R_THREAD:
+        return "a thread";
+    case R_STRINGS:
+        return "a string table";
+    case R_SHARED:
+        return "shared";
+    case R_TABLE:
+        return "a table";
+    case R_SCHEMA:
+        return "a table schema";
+    case R_DATA:
+    case R_S_DATA:
+        return "a table's data";
+    case R_ROW:
+    case R_S_ROW:
+        return "a table row";
+    case R_COLUMN:
+    case R_S_COL:
+        return "a table column";
+    case R_SAMPLES:
+        return "samples";
+    default:
+        return "this value";
+    }
+}
+
+/* Cells and column entries may be anything; containers there are kept as FF_OTHER. */
+static int is_cell_role(uint8_t r)
+{
+    return r == R_CELL || r == R_COLCELL || r == R_S_CELL || r == R_S_COLCELL || r == R_STRING_ELEM;
+}
+
+static int store_scalar(ff_parser *p, ff_frame *f, uint64_t ei, ff_cell c, const char *s, size_t n);
+
+/* ---------------------------------------------------------------- sample rows */
+
+static int sample_row(ff_parser *p, ff_thread *t, ff_cell stack, ff_cell cpu, uint64_t row)
+{
+    int64_t key;
+    if (stack.tag == FF_NULL)
+        key = -1;
+    else if (stack.tag == FF_INT && stack.v.i >= 0)
+        key = stack.v.i;
+    else
+        return fail(p, FOLDSVG_E_PARSE,
+                    "samples row %llu: the stack cell is not a stack index or null",
+                    (unsigned long long)row);
+    ff_acc *a = ff_agg_get(&t->agg, key, row);
+    if (!a)
+        return nomem(p);
+    a->n++;
+    t->rows++;
+    if (cpu.tag == FF_NULL)
+        a->cpu_null++;
+    else if ((cpu.tag != FF_INT && cpu.tag != FF_NUM) || !ff_acc_add(a, &cpu)) {
+        /* Only an error if the weights are SP1 cycles, known at the end. */
+        if (!t->cpu_bad_row)
+            t->cpu_bad_row = row + 1;
+    }
+    return 1;
+}
+
+/* The samples object ended: sum rows that came before their schema, and pair processed
+ * stack and weight columns. */
+static int samples_end(ff_parser *p, ff_thread *t)
+{
+    ff_table *s = &t->samples;
+    if (s->has_data && !s->compact) {
+        if (s->schema[FF_C_STACK] == -1)
+            return fail(p, FOLDSVG_E_PARSE, "samples: the schema has no stack column");
+        for (size_t r = 0; r < s->nrows; r++)
+            if (!sample_row(p, t, ff_table_cell(s, r, FF_C_STACK), ff_table_cell(s, r, FF_C_CPU),
+                            r))
+                return 0;
+        free(s->cells.a);
+        s->cells.a = NULL;
+        s->cells.n = s->cells.cap = 0;
+        free(s->rowstart);
+        s->rowstart = NULL;
+        s->rcap = 0;
+    }
+    if (t->has_stack_col) {
+        ff_cell one = {.tag = FF_NULL};
+        (void)one;
+        if (t->has_weight_array && t->pweight.n != t->npstack)
+            return fail(p, FOLDSVG_E_PARSE, "samples.weight has %zu entries but samples.stack %zu",
+                        t->pweight.n, t->npstack);
+        for (size_t i = 0; i < t->npstack; i++) {
+            ff_acc *a = ff_agg_get(&t->agg, t->pstack[i], i);
+            if (!a)
+                return nomem(p);
+            a->n++;
+            if (t->has_weight_array) {
+                ff_cell w = t->pweight.a[i];
+                if (w.tag != FF_INT && w.tag != FF_NUM)
+                    return fail(p, FOLDSVG_E_PARSE, "samples.weight[%zu] is not a number", i);
+                if (!ff_acc_add(a, &w))
+                    return fail(p, FOLDSVG_E_OVERFLOW,
+                                "samples.weight: the weights of stack %lld overflow 64 bits",
+                                (long long)t->pstack[i]);
+            }
+        }
+        if (!t->has_weight_array && t->has_duration_array && t->pdur.n == t->npstack) {
+            for (size_t i = 0; i < t->npstack; i++) {
+                ff_acc *a = ff_agg_get(&t->agg_dur, t->pstack[i], i);
+                if (!a)
+                    return nomem(p);
+                a->n++;
+                ff_cell w = t->pdur.a[i];
+                if ((w.tag != FF_INT && w.tag != FF_NUM) || !ff_acc_add(a, &w))
+                    return fail(p, FOLDSVG_E_PARSE, "samples.duration[%zu] is not a number", i);
+            }
+        }
+        t->rows += t->npstack;
+    }
+    free(t->pstack);
+    t->pstack = NULL;
+    t->npstack = t->cpstack = 0;
+    free(t->pweight.a);
+    free(t->pdur.a);
+    memset(&t->pweight, 0, sizeof t->pweight);
+    memset(&t->pdur, 0, sizeof t->pdur);
+    return 1;
+}
+
+/* ---------------------------------------------------------------- containers */
+
+static int begin_container(ff_parser *p, int is_map)
+{
+    if (p->skip) {
+        p->skip++;
+        return 1;
+    }
+    ff_frame *f = p->depth ? &p->st[p->depth - 1] : NULL;
+    uint8_t role = f ? f->child : R_ROOT;
+    uint64_t ei = f ? f->idx++ : 0;
+    if (role == R_SKIP) {
+        p->skip = 1;
+        return 1;
+    }
+    if (is_cell_role(role)) {
+        ff_cell other = {.tag = FF_OTHER};
+        if (!store_scalar(p, f, ei, other, NULL, 0))
+            return 0;
+        p->skip = 1;
+        return 1;
+    }
+    if (role == R_WRAPPED && !is_map) {
+        p->skip = 1;
+        return 1;
+    }
+    int want_map = role == R_ROOT || role == R_PROFILE || role == R_WRAPPED || role == R_META ||
+                   role == R_THREAD_ELEM || role == R_PROCESS_ELEM || role == R_SHARED ||
+                   role == R_TABLE || role == R_SCHEMA || role == R_SAMPLES;
+    if (want_map != is_map) {
+        if (role == R_ROOT)
+            return fail(p, FOLDSVG_E_PARSE,
+                        "not a Firefox profile: the JSON text is not an object");
+        if (role == R_META) { /* only the root's meta matters; checked at the end */
+            f->prof->has_meta_key = 1;
+            p->skip = 1;
+            return 1;
+        }
+        if (role == R_SCHEMA_COL || role == R_LENGTH || role == R_META_PRODUCT ||
+            role == R_META_PPV || role == R_META_VERSION || role == R_THREAD_NAME ||
+            role == R_THREAD_PROCNAME || role == R_S_WEIGHTTYPE) {
+            if (role == R_META_PRODUCT) {
+                f->prof->product_set = 1;
+                f->prof->product_sp1 = 0;
+            }
+            if (role == R_SCHEMA_COL)
+                f->tab->schema[f->col] = -2;
+            p->skip = 1;
+            return 1;
+        }
+        return fail(p, FOLDSVG_E_PARSE, "%s must be %s", role_name(role),
+                    want_map ? "an object" : "an array");
+    }
+    ff_frame *n;
+    switch (role) {
+    case R_ROOT:
+        if (!(n = push(p, R_PROFILE, R_SKIP)))
+            return nomem(p);
+        n->prof = p->root;
+        return 1;
+    case R_WRAPPED:
+    case R_PROCESS_ELEM: {
+        ff_profile *parent = f->prof;
+        ff_profile *sub = ff_profile_new(role == R_WRAPPED ? NULL : parent);
+        if (!sub)
+            return nomem(p);
+        if (role == R_WRAPPED) {
+            ff_profile_free(parent->wrapped); /* a repeated key: the last one counts */
+            parent->wrapped = sub;
+            snprintf(sub->origin, sizeof sub->origin, "profile");
+        } else {
+            if (!ff_profile_add_sub(&parent->proc_subs, &parent->nproc, &parent->cproc, sub)) {
+                ff_profile_free(sub);
+                return nomem(p);
+            }
+            snprintf(sub->origin, sizeof sub->origin, "processes[%llu]", (unsigned long long)ei);
+        }
+        if (!(n = push(p, R_PROFILE, R_SKIP)))
+            return nomem(p);
+        n->prof = sub;
+        return 1;
+    }
+    case R_META:
+        f->prof->has_meta_key = 1;
+        f->prof->meta_is_object = 1;
+        return push(p, R_META, R_SKIP) ? 1 : nomem(p);
+    case R_THREADS:
+        return push(p, R_THREADS, R_THREAD_ELEM) ? 1 : nomem(p);
+    case R_PROCESSES:
+        return push(p, R_PROCESSES, R_PROCESS_ELEM) ? 1 : nomem(p);
+    case R_THREAD_ELEM: {
+        ff_thread *t = ff_thread_new(f->prof);
+        if (!t)
+            return nomem(p);
+        f->prof->nthread_entries++;
+        if (!(n = push(p, R_THREAD, R_SKIP)))
+            return nomem(p);
+        n->thr = t;
+        n->first = ei == 0; /* for the processed-format test on threads[0] */
+        return 1;
+    }
+    case R_SHARED:
+        return push(p, R_SHARED, R_SKIP) ? 1 : nomem(p);
+    case R_STRINGS:
+        f->strs->present = 1;
+        f->strs->n = f->strs->len = 0; /* a repeated key: the last one counts */
+        return push(p, R_STRINGS, R_STRING_ELEM) ? 1 : nomem(p);
+    case R_TABLE:
+        f->tab->present = 1;
+        return push(p, R_TABLE, R_SKIP) ? 1 : nomem(p);
+    case R_SCHEMA:
+        f->tab->has_schema = 1;
+        for (int i = 0; i < FF_NCOLS; i++)
+            f->tab->schema[i] = -1;
+        return push(p, R_SCHEMA, R_SKIP) ? 1 : nomem(p);
+    case R_DATA: {
+        static const int wanted[3][2] = {
+            {FF_C_PREFIX, FF_C_FRAME}, {FF_C_LOCATION, -1}, {FF_C_NAME, -1}};
+        int k = f->kind < 3 ? f->kind : 0;
+        ff_table_data_begin(f->tab, wanted[k], wanted[k][1] < 0 ? 1 : 2);
+        return push(p, R_DATA, R_ROW) ? 1 : nomem(p);
+    }
+    case R_ROW:
+        if (!ff_table_row_begin(f->tab))
+            return nomem(p);
+        return push(p, R_ROW, R_CELL) ? 1 : nomem(p);
+    case R_COLUMN:
+        f->tab->has_col[f->col] = 1;
+        f->tab->col[f->col].n = 0;
+        return push(p, R_COLUMN, R_COLCELL) ? 1 : nomem(p);
+    case R_SAMPLES:
+        f->thr->has_samples = 1;
+        if (!(n = push(p, R_SAMPLES, R_SKIP)))
+            return nomem(p);
+        n->tab = &f->thr->samples;
+        return 1;
+    case R_S_DATA:
+        if (!f->tab->has_schema) {
+            /* Rows before their schema: keep their cells until the samples object ends. */
+            ff_table_data_begin(f->tab, NULL, 0);
+            return push(p, R_DATA, R_ROW) ? 1 : nomem(p);
+        }
+        if (f->tab->schema[FF_C_STACK] == -1)
+            return fail(p, FOLDSVG_E_PARSE, "samples: the schema has no stack column");
+        p->scol_stack = f->tab->schema[FF_C_STACK];
+        p->scol_cpu = f->tab->schema[FF_C_CPU];
+        return push(p, R_S_DATA, R_S_ROW) ? 1 : nomem(p);
+    case R_S_ROW:
+        p->row_stack.tag = FF_NULL;
+        p->row_cpu.tag = FF_NULL;
+        return push(p, R_S_ROW, R_S_CELL) ? 1 : nomem(p);
+    case R_S_COL: {
+        ff_thread *t = f->thr;
+        if (f->col == FF_C_STACK) {
+            t->has_stack_col = 1;
+            t->npstack = 0;
+        } else if (f->col == FF_C_WEIGHT) {
+            t->has_weight_array = 1;
+            t->pweight.n = 0;
+        } else {
+            t->has_duration_array = 1;
+            t->pdur.n = 0;
+        }
+        return push(p, R_S_COL, R_S_COLCELL) ? 1 : nomem(p);
+    }
+    default:
+        p->skip = 1;
+        return 1;
+    }
+}
+
+static int end_container(ff_parser *p)
+{
+    if (p->skip) {
+        p->skip--;
+        return 1;
+    }
+    ff_frame *f = &p->st[--p->depth];
+    switch (f->role) {
+    case R_ROW:
+        return ff_table_row_end(f->tab) ? 1 : nomem(p);
+    case R_S_ROW: {
+        ff_thread *t = f->thr;
+        return sample_row(p, t, p->row_stack, p->row_cpu, t->rows);
+    }
+    case R_SAMPLES:
+        return samples_end(p, f->thr);
+    default:
+        return 1;
+    }
+}
+
+static int cb_start_map(void *ctx)
+{
+    return begin_container(ctx, 1);
+}
+
+static int cb_start_array(void *ctx)
+{
+    return begin_container(ctx, 0);
+}
+
+static int cb_end(void *ctx)
+{
+    return end_container(ctx);
+}
+
+static int cb_map_key(void *ctx, const unsigned char *k, size_t n)
+{
+    ff_parser *p = ctx;
+    if (p->skip)
+        return 1;
+    ff_frame *f = &p->st[p->depth - 1];
+    const char *s = (const char *)k;
+#define IS(lit) (n == sizeof(lit) - 1 && memcmp(s, lit, n) == 0)
+    f->child = R_SKIP;
+    switch (f->role) {
+    case R_PROFILE:
+        if (IS("meta"))
+            f->child = R_META;
+        else if (IS("threads"))
+            f->child = R_THREADS;
+        else if (IS("processes"))
+            f->child = R_PROCESSES;
+        else if (IS("shared"))
+            f->child = R_SHARED;
+        else if (IS("profile") && p->depth == 1)
+            f->child = R_WRAPPED;
+        if (f->child == R_META)
+            f->prof->has_meta_key = 1;
+        break;
+    case R_META:
+        if (IS("product"))
+            f->child = R_META_PRODUCT;
+        else if (IS("preprocessedProfileVersion"))
+            f->child = R_META_PPV;
+        else if (IS("version"))
+            f->child = R_META_VERSION;
+        break;
+    case R_THREAD:
+        if (IS("name")) {
+            f->child = R_THREAD_NAME;
+        } else if (IS("processName")) {
+            f->child = R_THREAD_PROCNAME;
+        } else if (IS("stringTable") || IS("stringArray")) {
+            if (IS("stringArray") && f->first)
+                f->prof->first_thread_has_string_array = 1;
+            f->child = R_STRINGS;
+            f->strs = &f->thr->strings;
+        } else if (IS("stackTable") || IS("frameTable") || IS("funcTable")) {
+            f->child = R_TABLE;
+            f->kind = s[0] == 's' ? K_STACK : s[1] == 'r' ? K_FRAME : K_FUNC;
+            f->tab = f->kind == K_STACK   ? &f->thr->stack
+                     : f->kind == K_FRAME ? &f->thr->frame
+                                          : &f->thr->func;
+        } else if (IS("samples")) {
+            f->child = R_SAMPLES;
+        }
+        break;
+    case R_SHARED:
+        if (IS("stringArray")) {
+            f->child = R_STRINGS;
+            f->strs = &f->prof->shared_strings;
+        } else if (IS("stackTable") || IS("frameTable") || IS("funcTable")) {
+            f->child = R_TABLE;
+            f->kind = s[0] == 's' ? K_STACK : s[1] == 'r' ? K_FRAME : K_FUNC;
+            f->tab = f->kind == K_STACK   ? &f->prof->shared_stack
+                     : f->kind == K_FRAME ? &f->prof->shared_frame
+                                          : &f->prof->shared_func;
+        }
+        break;
+    case R_TABLE:
+        if (IS("schema")) {
+            f->child = R_SCHEMA;
+        } else if (IS("data")) {
+            f->child = R_DATA;
+        } else if (IS("length")) {
+            f->child = R_LENGTH;
+        } else {
+            int c = ff_column_id(s, n);
+            if (c >= 0) {
+                f->child = R_COLUMN;
+                f->col = c;
+            }
+        }
+        break;
+    case R_SCHEMA: {
+        int c = ff_column_id(s, n);
+        if (c >= 0) {
+            f->child = R_SCHEMA_COL;
+            f->col = c;
+        }
+        break;
+    }
+    case R_SAMPLES:
+        if (IS("schema")) {
+            f->child = R_SCHEMA;
+        } else if (IS("data")) {
+            f->child = R_S_DATA;
+        } else if (IS("stack") || IS("weight") || IS("duration")) {
+            f->child = R_S_COL;
+            f->col = ff_column_id(s, n);
+        } else if (IS("weightType")) {
+            f->child = R_S_WEIGHTTYPE;
+        }
+        break;
+    default:
+        break;
+    }
+#undef IS
+    return 1;
+}
+
+/* ---------------------------------------------------------------- scalars */
+
+static int store_scalar(ff_parser *p, ff_frame *f, uint64_t ei, ff_cell c, const char *s, size_t n)
+{
+    uint8_t role = f ? f->child : R_ROOT;
+    switch (role) {
+    case R_SKIP:
+        return 1;
+    case R_ROOT:
+        return fail(p, FOLDSVG_E_PARSE, "not a Firefox profile: the JSON text is not an object");
+    case R_WRAPPED:
+        return 1;
+    case R_META:
+        f->prof->has_meta_key = 1;
+        return 1;
+    case R_META_PRODUCT:
+        f->prof->product_set = 1;
+        f->prof->product_sp1 = c.tag == FF_STR && n == 8 && memcmp(s, "SP1 ZKVM", 8) == 0;
+        return 1;
+    case R_META_PPV:
+        if (c.tag == FF_INT || c.tag == FF_NUM) {
+            f->prof->ppv_is_number = 1;
+            f->prof->ppv = c.tag == FF_INT ? (double)c.v.i : c.v.d;
+        }
+        return 1;
+    case R_META_VERSION:
+        if (c.tag == FF_INT || c.tag == FF_NUM)
+            f->prof->version = c.tag == FF_INT ? (double)c.v.i : c.v.d;
+        return 1;
+    case R_THREAD_NAME:
+    case R_THREAD_PROCNAME:
+        if (c.tag == FF_STR) {
+            char **dst = role == R_THREAD_NAME ? &f->thr->name : &f->thr->process;
+            free(*dst);
+            if (!(*dst = dupn((const unsigned char *)s, n)))
+                return nomem(p);
+        }
+        return 1;
+    case R_S_WEIGHTTYPE:
+        if (c.tag == FF_STR) {
+            free(f->thr->weight_type);
+            if (!(f->thr->weight_type = dupn((const unsigned char *)s, n)))
+                return nomem(p);
+        }
+        return 1;
+    case R_STRING_ELEM:
+        return ff_strings_push(f->strs, s, n, c.tag == FF_STR) ? 1 : nomem(p);
+    case R_SCHEMA_COL:
+        f->tab->schema[f->col] = c.tag == FF_INT && c.v.i >= 0 ? c.v.i : -2;
+        return 1;
+    case R_LENGTH:
+        f->tab->has_length = 1;
+        f->tab->length = c.tag == FF_INT ? c.v.i : -1;
+        return 1;
+    case R_CELL:
+        return ff_table_row_cell(f->tab, (size_t)ei, c) ? 1 : nomem(p);
+    case R_COLCELL:
+        return ff_cells_push(&f->tab->col[f->col], c) ? 1 : nomem(p);
+    case R_S_CELL:
+        if ((int64_t)ei == p->scol_stack)
+            p->row_stack = c;
+        else if ((int64_t)ei == p->scol_cpu)
+            p->row_cpu = c;
+        return 1;
+    case R_S_COLCELL: {
+        ff_thread *t = f->thr;
+        if (f->col == FF_C_STACK) {
+            int64_t key;
+            if (c.tag == FF_NULL)
+                key = -1;
+            else if (c.tag == FF_INT && c.v.i >= 0)
+                key = c.v.i;
+            else
+                return fail(p, FOLDSVG_E_PARSE, "samples.stack[%llu] is not a stack index or null",
+                            (unsigned long long)ei);
+            if (t->npstack == t->cpstack) {
+                size_t nc = t->cpstack ? t->cpstack * 2 : 1024;
+                int64_t *ns = realloc(t->pstack, nc * sizeof *ns);
+                if (!ns)
+                    return nomem(p);
+                t->pstack = ns;
+                t->cpstack = nc;
+            }
+            t->pstack[t->npstack++] = key;
+            return 1;
+        }
+        return ff_cells_push(f->col == FF_C_WEIGHT ? &t->pweight : &t->pdur, c) ? 1 : nomem(p);
+    }
+    case R_THREAD_ELEM:
+    case R_PROCESS_ELEM:
+        if (c.tag == FF_STR) {
+            /* A whole profile in a string (Gecko < v5): parsed after this text is done. */
+            ff_profile *parent = f->prof;
+            ff_profile *sub = ff_profile_new(parent);
+            if (!sub)
+                return nomem(p);
+            int ok =
+                role == R_THREAD_ELEM
+                    ? ff_profile_add_sub(&parent->str_subs, &parent->nstr, &parent->cstr, sub)
+                    : ff_profile_add_sub(&parent->proc_subs, &parent->nproc, &parent->cproc, sub);
+            if (!ok) {
+                ff_profile_free(sub);
+                return nomem(p);
+            }
+            if (role == R_THREAD_ELEM)
+                parent->nthread_entries++;
+            snprintf(sub->origin, sizeof sub->origin, "%.90s%s%s[%llu] (JSON string)",
+                     parent->origin, parent->origin[0] ? "." : "",
+                     role == R_THREAD_ELEM ? "threads" : "processes", (unsigned long long)ei);
+            if (!(sub->json = dupn((const unsigned char *)s, n)))
+                return nomem(p);
+            sub->json_len = n;
+            sub->json_offset =
+                p->origin_offset ? p->origin_offset : p->base + yajl_get_bytes_consumed(p->h);
+            if (p->q->tail)
+                p->q->tail->next_pending = sub;
+            else
+                p->q->head = sub;
+            p->q->tail = sub;
+            return 1;
+        }
+        if (c.tag == FF_NULL && role == R_PROCESS_ELEM)
+            return 1;
+        return fail(p, FOLDSVG_E_PARSE, "%s[%llu] is neither an object nor a JSON string",
+                    role == R_THREAD_ELEM ? "threads" : "processes", (unsigned long long)ei);
+    case R_THREADS:
+    case R_PROCESSES:
+    case R_SHARED:
+    case R_SAMPLES:
+    case R_S_COL:
+        if (c.tag == FF_NULL)
+            return 1;
+        return fail(p, FOLDSVG_E_PARSE, "%s must be %s", role_name(role),
+                    role == R_SHARED || role == R_SAMPLES ? "an object or null"
+                                                          : "an array or null");
+    default:
+        return fail(p, FOLDSVG_E_PARSE, "%s must be %s", role_name(role),
+                    role == R_TABLE || role == R_SCHEMA || role == R_THREAD ? "an object"
+                                                                            : "an array");
+    }
+}
+
+static int scalar(ff_parser *p, ff_cell c, const char *s, size_t n)
+{
+    if (p->skip)
+        return 1;
+    ff_frame *f = p->depth ? &p->st[p->depth - 1] : NULL;
+    uint64_t ei = f ? f->idx++ : 0;
+    return store_scalar(p, f, ei, c, s, n);
+}
+
+static int cb_null(void *ctx)
+{
+    ff_cell c = {.tag = FF_NULL};
+    return scalar(ctx, c, NULL, 0);
+}
+
+static int cb_bool(void *ctx, int b)
+{
+    ff_cell c = {.tag = FF_BOOL};
+    c.v.i = b;
+    return scalar(ctx, c, NULL, 0);
+}
+
+static int cb_number(void *ctx, const char *s, size_t n)
+{
+    ff_parser *p = ctx;
+    if (p->skip)
+        return 1;
+    ff_frame *f = &p->st[p->depth - 1];
+    if (f->role == R_S_ROW) {
+        /* The hot path: one call per cell of every sample row. Only two cells matter,
+         * the rest (times) are not even converted. */
+        int64_t k = (int64_t)f->idx++;
+        if (k == p->scol_stack)
+            p->row_stack = ff_number(s, n);
+        else if (k == p->scol_cpu)
+            p->row_cpu = ff_number(s, n);
+        return 1;
+    }
+    if (f->child == R_SKIP) {
+        f->idx++;
+        return 1;
+    }
+    return scalar(p, ff_number(s, n), NULL, 0);
+}
+
+static int cb_string(void *ctx, const unsigned char *s, size_t n)
+{
+    ff_cell c = {.tag = FF_STR};
+    return scalar(ctx, c, (const char *)s, n);
+}
+
+static const yajl_callbacks callbacks = {cb_null,   cb_bool,        NULL,         NULL,
+                                         cb_number, cb_string,      cb_start_map, cb_map_key,
+                                         cb_end,    cb_start_array, cb_end};
+
+/* ---------------------------------------------------------------- driving yajl */
+
+typedef struct ff_feed {
+    fs_input *in;              /* the input, or */
+    const unsigned char *text; /* a sub-profile's text */
+    size_t text_len, text_pos;
+} ff_feed;
+
+enum { FF_CHUNK = 1 << 18 };
+
+static foldsvg_status run(ff_parser *p, ff_feed *feed, const char *file, const char *origin,
+                          uint64_t origin_offset, foldsvg_error *err)
+{
+    yajl_handle h = yajl_alloc(&callbacks, NULL, p);
+    unsigned char *buf = feed->in ? malloc(FF_CHUNK) : NULL;
+    if (!h || (feed->in && !buf)) {
+        if (h)
+            yajl_free(h);
+        free(buf);
+        return fs_error(err, FOLDSVG_E_NOMEM, file, "out of memory");
+    }
+    foldsvg_status st = FOLDSVG_OK;
+    uint64_t base = 0;
+    p->h = h;
+    p->origin_offset = origin ? origin_offset : 0;
+    yajl_status ys = yajl_status_ok;
+    const unsigned char *chunk = NULL;
+    size_t got = 0;
+    for (;;) {
+        if (feed->in) {
+            st = fs_input_read(feed->in, buf, FF_CHUNK, &got, err);
+            if (st)
+                goto out;
+            chunk = buf;
+        } else {
+            chunk = feed->text + feed->text_pos;
+            got = feed->text_len - feed->text_pos;
+            feed->text_pos += got;
+        }
+        if (got == 0)
+            break;
+        p->base = base;
+        ys = yajl_parse(h, chunk, got);
+        if (ys != yajl_status_ok)
+            break;
+        base += got;
+    }
+    if (ys == yajl_status_ok) {
+        chunk = NULL;
+        got = 0;
+        ys = yajl_complete_parse(h);
+    }
+    if (ys != yajl_status_ok) {
+        uint64_t off = base + (chunk ? yajl_get_bytes_consumed(h) : 0);
+        char what[640];
+        foldsvg_status code = FOLDSVG_E_PARSE;
+        if (ys == yajl_status_client_canceled) {
+            code = p->ecode ? p->ecode : FOLDSVG_E_PARSE;
+            snprintf(what, sizeof what, "%s", p->emsg);
+        } else if (!chunk) {
+            snprintf(what, sizeof what, "unexpected end of JSON (the text stops inside a value)");
+        } else {
+            unsigned char *m = yajl_get_error(h, 0, NULL, 0);
+            snprintf(what, sizeof what, "invalid JSON: %s", m ? (const char *)m : "syntax error");
+            if (m)
+                yajl_free_error(h, m);
+        }
+        if (origin)
+            st = fs_error_at_offset(err, code, file, origin_offset,
+                                    "in the sub-profile %s, at its byte %llu: %s", origin,
+                                    (unsigned long long)off, what);
+        else
+            st = fs_error_at_offset(err, code, file, off, "%s", what);
+    }
+out:
+    yajl_free(h);
+    free(buf);
+    return st;
+}
+
+static void parser_init(ff_parser *p, ff_profile *root, ff_queue *q)
+{
+    memset(p, 0, sizeof *p);
+    p->root = root;
+    p->q = q;
+    p->scol_stack = p->scol_cpu = -1;
+}
+
+foldsvg_status ff_parse_input(struct fs_input *in, ff_profile *root, ff_queue *q,
+                              foldsvg_error *err)
+{
+    ff_parser p;
+    parser_init(&p, root, q);
+    ff_feed feed = {.in = in};
+    foldsvg_status st = run(&p, &feed, fs_input_name(in), NULL, 0, err);
+    free(p.st);
+    return st;
+}
+
+foldsvg_status ff_parse_sub(ff_profile *sub, ff_queue *q, const char *file, foldsvg_error *err)
+{
+    ff_parser p;
+    parser_init(&p, sub, q);
+    ff_feed feed = {.text = (const unsigned char *)sub->json, .text_len = sub->json_len};
+    foldsvg_status st = run(&p, &feed, file, sub->origin, sub->json_offset, err);
+    free(p.st);
+    free(sub->json);
+    sub->json = NULL;
+    sub->json_len = 0;
+    return st;
+}

@@ -1,0 +1,843 @@
+/* The streaming Firefox-Profiler reader against the fixtures, against the reference
+ * converter on generated SP1 profiles, and on every kind of malformed input. */
+#include <check.h>
+#include <stdarg.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fold/sanitize.h"
+#include "parse/firefox.h"
+#include "parse/input.h"
+#include "testutil.h"
+
+#ifndef FOLDSVG_SHARED_DIR
+#define FOLDSVG_SHARED_DIR "/work/shared"
+#endif
+#ifndef FOLDSVG_TEST_DATA
+#define FOLDSVG_TEST_DATA "tests/data"
+#endif
+
+#define FIXDIR FOLDSVG_SHARED_DIR "/fixtures/firefox"
+#define TOOLS FOLDSVG_SHARED_DIR "/tools"
+
+/* ---------------------------------------------------------------- a test sink */
+
+typedef struct ent {
+    char *key;
+    uint64_t count;
+} ent;
+
+typedef struct tsink {
+    fs_sink base;
+    ent *e;
+    size_t n, cap;
+    char count_name[32];
+    int count_name_calls;
+} tsink;
+
+static foldsvg_status ts_stack(fs_sink *self, const fs_strref *fr, size_t n, uint64_t count,
+                               foldsvg_error *err)
+{
+    (void)err;
+    tsink *s = (tsink *)self;
+    size_t len = n ? 0 : strlen(FS_UNKNOWN_FRAME);
+    for (size_t i = 0; i < n; i++)
+        len += fr[i].len + (i > 0);
+    char *k = malloc(len + 1);
+    ck_assert_ptr_nonnull(k);
+    if (n == 0)
+        strcpy(k, FS_UNKNOWN_FRAME);
+    size_t o = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            k[o++] = ';';
+        fs_sanitize_name(k + o, fr[i].ptr, fr[i].len);
+        o += fr[i].len;
+    }
+    if (n)
+        k[o] = '\0';
+    if (s->n == s->cap) {
+        s->cap = s->cap ? s->cap * 2 : 64;
+        s->e = realloc(s->e, s->cap * sizeof *s->e);
+        ck_assert_ptr_nonnull(s->e);
+    }
+    s->e[s->n].key = k;
+    s->e[s->n++].count = count;
+    return FOLDSVG_OK;
+}
+
+static void ts_count_name(fs_sink *self, const char *name)
+{
+    tsink *s = (tsink *)self;
+    snprintf(s->count_name, sizeof s->count_name, "%s", name);
+    s->count_name_calls++;
+}
+
+static void ts_init(tsink *s)
+{
+    memset(s, 0, sizeof *s);
+    s->base.stack = ts_stack;
+    s->base.count_name = ts_count_name;
+}
+
+static int ent_cmp(const void *a, const void *b)
+{
+    return strcmp(((const ent *)a)->key, ((const ent *)b)->key);
+}
+
+/* Sorted, summed "STACK COUNT\n" lines; frees the entries. */
+static char *ts_folded(tsink *s)
+{
+    if (s->n)
+        qsort(s->e, s->n, sizeof *s->e, ent_cmp);
+    size_t cap = 64, len = 0;
+    char *out = malloc(cap);
+    out[0] = '\0';
+    for (size_t i = 0; i < s->n;) {
+        uint64_t c = 0;
+        size_t j = i;
+        for (; j < s->n && strcmp(s->e[j].key, s->e[i].key) == 0; j++)
+            c += s->e[j].count;
+        if (c) {
+            size_t need = strlen(s->e[i].key) + 32;
+            while (len + need >= cap)
+                cap *= 2;
+            out = realloc(out, cap);
+            len += (size_t)sprintf(out + len, "%s %llu\n", s->e[i].key, (unsigned long long)c);
+        }
+        i = j;
+    }
+    for (size_t i = 0; i < s->n; i++)
+        free(s->e[i].key);
+    free(s->e);
+    s->e = NULL;
+    s->n = s->cap = 0;
+    return out;
+}
+
+/* ---------------------------------------------------------------- helpers */
+
+typedef struct tinfo {
+    size_t n;
+    char names[64][64];
+    char procs[64][64];
+    uint64_t samples[64];
+    double weight[64];
+} tinfo;
+
+static void list_cb(void *ud, size_t index, const char *name, const char *process, uint64_t samples,
+                    double weight)
+{
+    tinfo *ti = ud;
+    ck_assert_uint_eq(index, ti->n);
+    if (ti->n < 64) {
+        snprintf(ti->names[ti->n], 64, "%s", name);
+        snprintf(ti->procs[ti->n], 64, "%s", process);
+        ti->samples[ti->n] = samples;
+        ti->weight[ti->n] = weight;
+    }
+    ti->n++;
+}
+
+static foldsvg_status run_input(fs_input *in, const fs_firefox_opts *o, tsink *s, char **out,
+                                foldsvg_error *err)
+{
+    ts_init(s);
+    foldsvg_status st = fs_firefox_read(in, o, &s->base, err);
+    char *f = ts_folded(s);
+    if (out)
+        *out = f;
+    else
+        free(f);
+    return st;
+}
+
+static foldsvg_status run_file(const char *path, const fs_firefox_opts *o, tsink *s, char **out,
+                               foldsvg_error *err)
+{
+    fs_input *in;
+    foldsvg_status st = fs_input_open_file(&in, path, err);
+    ck_assert_int_eq(st, FOLDSVG_OK);
+    st = run_input(in, o, s, out, err);
+    fs_input_close(in);
+    return st;
+}
+
+static foldsvg_status run_mem(const char *json, size_t len, const fs_firefox_opts *o, tsink *s,
+                              char **out, foldsvg_error *err)
+{
+    fs_input *in;
+    foldsvg_status st = fs_input_open_mem(&in, json, len, "mem.json", err);
+    ck_assert_int_eq(st, FOLDSVG_OK);
+    st = run_input(in, o, s, out, err);
+    fs_input_close(in);
+    return st;
+}
+
+static foldsvg_status run_str(const char *json, const fs_firefox_opts *o, char **out,
+                              foldsvg_error *err)
+{
+    tsink s;
+    return run_mem(json, strlen(json), o, &s, out, err);
+}
+
+static void expect_ok(const char *json, const fs_firefox_opts *o, const char *want)
+{
+    char *out = NULL;
+    foldsvg_error err;
+    foldsvg_status st = run_str(json, o, &out, &err);
+    ck_assert_msg(st == FOLDSVG_OK, "status %d: %s", (int)st, err.message);
+    ck_assert_str_eq(out, want);
+    free(out);
+}
+
+/* An error of CODE whose message contains every one of the NULL-terminated parts. */
+static foldsvg_error expect_err(const char *json, const fs_firefox_opts *o, foldsvg_status code,
+                                ...)
+{
+    foldsvg_error err;
+    memset(&err, 0, sizeof err);
+    foldsvg_status st = run_str(json, o, NULL, &err);
+    ck_assert_msg(st == code, "status %d, wanted %d: %s", (int)st, (int)code, err.message);
+    ck_assert_int_eq(err.code, code);
+    ck_assert_str_eq(err.file, "mem.json");
+    va_list ap;
+    va_start(ap, code);
+    for (const char *part; (part = va_arg(ap, const char *));)
+        ck_assert_msg(strstr(err.message, part), "message \"%s\" lacks \"%s\"", err.message, part);
+    va_end(ap);
+    return err;
+}
+
+static char tmpdir[256];
+
+static const char *tmp_path(const char *name)
+{
+    static char buf[8][512];
+    static int k;
+    k = (k + 1) % 8;
+    if (!tmpdir[0]) {
+        snprintf(tmpdir, sizeof tmpdir, "/tmp/foldsvg_ff_XXXXXX");
+        ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+    }
+    snprintf(buf[k], sizeof buf[k], "%s/%s", tmpdir, name);
+    return buf[k];
+}
+
+static int sh(const char *cmd)
+{
+    int rc = system(cmd);
+    return rc;
+}
+
+/* The folded output of the reference converter for PATH (optionally one thread). */
+static char *reference(const char *path, long thread)
+{
+    char cmd[2048], th[32] = "";
+    const char *out = tmp_path("ref.folded");
+    if (thread >= 0)
+        snprintf(th, sizeof th, " --thread %ld", thread);
+    snprintf(cmd, sizeof cmd, "python3 %s/ffprof2folded.py '%s'%s > '%s' 2> '%s.err'", TOOLS, path,
+             th, out, out);
+    ck_assert_msg(sh(cmd) == 0, "reference failed: %s", cmd);
+    char *txt = fs_test_slurp(out, NULL);
+    ck_assert_ptr_nonnull(txt);
+    return txt;
+}
+
+/* ---------------------------------------------------------------- fixtures */
+
+START_TEST(fixtures_match_expected)
+{
+    DIR *d = opendir(FIXDIR);
+    ck_assert_ptr_nonnull(d);
+    int checked = 0;
+    for (struct dirent *de; (de = readdir(d));) {
+        const char *n = de->d_name;
+        size_t l = strlen(n);
+        if (!((l > 5 && strcmp(n + l - 5, ".json") == 0) ||
+              (l > 8 && strcmp(n + l - 8, ".json.gz") == 0)))
+            continue;
+        char path[1024], exp[1024];
+        snprintf(path, sizeof path, "%s/%s", FIXDIR, n);
+        snprintf(exp, sizeof exp, "%s/expected/%s.folded", FIXDIR, n);
+        char *want = fs_test_slurp(exp, NULL);
+        ck_assert_msg(want != NULL, "no expected output for %s", n);
+        tsink s;
+        char *got;
+        foldsvg_error err;
+        foldsvg_status st = run_file(path, NULL, &s, &got, &err);
+        ck_assert_msg(st == FOLDSVG_OK, "%s: %s", n, err.message);
+        ck_assert_msg(strcmp(got, want) == 0, "%s differs:\n--- got\n%s--- want\n%s", n, got, want);
+        free(got);
+        free(want);
+        checked++;
+    }
+    closedir(d);
+    ck_assert_int_ge(checked, 10);
+}
+END_TEST
+
+/* Every thread of the multi-thread fixtures, one at a time, against the reference. */
+START_TEST(thread_selection_matches_reference)
+{
+    const char *files[] = {"gecko-v13-nested-processes.firefox-profiler.json",
+                           "gecko-v3-subprocess-as-string.firefox-profiler.json",
+                           "processed-v49-samply-style.firefox-profiler.json.gz"};
+    for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", FIXDIR, files[f]);
+        tinfo ti = {0};
+        fs_firefox_opts o = {.thread = -1, .thread_cb = list_cb, .thread_ud = &ti};
+        tsink s;
+        foldsvg_error err;
+        ck_assert_int_eq(run_file(path, &o, &s, NULL, &err), FOLDSVG_OK);
+        ck_assert_uint_gt(ti.n, 1);
+        for (size_t t = 0; t < ti.n; t++) {
+            fs_firefox_opts one = {.thread = (long)t};
+            char *got;
+            ck_assert_int_eq(run_file(path, &one, &s, &got, &err), FOLDSVG_OK);
+            char *want = reference(path, (long)t);
+            ck_assert_msg(strcmp(got, want) == 0, "%s thread %zu:\n%s---\n%s", files[f], t, got,
+                          want);
+            free(got);
+            free(want);
+        }
+        fs_firefox_opts bad = {.thread = (long)ti.n};
+        ck_assert_int_eq(run_file(path, &bad, &s, NULL, &err), FOLDSVG_E_USAGE);
+        char num[64];
+        snprintf(num, sizeof num, "%zu threads", ti.n);
+        ck_assert_msg(strstr(err.message, num), "%s", err.message);
+    }
+}
+END_TEST
+
+/* --list-threads: order, names, sample counts and weights as the reference lists them. */
+START_TEST(thread_listing)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", FIXDIR,
+             "processed-v49-samply-style.firefox-profiler.json.gz");
+    tinfo ti = {0};
+    fs_firefox_opts o = {.thread = -1, .thread_cb = list_cb, .thread_ud = &ti};
+    tsink s;
+    foldsvg_error err;
+    ck_assert_int_eq(run_file(path, &o, &s, NULL, &err), FOLDSVG_OK);
+    free(reference(path, -1));
+    char *log = fs_test_slurp(tmp_path("ref.folded.err"), NULL);
+    ck_assert_ptr_nonnull(log);
+    size_t k = 0;
+    for (char *p = log; (p = strstr(p, "  thread ")); p++) {
+        unsigned long long smp;
+        double w;
+        char *q = strstr(p, "samples=");
+        ck_assert_int_eq(sscanf(q, "samples=%llu weight=%lf", &smp, &w), 2);
+        ck_assert_uint_lt(k, ti.n);
+        ck_assert_uint_eq(ti.samples[k], smp);
+        ck_assert_double_eq_tol(ti.weight[k], w, 1e-9);
+        char nm[80];
+        snprintf(nm, sizeof nm, "name='%s'", ti.names[k]);
+        ck_assert_msg(strstr(p, nm) && strstr(p, nm) < q, "thread %zu name %s", k, ti.names[k]);
+        k++;
+    }
+    ck_assert_uint_eq(k, ti.n);
+    ck_assert_uint_eq(ti.n, 6);
+    ck_assert_str_eq(ti.procs[0], "a.out");
+    free(log);
+
+    /* Gecko: own threads, then processes[], depth first. */
+    tinfo t2 = {0};
+    o.thread_ud = &t2;
+    snprintf(path, sizeof path, "%s/%s", FIXDIR,
+             "gecko-v13-nested-processes.firefox-profiler.json");
+    ck_assert_int_eq(run_file(path, &o, &s, NULL, &err), FOLDSVG_OK);
+    ck_assert_uint_eq(t2.n, 3);
+    ck_assert_str_eq(t2.names[0], "GeckoMain");
+    ck_assert_str_eq(t2.names[1], "Compositor");
+    ck_assert_str_eq(t2.names[2], "GeckoMain");
+    ck_assert_uint_eq(t2.samples[2], 7);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- generated SP1 */
+
+static void check_generated(const char *name, const char *args, long thread)
+{
+    const char *path = tmp_path(name);
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "python3 %s/gen_sp1_profile.py %s -o '%s' 2>/dev/null", TOOLS, args,
+             path);
+    ck_assert_msg(sh(cmd) == 0, "generator failed: %s", cmd);
+    char *want = reference(path, thread);
+    tsink s;
+    char *got;
+    foldsvg_error err;
+    fs_firefox_opts o = {.thread = thread};
+    foldsvg_status st = run_file(path, &o, &s, &got, &err);
+    ck_assert_msg(st == FOLDSVG_OK, "%s: %s", name, err.message);
+    ck_assert_msg(strcmp(got, want) == 0, "%s (%s) differs from the reference", name, args);
+    ck_assert_int_eq(s.count_name_calls, 0); /* SP1 weights are cycles */
+    free(got);
+    free(want);
+}
+
+START_TEST(generated_sp1_default)
+{
+    check_generated("a.json", "-n 20000 --seed 1", -1);
+}
+END_TEST
+
+START_TEST(generated_sp1_rate_nasty)
+{
+    check_generated("b.json", "-n 20000 --seed 2 --rate 7 --nasty", -1);
+}
+END_TEST
+
+START_TEST(generated_sp1_gzip)
+{
+    check_generated("c.json.gz", "-n 20000 --seed 3 --rate 100 --no-nasty", 0);
+}
+END_TEST
+
+START_TEST(generated_sp1_more_nulls)
+{
+    check_generated("d.json", "-n 20000 --seed 4 --null-frac 0.05 --stacks 2000", -1);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- semantics */
+
+#define GECKO_HEAD "{\"meta\":{\"version\":24},\"threads\":[{\"name\":\"T\","
+
+/* Schemas in either order, rows before their schema, string table first or last, short
+ * rows, stack ids in any order (prefix > id). */
+START_TEST(key_order_variants)
+{
+    /* stack 0 = main (root), stack 1 = main;f:x. */
+    const char *want = "[unknown] 1\nmain 2\nmain;f:x 3\n";
+    /* 1: everything in the usual order */
+    expect_ok(GECKO_HEAD "\"stringTable\":[\"f;x\",\"main\"],"
+                         "\"frameTable\":{\"schema\":{\"location\":0},\"data\":[[1],[0]]},"
+                         "\"stackTable\":{\"schema\":{\"prefix\":0,\"frame\":1},"
+                         "\"data\":[[null,0],[0,1]]},"
+                         "\"samples\":{\"schema\":{\"stack\":0,\"time\":1},"
+                         "\"data\":[[1,0.5],[1,0.6],[1],[0,1e3],[null,2],[0,3]]}}]}",
+              NULL, want);
+    /* 2: data before schema everywhere, string table last, meta last */
+    expect_ok("{\"threads\":[{\"samples\":{\"data\":[[0.5,1],[0.6,1],[7,1],[1e3,0],[2,null],"
+              "[3,0]],\"schema\":{\"time\":0,\"stack\":1}},"
+              "\"stackTable\":{\"data\":[[0,null],[1,0]],\"schema\":{\"frame\":0,\"prefix\":1}},"
+              "\"frameTable\":{\"data\":[[true,1],[false,0]],\"schema\":{\"location\":1}},"
+              "\"stringTable\":[\"f;x\",\"main\"]}],\"meta\":{\"version\":24}}",
+              NULL, want);
+    /* 3: prefix > id (root stored last) */
+    expect_ok(GECKO_HEAD "\"stringTable\":[\"f;x\",\"main\"],"
+                         "\"frameTable\":{\"schema\":{\"location\":0},\"data\":[[1],[0]]},"
+                         "\"stackTable\":{\"schema\":{\"prefix\":0,\"frame\":1},"
+                         "\"data\":[[1,1],[null,0]]},"
+                         "\"samples\":{\"schema\":{\"stack\":0},"
+                         "\"data\":[[0],[0],[0],[1],[null],[1]]}}]}",
+              NULL, want);
+}
+END_TEST
+
+/* SP1: product anywhere in meta (even after the threads), weights from threadCPUDelta,
+ * null cells weigh 1, zero weights drop out; --weight samples counts rows. */
+START_TEST(sp1_weights)
+{
+    const char *body = "\"threads\":[{\"stringTable\":[\"a\",\"b\"],"
+                       "\"frameTable\":{\"schema\":{\"location\":0},\"data\":[[0],[1]]},"
+                       "\"stackTable\":{\"schema\":{\"prefix\":0,\"frame\":1},"
+                       "\"data\":[[null,0],[0,1]]},"
+                       "\"samples\":{\"schema\":{\"stack\":0,\"time\":1,\"threadCPUDelta\":3},"
+                       "\"data\":[[null,0.1,0.0,5],[0,0.11990899999999999,0.0,5],[1,1,0,5],"
+                       "[1,1,0,5.0],[1,1,0,null],[0,1,0,0],[1,1]]}}]";
+    char json[2048];
+    snprintf(json, sizeof json, "{%s,\"meta\":{\"version\":24,\"product\":\"SP1 ZKVM\"}}", body);
+    expect_ok(json, NULL, "[unknown] 5\na 5\na;b 12\n");
+    fs_firefox_opts ws = {.thread = -1, .weight_samples = 1};
+    expect_ok(json, &ws, "[unknown] 1\na 2\na;b 4\n");
+    tsink s;
+    foldsvg_error err;
+    ck_assert_int_eq(run_mem(json, strlen(json), &ws, &s, NULL, &err), FOLDSVG_OK);
+    ck_assert_str_eq(s.count_name, "samples");
+    ck_assert_int_eq(run_mem(json, strlen(json), NULL, &s, NULL, &err), FOLDSVG_OK);
+    ck_assert_int_eq(s.count_name_calls, 0);
+    /* not SP1: every row weighs 1 and the unit is samples */
+    snprintf(json, sizeof json, "{%s,\"meta\":{\"version\":24,\"product\":\"Firefox\"}}", body);
+    expect_ok(json, NULL, "[unknown] 1\na 2\na;b 4\n");
+    ck_assert_int_eq(run_mem(json, strlen(json), NULL, &s, NULL, &err), FOLDSVG_OK);
+    ck_assert_str_eq(s.count_name, "samples");
+    ck_assert_int_eq(s.count_name_calls, 1);
+}
+END_TEST
+
+/* A sub-profile without meta.product inherits SP1 from its parent, through a string. */
+START_TEST(sp1_inherited_by_subprofiles)
+{
+    const char *thr = "{\\\"stringTable\\\":[\\\"a\\\"],"
+                      "\\\"frameTable\\\":{\\\"schema\\\":{\\\"location\\\":0},\\\"data\\\":[[0]]},"
+                      "\\\"stackTable\\\":{\\\"schema\\\":{\\\"prefix\\\":0,\\\"frame\\\":1},"
+                      "\\\"data\\\":[[null,0]]},"
+                      "\\\"samples\\\":{\\\"schema\\\":{\\\"stack\\\":0,\\\"threadCPUDelta\\\":1},"
+                      "\\\"data\\\":[[0,10]]}}";
+    char json[4096];
+    snprintf(json, sizeof json,
+             "{\"meta\":{\"version\":3,\"product\":\"SP1 ZKVM\"},\"threads\":["
+             "\"{\\\"meta\\\":{\\\"version\\\":3},\\\"threads\\\":[%s]}\"],"
+             "\"processes\":[{\"meta\":{},\"threads\":[{\"stringTable\":[\"b\"],"
+             "\"frameTable\":{\"schema\":{\"location\":0},\"data\":[[0]]},"
+             "\"stackTable\":{\"schema\":{\"prefix\":0,\"frame\":1},\"data\":[[null,0]]},"
+             "\"samples\":{\"schema\":{\"stack\":0,\"threadCPUDelta\":1},\"data\":[[0,7]]}}]}]}",
+             thr);
+    expect_ok(json, NULL, "a 10\nb 7\n");
+}
+END_TEST
+
+/* Processed: per-thread and shared tables, prefixOffset, weights and their units, exact
+ * fractional sums per folded stack rounded half up. */
+START_TEST(processed_weights_and_units)
+{
+    const char *tables =
+        "\"shared\":{\"stringArray\":[\"a\",\"b;c\"],"
+        "\"stackTable\":{\"length\":3,\"frame\":[0,1,1],\"prefixOffset\":[0,1,2]},"
+        "\"frameTable\":{\"length\":2,\"func\":[0,1]},\"funcTable\":{\"length\":2,\"name\":[0,1]}}";
+    char json[4096];
+    /* stacks 1 and 2 both fold to a;b:c: 0.3 + 0.3 = 0.6 rounds to 1 only when summed */
+    snprintf(json, sizeof json,
+             "{\"meta\":{\"preprocessedProfileVersion\":66,\"version\":24},%s,"
+             "\"threads\":[{\"name\":\"x\",\"samples\":{\"length\":4,\"stack\":[1,2,0,null],"
+             "\"weight\":[0.3,0.3,2.5,0.49],\"weightType\":\"tracing-ms\"}}]}",
+             tables);
+    expect_ok(json, NULL, "a 3\na;b:c 1\n");
+    tsink s;
+    foldsvg_error err;
+    ck_assert_int_eq(run_mem(json, strlen(json), NULL, &s, NULL, &err), FOLDSVG_OK);
+    ck_assert_str_eq(s.count_name, "ms");
+    /* bytes, integer weights, weight before stack */
+    snprintf(json, sizeof json,
+             "{\"meta\":{\"preprocessedProfileVersion\":66},%s,"
+             "\"threads\":[{\"samples\":{\"weightType\":\"bytes\",\"weight\":[100,0,28],"
+             "\"stack\":[2,0,null]}}]}",
+             tables);
+    expect_ok(json, NULL, "[unknown] 28\na;b:c 100\n");
+    ck_assert_int_eq(run_mem(json, strlen(json), NULL, &s, NULL, &err), FOLDSVG_OK);
+    ck_assert_str_eq(s.count_name, "bytes");
+    /* weight null: one per sample; processed prefix column */
+    expect_ok("{\"meta\":{\"preprocessedProfileVersion\":30},\"threads\":[{"
+              "\"stringArray\":[\"r\",\"s\"],\"stackTable\":{\"frame\":[0,1],\"prefix\":[null,0]},"
+              "\"frameTable\":{\"func\":[1,0]},\"funcTable\":{\"name\":[1,0]},"
+              "\"samples\":{\"stack\":[1,1,0],\"weight\":null,\"weightType\":\"samples\"}}]}",
+              NULL, "r 1\nr;s 2\n");
+    /* before v29 a duration array weighs the samples */
+    expect_ok("{\"meta\":{\"preprocessedProfileVersion\":20},\"threads\":[{"
+              "\"stringArray\":[\"r\"],\"stackTable\":{\"frame\":[0],\"prefix\":[null]},"
+              "\"frameTable\":{\"func\":[0]},\"funcTable\":{\"name\":[0]},"
+              "\"samples\":{\"stack\":[0,0],\"duration\":[2,3]}}]}",
+              NULL, "r 5\n");
+}
+END_TEST
+
+START_TEST(wrapper_and_detection)
+{
+    /* {"profile": ...} without a top-level meta is unwrapped */
+    expect_ok("{\"x\":1,\"profile\":{\"meta\":{\"version\":5},\"threads\":[{"
+              "\"stringTable\":[\"w\"],\"frameTable\":{\"schema\":{\"location\":0},\"data\":[[0]]},"
+              "\"stackTable\":{\"schema\":{\"prefix\":0,\"frame\":1},\"data\":[[null,0]]},"
+              "\"samples\":{\"schema\":{\"stack\":0},\"data\":[[0]]}}]}}",
+              NULL, "w 1\n");
+    /* ...but not when the top level has its own meta */
+    expect_ok("{\"meta\":{\"version\":5},\"threads\":[],\"profile\":{\"meta\":{},\"threads\":[{"
+              "\"stringTable\":[\"w\"],\"frameTable\":{\"schema\":{\"location\":0},\"data\":[[0]]},"
+              "\"stackTable\":{\"schema\":{\"prefix\":0,\"frame\":1},\"data\":[[null,0]]},"
+              "\"samples\":{\"schema\":{\"stack\":0},\"data\":[[0]]}}]}}",
+              NULL, "");
+    /* unversioned processed: threads[0] has stringArray */
+    expect_ok("{\"meta\":{\"version\":3},\"threads\":[{\"stringArray\":[\"p\"],"
+              "\"stackTable\":{\"frame\":[0],\"prefix\":[null]},\"frameTable\":{\"func\":[0]},"
+              "\"funcTable\":{\"name\":[0]},\"samples\":{\"stack\":[0,0,0]}}]}",
+              NULL, "p 3\n");
+}
+END_TEST
+
+/* A 100k-deep prefix chain resolves without recursion. */
+START_TEST(deep_prefix_chain)
+{
+    const int depth = 100000;
+    size_t cap = (size_t)depth * 24 + 4096;
+    char *json = malloc(cap);
+    size_t n = (size_t)sprintf(json, GECKO_HEAD "\"stringTable\":[\"f\"],"
+                                                "\"frameTable\":{\"schema\":{\"location\":0},"
+                                                "\"data\":[[0]]},\"stackTable\":{\"schema\":{"
+                                                "\"prefix\":0,\"frame\":1},\"data\":[[null,0]");
+    for (int i = 1; i < depth; i++)
+        n += (size_t)sprintf(json + n, ",[%d,0]", i - 1);
+    n += (size_t)sprintf(json + n,
+                         "]},\"samples\":{\"schema\":{\"stack\":0},\"data\":[[%d],[%d]]}}]}",
+                         depth - 1, depth / 2);
+    tsink s;
+    ts_init(&s);
+    fs_input *in;
+    foldsvg_error err;
+    ck_assert_int_eq(fs_input_open_mem(&in, json, n, "deep.json", &err), FOLDSVG_OK);
+    ck_assert_int_eq(fs_firefox_read(in, NULL, &s.base, &err), FOLDSVG_OK);
+    fs_input_close(in);
+    ck_assert_uint_eq(s.n, 2);
+    size_t l0 = strlen(s.e[0].key), l1 = strlen(s.e[1].key);
+    ck_assert(l0 == (size_t)depth * 2 - 1 || l1 == (size_t)depth * 2 - 1);
+    ck_assert(l0 == (size_t)(depth / 2 + 1) * 2 - 1 || l1 == (size_t)(depth / 2 + 1) * 2 - 1);
+    free(ts_folded(&s));
+    /* the same chain closed into a cycle */
+    char *p = strstr(json, "[null,0]");
+    memcpy(p + 1, "9999", 4); /* row 0's prefix: row 9999, whose chain leads to row 0 */
+    err.code = FOLDSVG_OK;
+    ck_assert_int_eq(fs_input_open_mem(&in, json, n, "deep.json", &err), FOLDSVG_OK);
+    ts_init(&s);
+    ck_assert_int_eq(fs_firefox_read(in, NULL, &s.base, &err), FOLDSVG_E_PARSE);
+    ck_assert_msg(strstr(err.message, "thread 0 stackTable row") && strstr(err.message, "cycle"),
+                  "%s", err.message);
+    fs_input_close(in);
+    free(ts_folded(&s));
+    free(json);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- errors */
+
+#define TABLES_OK                                                                                  \
+    "\"stringTable\":[\"a\",\"b\"],"                                                               \
+    "\"frameTable\":{\"schema\":{\"location\":0},\"data\":[[0],[1]]},"
+
+START_TEST(error_truncated_json)
+{
+    const char *json = GECKO_HEAD "\"stringTable\":[\"a\"";
+    foldsvg_error e =
+        expect_err(json, NULL, FOLDSVG_E_PARSE, "unexpected end of JSON", (const char *)NULL);
+    ck_assert(e.has_offset);
+    ck_assert_uint_eq(e.offset, strlen(json));
+    e = expect_err("", NULL, FOLDSVG_E_PARSE, "unexpected end of JSON", (const char *)NULL);
+    ck_assert(e.has_offset);
+}
+END_TEST
+
+START_TEST(error_invalid_json)
+{
+    const char *json = "{\"meta\":{\"version\":24},\"threads\":[x]}";
+    foldsvg_error e = expect_err(json, NULL, FOLDSVG_E_PARSE, "invalid JSON", (const char *)NULL);
+    ck_assert(e.has_offset);
+    ck_assert_uint_ge(e.offset, 34);
+    ck_assert_uint_le(e.offset, 35);
+    expect_err("[1,2]", NULL, FOLDSVG_E_PARSE, "not a Firefox profile", (const char *)NULL);
+    expect_err("{\"threads\":[]}", NULL, FOLDSVG_E_PARSE, "no meta object", (const char *)NULL);
+}
+END_TEST
+
+/* The offset counts the whole decoded stream, across read chunks and through gzip. */
+START_TEST(error_offset_over_chunks)
+{
+    size_t pad = 1500000;
+    char *json = malloc(pad * 2 + 256);
+    size_t n = (size_t)sprintf(json, "{\"meta\":{\"version\":24},\"libs\":[");
+    for (size_t i = 0; i < pad; i++) {
+        json[n++] = '0';
+        json[n++] = ',';
+    }
+    size_t bad = n;
+    n += (size_t)sprintf(json + n, "tru]}");
+    tsink s;
+    foldsvg_error err;
+    ck_assert_int_eq(run_mem(json, n, NULL, &s, NULL, &err), FOLDSVG_E_PARSE);
+    ck_assert(err.has_offset);
+    ck_assert_uint_ge(err.offset, bad);
+    ck_assert_uint_le(err.offset, bad + 4);
+    /* the same through gzip */
+    const char *raw = tmp_path("pad.json");
+    FILE *f = fopen(raw, "wb");
+    fwrite(json, 1, n, f);
+    fclose(f);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "gzip -kf '%s'", raw);
+    ck_assert_int_eq(sh(cmd), 0);
+    char gz[600];
+    snprintf(gz, sizeof gz, "%s.gz", raw);
+    ck_assert_int_eq(run_file(gz, NULL, &s, NULL, &err), FOLDSVG_E_PARSE);
+    ck_assert(err.has_offset);
+    ck_assert_uint_ge(err.offset, bad);
+    ck_assert_uint_le(err.offset, bad + 4);
+    free(json);
+}
+END_TEST
+
+START_TEST(error_truncated_gzip)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", FIXDIR,
+             "processed-v49-samply-style.firefox-profiler.json.gz");
+    size_t len;
+    char *gz = fs_test_slurp(path, &len);
+    ck_assert_ptr_nonnull(gz);
+    tsink s;
+    foldsvg_error err;
+    ck_assert_int_eq(run_mem(gz, len / 2, NULL, &s, NULL, &err), FOLDSVG_E_PARSE);
+    ck_assert_msg(strstr(err.message, "gzip"), "%s", err.message);
+    free(gz);
+}
+END_TEST
+
+START_TEST(error_wrong_types)
+{
+    foldsvg_error e = expect_err(GECKO_HEAD "\"stackTable\":5}]}", NULL, FOLDSVG_E_PARSE,
+                                 "table must be an object", (const char *)NULL);
+    ck_assert(e.has_offset);
+    ck_assert_uint_eq(e.offset, strlen(GECKO_HEAD "\"stackTable\":5"));
+    e = expect_err(GECKO_HEAD "\"samples\":{\"schema\":{\"stack\":0},\"data\":[[0],[\"x\"]]}}]}",
+                   NULL, FOLDSVG_E_PARSE, "samples row 1", "stack", (const char *)NULL);
+    ck_assert(e.has_offset);
+    e = expect_err(GECKO_HEAD "\"samples\":{\"schema\":{\"stack\":0},\"data\":[[1.0]]}}]}", NULL,
+                   FOLDSVG_E_PARSE, "samples row 0", (const char *)NULL);
+    e = expect_err("{\"meta\":{},\"threads\":[{\"samples\":{\"stack\":[0,-1]}}]}", NULL,
+                   FOLDSVG_E_PARSE, "samples.stack[1]", (const char *)NULL);
+    ck_assert(e.has_offset);
+    expect_err("{\"meta\":{},\"threads\":[3]}", NULL, FOLDSVG_E_PARSE, "threads[0]",
+               (const char *)NULL);
+    expect_err(GECKO_HEAD "\"frameTable\":{\"schema\":{\"location\":0},\"data\":{}}}]}", NULL,
+               FOLDSVG_E_PARSE, "must be an array", (const char *)NULL);
+    /* SP1 weight that is not a number */
+    expect_err("{\"meta\":{\"product\":\"SP1 ZKVM\"},\"threads\":[{" TABLES_OK
+               "\"stackTable\":{\"schema\":{\"prefix\":0,\"frame\":1},\"data\":[[null,0]]},"
+               "\"samples\":{\"schema\":{\"stack\":0,\"threadCPUDelta\":1},"
+               "\"data\":[[0,1],[0,\"3\"]]}}]}",
+               NULL, FOLDSVG_E_PARSE, "thread 0 samples row 1", "threadCPUDelta",
+               (const char *)NULL);
+    /* missing tables */
+    expect_err(GECKO_HEAD "\"stringTable\":[]}]}", NULL, FOLDSVG_E_PARSE, "thread 0", "frameTable",
+               (const char *)NULL);
+    expect_err("{\"meta\":{\"preprocessedProfileVersion\":60},\"threads\":[{\"samples\":"
+               "{\"stack\":[]}}]}",
+               NULL, FOLDSVG_E_PARSE, "thread 0", "no stackTable", (const char *)NULL);
+}
+END_TEST
+
+START_TEST(error_indices)
+{
+    expect_err(GECKO_HEAD TABLES_OK
+               "\"stackTable\":{\"schema\":{\"prefix\":0,\"frame\":1},\"data\":[[null,0],[99,1]]},"
+               "\"samples\":{\"schema\":{\"stack\":0},\"data\":[[0],[1]]}}]}",
+               NULL, FOLDSVG_E_PARSE,
+               "thread 0 stackTable row 1: prefix 99 out of range (table "
+               "has 2 rows)",
+               (const char *)NULL);
+    expect_err(GECKO_HEAD TABLES_OK
+               "\"stackTable\":{\"schema\":{\"prefix\":0,\"frame\":1},\"data\":[[null,0],[0,7]]},"
+               "\"samples\":{\"schema\":{\"stack\":0},\"data\":[[1]]}}]}",
+               NULL, FOLDSVG_E_PARSE, "thread 0 stackTable row 1: frame 7 out of range",
+               (const char *)NULL);
+    expect_err(GECKO_HEAD "\"stringTable\":[\"a\"],"
+                          "\"frameTable\":{\"schema\":{\"location\":0},\"data\":[[0],[5]]},"
+                          "\"stackTable\":{\"schema\":{\"prefix\":0,\"frame\":1},"
+                          "\"data\":[[null,1]]},"
+                          "\"samples\":{\"schema\":{\"stack\":0},\"data\":[[0]]}}]}",
+               NULL, FOLDSVG_E_PARSE, "thread 0 frameTable row 1: location 5 out of range",
+               "stringTable has 1 strings", (const char *)NULL);
+    expect_err(GECKO_HEAD "\"stringTable\":[\"a\",null],"
+                          "\"frameTable\":{\"schema\":{\"location\":0},\"data\":[[1]]},"
+                          "\"stackTable\":{\"schema\":{\"prefix\":0,\"frame\":1},"
+                          "\"data\":[[null,0]]},"
+                          "\"samples\":{\"schema\":{\"stack\":0},\"data\":[[0]]}}]}",
+               NULL, FOLDSVG_E_PARSE, "stringTable entry 1", "not a string", (const char *)NULL);
+    expect_err(GECKO_HEAD TABLES_OK
+               "\"stackTable\":{\"schema\":{\"prefix\":0,\"frame\":1},\"data\":[[null,0]]},"
+               "\"samples\":{\"schema\":{\"stack\":0},\"data\":[[0],[0],[3]]}}]}",
+               NULL, FOLDSVG_E_PARSE, "thread 0 samples row 2: stack 3 out of range",
+               (const char *)NULL);
+    expect_err(GECKO_HEAD TABLES_OK "\"stackTable\":{\"schema\":{\"prefix\":0,\"frame\":1},"
+                                    "\"data\":[[2,0],[0,1],[1,0]]},"
+                                    "\"samples\":{\"schema\":{\"stack\":0},\"data\":[[1]]}}]}",
+               NULL, FOLDSVG_E_PARSE, "thread 0 stackTable row 1", "cycle", (const char *)NULL);
+    /* unused bad rows are not errors (the reference checks lazily too) */
+    expect_ok(GECKO_HEAD TABLES_OK
+              "\"stackTable\":{\"schema\":{\"prefix\":0,\"frame\":1},\"data\":[[null,0],[99,1]]},"
+              "\"samples\":{\"schema\":{\"stack\":0},\"data\":[[0]]}}]}",
+              NULL, "a 1\n");
+    /* processed */
+    expect_err("{\"meta\":{\"preprocessedProfileVersion\":40},\"threads\":[{"
+               "\"stringArray\":[\"r\"],\"stackTable\":{\"frame\":[0],\"prefix\":[null]},"
+               "\"frameTable\":{\"func\":[4]},\"funcTable\":{\"name\":[0]},"
+               "\"samples\":{\"stack\":[0]}}]}",
+               NULL, FOLDSVG_E_PARSE, "thread 0 frameTable row 0: func 4 out of range",
+               (const char *)NULL);
+    expect_err("{\"meta\":{\"preprocessedProfileVersion\":66},\"threads\":[{"
+               "\"stringArray\":[\"r\"],\"stackTable\":{\"frame\":[0,0],\"prefixOffset\":[0,5]},"
+               "\"frameTable\":{\"func\":[0]},\"funcTable\":{\"name\":[0]},"
+               "\"samples\":{\"stack\":[1]}}]}",
+               NULL, FOLDSVG_E_PARSE, "thread 0 stackTable row 1: prefixOffset 5",
+               (const char *)NULL);
+    /* the error names the thread by its document number */
+    expect_err("{\"meta\":{},\"threads\":[{" TABLES_OK
+               "\"stackTable\":{\"schema\":{\"prefix\":0,\"frame\":1},\"data\":[[null,0]]},"
+               "\"samples\":{\"schema\":{\"stack\":0},\"data\":[[0]]}},{" TABLES_OK
+               "\"stackTable\":{\"schema\":{\"prefix\":0,\"frame\":1},\"data\":[[null,0]]},"
+               "\"samples\":{\"schema\":{\"stack\":0},\"data\":[[4]]}}]}",
+               NULL, FOLDSVG_E_PARSE, "thread 1 samples row 0: stack 4", (const char *)NULL);
+}
+END_TEST
+
+START_TEST(error_in_string_subprofile)
+{
+    foldsvg_error e = expect_err(
+        "{\"meta\":{},\"threads\":[\"{\\\"meta\\\":{},\\\"threads\\\":[\"]}", NULL, FOLDSVG_E_PARSE,
+        "threads[0] (JSON string)", "unexpected end of JSON", (const char *)NULL);
+    ck_assert(e.has_offset);
+}
+END_TEST
+
+START_TEST(files_in_test_data)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/firefox/schema-after-data.json", FOLDSVG_TEST_DATA);
+    tsink s;
+    char *got;
+    foldsvg_error err;
+    ck_assert_int_eq(run_file(path, NULL, &s, &got, &err), FOLDSVG_OK);
+    ck_assert_str_eq(got, "[unknown] 3\nmain;work 4\nmain;work;leaf:inner 2\n");
+    free(got);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("firefox");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, fixtures_match_expected);
+    tcase_add_test(tc, thread_selection_matches_reference);
+    tcase_add_test(tc, thread_listing);
+    tcase_add_test(tc, generated_sp1_default);
+    tcase_add_test(tc, generated_sp1_rate_nasty);
+    tcase_add_test(tc, generated_sp1_gzip);
+    tcase_add_test(tc, generated_sp1_more_nulls);
+    tcase_add_test(tc, key_order_variants);
+    tcase_add_test(tc, sp1_weights);
+    tcase_add_test(tc, sp1_inherited_by_subprofiles);
+    tcase_add_test(tc, processed_weights_and_units);
+    tcase_add_test(tc, wrapper_and_detection);
+    tcase_add_test(tc, deep_prefix_chain);
+    tcase_add_test(tc, error_truncated_json);
+    tcase_add_test(tc, error_invalid_json);
+    tcase_add_test(tc, error_offset_over_chunks);
+    tcase_add_test(tc, error_truncated_gzip);
+    tcase_add_test(tc, error_wrong_types);
+    tcase_add_test(tc, error_indices);
+    tcase_add_test(tc, error_in_string_subprofile);
+    tcase_add_test(tc, files_in_test_data);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return fs_test_run(suite());
+}
