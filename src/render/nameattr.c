@@ -1,0 +1,381 @@
+#include "render/nameattr.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/error.h"
+
+typedef struct na_entry {
+    char *name;
+    size_t len;
+    uint64_t hash;
+    fs_nameattr attrs;
+} na_entry;
+
+struct fs_nameattr_map {
+    na_entry *entries;
+    size_t n, cap;
+    size_t *slots; /* open addressing, linear probing: entry index + 1, 0 = empty */
+    size_t nslots; /* a power of two, kept at most half full */
+};
+
+/* Where warnings go while one file is read. */
+typedef struct na_ctx {
+    const char *file;
+    uint64_t line;
+    foldsvg_warning_fn warn;
+    void *user;
+} na_ctx;
+
+static uint64_t name_hash(const char *s, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (size_t i = 0; i < n; i++) {
+        h ^= (unsigned char)s[i];
+        h *= 0x100000001b3ULL;
+    }
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    return h;
+}
+
+fs_nameattr_map *fs_nameattr_new(void)
+{
+    return calloc(1, sizeof(fs_nameattr_map));
+}
+
+static void free_pairs(fs_attr_pair *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(p[i].key);
+        free(p[i].value);
+    }
+    free(p);
+}
+
+void fs_nameattr_free(fs_nameattr_map *m)
+{
+    if (!m)
+        return;
+    for (size_t i = 0; i < m->n; i++) {
+        fs_nameattr *a = &m->entries[i].attrs;
+        free(m->entries[i].name);
+        free(a->title);
+        free(a->href);
+        free(a->id);
+        free(a->cls);
+        free(a->target);
+        free_pairs(a->g_extra, a->n_g_extra);
+        free_pairs(a->a_extra, a->n_a_extra);
+    }
+    free(m->entries);
+    free(m->slots);
+    free(m);
+}
+
+size_t fs_nameattr_size(const fs_nameattr_map *m)
+{
+    return m ? m->n : 0;
+}
+
+static size_t find_slot(const fs_nameattr_map *m, const char *name, size_t len, uint64_t h)
+{
+    size_t mask = m->nslots - 1;
+    size_t i = (size_t)h & mask;
+    for (;;) {
+        size_t e = m->slots[i];
+        if (e == 0)
+            return i;
+        const na_entry *en = &m->entries[e - 1];
+        if (en->hash == h && en->len == len && memcmp(en->name, name, len) == 0)
+            return i;
+        i = (i + 1) & mask;
+    }
+}
+
+const fs_nameattr *fs_nameattr_get(const fs_nameattr_map *m, const char *name, size_t len)
+{
+    if (!m || m->n == 0 || (!name && len > 0))
+        return NULL;
+    if (!name)
+        name = "";
+    size_t e = m->slots[find_slot(m, name, len, name_hash(name, len))];
+    return e ? &m->entries[e - 1].attrs : NULL;
+}
+
+static int grow_slots(fs_nameattr_map *m)
+{
+    size_t nslots = m->nslots ? m->nslots * 2 : 64;
+    if (nslots > SIZE_MAX / sizeof(size_t))
+        return -1;
+    size_t *slots = calloc(nslots, sizeof(size_t));
+    if (!slots)
+        return -1;
+    free(m->slots);
+    m->slots = slots;
+    m->nslots = nslots;
+    for (size_t k = 0; k < m->n; k++) {
+        size_t i = (size_t)m->entries[k].hash & (nslots - 1);
+        while (slots[i])
+            i = (i + 1) & (nslots - 1);
+        slots[i] = k + 1;
+    }
+    return 0;
+}
+
+static char *dup_bytes(const char *s, size_t n)
+{
+    if (n == SIZE_MAX)
+        return NULL;
+    char *c = malloc(n + 1);
+    if (!c)
+        return NULL;
+    if (n > 0)
+        memcpy(c, s, n);
+    c[n] = '\0';
+    return c;
+}
+
+/* The attributes of NAME, created empty when new; NULL when out of memory. */
+static fs_nameattr *entry_for(fs_nameattr_map *m, const char *name, size_t len)
+{
+    uint64_t h = name_hash(name, len);
+    if (m->nslots) {
+        size_t e = m->slots[find_slot(m, name, len, h)];
+        if (e)
+            return &m->entries[e - 1].attrs;
+    }
+    if ((m->n + 1) * 2 > m->nslots && grow_slots(m) != 0)
+        return NULL;
+    if (m->n == m->cap) {
+        size_t cap = m->cap ? m->cap * 2 : 16;
+        if (cap > SIZE_MAX / sizeof(na_entry))
+            return NULL;
+        na_entry *entries = realloc(m->entries, cap * sizeof(na_entry));
+        if (!entries)
+            return NULL;
+        m->entries = entries;
+        m->cap = cap;
+    }
+    char *copy = dup_bytes(name, len);
+    if (!copy)
+        return NULL;
+    na_entry *en = &m->entries[m->n];
+    memset(en, 0, sizeof *en);
+    en->name = copy;
+    en->len = len;
+    en->hash = h;
+    m->n++;
+    m->slots[find_slot(m, name, len, h)] = m->n;
+    return &en->attrs;
+}
+
+static int set_string(char **field, const char *v, size_t n)
+{
+    char *c = dup_bytes(v, n);
+    if (!c)
+        return -1;
+    free(*field);
+    *field = c;
+    return 0;
+}
+
+static int put_pair(fs_attr_pair **pairs, size_t *n, const char *k, size_t kn, const char *v,
+                    size_t vn)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (strlen((*pairs)[i].key) == kn && memcmp((*pairs)[i].key, k, kn) == 0)
+            return set_string(&(*pairs)[i].value, v, vn);
+    if (*n >= SIZE_MAX / sizeof(fs_attr_pair) - 1)
+        return -1;
+    fs_attr_pair *grown = realloc(*pairs, (*n + 1) * sizeof(fs_attr_pair));
+    if (!grown)
+        return -1;
+    *pairs = grown;
+    fs_attr_pair *p = &grown[*n];
+    p->key = dup_bytes(k, kn);
+    p->value = dup_bytes(v, vn);
+    if (!p->key || !p->value) {
+        free(p->key);
+        free(p->value);
+        return -1;
+    }
+    (*n)++;
+    return 0;
+}
+
+/* g_extra / a_extra: `k=v k="v w" ...`. A value that starts with a quote runs to the next
+ * quote; any other value runs to the next space and loses stray quotes at its ends, so
+ * inferno's quote stripping and its quoted values with spaces both come out the same. */
+static int parse_extra(fs_attr_pair **pairs, size_t *n, const char *s, size_t len)
+{
+    size_t i = 0;
+    while (i < len) {
+        while (i < len && s[i] == ' ')
+            i++;
+        size_t k0 = i;
+        while (i < len && s[i] != ' ' && s[i] != '=')
+            i++;
+        size_t kn = i - k0;
+        if (i >= len || s[i] != '=') {
+            continue; /* a word without '=' carries no attribute */
+        }
+        i++; /* '=' */
+        const char *v;
+        size_t vn;
+        if (i < len && s[i] == '"') {
+            const char *close = memchr(s + i + 1, '"', len - i - 1);
+            v = s + i + 1;
+            vn = close ? (size_t)(close - v) : len - i - 1;
+            i = close ? (size_t)(close - s) + 1 : len;
+        } else {
+            v = s + i;
+            while (i < len && s[i] != ' ')
+                i++;
+            vn = (size_t)(s + i - v);
+            while (vn > 0 && v[0] == '"') {
+                v++;
+                vn--;
+            }
+            while (vn > 0 && v[vn - 1] == '"')
+                vn--;
+        }
+        if (kn > 0 && put_pair(pairs, n, s + k0, kn, v, vn) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static void warn_attr(const na_ctx *ctx, const char *what, const char *a, size_t an,
+                      const char *name, size_t nn)
+{
+    if (!ctx->warn)
+        return;
+    foldsvg_error w;
+    int ai = an > 200 ? 200 : (int)an, ni = nn > 200 ? 200 : (int)nn;
+    fs_error_at_line(&w, FOLDSVG_E_PARSE, ctx->file, ctx->line, 0,
+                     "nameattr: %s \"%.*s\" for \"%.*s\" ignored", what, ai, a, ni, name);
+    ctx->warn(ctx->user, &w);
+}
+
+/* One attribute of NAME. -1 when out of memory. */
+static int add_attr(fs_nameattr_map *m, const na_ctx *ctx, const char *name, size_t nn,
+                    const char *a, size_t an)
+{
+    const char *eq = memchr(a, '=', an);
+    if (!eq) {
+        warn_attr(ctx, "attribute without '='", a, an, name, nn);
+        return 0;
+    }
+    size_t kn = (size_t)(eq - a);
+    const char *v = eq + 1;
+    size_t vn = an - kn - 1;
+    static const char *const keys[] = {"title",  "href",    "id",     "class",
+                                       "target", "g_extra", "a_extra"};
+    size_t k = 0;
+    while (k < sizeof keys / sizeof keys[0] &&
+           !(strlen(keys[k]) == kn && memcmp(keys[k], a, kn) == 0))
+        k++;
+    if (k == sizeof keys / sizeof keys[0]) {
+        warn_attr(ctx, "unknown attribute", a, kn, name, nn);
+        return 0;
+    }
+    fs_nameattr *at = entry_for(m, name, nn);
+    if (!at)
+        return -1;
+    switch (k) {
+    case 0:
+        return set_string(&at->title, v, vn);
+    case 1:
+        return set_string(&at->href, v, vn);
+    case 2:
+        return set_string(&at->id, v, vn);
+    case 3:
+        return set_string(&at->cls, v, vn);
+    case 4:
+        return set_string(&at->target, v, vn);
+    case 5:
+        return parse_extra(&at->g_extra, &at->n_g_extra, v, vn);
+    default:
+        return parse_extra(&at->a_extra, &at->n_a_extra, v, vn);
+    }
+}
+
+static int is_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+}
+
+/* One line, its terminator included or not. -1 when out of memory. */
+static int add_line(fs_nameattr_map *m, const na_ctx *ctx, const char *s, size_t n)
+{
+    while (n > 0 && is_space(s[n - 1]))
+        n--;
+    const char *tab = memchr(s, '\t', n);
+    size_t nn = tab ? (size_t)(tab - s) : n;
+    if (nn == 0 || !tab)
+        return 0; /* empty line, no name, or a name with no attributes */
+    size_t i = nn + 1;
+    while (i <= n) {
+        const char *next = memchr(s + i, '\t', n - i);
+        size_t end = next ? (size_t)(next - s) : n;
+        if (end > i && add_attr(m, ctx, s, nn, s + i, end - i) != 0)
+            return -1;
+        i = end + 1;
+    }
+    return 0;
+}
+
+foldsvg_status fs_nameattr_parse(fs_nameattr_map *m, const char *data, size_t len, const char *name,
+                                 foldsvg_warning_fn warn, void *user, foldsvg_error *err)
+{
+    if (!m || (!data && len > 0))
+        return fs_error(err, FOLDSVG_E_ARG, name, "nameattr: no map or no data");
+    na_ctx ctx = {name, 0, warn, user};
+    size_t start = 0;
+    while (start < len) {
+        const char *nl = memchr(data + start, '\n', len - start);
+        size_t end = nl ? (size_t)(nl - data) + 1 : len;
+        ctx.line++;
+        if (add_line(m, &ctx, data + start, end - start) != 0)
+            return fs_error_at_line(err, FOLDSVG_E_NOMEM, name, ctx.line, 0,
+                                    "out of memory reading the nameattr file");
+        start = end;
+    }
+    return FOLDSVG_OK;
+}
+
+foldsvg_status fs_nameattr_load(fs_nameattr_map *m, const char *path, foldsvg_warning_fn warn,
+                                void *user, foldsvg_error *err)
+{
+    if (!m || !path)
+        return fs_error(err, FOLDSVG_E_ARG, path, "nameattr: no map or no path");
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return fs_error(err, FOLDSVG_E_IO, path, "cannot open the --nameattr file: %s",
+                        strerror(errno));
+    na_ctx ctx = {path, 0, warn, user};
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t got;
+    foldsvg_status st = FOLDSVG_OK;
+    errno = 0;
+    while ((got = getline(&line, &cap, f)) >= 0) {
+        ctx.line++;
+        if (add_line(m, &ctx, line, (size_t)got) != 0) {
+            st = fs_error_at_line(err, FOLDSVG_E_NOMEM, path, ctx.line, 0,
+                                  "out of memory reading the nameattr file");
+            break;
+        }
+    }
+    if (st == FOLDSVG_OK && ferror(f))
+        st = fs_error(err, FOLDSVG_E_IO, path, "cannot read the --nameattr file: %s",
+                      errno ? strerror(errno) : "read error");
+    free(line);
+    fclose(f);
+    return st;
+}

@@ -1,0 +1,60 @@
+/* --nameattr FILE: extra attributes for the frames of some function names (inferno's
+ * FuncFrameAttrsMap).
+ *
+ * File format: one function per line, `NAME<TAB>key=value<TAB>key=value...`. The line
+ * ending ("\n", "\r\n") and trailing ASCII whitespace are removed; the name is the text
+ * before the first tab, byte for byte (an empty name, or an empty line, is skipped). Each
+ * tab-separated attribute is split at its first '='. Keys: title (replaces the tooltip),
+ * href, id, class, target, and g_extra / a_extra, which hold space-separated `k=v` pairs
+ * whose values may be double-quoted (the quotes are removed; a quoted value may contain
+ * spaces). Empty attributes are skipped; an unknown key, or an attribute without '=', is
+ * reported to the warning handler and ignored. Several lines for one name merge, later
+ * values winning. */
+#ifndef FOLDSVG_RENDER_NAMEATTR_H
+#define FOLDSVG_RENDER_NAMEATTR_H
+
+#include <stddef.h>
+
+#include "foldsvg.h"
+
+typedef struct fs_attr_pair {
+    char *key;
+    char *value;
+} fs_attr_pair;
+
+/* The attributes of one name. Strings are NUL-terminated; NULL means "not given". Extra
+ * pairs keep the order of the file (a repeated key keeps its first place, last value). */
+typedef struct fs_nameattr {
+    char *title;
+    char *href;
+    char *id;
+    char *cls; /* "class" */
+    char *target;
+    fs_attr_pair *g_extra;
+    size_t n_g_extra;
+    fs_attr_pair *a_extra;
+    size_t n_a_extra;
+} fs_nameattr;
+
+typedef struct fs_nameattr_map fs_nameattr_map;
+
+/* An empty map, or NULL when out of memory. */
+fs_nameattr_map *fs_nameattr_new(void);
+/* NULL is fine. */
+void fs_nameattr_free(fs_nameattr_map *m);
+
+/* Adds the lines of the file PATH. FOLDSVG_E_IO (err->file = PATH) when it cannot be opened or
+ * read, FOLDSVG_E_NOMEM. Warnings (code FOLDSVG_E_PARSE, with file and line) go to WARN,
+ * which may be NULL. */
+foldsvg_status fs_nameattr_load(fs_nameattr_map *m, const char *path, foldsvg_warning_fn warn,
+                                void *user, foldsvg_error *err);
+/* The same for the text DATA[0..len); NAME (may be NULL) is the file named in warnings. */
+foldsvg_status fs_nameattr_parse(fs_nameattr_map *m, const char *data, size_t len, const char *name,
+                                 foldsvg_warning_fn warn, void *user, foldsvg_error *err);
+
+/* The attributes of the raw frame name NAME[0..len), or NULL when it has none. */
+const fs_nameattr *fs_nameattr_get(const fs_nameattr_map *m, const char *name, size_t len);
+/* How many names have attributes. */
+size_t fs_nameattr_size(const fs_nameattr_map *m);
+
+#endif
