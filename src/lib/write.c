@@ -6,6 +6,7 @@
 
 #include "lib/options.h"
 #include "lib/profile.h"
+#include "render/nameattr.h"
 #include "render/palettemap.h"
 #include "render/svg.h"
 #include "util/buf.h"
@@ -119,7 +120,7 @@ static foldsvg_status render_to(const foldsvg_profile *p, foldsvg_format format,
         return out->failed ? fs_error(err, FOLDSVG_E_IO, NULL, "write failed") : FOLDSVG_OK;
     }
     fs_svg_input in = {&p->tree, o->flamechart ? &p->log : NULL, o,
-                       o->countname ? o->countname : p->count_name, NULL};
+                       o->countname ? o->countname : p->count_name, NULL, NULL};
     if (o->cp) {
         in.palette_map = fs_palettemap_new();
         if (!in.palette_map)
@@ -130,12 +131,26 @@ static foldsvg_status render_to(const foldsvg_profile *p, foldsvg_format format,
             return st;
         }
     }
+    fs_nameattr_map *attrs = NULL;
+    if (o->nameattr) {
+        attrs = fs_nameattr_new();
+        foldsvg_status st = attrs ? fs_nameattr_load(attrs, o->nameattr, o->warn, o->warn_user, err)
+                                  : fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
+        if (st) {
+            fs_nameattr_free(attrs);
+            fs_palettemap_free(in.palette_map);
+            return st;
+        }
+        in.nameattrs = attrs;
+    }
     xmlOutputBufferPtr xb = xmlOutputBufferCreateIO(xml_write_cb, xml_close_cb, out, NULL);
     if (!xb) {
+        fs_nameattr_free(attrs);
         fs_palettemap_free(in.palette_map);
         return fs_error(err, FOLDSVG_E_NOMEM, NULL, "cannot create the XML output");
     }
     foldsvg_status st = fs_render_svg(&in, xb, err);
+    fs_nameattr_free(attrs);
     if (st == FOLDSVG_OK && out->failed)
         st = fs_error(err, FOLDSVG_E_IO, NULL, "write failed");
     if (st)

@@ -1,5 +1,6 @@
 #include "render/svg.h"
 
+#include <libxml/tree.h>
 #include <libxml/xmlwriter.h>
 #include <math.h>
 #include <stdio.h>
@@ -259,6 +260,37 @@ static void build_label(svg_ctx *c, const char *name, size_t n, double width_pct
         c->st = FOLDSVG_E_NOMEM;
 }
 
+static void extra_attrs(svg_ctx *c, const fs_attr_pair *pairs, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (xmlValidateNameValue(XC(pairs[i].key)))
+            attr_bytes(c, pairs[i].key, pairs[i].value);
+}
+
+/* A frame is a <g>, or with a --nameattr href an <a> in its place. */
+static void start_container(svg_ctx *c, const fs_nameattr *na)
+{
+    if (na && na->href) {
+        start(c, "a");
+        attr_bytes(c, "xlink:href", na->href);
+        attr_bytes(c, "target", na->target ? na->target : "_top");
+        if (na->cls)
+            attr_bytes(c, "class", na->cls);
+        if (na->id)
+            attr_bytes(c, "id", na->id);
+        extra_attrs(c, na->a_extra, na->n_a_extra);
+        return;
+    }
+    start(c, "g");
+    if (na) {
+        if (na->cls)
+            attr_bytes(c, "class", na->cls);
+        if (na->id)
+            attr_bytes(c, "id", na->id);
+        extra_attrs(c, na->g_extra, na->n_g_extra);
+    }
+}
+
 /* Pass 2: one <g> per drawn frame. */
 static int write_frame(void *user, const fs_frame *f)
 {
@@ -286,9 +318,14 @@ static int write_frame(void *user, const fs_frame *f)
     else
         build_label(c, raw.ptr, shown_len, width);
 
-    start(c, "g");
+    const fs_nameattr *na =
+        c->in->nameattrs ? fs_nameattr_get(c->in->nameattrs, raw.ptr, raw.len) : NULL;
+    start_container(c, na);
     start(c, "title");
-    check(c, xmlTextWriterWriteString(c->w, XC(c->tip.data)));
+    if (na && na->title)
+        text_bytes(c, na->title, strlen(na->title));
+    else
+        check(c, xmlTextWriterWriteString(c->w, XC(c->tip.data)));
     end(c);
     start(c, "rect");
     attrf(c, "x", "%.4f%%", x1);

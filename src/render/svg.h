@@ -8,6 +8,7 @@
 #include "fold/tree.h"
 #include "foldsvg.h"
 #include "lib/options.h"
+#include "render/nameattr.h"
 #include "render/palettemap.h"
 
 typedef struct fs_svg_input {
@@ -16,6 +17,7 @@ typedef struct fs_svg_input {
     const foldsvg_options *opts;
     const char *countname;     /* resolved unit */
     fs_palettemap *palette_map;   /* --cp: looked up and extended; NULL otherwise */
+    const fs_nameattr_map *nameattrs; /* --nameattr; NULL otherwise */
 } fs_svg_input;
 
 /* Writes the SVG to OUT and closes it (also on failure). FOLDSVG_E_NO_DATA when the total is 0. */

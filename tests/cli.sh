@@ -1,0 +1,141 @@
+#!/bin/sh
+# The command-line contract (../shared/docs/cli.md): exit codes, one-line messages that name
+# the file and line, outputs chosen by -o, no partial or clobbered files.
+#   tests/cli.sh BIN
+set -u
+bin=$(realpath "$1")
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+pass=0; fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+# expect CODE NAME CMD...: runs CMD, checks its exit code; stderr is in $work/err
+expect() {
+    code=$1; name=$2; shift 2
+    "$@" >out 2>err; got=$?
+    if [ "$got" -eq "$code" ]; then ok; else bad "$name: exit $got, expected $code; stderr: $(head -c 300 err)"; fi
+}
+has() { # has NAME FILE TEXT: FILE contains TEXT
+    if grep -qF -- "$3" "$2"; then ok; else bad "$1: '$3' not in $2: $(head -c 300 "$2")"; fi
+}
+lines() { # lines NAME FILE N
+    n=$(wc -l <"$2"); if [ "$n" -eq "$3" ]; then ok; else bad "$1: $2 has $n lines, expected $3"; fi
+}
+
+printf 'main;parse;lex 30\nmain;parse 10\nmain;render 60\n' >in.folded
+printf 'b;x 2\na;y 3\nb;x 4\n' >unsorted.folded
+
+# options and inputs in any order; output chosen by name
+expect 0 order "$bin" in.folded -o a.svg --hash
+has order-svg a.svg '<svg'
+has order-count a.svg 'main (100 cycles, 100.00%)'
+expect 0 stdin-stdout sh -c "'$bin' --hash < in.folded > b.svg"
+cmp -s a.svg b.svg && ok || bad "stdin and file inputs render differently"
+expect 0 dash-input sh -c "'$bin' - --hash -o c.svg < in.folded"
+cmp -s a.svg c.svg && ok || bad "'-' is not standard input"
+
+# folded output: merged, sorted by stack bytes
+expect 0 folded "$bin" unsorted.folded -o out.folded
+printf 'a;y 3\nb;x 6\n' >want.folded
+cmp -s out.folded want.folded && ok || bad "folded output: $(cat out.folded)"
+expect 0 format-override "$bin" unsorted.folded --format folded -o x.svg
+cmp -s x.svg want.folded && ok || bad "--format folded ignored"
+expect 0 format-stdout sh -c "'$bin' unsorted.folded --format folded > y.txt"
+cmp -s y.txt want.folded && ok || bad "--format folded to stdout"
+
+# several inputs are concatenated; a file without a final newline still ends its line
+printf 'a;y 1' >nonl.folded
+expect 0 concat "$bin" nonl.folded unsorted.folded -o cat.folded
+printf 'a;y 4\nb;x 6\n' >want2.folded
+cmp -s cat.folded want2.folded && ok || bad "concatenation: $(cat cat.folded)"
+
+# invalid lines: a warning naming the first bad line, exit 0
+printf 'a;b 1\nnot a count\na;c x\na;d 2\n' >some-bad.folded
+expect 0 invalid-lines "$bin" some-bad.folded -o sb.svg
+has invalid-warning err 'some-bad.folded:2: ignored 2 lines with invalid format'
+expect 0 invalid-quiet "$bin" -q some-bad.folded -o sb.svg
+[ ! -s err ] && ok || bad "-q still warns: $(cat err)"
+printf 'a;b 1.5\n' >frac.folded
+expect 0 fractional "$bin" frac.folded -o fr.svg
+has fractional-warning err 'frac.folded:1: 1 line had fractional counts'
+
+# nothing valid: exit 1, one line, no file
+printf 'garbage\n\0\1\2 binary\n' >noise.folded
+expect 1 no-data "$bin" noise.folded -o nd.svg
+[ ! -e nd.svg ] && ok || bad "no-data run created its output"
+lines no-data-one-line err 2
+has no-data-msg err 'no valid stacks'
+: >empty.folded
+expect 1 empty "$bin" empty.folded -o e.svg
+[ ! -e e.svg ] && ok || bad "empty input created its output"
+
+# a failed run leaves an existing output untouched
+echo precious >keep.svg
+expect 1 keep-existing "$bin" noise.folded -o keep.svg
+[ "$(cat keep.svg)" = precious ] && ok || bad "existing output was modified"
+ls -a | grep -q '^\.keep\.svg\.' && bad "temporary file left behind" || ok
+expect 1 missing-input "$bin" does-not-exist.folded -o m.svg
+has missing-input-msg err 'does-not-exist.folded: cannot open input'
+[ ! -e m.svg ] && ok || bad "missing input created output"
+expect 1 missing-dir "$bin" in.folded -o no/such/dir/x.svg
+has missing-dir-msg err 'no/such/dir/x.svg'
+
+# an existing file's permissions survive the rename
+echo old >perm.svg; chmod 640 perm.svg
+expect 0 perms "$bin" in.folded -o perm.svg
+[ "$(stat -c %a perm.svg)" = 640 ] && ok || bad "permissions changed to $(stat -c %a perm.svg)"
+# a non-regular target (FIFO) is written in place
+mkfifo pipe
+(cat pipe >fromfifo &) ; expect 0 fifo "$bin" in.folded --format svg -o pipe; sleep 0.2
+has fifo-content fromfifo '</svg>'
+
+# usage errors: exit 2 naming the flag
+expect 2 unknown-flag "$bin" --nope in.folded
+has unknown-flag-msg err '--nope'
+expect 2 bad-colors "$bin" --colors nope in.folded
+has bad-colors-msg err "invalid value 'nope' for --colors"
+expect 2 bad-width "$bin" --width x in.folded
+has bad-width-msg err '--width'
+expect 2 missing-value "$bin" in.folded --title
+expect 2 conflict "$bin" --hash --deterministic in.folded
+has conflict-msg err '--hash cannot be used with --deterministic'
+expect 2 conflict2 "$bin" --reverse --no-sort in.folded
+expect 0 eq-form "$bin" --title=Hello in.folded -o eq.svg
+has eq-form-title eq.svg '>Hello</text>'
+
+# --no-sort checks the order
+expect 1 no-sort "$bin" --no-sort unsorted.folded -o ns.svg
+has no-sort-msg err 'unsorted.folded:2: unsorted input lines detected'
+[ ! -e ns.svg ] && ok || bad "--no-sort failure created output"
+
+# count unit: cycles by default, --countname wins
+expect 0 countname "$bin" in.folded --countname samples -o cn.svg
+has countname-svg cn.svg 'all (100 samples, 100%)'
+
+# huge counts: exact integers above 2^53; a total past 2^64-1 is an error
+printf 'a 9007199254740993\n' >big.folded
+expect 0 big "$bin" big.folded -o big.svg
+has big-exact big.svg 'a (9,007,199,254,740,993 cycles, 100.00%)'
+printf 'a 18446744073709551615\nb 1\n' >over.folded
+expect 1 overflow "$bin" over.folded -o over.svg
+has overflow-msg err 'over.folded:2:'
+[ ! -e over.svg ] && ok || bad "overflow created output"
+
+# hostile names still give well-formed XML
+printf 'ok;\001ctl\037;bad\377\376utf8;<tag>&"quote'"'"' 5\r\nok;]]>;--x-- 2\n' >hostile.folded
+expect 0 hostile "$bin" hostile.folded --notes 'a -- b -' --title '<&>' -o hostile.svg
+xmllint --noout hostile.svg 2>xml.err && ok || bad "hostile SVG is not well-formed: $(head -c 300 xml.err)"
+has hostile-escaped hostile.svg '&lt;tag&gt;&amp;'
+
+# deep stacks do not overflow the C stack
+python3 -c "print(';'.join('f%d' % i for i in range(100000)) + ' 7')" >deep.folded
+expect 0 deep "$bin" deep.folded --minwidth 0 -o deep.svg
+xmllint --noout --huge deep.svg 2>/dev/null && ok || bad "deep SVG not well-formed"
+
+expect 0 help "$bin" --help
+has help-groups out 'Colors:'
+expect 0 version "$bin" -V
+has version-text out 'foldsvg '
+
+echo "cli: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,40 @@
+#!/bin/sh
+# Golden tests: every golden/CASE/ holds `args` (shell words; $SHARED is ../shared), usually
+# an input file, and `expected.EXT`, the reviewed output of `foldsvg ARGS -o out.EXT`.
+# Every SVG must also be well-formed XML (xmllint).
+#   tests/golden.sh BIN GOLDEN_DIR SHARED_DIR [CASE...]
+# UPDATE_GOLDEN=1 rewrites the expected files instead of comparing (review them by eye:
+# open the SVGs, render them to PNG, before committing).
+set -u
+bin=$(realpath "$1"); golden=$(realpath "$2"); SHARED=$(realpath "$3"); shift 3
+export SHARED
+pass=0; fail=0
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+for dir in "$golden"/*/; do
+    name=$(basename "$dir")
+    if [ $# -gt 0 ] && ! printf '%s\n' "$@" | grep -qx "$name"; then continue; fi
+    expected=$(ls "$dir" | grep '^expected\.' | head -n 1)
+    ext=${expected#expected.}
+    out="$work/$name.$ext"
+    args=$(cat "$dir/args")
+    if ! (cd "$dir" && eval "\"\$bin\" $args -o \"\$out\"") 2>"$work/$name.err"; then
+        echo "FAIL $name: foldsvg exited non-zero"; sed 's/^/    /' "$work/$name.err"
+        fail=$((fail + 1)); continue
+    fi
+    if [ "$ext" = svg ] && ! xmllint --noout --nonet "$out" 2>"$work/$name.xml"; then
+        echo "FAIL $name: not well-formed XML"; head -n 5 "$work/$name.xml" | sed 's/^/    /'
+        fail=$((fail + 1)); continue
+    fi
+    if [ -n "${UPDATE_GOLDEN:-}" ]; then
+        cp "$out" "$dir/$expected"; echo "updated $name"; pass=$((pass + 1)); continue
+    fi
+    if cmp -s "$out" "$dir/$expected"; then
+        pass=$((pass + 1))
+    else
+        echo "FAIL $name: output differs from $expected"
+        diff "$dir/$expected" "$out" | head -n 10 | cut -c1-200 | sed 's/^/    /'
+        fail=$((fail + 1))
+    fi
+done
+echo "golden: $pass passed, $fail failed"
+[ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]
