@@ -215,6 +215,39 @@ FOLDSVG_API foldsvg_status foldsvg_profile_write_as(const foldsvg_profile *p, co
                                                     const foldsvg_options *opts,
                                                     foldsvg_error *err);
 
+/* ---------------------------------------------------------------------------------------
+ * Reports
+ * ------------------------------------------------------------------------------------- */
+
+typedef enum foldsvg_top_format {
+    FOLDSVG_TOP_TEXT = 0,
+    FOLDSVG_TOP_MARKDOWN,
+    FOLDSVG_TOP_JSON
+} foldsvg_top_format;
+
+/* Writes the total, the number of unique stacks, and the self-time and inclusive-time
+ * tables of the hottest functions to OUT, in the options' "top-format" with "top" rows
+ * each (counts divided by "per" when set). FOLDSVG_E_NO_DATA when the total is 0. */
+FOLDSVG_API foldsvg_status foldsvg_profile_write_top(const foldsvg_profile *p, FILE *out,
+                                                     const foldsvg_options *opts,
+                                                     foldsvg_error *err);
+
+/* ---------------------------------------------------------------------------------------
+ * Profile threads (Firefox-Profiler inputs)
+ * ------------------------------------------------------------------------------------- */
+
+/* One thread of a profile: INDEX in document order (what the "thread" option takes), its
+ * NAME and PROCESS ("" when absent), its sample rows and their summed weight. Strings live
+ * only for the call. */
+typedef void (*foldsvg_thread_fn)(void *user, size_t index, const char *name,
+                                  const char *process, uint64_t samples, double weight);
+
+/* Reads the profile PATH (NULL or "-": standard input) and calls FN once per thread, in
+ * order. A folded-text input is FOLDSVG_E_USAGE (it has no threads). */
+FOLDSVG_API foldsvg_status foldsvg_list_threads(const char *path, const foldsvg_options *opts,
+                                                foldsvg_thread_fn fn, void *user,
+                                                foldsvg_error *err);
+
 #ifdef __cplusplus
 }
 #endif

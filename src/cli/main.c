@@ -15,7 +15,7 @@ typedef struct cli_state {
     const char *output; /* NULL: standard output */
     foldsvg_format format;
     int quiet, verbose;
-    int help, version;
+    int help, version, list_threads;
 } cli_state;
 
 static const char usage_text[] =
@@ -102,6 +102,19 @@ static void on_warning(void *user, const foldsvg_error *w)
     fprintf(stderr, "foldsvg: warning: %s\n", line);
 }
 
+static void print_thread(void *user, size_t index, const char *name, const char *process,
+                         uint64_t samples, double weight)
+{
+    (void)user;
+    /* Weights are whole numbers except for fractional (e.g. tracing-ms) profiles. */
+    if (weight == (double)(uint64_t)weight)
+        printf("%zu\t%s\t%s\t%llu\t%llu\n", index, name, process, (unsigned long long)samples,
+               (unsigned long long)weight);
+    else
+        printf("%zu\t%s\t%s\t%llu\t%.6g\n", index, name, process, (unsigned long long)samples,
+               weight);
+}
+
 static foldsvg_format parse_format(const char *v)
 {
     if (strcmp(v, "svg") == 0)
@@ -130,6 +143,8 @@ static int cli_option(cli_state *s, const char *name, const char *value)
         s->help = 1;
     else if (strcmp(name, "version") == 0)
         s->version = 1;
+    else if (strcmp(name, "list-threads") == 0)
+        s->list_threads = 1;
     else
         return 0;
     return 1;
@@ -140,7 +155,8 @@ static int cli_takes_value(const char *name)
     if (strcmp(name, "output") == 0 || strcmp(name, "format") == 0)
         return 1;
     if (strcmp(name, "quiet") == 0 || strcmp(name, "verbose") == 0 ||
-        strcmp(name, "help") == 0 || strcmp(name, "version") == 0)
+        strcmp(name, "help") == 0 || strcmp(name, "version") == 0 ||
+        strcmp(name, "list-threads") == 0)
         return 0;
     return foldsvg_option_takes_value(name);
 }
@@ -254,6 +270,14 @@ int main(int argc, char **argv)
         return report(&err, st);
     if (s.ninputs == 0)
         s.inputs[s.ninputs++] = "-";
+    if (s.list_threads) {
+        for (size_t i = 0; i < s.ninputs; i++) {
+            st = foldsvg_list_threads(s.inputs[i], s.opts, print_thread, NULL, &err);
+            if (st)
+                return report(&err, st);
+        }
+        return fflush(stdout) == 0 ? 0 : EXIT_INPUT;
+    }
     for (size_t i = 0; i < s.ninputs; i++) {
         st = foldsvg_profile_read_file(p, s.inputs[i], s.opts, &err);
         if (st)

@@ -2,10 +2,12 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "fold/filter.h"
 #include "util/error.h"
 
 static const foldsvg_options defaults = {
@@ -51,9 +53,32 @@ static void free_strings(foldsvg_options *o)
     free(o->nameattr);
     free(o->palette_map_path);
     free(o->id_prefix);
-    for (size_t i = 0; i < o->nbase; i++)
-        free(o->base[i]);
-    free(o->base);
+    char **const *lists[] = {(char **const *)&o->base, (char **const *)&o->strip,
+                             (char **const *)&o->include, (char **const *)&o->exclude,
+                             (char **const *)&o->focus};
+    const size_t counts[] = {o->nbase, o->nstrip, o->ninclude, o->nexclude, o->nfocus};
+    for (size_t l = 0; l < sizeof counts / sizeof counts[0]; l++) {
+        for (size_t i = 0; i < counts[l]; i++)
+            free((*lists[l])[i]);
+        free(*lists[l]);
+    }
+}
+
+static int clone_list(char ***dst, size_t *ndst, char *const *src, size_t n)
+{
+    *dst = NULL;
+    *ndst = 0;
+    if (!n)
+        return 0;
+    *dst = calloc(n, sizeof **dst);
+    if (!*dst)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        if (!((*dst)[i] = strdup(src[i])))
+            return -1;
+        *ndst = i + 1;
+    }
+    return 0;
 }
 
 void foldsvg_options_free(foldsvg_options *o)
@@ -80,21 +105,18 @@ foldsvg_options *foldsvg_options_clone(const foldsvg_options *src)
     if (!o)
         return NULL;
     *o = *src;
-    o->base = NULL;
-    o->nbase = 0;
+    o->base = o->strip = o->include = o->exclude = o->focus = NULL;
+    o->nbase = o->nstrip = o->ninclude = o->nexclude = o->nfocus = 0;
     char **strs[] = {&o->title,   &o->subtitle, &o->countname, &o->nametype,         &o->notes,
                      &o->fonttype, &o->nameattr, &o->palette_map_path, &o->id_prefix};
     int bad = 0;
     for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
         bad |= dup_into(strs[i], *strs[i]);
-    if (!bad && src->nbase) {
-        o->base = calloc(src->nbase, sizeof *o->base);
-        bad |= !o->base;
-        for (size_t i = 0; !bad && i < src->nbase; i++) {
-            bad |= dup_into(&o->base[i], src->base[i]);
-            o->nbase = i + 1;
-        }
-    }
+    bad |= clone_list(&o->base, &o->nbase, src->base, src->nbase);
+    bad |= clone_list(&o->strip, &o->nstrip, src->strip, src->nstrip);
+    bad |= clone_list(&o->include, &o->ninclude, src->include, src->ninclude);
+    bad |= clone_list(&o->exclude, &o->nexclude, src->exclude, src->nexclude);
+    bad |= clone_list(&o->focus, &o->nfocus, src->focus, src->nfocus);
     if (bad) {
         foldsvg_options_free(o);
         return NULL;
@@ -238,17 +260,72 @@ static foldsvg_status set_real(foldsvg_options *o, const char *name, const char 
     return FOLDSVG_OK;
 }
 
+static foldsvg_status push(char ***list, size_t *n, const char *v, foldsvg_error *err)
+{
+    char **nl = realloc(*list, (*n + 1) * sizeof *nl);
+    if (!nl)
+        return nomem(err);
+    *list = nl;
+    if (!(nl[*n] = strdup(v)))
+        return nomem(err);
+    (*n)++;
+    return FOLDSVG_OK;
+}
+
 static foldsvg_status set_base(foldsvg_options *o, const char *name, const char *v,
                                foldsvg_error *err)
 {
     (void)name;
-    char **nb = realloc(o->base, (o->nbase + 1) * sizeof *nb);
-    if (!nb)
-        return nomem(err);
-    o->base = nb;
-    if (!(o->base[o->nbase] = strdup(v)))
-        return nomem(err);
-    o->nbase++;
+    return push(&o->base, &o->nbase, v, err);
+}
+
+/* Patterns are compiled here once to reject bad ones early (exit 2, nothing written). */
+static foldsvg_status set_pattern(foldsvg_options *o, const char *name, const char *v,
+                                  foldsvg_error *err)
+{
+    foldsvg_status st = fs_filter_check_pattern(name, v, err);
+    if (st)
+        return st;
+    if (strcmp(name, "strip") == 0)
+        return push(&o->strip, &o->nstrip, v, err);
+    if (strcmp(name, "include") == 0)
+        return push(&o->include, &o->ninclude, v, err);
+    if (strcmp(name, "exclude") == 0)
+        return push(&o->exclude, &o->nexclude, v, err);
+    return push(&o->focus, &o->nfocus, v, err);
+}
+
+static foldsvg_status set_top(foldsvg_options *o, const char *name, const char *v,
+                              foldsvg_error *err)
+{
+    unsigned long x;
+    if (parse_uint(v, 1000000000UL, &x) != 0 || x == 0)
+        return bad_value(err, name, v, "a number of rows, 1 or more");
+    o->top = x;
+    return FOLDSVG_OK;
+}
+
+static foldsvg_status set_top_format(foldsvg_options *o, const char *name, const char *v,
+                                     foldsvg_error *err)
+{
+    if (strcmp(v, "text") == 0)
+        o->top_format = FOLDSVG_TOP_TEXT;
+    else if (strcmp(v, "markdown") == 0)
+        o->top_format = FOLDSVG_TOP_MARKDOWN;
+    else if (strcmp(v, "json") == 0)
+        o->top_format = FOLDSVG_TOP_JSON;
+    else
+        return bad_value(err, name, v, "text, markdown or json");
+    return FOLDSVG_OK;
+}
+
+static foldsvg_status set_per(foldsvg_options *o, const char *name, const char *v,
+                              foldsvg_error *err)
+{
+    unsigned long x;
+    if (parse_uint(v, ULONG_MAX, &x) != 0 || x == 0)
+        return bad_value(err, name, v, "a whole number, 1 or more");
+    o->per = x;
     return FOLDSVG_OK;
 }
 
@@ -325,6 +402,15 @@ static const option_def options[] = {
     {"id-prefix", VALUE, set_id_prefix, OFF(id_prefix)},
     {"thread", VALUE, set_thread, 0},
     {"weight", VALUE, set_weight, 0},
+    {"strip", VALUE, set_pattern, 0},
+    {"strip-rust-hash", FLAG, set_flag, OFF(strip_rust_hash)},
+    {"include", VALUE, set_pattern, 0},
+    {"exclude", VALUE, set_pattern, 0},
+    {"focus", VALUE, set_pattern, 0},
+    {"collapse-recursion", FLAG, set_flag, OFF(collapse_recursion)},
+    {"top", VALUE, set_top, 0},
+    {"top-format", VALUE, set_top_format, 0},
+    {"per", VALUE, set_per, 0},
 };
 
 static const option_def *find(const char *name)

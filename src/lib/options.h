@@ -38,6 +38,16 @@ struct foldsvg_options {
     long thread; /* -1: all */
     int weight_samples;
 
+    /* Filters (PCRE2), applied in the order of the pipeline in cli.md. */
+    char **strip, **include, **exclude, **focus;
+    size_t nstrip, ninclude, nexclude, nfocus;
+    int strip_rust_hash, collapse_recursion;
+
+    /* Reports */
+    size_t top;      /* rows per table; 0 = the report's default */
+    int top_format;  /* foldsvg_top_format */
+    uint64_t per;    /* --per K: table counts divided by K (0 or 1 = off) */
+
     foldsvg_warning_fn warn;
     void *warn_user;
 };

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fold/filter.h"
 #include "fold/sanitize.h"
 #include "lib/options.h"
 #include "lib/profile.h"
@@ -24,6 +25,7 @@ typedef struct read_ctx {
     size_t frames_cap;
     fs_buf names; /* scratch for sanitized names */
     int use_base;
+    fs_filter *filter; /* NULL when no filter is set */
 } read_ctx;
 
 static foldsvg_status grow_frames(read_ctx *c, size_t n)
@@ -49,16 +51,33 @@ static int is_base(const read_ctx *c, fs_strref f)
     return 0;
 }
 
-/* Applies --reverse and --base to c->frames[0..*n); returns 0 when the stack is dropped. */
+static const fs_strref unknown_frame = {FS_UNKNOWN_FRAME, sizeof FS_UNKNOWN_FRAME - 1};
+
+/* The per-stack part of the pipeline on c->frames[0..*n): --reverse, the filters, --base.
+ * Returns 1 to keep the stack (from c->frames[*first]), 0 to drop it, -1 when out of
+ * memory. */
 static int transform(read_ctx *c, size_t *n, size_t *first)
 {
     fs_strref *f = c->frames;
     *first = 0;
+    if (*n == 0) {
+        f[0] = unknown_frame;
+        *n = 1;
+    }
     if (c->o->reverse) {
         for (size_t i = 0, j = *n - 1; i < j; i++, j--) {
             fs_strref t = f[i];
             f[i] = f[j];
             f[j] = t;
+        }
+    }
+    if (c->filter) {
+        int r = fs_filter_apply(c->filter, f, n);
+        if (r <= 0)
+            return r;
+        if (*n == 0) {
+            f[0] = unknown_frame;
+            *n = 1;
         }
     }
     if (c->use_base) {
@@ -83,12 +102,11 @@ static foldsvg_status add_stack(read_ctx *c, size_t n, uint64_t count, uint64_t 
                                 int is_diff, uint64_t lineno, foldsvg_error *err)
 {
     size_t first = 0;
-    if (n == 0) {
-        c->frames[0] = (fs_strref){FS_UNKNOWN_FRAME, sizeof FS_UNKNOWN_FRAME - 1};
-        n = 1;
-    } else if (!transform(c, &n, &first)) {
+    int keep = transform(c, &n, &first);
+    if (keep < 0)
+        return fs_error_at_line(err, FOLDSVG_E_NOMEM, c->name, lineno, 0, "out of memory");
+    if (keep == 0)
         return FOLDSVG_OK;
-    }
     uint32_t leaf;
     foldsvg_status st = fs_tree_add_frames(&c->p->tree, c->frames + first, n - first, count,
                                            before, is_diff, &leaf);
@@ -96,8 +114,7 @@ static foldsvg_status add_stack(read_ctx *c, size_t n, uint64_t count, uint64_t 
         st = fs_order_log_add(&c->p->log, leaf, count, before, is_diff);
     if (st == FOLDSVG_E_OVERFLOW)
         return fs_error_at_line(err, st, c->name, lineno, 0,
-                                "the total count passes 2^64-1; the input's counts are too large "
-                                "(use --factor in a later pass to rescale)");
+                                "the total count passes 2^64-1; the input's counts are too large");
     if (st)
         return fs_error_at_line(err, st, c->name, lineno, 0, "%s", foldsvg_status_name(st));
     return FOLDSVG_OK;
@@ -124,7 +141,7 @@ static foldsvg_status on_line(void *user, const fs_folded_line *l, foldsvg_error
     }
     if (l->count == 0 && !(l->is_diff && l->before > 0))
         return FOLDSVG_OK;
-    if (!c->o->reverse && !c->use_base) {
+    if (!c->o->reverse && !c->use_base && !c->filter) {
         uint32_t leaf;
         foldsvg_status st = fs_tree_add_path(&c->p->tree, l->stack, l->len, l->count, l->before,
                                              l->is_diff, &leaf);
@@ -219,12 +236,12 @@ static foldsvg_status read_input(foldsvg_profile *p, fs_input *in, const foldsvg
     c.use_base = o->nbase > 0 && !o->flamechart && !o->no_sort;
     if (o->flamechart)
         p->has_log = 1;
-    foldsvg_status st = grow_frames(&c, 64);
     fs_input_kind kind;
+    foldsvg_status st = fs_filter_new(&c.filter, o, err);
+    if (st == FOLDSVG_OK && (st = grow_frames(&c, 64)) != FOLDSVG_OK)
+        fs_error(err, st, c.name, "out of memory");
     if (st == FOLDSVG_OK)
         st = fs_input_kind_of(in, &kind, err);
-    else
-        fs_error(err, st, c.name, "out of memory");
     if (st == FOLDSVG_OK && kind == FS_INPUT_JSON) {
         if (o->flamechart || o->no_sort) {
             st = fs_error(err, FOLDSVG_E_USAGE, c.name,
@@ -243,6 +260,7 @@ static foldsvg_status read_input(foldsvg_profile *p, fs_input *in, const foldsvg
         if (st == FOLDSVG_OK)
             warn_stats(&c, &stats);
     }
+    fs_filter_free(c.filter);
     fs_buf_free(&c.prev);
     fs_buf_free(&c.names);
     free(c.frames);
@@ -288,6 +306,56 @@ foldsvg_status foldsvg_profile_read_buffer(foldsvg_profile *p, const void *data,
     if (st)
         return st;
     st = read_input(p, in, opts, err);
+    fs_input_close(in);
+    return st;
+}
+
+typedef struct list_ctx {
+    fs_sink sink;
+    foldsvg_thread_fn fn;
+    void *user;
+} list_ctx;
+
+static foldsvg_status ignore_stack(fs_sink *self, const fs_strref *frames, size_t n,
+                                   uint64_t count, foldsvg_error *err)
+{
+    (void)self;
+    (void)frames;
+    (void)n;
+    (void)count;
+    (void)err;
+    return FOLDSVG_OK;
+}
+
+static void on_thread(void *ud, size_t index, const char *name, const char *process,
+                      uint64_t samples, double weight)
+{
+    list_ctx *c = ud;
+    c->fn(c->user, index, name, process, samples, weight);
+}
+
+foldsvg_status foldsvg_list_threads(const char *path, const foldsvg_options *opts,
+                                    foldsvg_thread_fn fn, void *user, foldsvg_error *err)
+{
+    if (!fn)
+        return fs_error(err, FOLDSVG_E_ARG, path, "NULL callback");
+    const foldsvg_options *o = opts ? opts : fs_default_options();
+    fs_input *in;
+    foldsvg_status st = fs_input_open_file(&in, path, err);
+    if (st)
+        return st;
+    fs_input_kind kind;
+    st = fs_input_kind_of(in, &kind, err);
+    if (st == FOLDSVG_OK && kind != FS_INPUT_JSON) {
+        st = fs_error(err, FOLDSVG_E_USAGE, fs_input_name(in),
+                      "--list-threads needs a Firefox-Profiler profile; this input is folded "
+                      "text, which has no threads");
+    } else if (st == FOLDSVG_OK) {
+        list_ctx c = {{ignore_stack, NULL}, fn, user};
+        /* Every thread is listed whatever --thread says. */
+        fs_firefox_opts fo = {-1, o->weight_samples, on_thread, &c};
+        st = fs_firefox_read(in, &fo, &c.sink, err);
+    }
     fs_input_close(in);
     return st;
 }
