@@ -1,0 +1,248 @@
+/* The public API as a C program uses it (include/foldsvg.h only). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "foldsvg.h"
+#include "testutil.h"
+
+START_TEST(record_sanitize_drop_sum)
+{
+    foldsvg_profile *p = foldsvg_profile_new();
+    const char *stack[] = {"root;proc", "child\nproc"};
+    const char *ignored[] = {"ignored"};
+    ck_assert_int_eq(foldsvg_profile_record_stack(p, stack, 2, 3), FOLDSVG_OK);
+    ck_assert_int_eq(foldsvg_profile_record_stack(p, stack, 2, 2), FOLDSVG_OK);
+    ck_assert_int_eq(foldsvg_profile_record_stack(p, ignored, 1, 0), FOLDSVG_OK);
+    ck_assert_uint_eq(foldsvg_profile_total(p), 5);
+    ck_assert_uint_eq(foldsvg_profile_unique_stacks(p), 1);
+    ck_assert_uint_eq(foldsvg_profile_count(p, "root:proc;child proc"), 5);
+    ck_assert_uint_eq(foldsvg_profile_count(p, "ignored"), 0);
+    ck_assert_uint_eq(foldsvg_profile_count(p, "root:proc"), 0);
+    /* no frames: [unknown]; \r too */
+    ck_assert_int_eq(foldsvg_profile_record_stack(p, NULL, 0, 4), FOLDSVG_OK);
+    const char *cr[] = {"a\rb"};
+    ck_assert_int_eq(foldsvg_profile_record_stack(p, cr, 1, 1), FOLDSVG_OK);
+    ck_assert_uint_eq(foldsvg_profile_count(p, "[unknown]"), 4);
+    ck_assert_uint_eq(foldsvg_profile_count(p, "a b"), 1);
+    ck_assert_int_eq(foldsvg_profile_record_stack(NULL, stack, 2, 1), FOLDSVG_E_ARG);
+    ck_assert_int_eq(foldsvg_profile_record_stack(p, NULL, 2, 1), FOLDSVG_E_ARG);
+    foldsvg_profile_free(p);
+    foldsvg_profile_free(NULL);
+}
+END_TEST
+
+START_TEST(record_path_as_is)
+{
+    foldsvg_profile *p = foldsvg_profile_new();
+    ck_assert_int_eq(foldsvg_profile_record_path(p, "a;b;c", 7), FOLDSVG_OK);
+    ck_assert_int_eq(foldsvg_profile_record_path(p, "a;b;c", 1), FOLDSVG_OK);
+    ck_assert_int_eq(foldsvg_profile_record_path(p, "", 2), FOLDSVG_OK);
+    ck_assert_uint_eq(foldsvg_profile_count(p, "a;b;c"), 8);
+    ck_assert_uint_eq(foldsvg_profile_count(p, "[unknown]"), 2);
+    ck_assert_uint_eq(foldsvg_profile_unique_stacks(p), 2);
+    foldsvg_profile_free(p);
+}
+END_TEST
+
+START_TEST(overflow_is_an_error_not_a_wrap)
+{
+    foldsvg_profile *p = foldsvg_profile_new();
+    ck_assert_int_eq(foldsvg_profile_record_path(p, "a", UINT64_MAX - 1), FOLDSVG_OK);
+    ck_assert_int_eq(foldsvg_profile_record_path(p, "a", 1), FOLDSVG_OK);
+    ck_assert_int_eq(foldsvg_profile_record_path(p, "b", 1), FOLDSVG_E_OVERFLOW);
+    ck_assert_uint_eq(foldsvg_profile_total(p), UINT64_MAX);
+    ck_assert_uint_eq(foldsvg_profile_count(p, "b"), 0);
+    foldsvg_profile_free(p);
+}
+END_TEST
+
+typedef struct walk {
+    char text[256];
+} walk;
+
+static int collect(void *user, const char *path, size_t len, uint64_t count, uint64_t before,
+                   int has_before)
+{
+    walk *w = user;
+    size_t n = strlen(w->text);
+    snprintf(w->text + n, sizeof w->text - n, "%.*s=%llu%s|", (int)len, path,
+             (unsigned long long)count, has_before ? "*" : "");
+    (void)before;
+    return 0;
+}
+
+START_TEST(foreach_in_byte_order)
+{
+    foldsvg_profile *p = foldsvg_profile_new();
+    foldsvg_profile_record_path(p, "b", 1);
+    foldsvg_profile_record_path(p, "a;b;c", 2);
+    foldsvg_profile_record_path(p, "a;b::x", 3);
+    foldsvg_profile_record_path(p, "a;b", 4);
+    foldsvg_profile_record_diff(p, "a;a", 9, 5);
+    walk w = {""};
+    ck_assert_int_eq(foldsvg_profile_foreach(p, collect, &w), FOLDSVG_OK);
+    ck_assert_str_eq(w.text, "a;a=5*|a;b=4|a;b::x=3|a;b;c=2|b=1|");
+    foldsvg_profile_free(p);
+}
+END_TEST
+
+static char *tmpdir_path(char *buf, size_t n, const char *name)
+{
+    static char dir[64];
+    if (!dir[0]) {
+        strcpy(dir, "/tmp/foldsvg-api-XXXXXX");
+        ck_assert_ptr_nonnull(mkdtemp(dir));
+    }
+    snprintf(buf, n, "%s/%s", dir, name);
+    return buf;
+}
+
+START_TEST(write_by_extension)
+{
+    foldsvg_profile *p = foldsvg_profile_new();
+    foldsvg_profile_record_path(p, "main;work", 3);
+    foldsvg_profile_record_path(p, "main", 1);
+    char svg[128], folded[128];
+    foldsvg_error err;
+    ck_assert_int_eq(foldsvg_profile_write(p, tmpdir_path(svg, sizeof svg, "out.SVG"), NULL, &err),
+                     FOLDSVG_OK);
+    ck_assert_int_eq(
+        foldsvg_profile_write(p, tmpdir_path(folded, sizeof folded, "out.folded"), NULL, &err),
+        FOLDSVG_OK);
+    char *s = fs_test_slurp(svg, NULL);
+    ck_assert_ptr_nonnull(strstr(s, "<svg"));
+    ck_assert_ptr_nonnull(strstr(s, "work (3 cycles, 75.00%)"));
+    free(s);
+    s = fs_test_slurp(folded, NULL);
+    ck_assert_str_eq(s, "main 1\nmain;work 3\n");
+    free(s);
+    ck_assert_int_eq(foldsvg_format_for_path("x.Svg"), FOLDSVG_FORMAT_SVG);
+    ck_assert_int_eq(foldsvg_format_for_path("x.HTM"), FOLDSVG_FORMAT_HTML);
+    ck_assert_int_eq(foldsvg_format_for_path("dir.svg/x"), FOLDSVG_FORMAT_FOLDED);
+    ck_assert_int_eq(foldsvg_format_for_path("-"), FOLDSVG_FORMAT_SVG);
+    foldsvg_profile_free(p);
+}
+END_TEST
+
+START_TEST(empty_profile_writes_nothing)
+{
+    foldsvg_profile *p = foldsvg_profile_new();
+    char path[128];
+    foldsvg_error err;
+    ck_assert_int_eq(foldsvg_profile_write(p, tmpdir_path(path, sizeof path, "none.svg"), NULL, &err),
+                     FOLDSVG_E_NO_DATA);
+    ck_assert_int_eq(access(path, F_OK), -1);
+    ck_assert_ptr_nonnull(strstr(err.message, "nothing to draw"));
+    foldsvg_profile_free(p);
+}
+END_TEST
+
+START_TEST(render_to_memory_and_options)
+{
+    foldsvg_profile *p = foldsvg_profile_new();
+    foldsvg_profile_record_path(p, "a;b", 1000000);
+    foldsvg_options *o = foldsvg_options_new();
+    foldsvg_error err;
+    ck_assert_int_eq(foldsvg_options_set(o, "countname", "instructions", &err), FOLDSVG_OK);
+    ck_assert_int_eq(foldsvg_options_set(o, "id-prefix", "mine", &err), FOLDSVG_OK);
+    ck_assert_int_eq(foldsvg_options_set(o, "colors", "nope", &err), FOLDSVG_E_USAGE);
+    ck_assert_ptr_nonnull(strstr(err.message, "--colors"));
+    ck_assert_int_eq(foldsvg_options_set(o, "width", "x", &err), FOLDSVG_E_USAGE);
+    ck_assert_int_eq(foldsvg_options_set(o, "bogus", NULL, &err), FOLDSVG_E_USAGE);
+    ck_assert_int_eq(foldsvg_options_set(o, "hash", "1", &err), FOLDSVG_E_USAGE);
+    ck_assert_int_eq(foldsvg_option_takes_value("title"), 1);
+    ck_assert_int_eq(foldsvg_option_takes_value("hash"), 0);
+    ck_assert_int_eq(foldsvg_option_takes_value("bogus"), -1);
+    char *out;
+    size_t len;
+    ck_assert_int_eq(foldsvg_profile_render_mem(p, FOLDSVG_FORMAT_SVG, o, &out, &len, &err),
+                     FOLDSVG_OK);
+    ck_assert_uint_eq(strlen(out), len);
+    ck_assert_ptr_nonnull(strstr(out, "b (1,000,000 instructions, 100.00%)"));
+    ck_assert_ptr_nonnull(strstr(out, "id=\"mine-frames\""));
+    foldsvg_free(out);
+    foldsvg_options *copy = foldsvg_options_clone(o);
+    foldsvg_options_free(o);
+    ck_assert_int_eq(foldsvg_profile_render_mem(p, FOLDSVG_FORMAT_FOLDED, copy, &out, &len, &err),
+                     FOLDSVG_OK);
+    ck_assert_str_eq(out, "a;b 1000000\n");
+    foldsvg_free(out);
+    foldsvg_options_free(copy);
+    foldsvg_profile_free(p);
+}
+END_TEST
+
+START_TEST(read_gzip_buffer_equals_plain)
+{
+    const char *text = "x;y 5\nx 2\n";
+    unsigned char gz[256];
+    z_stream zs;
+    memset(&zs, 0, sizeof zs);
+    ck_assert_int_eq(deflateInit2(&zs, 9, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY), Z_OK);
+    zs.next_in = (unsigned char *)(uintptr_t)text;
+    zs.avail_in = (uInt)strlen(text);
+    zs.next_out = gz;
+    zs.avail_out = sizeof gz;
+    ck_assert_int_eq(deflate(&zs, Z_FINISH), Z_STREAM_END);
+    size_t gzlen = sizeof gz - zs.avail_out;
+    deflateEnd(&zs);
+
+    foldsvg_profile *a = foldsvg_profile_new(), *b = foldsvg_profile_new();
+    foldsvg_error err;
+    ck_assert_int_eq(foldsvg_profile_read_buffer(a, text, strlen(text), "plain", NULL, &err),
+                     FOLDSVG_OK);
+    ck_assert_int_eq(foldsvg_profile_read_buffer(b, gz, gzlen, "gz", NULL, &err), FOLDSVG_OK);
+    ck_assert_uint_eq(foldsvg_profile_count(b, "x;y"), 5);
+    ck_assert_uint_eq(foldsvg_profile_total(a), foldsvg_profile_total(b));
+    /* a truncated gzip stream is an error naming the input */
+    foldsvg_profile *c = foldsvg_profile_new();
+    ck_assert_int_eq(foldsvg_profile_read_buffer(c, gz, gzlen - 12, "cut.gz", NULL, &err),
+                     FOLDSVG_E_PARSE);
+    ck_assert_str_eq(err.file, "cut.gz");
+    ck_assert_ptr_nonnull(strstr(err.message, "truncated gzip"));
+    foldsvg_profile_free(a);
+    foldsvg_profile_free(b);
+    foldsvg_profile_free(c);
+}
+END_TEST
+
+START_TEST(error_format_one_line)
+{
+    foldsvg_error e;
+    memset(&e, 0, sizeof e);
+    strcpy(e.file, "in.folded");
+    e.line = 12;
+    strcpy(e.message, "bad");
+    char buf[128];
+    foldsvg_error_format(&e, buf, sizeof buf);
+    ck_assert_str_eq(buf, "in.folded:12: bad");
+    e.line = 0;
+    e.has_offset = 1;
+    e.offset = 4096;
+    foldsvg_error_format(&e, buf, sizeof buf);
+    ck_assert_str_eq(buf, "in.folded: byte 4096: bad");
+    ck_assert_str_eq(foldsvg_status_name(FOLDSVG_E_USAGE), "usage error");
+    ck_assert_str_eq(foldsvg_version(), FOLDSVG_VERSION_STRING);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("api");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, record_sanitize_drop_sum);
+    tcase_add_test(tc, record_path_as_is);
+    tcase_add_test(tc, overflow_is_an_error_not_a_wrap);
+    tcase_add_test(tc, foreach_in_byte_order);
+    tcase_add_test(tc, write_by_extension);
+    tcase_add_test(tc, empty_profile_writes_nothing);
+    tcase_add_test(tc, render_to_memory_and_options);
+    tcase_add_test(tc, read_gzip_buffer_equals_plain);
+    tcase_add_test(tc, error_format_one_line);
+    suite_add_tcase(s, tc);
+    return fs_test_run(s);
+}

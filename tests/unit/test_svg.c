@@ -1,0 +1,263 @@
+/* SVG geometry, labels, tooltips and escaping, checked against hand-computed numbers
+ * (../shared/docs/inferno-compat.md, "Geometry"). */
+#include <libxml/parser.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "foldsvg.h"
+#include "render/svg.h"
+#include "render/xmltext.h"
+#include "testutil.h"
+
+static char *render(foldsvg_profile *p, const char *const *opts)
+{
+    foldsvg_options *o = foldsvg_options_new();
+    foldsvg_error err;
+    for (; opts && opts[0]; opts += 2)
+        ck_assert_int_eq(foldsvg_options_set(o, opts[0], opts[1], &err), FOLDSVG_OK);
+    char *out;
+    size_t len;
+    ck_assert_int_eq(foldsvg_profile_render_mem(p, FOLDSVG_FORMAT_SVG, o, &out, &len, &err),
+                     FOLDSVG_OK);
+    /* whatever went in, the output is well-formed XML */
+    xmlDocPtr doc = xmlReadMemory(out, (int)len, "mem.svg", NULL, XML_PARSE_NONET | XML_PARSE_HUGE);
+    ck_assert_msg(doc != NULL, "not well-formed XML");
+    xmlFreeDoc(doc);
+    foldsvg_options_free(o);
+    return out;
+}
+
+static void has(const char *svg, const char *needle)
+{
+    ck_assert_msg(strstr(svg, needle) != NULL, "missing: %s", needle);
+}
+
+static void lacks(const char *svg, const char *needle)
+{
+    ck_assert_msg(strstr(svg, needle) == NULL, "unexpected: %s", needle);
+}
+
+START_TEST(geometry)
+{
+    foldsvg_profile *p = foldsvg_profile_new();
+    foldsvg_profile_record_path(p, "a;b", 1);
+    foldsvg_profile_record_path(p, "a;c", 3);
+    const char *opts[] = {"id-prefix", "t", NULL};
+    char *s = render(p, opts);
+    /* depth max 2: H = 3*16 + 3*12 + (2*12 + 10) = 118 */
+    has(s, "width=\"1200\" height=\"118\" viewBox=\"0 0 1200 118\"");
+    /* root at depth 0: y1 = 118 - 34 - 16 + 1 = 69, height 15 */
+    has(s, "<title>all (4 cycles, 100%)</title><rect x=\"0.0000%\" y=\"69\" width=\"100.0000%\" "
+           "height=\"15\"");
+    has(s, "<title>a (4 cycles, 100.00%)</title><rect x=\"0.0000%\" y=\"53\"");
+    has(s, "<title>b (1 cycles, 25.00%)</title><rect x=\"0.0000%\" y=\"37\" width=\"25.0000%\"");
+    /* c starts at 1/4: label x = 25 + 300/1200, y = 3 + (37 + 52) / 2 */
+    has(s, "<title>c (3 cycles, 75.00%)</title><rect x=\"25.0000%\" y=\"37\" width=\"75.0000%\" "
+           "height=\"15\"");
+    has(s, "fg:x=\"1\" fg:w=\"3\"/><text x=\"25.2500%\" y=\"47.50\">c</text>");
+    /* details and matched at H - ypad2/2 = 118 - 17 */
+    has(s, "id=\"t-details\" fill=\"rgb(0,0,0)\" x=\"10\" y=\"101\"");
+    has(s, "id=\"t-matched\" fill=\"rgb(0,0,0)\" x=\"1190\" y=\"101\"");
+    has(s, "<svg id=\"t-frames\" x=\"10\" width=\"1180\" total_samples=\"4\">");
+    free(s);
+    foldsvg_profile_free(p);
+}
+END_TEST
+
+START_TEST(inverted_and_subtitle)
+{
+    foldsvg_profile *p = foldsvg_profile_new();
+    foldsvg_profile_record_path(p, "a", 2);
+    const char *opts[] = {"inverted", NULL, "subtitle", "sub", "id-prefix", "t", NULL};
+    char *s = render(p, opts);
+    /* ypad1 = 4*12 + 4 + 2*12 = 76; ypad2 = 12 + 10; H = 2*16 + 76 + 22 = 130 */
+    has(s, "height=\"130\"");
+    has(s, "<title>all (2 cycles, 100%)</title><rect x=\"0.0000%\" y=\"76\"");
+    has(s, "<title>a (2 cycles, 100.00%)</title><rect x=\"0.0000%\" y=\"92\"");
+    has(s, ">Icicle Graph</text>");
+    has(s, "id=\"t-subtitle\" x=\"50.0000%\" y=\"48\">sub</text>");
+    /* details at ypad1 - fs */
+    has(s, "id=\"t-details\" fill=\"rgb(0,0,0)\" x=\"10\" y=\"64\"");
+    free(s);
+    foldsvg_profile_free(p);
+}
+END_TEST
+
+START_TEST(labels_truncate_by_characters)
+{
+    foldsvg_profile *p = foldsvg_profile_new();
+    char ascii[51], utf8[61];
+    memset(ascii, 'x', 50);
+    ascii[50] = 0;
+    for (int i = 0; i < 30; i++)
+        memcpy(utf8 + 2 * i, "\xc3\xa9", 2);
+    utf8[60] = 0;
+    char pa[64], pu[80];
+    snprintf(pa, sizeof pa, "%s", ascii);
+    snprintf(pu, sizeof pu, "%s", utf8);
+    foldsvg_profile_record_path(p, pa, 1);
+    foldsvg_profile_record_path(p, pu, 1);
+    foldsvg_profile_record_path(p, "short", 1);
+    foldsvg_profile_record_path(p, "zz", 1);
+    char *s = render(p, NULL);
+    /* each frame is 25% wide: fitchars = floor(25 / (100*12*0.59/1200)) = 42 */
+    char want[128];
+    memset(want, 'x', 40);
+    strcpy(want + 40, "..</text>");
+    has(s, want);
+    /* 60 bytes >= 42: keep 40 code points (all 30 here) and add "..", never half a char */
+    snprintf(want, sizeof want, ">%s..</text>", utf8);
+    has(s, want);
+    has(s, ">short</text>");
+    has(s, ">zz</text>");
+    free(s);
+    foldsvg_profile_free(p);
+}
+END_TEST
+
+START_TEST(narrow_frames_are_pruned)
+{
+    foldsvg_profile *p = foldsvg_profile_new();
+    foldsvg_profile_record_path(p, "big", 99999);
+    foldsvg_profile_record_path(p, "big;tiny", 1); /* 0.001% < 0.01% */
+    char *s = render(p, NULL);
+    lacks(s, "tiny");
+    free(s);
+    const char *opts[] = {"minwidth", "0", NULL};
+    s = render(p, opts);
+    has(s, "tiny (1 cycles, 0.00%)");
+    free(s);
+    foldsvg_profile_free(p);
+}
+END_TEST
+
+START_TEST(tooltips_factor_and_thousands)
+{
+    char buf[32];
+    fs_format_thousands(0, buf);
+    ck_assert_str_eq(buf, "0");
+    fs_format_thousands(999, buf);
+    ck_assert_str_eq(buf, "999");
+    fs_format_thousands(1000, buf);
+    ck_assert_str_eq(buf, "1,000");
+    fs_format_thousands(UINT64_MAX, buf);
+    ck_assert_str_eq(buf, "18,446,744,073,709,551,615");
+    foldsvg_profile *p = foldsvg_profile_new();
+    foldsvg_profile_record_path(p, "a", 3);
+    foldsvg_profile_record_path(p, "b", 1);
+    const char *opts[] = {"factor", "2.5", "countname", "samples", NULL};
+    char *s = render(p, opts);
+    /* round(3 * 2.5) = 8 (half away from zero), 100 * 8 / (4 * 2.5) = 80% */
+    has(s, "a (8 samples, 80.00%)");
+    has(s, "all (10 samples, 100%)");
+    free(s);
+    foldsvg_profile_free(p);
+}
+END_TEST
+
+START_TEST(differential_tooltips)
+{
+    foldsvg_profile *p = foldsvg_profile_new();
+    foldsvg_profile_record_diff(p, "a;b", 10, 30);
+    foldsvg_profile_record_diff(p, "a;c", 20, 10);
+    char *s = render(p, NULL);
+    /* delta b = +20, c = -10 of total 40: +50.00%, -25.00%; a opened with delta 0 */
+    has(s, "b (30 cycles, 75.00%; +50.00%)");
+    has(s, "c (10 cycles, 25.00%; -25.00%)");
+    has(s, "a (40 cycles, 100.00%; 0.00%)");
+    free(s);
+    const char *neg[] = {"negate", NULL, NULL};
+    s = render(p, neg);
+    has(s, "b (30 cycles, 75.00%; -50.00%)");
+    free(s);
+    foldsvg_profile_free(p);
+}
+END_TEST
+
+START_TEST(hostile_names_stay_well_formed)
+{
+    foldsvg_profile *p = foldsvg_profile_new();
+    foldsvg_profile_record_path(p, "<&>\"';]]>", 1);
+    foldsvg_profile_record_path(p, "ctl\x01\x1f\x7f", 1);
+    foldsvg_profile_record_path(p, "bad\xff\xfe\xc3", 1);
+    foldsvg_profile_record_path(p, "sur\xed\xa0\x80", 1);
+    const char *opts[] = {"notes", "a--b-", "title", "<t>", "nametype", "\x02", NULL};
+    char *s = render(p, opts); /* render() parses the result */
+    has(s, "&lt;&amp;&gt;");
+    has(s, "ctl\xef\xbf\xbd\xef\xbf\xbd\x7f");       /* C0 controls replaced; DEL is allowed */
+    has(s, "bad\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"); /* invalid UTF-8 replaced byte by byte */
+    has(s, "<!--NOTES: a- -b- -->");
+    free(s);
+    foldsvg_profile_free(p);
+}
+END_TEST
+
+START_TEST(xml_cleaning)
+{
+    ck_assert_int_eq(fs_xml_is_clean("plain", 5), 1);
+    ck_assert_int_eq(fs_xml_is_clean("\xc3\xa9", 2), 1);
+    ck_assert_int_eq(fs_xml_is_clean("\xc0\x80", 2), 0); /* overlong NUL */
+    ck_assert_int_eq(fs_xml_is_clean("a\0b", 3), 0);
+    ck_assert_int_eq(fs_xml_is_clean("\xef\xbf\xbe", 3), 0); /* U+FFFE */
+    ck_assert_int_eq(fs_xml_is_clean("\xf0\x9f\x94\xa5", 4), 1);
+    fs_buf b = {0};
+    ck_assert_int_eq(fs_xml_clean(&b, "a\0b", 3), 0);
+    ck_assert_str_eq(b.data, "a\xef\xbf\xbd" "b");
+    ck_assert_uint_eq(fs_utf8_chars("\xc3\xa9x", 3), 2);
+    ck_assert_uint_eq(fs_utf8_prefix("\xc3\xa9x", 3, 1), 2);
+    fs_buf_free(&b);
+}
+END_TEST
+
+START_TEST(ids_follow_content)
+{
+    foldsvg_profile *a = foldsvg_profile_new(), *b = foldsvg_profile_new();
+    foldsvg_profile_record_path(a, "x", 1);
+    foldsvg_profile_record_path(b, "y", 1);
+    char *sa = render(a, NULL), *sa2 = render(a, NULL), *sb = render(b, NULL);
+    char ida[32], idb[32];
+    ck_assert_int_eq(sscanf(strstr(sa, "id=\"") + 4, "%31[^\"]", ida), 1);
+    ck_assert_int_eq(sscanf(strstr(sb, "id=\"") + 4, "%31[^\"]", idb), 1);
+    ck_assert_str_ne(ida, idb);
+    ck_assert_str_eq(sa, sa2); /* deterministic */
+    free(sa);
+    free(sa2);
+    free(sb);
+    foldsvg_profile_free(a);
+    foldsvg_profile_free(b);
+}
+END_TEST
+
+START_TEST(pretty_xml_and_no_javascript)
+{
+    foldsvg_profile *p = foldsvg_profile_new();
+    foldsvg_profile_record_path(p, "a", 1);
+    const char *opts[] = {"pretty-xml", NULL, "no-javascript", NULL, NULL};
+    char *s = render(p, opts);
+    has(s, "\n    <defs>\n        <linearGradient");
+    lacks(s, "addEventListener");
+    free(s);
+    s = render(p, NULL);
+    has(s, "addEventListener");
+    free(s);
+    foldsvg_profile_free(p);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("svg");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, geometry);
+    tcase_add_test(tc, inverted_and_subtitle);
+    tcase_add_test(tc, labels_truncate_by_characters);
+    tcase_add_test(tc, narrow_frames_are_pruned);
+    tcase_add_test(tc, tooltips_factor_and_thousands);
+    tcase_add_test(tc, differential_tooltips);
+    tcase_add_test(tc, hostile_names_stay_well_formed);
+    tcase_add_test(tc, xml_cleaning);
+    tcase_add_test(tc, ids_follow_content);
+    tcase_add_test(tc, pretty_xml_and_no_javascript);
+    suite_add_tcase(s, tc);
+    return fs_test_run(s);
+}
