@@ -219,7 +219,7 @@ static foldsvg_status depth_of(ff_res *r, int64_t s, uint32_t *out)
 /* Frames of stack S, root first, into r->frames. */
 static foldsvg_status frames_of(ff_res *r, int64_t s, size_t *n)
 {
-    uint32_t d;
+    uint32_t d = 0;
     foldsvg_status st = depth_of(r, s, &d);
     if (st)
         return st;

@@ -74,6 +74,8 @@ typedef struct ff_parser {
     ff_profile *root;
     ff_queue *q;
     /* fast sample rows (Gecko, schema known) */
+    int srow;       /* the innermost open container is a sample row (and no skip) */
+    int64_t srow_k; /* cells seen in that row */
     int64_t scol_stack, scol_cpu;
     ff_cell row_stack, row_cpu;
     /* a failure found in a callback, reported with the offset once yajl stops */
@@ -281,7 +283,24 @@ static int samples_end(ff_parser *p, ff_thread *t)
 
 /* ---------------------------------------------------------------- containers */
 
+static int begin_container_(ff_parser *p, int is_map);
+
+/* The hot callbacks test one flag instead of looking at the frame stack. */
+static void sync_mode(ff_parser *p)
+{
+    p->srow = !p->skip && p->depth && p->st[p->depth - 1].role == R_S_ROW;
+}
+
 static int begin_container(ff_parser *p, int is_map)
+{
+    int ok = begin_container_(p, is_map);
+    sync_mode(p);
+    if (p->srow)
+        p->srow_k = 0;
+    return ok;
+}
+
+static int begin_container_(ff_parser *p, int is_map)
 {
     if (p->skip) {
         p->skip++;
@@ -290,6 +309,8 @@ static int begin_container(ff_parser *p, int is_map)
     ff_frame *f = p->depth ? &p->st[p->depth - 1] : NULL;
     uint8_t role = f ? f->child : R_ROOT;
     uint64_t ei = f ? f->idx++ : 0;
+    if (p->srow)
+        ei = (uint64_t)p->srow_k++;
     if (role == R_SKIP) {
         p->skip = 1;
         return 1;
@@ -454,8 +475,10 @@ static int end_container(ff_parser *p)
 {
     if (p->skip) {
         p->skip--;
+        sync_mode(p); /* a container inside a sample row cell may just have closed */
         return 1;
     }
+    p->srow = 0;
     ff_frame *f = &p->st[--p->depth];
     switch (f->role) {
     case R_ROW:
@@ -478,6 +501,22 @@ static int cb_start_map(void *ctx)
 
 static int cb_start_array(void *ctx)
 {
+    ff_parser *p = ctx;
+    /* The hot path: one sample row opens here for every sample. */
+    if (!p->skip && p->depth && p->depth < p->cap && p->st[p->depth - 1].role == R_S_DATA) {
+        ff_frame *up = &p->st[p->depth - 1];
+        ff_frame *f = &p->st[p->depth++];
+        up->idx++;
+        f->role = R_S_ROW;
+        f->child = R_S_CELL;
+        f->idx = 0;
+        f->thr = up->thr;
+        p->row_stack.tag = FF_NULL;
+        p->row_cpu.tag = FF_NULL;
+        p->srow = 1;
+        p->srow_k = 0;
+        return 1;
+    }
     return begin_container(ctx, 0);
 }
 
@@ -740,6 +779,8 @@ static int scalar(ff_parser *p, ff_cell c, const char *s, size_t n)
         return 1;
     ff_frame *f = p->depth ? &p->st[p->depth - 1] : NULL;
     uint64_t ei = f ? f->idx++ : 0;
+    if (p->srow)
+        ei = (uint64_t)p->srow_k++;
     return store_scalar(p, f, ei, c, s, n);
 }
 
@@ -759,19 +800,19 @@ static int cb_bool(void *ctx, int b)
 static int cb_number(void *ctx, const char *s, size_t n)
 {
     ff_parser *p = ctx;
-    if (p->skip)
-        return 1;
-    ff_frame *f = &p->st[p->depth - 1];
-    if (f->role == R_S_ROW) {
+    if (p->srow) {
         /* The hot path: one call per cell of every sample row. Only two cells matter,
          * the rest (times) are not even converted. */
-        int64_t k = (int64_t)f->idx++;
+        int64_t k = p->srow_k++;
         if (k == p->scol_stack)
             p->row_stack = ff_number(s, n);
         else if (k == p->scol_cpu)
             p->row_cpu = ff_number(s, n);
         return 1;
     }
+    if (p->skip)
+        return 1;
+    ff_frame *f = &p->st[p->depth - 1];
     if (f->child == R_SKIP) {
         f->idx++;
         return 1;

@@ -475,6 +475,18 @@ START_TEST(sp1_weights)
 }
 END_TEST
 
+/* Containers inside sample-row cells are skipped without losing the cell count. */
+START_TEST(sample_cells_with_containers)
+{
+    expect_ok("{\"meta\":{\"product\":\"SP1 ZKVM\"},\"threads\":[{\"stringTable\":[\"a\"],"
+              "\"frameTable\":{\"schema\":{\"location\":0},\"data\":[[0]]},"
+              "\"stackTable\":{\"schema\":{\"prefix\":0,\"frame\":1},\"data\":[[null,0]]},"
+              "\"samples\":{\"schema\":{\"stack\":0,\"threadCPUDelta\":3},"
+              "\"data\":[[0,[1,[2]],{\"k\":[3]},5],[null,\"t\",true,2],[0,null,null,4]]}}]}",
+              NULL, "[unknown] 2\na 9\n");
+}
+END_TEST
+
 /* A sub-profile without meta.product inherits SP1 from its parent, through a string. */
 START_TEST(sp1_inherited_by_subprofiles)
 {
@@ -821,6 +833,7 @@ static Suite *suite(void)
     tcase_add_test(tc, generated_sp1_more_nulls);
     tcase_add_test(tc, key_order_variants);
     tcase_add_test(tc, sp1_weights);
+    tcase_add_test(tc, sample_cells_with_containers);
     tcase_add_test(tc, sp1_inherited_by_subprofiles);
     tcase_add_test(tc, processed_weights_and_units);
     tcase_add_test(tc, wrapper_and_detection);
