@@ -139,6 +139,7 @@ function init() {
     var shownX = new Array(n);
     var shownW = new Array(n);
     var shownLabel = new Array(n);
+    var shownTextX = new Array(n);
     var origFill = new Array(n);
     var highlighted = new Uint8Array(n);
     for (i = 0; i < n; i++) {
@@ -147,6 +148,7 @@ function init() {
         shownX[i] = rects[i].getAttribute("x");
         shownW[i] = rects[i].getAttribute("width");
         shownLabel[i] = texts[i] ? texts[i].textContent : "";
+        shownTextX[i] = texts[i] ? texts[i].getAttribute("x") : null;
         origFill[i] = rects[i].getAttribute("fill");
         els[i].setAttribute("tabindex", "0");
     }
@@ -277,15 +279,21 @@ function init() {
             if (sx !== shownX[i]) {
                 rects[i].setAttribute("x", sx);
                 shownX[i] = sx;
-                if (texts[i]) {
-                    texts[i].setAttribute("x", (px + labelOffset).toFixed(4) + "%");
-                }
             }
             if (sw !== shownW[i]) {
                 rects[i].setAttribute("width", sw);
                 shownW[i] = sw;
             }
+            /* labels: most frames of a big graph have none; an empty <text> is left alone
+             * (its x is brought up to date when it gets a label) */
             var label = labelFor(i, pw);
+            if (label !== "") {
+                var tx = (px + labelOffset).toFixed(4) + "%";
+                if (tx !== shownTextX[i]) {
+                    texts[i].setAttribute("x", tx);
+                    shownTextX[i] = tx;
+                }
+            }
             if (label !== shownLabel[i]) {
                 texts[i].textContent = label;
                 shownLabel[i] = label;

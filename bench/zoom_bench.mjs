@@ -1,0 +1,212 @@
+// Zoom timing of the SVG script on a ~50k-frame flame graph, in headless Chromium.
+//
+//   node bench/zoom_bench.mjs [--frames 50000] [--runs 5] [--keep DIR]
+//
+// Renders a generated folded profile with foldsvg (FOLDSVG_BIN, default build/foldsvg),
+// opens the SVG in the system Chromium and clicks
+// frames with real (trusted) mouse events. For each click it reports
+//   script: the click handler's own time (zoom logic and DOM writes),
+//   frame:  click to the end of the next rendered frame (style, layout, paint), measured as
+//           a requestAnimationFrame followed by a task,
+//   event:  the Event Timing API's duration of the click (input to next presentation),
+// as the median and maximum over the runs. The goal: zoom repaints in under 100 ms.
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { launchBrowser, makeTmpDir, renderSvg } from '../tests/browser/helpers.mjs';
+
+const args = process.argv.slice(2);
+const opt = (name, dflt) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : dflt;
+};
+const targetFrames = +opt('frames', 50000);
+const runs = +opt('runs', 5);
+const keep = opt('keep', null);
+
+// A deterministic random profile of about N frames that all survive the default pruning
+// (--minwidth 0.01%): 100 "threads" below main of varied weight, each a call tree about 40
+// deep and up to 30 frames wide per row, so that every row holds frames of a usable width
+// and zooming into a wide subtree keeps thousands of frames on screen.
+function generate(n) {
+  let seed = 0x2545f491;
+  const rnd = () => {
+    seed ^= seed << 13; seed >>>= 0;
+    seed ^= seed >>> 17;
+    seed ^= seed << 5; seed >>>= 0;
+    return seed / 4294967296;
+  };
+  const modules = ['parse', 'render', 'io', 'alloc', 'hash', 'sort', 'xml', 'net', 'gc', 'json'];
+  const lines = [];
+  let made = 2; // "all" and "main"
+  const threads = 100;
+  const perThread = Math.floor((n - 2) / threads) - 1;
+  const avg = 100000;
+  const floor = Math.ceil((threads * avg) / 9000); // above 0.01% of the total
+  for (let t = 0; t < threads; t++) {
+    const root = { path: `main;thread_${t}`, w: Math.floor(avg * (0.5 + rnd())), kids: [] };
+    made++;
+    let row = [root];
+    let budget = perThread;
+    while (row.length && budget > 0) {
+      const next = [];
+      for (const node of row) {
+        const want = next.length < 30 && node.w > 3 * floor && rnd() < 0.35 ? 2 : 1;
+        const inner = Math.floor(node.w * (0.99 + 0.01 * rnd()));
+        const parts = want === 2 ? [Math.floor(inner * (0.35 + 0.3 * rnd()))] : [];
+        parts.push(inner - (parts[0] || 0));
+        for (const w of parts) {
+          if (w < floor || budget <= 0) continue;
+          const m = modules[Math.floor(rnd() * modules.length)];
+          const kid = { path: `${node.path};${m}::${m}_worker_${made.toString(36)}`, w, kids: [] };
+          node.kids.push(kid);
+          next.push(kid);
+          made++;
+          budget--;
+        }
+      }
+      row = next;
+    }
+    // write the tree: each node's self weight is its weight minus its children's
+    const stack = [root];
+    while (stack.length) {
+      const node = stack.pop();
+      const self = node.w - node.kids.reduce((s, c) => s + c.w, 0);
+      if (self > 0) lines.push(`${node.path} ${self}`);
+      for (const c of node.kids) stack.push(c);
+    }
+  }
+  return { text: lines.join('\n') + '\n', frames: made };
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+const dir = keep || makeTmpDir('foldsvg-bench-');
+fs.mkdirSync(dir, { recursive: true });
+const { text, frames } = generate(targetFrames);
+const t0 = Date.now();
+const svg = await renderSvg(dir, 'zoom50k', text);
+const renderMs = Date.now() - t0;
+const size = fs.statSync(svg).size;
+
+const browser = await launchBrowser();
+const page = await browser.context.newPage();
+const errors = [];
+page.on('pageerror', (e) => errors.push(e.message));
+await page.setViewportSize({ width: 1200, height: 800 });
+const tl = Date.now();
+await page.goto(pathToFileURL(svg).href);
+await page.waitForFunction(() => document.documentElement.foldsvg);
+const loadMs = Date.now() - tl;
+const count = await page.evaluate(() => document.documentElement.foldsvg.frames);
+
+// Install the in-page instruments: event timing of clicks, and a click-to-frame timer.
+await page.evaluate(() => {
+  window.__bench = { events: [] };
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) if (e.name === 'click') window.__bench.events.push(e.duration);
+  }).observe({ type: 'event', durationThreshold: 16, buffered: false });
+  const frames = document.querySelector('svg[id$="-frames"]');
+  frames.addEventListener('click', () => {
+    const start = performance.now();
+    window.__bench.clickStart = start;
+    window.__bench.done = new Promise((resolve) => {
+      requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - start), 0));
+    });
+  }, { capture: true });
+  document.documentElement.addEventListener('click', () => {
+    window.__bench.script = performance.now() - window.__bench.clickStart;
+  });
+});
+
+// Picks a visible frame by a rule and returns the centre of its rect on screen.
+async function target(rule) {
+  return page.evaluate((r) => {
+    const frames = document.querySelector('svg[id$="-frames"]');
+    const total = +frames.getAttribute('total_samples');
+    const cands = [];
+    for (const g of frames.children) {
+      if (g.classList.contains('hide') || g.classList.contains('parent')) continue;
+      const rect = g.querySelector('rect');
+      const b = rect.getBoundingClientRect();
+      if (b.width < 4 || b.top < 0 || b.bottom > innerHeight) continue;
+      cands.push({ w: +rect.getAttribute('fg:w'), y: +rect.getAttribute('y'), x: b.left + b.width / 2, cy: b.top + b.height / 2, total });
+    }
+    let pick;
+    const rowsTop = [...new Set(cands.map((c) => c.y))].sort((a, b) => b - a);
+    if (r === 'big') {
+      // the widest frame two rows above the root (a "thread": hundreds of frames stay)
+      pick = cands.filter((c) => c.y === rowsTop[2]).sort((a, b) => b.w - a.w)[0];
+    } else if (r === 'main') {
+      // the only child of the root: every frame stays visible and is rescaled
+      pick = cands.filter((c) => c.y === rowsTop[1]).sort((a, b) => b.w - a.w)[0];
+    } else if (r === 'deep') {
+      // a frame at mid depth: most of the graph is hidden
+      const ys = [...new Set(cands.map((c) => c.y))].sort((a, b) => b - a);
+      const row = ys[Math.floor(ys.length / 2)];
+      pick = cands.filter((c) => c.y === row).sort((a, b) => b.w - a.w)[0];
+    }
+    return pick ? { x: pick.x, y: pick.cy } : null;
+  }, rule);
+}
+
+async function clickAndTime(point) {
+  await page.evaluate(() => { window.__bench.events = []; });
+  await page.mouse.click(point.x, point.y);
+  const frame = await page.evaluate(() => window.__bench.done);
+  await page.waitForTimeout(50);
+  return page.evaluate((f) => ({ frame: f, script: window.__bench.script, event: window.__bench.events[0] ?? null }), frame);
+}
+
+async function reset() {
+  await page.evaluate(() => window.__bench.resetStart = performance.now());
+  const t = await page.evaluate(async () => {
+    const start = performance.now();
+    document.documentElement.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+    const script = performance.now() - start;
+    const frame = await new Promise((resolve) => requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - start), 0)));
+    return { script, frame, event: null };
+  });
+  await page.waitForTimeout(50);
+  return t;
+}
+
+const results = {
+  'zoom to a thread (depth 2)': [],
+  'zoom to a mid-depth frame': [],
+  'reset (Esc) to the full graph': [],
+  'zoom to main (all stay visible)': [],
+};
+for (let r = 0; r < runs; r++) {
+  const big = await target('big');
+  results['zoom to a thread (depth 2)'].push(await clickAndTime(big));
+  const deep = await target('deep');
+  if (deep) results['zoom to a mid-depth frame'].push(await clickAndTime(deep));
+  results['reset (Esc) to the full graph'].push(await reset());
+  results['zoom to main (all stay visible)'].push(await clickAndTime(await target('main')));
+  await reset();
+}
+await browser.close();
+if (!keep) fs.rmSync(dir, { recursive: true, force: true });
+
+const f = (v) => (v == null ? '   n/a' : v.toFixed(1).padStart(6));
+console.log(`frames: ${count} in the SVG (${frames} generated), SVG ${(size / 1e6).toFixed(1)} MB, rendered in ${renderMs} ms, page load + script init ${loadMs} ms`);
+console.log(`runs: ${runs}; times in ms, median / max`);
+console.log('case                              script            frame             event');
+let worst = 0;
+for (const [name, rs] of Object.entries(results)) {
+  const col = (k) => {
+    const xs = rs.map((x) => x[k]).filter((x) => x != null);
+    return xs.length ? `${f(median(xs))} / ${f(Math.max(...xs))}` : '   n/a /    n/a';
+  };
+  if (name.startsWith('zoom to a')) worst = Math.max(worst, median(rs.map((x) => x.frame)));
+  console.log(`${name.padEnd(32)}  ${col('script')}   ${col('frame')}   ${col('event')}`);
+}
+console.log(`zoom repaint (median click-to-frame, worse of the thread and mid-depth cases): ${worst.toFixed(1)} ms ${worst < 100 ? '< 100 ms: OK' : '>= 100 ms: TOO SLOW'}`);
+if (errors.length) {
+  console.log(`script errors: ${errors.join('; ')}`);
+  process.exitCode = 1;
+}
