@@ -161,7 +161,8 @@ function init() {
         R + " #" + P + "-ignorecase { text-anchor:end; cursor:pointer; opacity:0.35; }\n" +
         R + " #" + P + "-ignorecase:hover, " + R + " #" + P + "-ignorecase.show { opacity:1; }\n" +
         R + " #" + P + "-search.show { opacity:1; }\n" +
-        R + " #" + P + "-frames > * { outline:none; }\n" +
+        R + " #" + P + "-frames > *, " + R + " > text { outline:none; }\n" +
+        R + " > text:focus-visible { text-decoration:underline; }\n" +
         R + " #" + P + "-frames > *:focus-visible > rect, " + R + " #" + P + "-frames > *:focus-visible > g > rect { stroke:black; stroke-width:1.5; }\n" +
         "@media (prefers-color-scheme: dark) {\n" +
         "  " + R + " { background-color:#1b1b1f; color-scheme:dark; }\n" +
