@@ -72,6 +72,7 @@ static const char usage_text[] =
     "\n"
     "Profiles (Firefox-Profiler JSON):\n"
     "      --thread N            only thread N (default: all threads merged)\n"
+    "      --list-threads        list the threads (INDEX NAME PROCESS SAMPLES WEIGHT), exit\n"
     "      --weight auto|samples weigh samples by the profile (SP1 cycles) or 1 each\n"
     "\n"
     "Exit status: 0 done (warnings allowed), 1 input or output failure, 2 usage error.\n"

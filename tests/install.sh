@@ -1,0 +1,45 @@
+#!/bin/sh
+# Installs the build into a temporary prefix and builds a program against the installed
+# library twice, with pkg-config and with CMake's find_package, then renders through the
+# public API. Usage: tests/install.sh BUILD_DIR SOURCE_DIR
+set -eu
+build=$(realpath "$1"); src=$(realpath "$2")
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+cmake --install "$build" --prefix "$work/prefix" >/dev/null
+prefix="$work/prefix"
+libdir=$(dirname "$(find "$prefix" -name 'libfoldsvg.so' | head -n 1)")
+for f in bin/foldsvg include/foldsvg.h share/man/man1/foldsvg.1; do
+    [ -e "$prefix/$f" ] || { echo "FAIL not installed: $f"; exit 1; }
+done
+[ -e "$libdir/libfoldsvg.a" ] && [ -e "$libdir/pkgconfig/foldsvg.pc" ] &&
+    [ -e "$libdir/cmake/foldsvg/foldsvgConfig.cmake" ] || { echo "FAIL library files missing"; exit 1; }
+soname=$(objdump -p "$libdir/libfoldsvg.so" | awk '/SONAME/ {print $2}')
+[ "$soname" = libfoldsvg.so.0 ] || { echo "FAIL soname is '$soname'"; exit 1; }
+# internal symbols stay hidden
+if nm -D --defined-only "$libdir/libfoldsvg.so" | awk '{print $3}' | grep -v '^foldsvg_' | grep -q .; then
+    echo "FAIL the shared library exports non-API symbols:"; nm -D --defined-only "$libdir/libfoldsvg.so" | grep -v ' foldsvg_' | head; exit 1
+fi
+
+# pkg-config
+PKG_CONFIG_PATH="$libdir/pkgconfig" cc -std=c11 -Wall -Werror -o "$work/rec-pc" "$src/examples/record.c" \
+    $(PKG_CONFIG_PATH="$libdir/pkgconfig" pkg-config --cflags --libs foldsvg) -Wl,-rpath,"$libdir"
+"$work/rec-pc" "$work/pc.svg" >/dev/null
+grep -q 'keccak256 (120,000 cycles' "$work/pc.svg" || { echo "FAIL pkg-config program output"; exit 1; }
+"$work/rec-pc" "$work/pc.folded" >/dev/null
+grep -qx 'main;verify_block;keccak256 120000' "$work/pc.folded" || { echo "FAIL folded output"; exit 1; }
+grep -qx 'main;parse_tx;Vec<\[u8: 32\]>::decode 34950' "$work/pc.folded" || { echo "FAIL sanitized name"; exit 1; }
+
+# CMake find_package
+mkdir -p "$work/cm"
+cat >"$work/cm/CMakeLists.txt" <<CM
+cmake_minimum_required(VERSION 3.18)
+project(rec C)
+find_package(foldsvg 0.1 REQUIRED)
+add_executable(rec "$src/examples/record.c")
+target_link_libraries(rec PRIVATE foldsvg::foldsvg)
+CM
+cmake -S "$work/cm" -B "$work/cm/b" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+cmake --build "$work/cm/b" >/dev/null
+LD_LIBRARY_PATH="$libdir" "$work/cm/b/rec" "$work/cm.svg" >/dev/null
+cmp -s "$work/pc.svg" "$work/cm.svg" || { echo "FAIL the two builds render differently"; exit 1; }
+echo "install: 1 passed, 0 failed"
