@@ -78,11 +78,12 @@ static const char usage_text[] =
     "Exit status: 0 done (warnings allowed), 1 input or output failure, 2 usage error.\n"
     "See foldsvg(1) for details and examples.\n";
 
-/* WHAT is "unknown option", "option X needs a value", ...; ARG is the word at fault. */
-static void die_usage(const char *what, const char *arg)
+/* WHAT is "unknown option", "missing value for option", ...; ARG is the word at fault.
+ * Returns the exit code, so callers can `return usage(...)`. */
+static int usage(const char *what, const char *arg)
 {
     fprintf(stderr, "foldsvg: %s %s (see foldsvg --help)\n", what, arg);
-    exit(EXIT_USAGE);
+    return EXIT_USAGE;
 }
 
 static int report(const foldsvg_error *err, foldsvg_status st)
@@ -116,27 +117,33 @@ static void print_thread(void *user, size_t index, const char *name, const char 
                weight);
 }
 
-static foldsvg_format parse_format(const char *v)
+static int parse_format(const char *v, foldsvg_format *out)
 {
     if (strcmp(v, "svg") == 0)
-        return FOLDSVG_FORMAT_SVG;
-    if (strcmp(v, "folded") == 0)
-        return FOLDSVG_FORMAT_FOLDED;
-    if (strcmp(v, "html") == 0)
-        return FOLDSVG_FORMAT_HTML;
-    fprintf(stderr, "foldsvg: invalid value '%s' for --format: expected svg, folded or html\n", v);
-    exit(EXIT_USAGE);
-    return FOLDSVG_FORMAT_AUTO;
+        *out = FOLDSVG_FORMAT_SVG;
+    else if (strcmp(v, "folded") == 0)
+        *out = FOLDSVG_FORMAT_FOLDED;
+    else if (strcmp(v, "html") == 0)
+        *out = FOLDSVG_FORMAT_HTML;
+    else
+        return -1;
+    return 0;
 }
 
-/* Options of the command itself, not of the library. Returns 1 when NAME was one. */
+/* Options of the command itself, not of the library. Returns 1 when NAME was one, -1 when
+ * its value is bad (reported). */
 static int cli_option(cli_state *s, const char *name, const char *value)
 {
-    if (strcmp(name, "output") == 0)
+    if (strcmp(name, "output") == 0) {
         s->output = value;
-    else if (strcmp(name, "format") == 0)
-        s->format = parse_format(value);
-    else if (strcmp(name, "quiet") == 0)
+    } else if (strcmp(name, "format") == 0) {
+        if (parse_format(value, &s->format) != 0) {
+            fprintf(stderr,
+                    "foldsvg: invalid value '%s' for --format: expected svg, folded or html\n",
+                    value);
+            return -1;
+        }
+    } else if (strcmp(name, "quiet") == 0)
         s->quiet = 1;
     else if (strcmp(name, "verbose") == 0)
         s->verbose = 1;
@@ -184,20 +191,23 @@ static const char *short_name(char c)
     }
 }
 
-static void apply(cli_state *s, const char *name, const char *value, const char *spelled)
+/* Returns 0 or the exit code of a usage error (reported). */
+static int apply(cli_state *s, const char *name, const char *value, const char *spelled)
 {
-    if (cli_option(s, name, value))
-        return;
+    int r = cli_option(s, name, value);
+    if (r)
+        return r < 0 ? EXIT_USAGE : 0;
     foldsvg_error err;
     foldsvg_status st = foldsvg_options_set(s->opts, name, value, &err);
-    if (st != FOLDSVG_OK) {
-        if (st == FOLDSVG_E_USAGE && strncmp(err.message, "unknown option", 14) == 0)
-            die_usage("unknown option", spelled);
-        exit(report(&err, st));
-    }
+    if (st == FOLDSVG_OK)
+        return 0;
+    if (st == FOLDSVG_E_USAGE && strncmp(err.message, "unknown option", 14) == 0)
+        return usage("unknown option", spelled);
+    return report(&err, st);
 }
 
-static void parse_args(cli_state *s, int argc, char **argv)
+/* Returns 0 or the exit code of a usage error (reported). */
+static int parse_args(cli_state *s, int argc, char **argv)
 {
     int only_inputs = 0;
     for (int i = 1; i < argc; i++) {
@@ -217,7 +227,7 @@ static void parse_args(cli_state *s, int argc, char **argv)
             const char *eq = strchr(a + 2, '=');
             size_t n = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
             if (n >= sizeof name)
-                die_usage("unknown option", a);
+                return usage("unknown option", a);
             memcpy(name, a + 2, n);
             name[n] = '\0';
             if (eq) {
@@ -227,21 +237,65 @@ static void parse_args(cli_state *s, int argc, char **argv)
         } else {
             const char *longname = a[2] == '\0' ? short_name(a[1]) : NULL;
             if (!longname)
-                die_usage("unknown option", a);
+                return usage("unknown option", a);
             snprintf(name, sizeof name, "%s", longname);
         }
         int takes = cli_takes_value(name);
         if (takes < 0)
-            die_usage("unknown option", a);
+            return usage("unknown option", a);
         if (takes && !inline_value) {
             if (i + 1 >= argc)
-                die_usage("missing value for option", a);
+                return usage("missing value for option", a);
             value = argv[++i];
         } else if (!takes && inline_value) {
-            die_usage("no value allowed for option", a);
+            return usage("no value allowed for option", a);
         }
-        apply(s, name, value, a);
+        int rc = apply(s, name, value, a);
+        if (rc)
+            return rc;
     }
+    return 0;
+}
+
+/* Everything after parsing; returns the exit code. */
+static int run(cli_state *s, foldsvg_profile *p)
+{
+    if (s->help) {
+        fputs(usage_text, stdout);
+        return fflush(stdout) == 0 ? 0 : EXIT_INPUT;
+    }
+    if (s->version) {
+        printf("foldsvg %s\n", foldsvg_version());
+        return fflush(stdout) == 0 ? 0 : EXIT_INPUT;
+    }
+    foldsvg_options_set_warning_handler(s->opts, on_warning, s);
+    foldsvg_error err;
+    foldsvg_status st = foldsvg_options_check(s->opts, &err);
+    if (st)
+        return report(&err, st);
+    if (s->ninputs == 0)
+        s->inputs[s->ninputs++] = "-";
+    if (s->list_threads) {
+        for (size_t i = 0; i < s->ninputs; i++) {
+            st = foldsvg_list_threads(s->inputs[i], s->opts, print_thread, NULL, &err);
+            if (st)
+                return report(&err, st);
+        }
+        return fflush(stdout) == 0 ? 0 : EXIT_INPUT;
+    }
+    for (size_t i = 0; i < s->ninputs; i++) {
+        st = foldsvg_profile_read_file(p, s->inputs[i], s->opts, &err);
+        if (st)
+            return report(&err, st);
+    }
+    st = foldsvg_profile_write_as(p, s->output ? s->output : "-", s->format, s->opts, &err);
+    if (st)
+        return report(&err, st);
+    if (s->verbose)
+        fprintf(stderr, "foldsvg: %llu %s across %zu unique stacks\n",
+                (unsigned long long)foldsvg_profile_total(p), foldsvg_profile_count_name(p),
+                foldsvg_profile_unique_stacks(p));
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -251,48 +305,17 @@ int main(int argc, char **argv)
     s.opts = foldsvg_options_new();
     s.inputs = calloc((size_t)argc + 1, sizeof *s.inputs);
     foldsvg_profile *p = foldsvg_profile_new();
+    int rc;
     if (!s.opts || !s.inputs || !p) {
         fprintf(stderr, "foldsvg: out of memory\n");
-        return EXIT_INPUT;
+        rc = EXIT_INPUT;
+    } else {
+        rc = parse_args(&s, argc, argv);
+        if (rc == 0)
+            rc = run(&s, p);
     }
-    parse_args(&s, argc, argv);
-    if (s.help) {
-        fputs(usage_text, stdout);
-        return 0;
-    }
-    if (s.version) {
-        printf("foldsvg %s\n", foldsvg_version());
-        return 0;
-    }
-    foldsvg_options_set_warning_handler(s.opts, on_warning, &s);
-    foldsvg_error err;
-    foldsvg_status st = foldsvg_options_check(s.opts, &err);
-    if (st)
-        return report(&err, st);
-    if (s.ninputs == 0)
-        s.inputs[s.ninputs++] = "-";
-    if (s.list_threads) {
-        for (size_t i = 0; i < s.ninputs; i++) {
-            st = foldsvg_list_threads(s.inputs[i], s.opts, print_thread, NULL, &err);
-            if (st)
-                return report(&err, st);
-        }
-        return fflush(stdout) == 0 ? 0 : EXIT_INPUT;
-    }
-    for (size_t i = 0; i < s.ninputs; i++) {
-        st = foldsvg_profile_read_file(p, s.inputs[i], s.opts, &err);
-        if (st)
-            return report(&err, st);
-    }
-    st = foldsvg_profile_write_as(p, s.output ? s.output : "-", s.format, s.opts, &err);
-    if (st)
-        return report(&err, st);
-    if (s.verbose)
-        fprintf(stderr, "foldsvg: %llu %s across %zu unique stacks\n",
-                (unsigned long long)foldsvg_profile_total(p), foldsvg_profile_count_name(p),
-                foldsvg_profile_unique_stacks(p));
     foldsvg_profile_free(p);
     foldsvg_options_free(s.opts);
     free(s.inputs);
-    return 0;
+    return rc;
 }
