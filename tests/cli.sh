@@ -34,6 +34,29 @@ cmp -s a.svg b.svg && ok || bad "stdin and file inputs render differently"
 expect 0 dash-input sh -c "'$bin' - --hash -o c.svg < in.folded"
 cmp -s a.svg c.svg && ok || bad "'-' is not standard input"
 
+# the summary line on stderr, silent with -q
+expect 0 summary "$bin" in.folded -o s.svg
+has summary-line err 'foldsvg: 100 cycles across 3 unique stacks'
+expect 0 summary-quiet "$bin" -q in.folded -o s.svg
+[ ! -s err ] && ok || bad "-q still prints: $(cat err)"
+printf '{"meta":{"version":24,"product":"SP1 ZKVM"},"threads":[{"name":"t","samples":{"schema":{"stack":0,"time":1,"threadCPUDelta":2},"data":[[0,0,5],[null,1,5],[1,2,5]]},"stackTable":{"schema":{"prefix":0,"frame":1},"data":[[null,0],[0,1]]},"frameTable":{"schema":{"location":0},"data":[[0],[1]]},"stringTable":["main","a;b"]}]}' >sp1.json
+expect 0 json-summary "$bin" sp1.json -o sp1.folded
+has json-summary-line err 'foldsvg: 15 cycles across 3 unique stacks'
+printf '[unknown] 5\nmain 5\nmain;a:b 5\n' >want-sp1.folded
+cmp -s sp1.folded want-sp1.folded && ok || bad "SP1 JSON to folded: $(cat sp1.folded)"
+gzip -c sp1.json >sp1.json.gz
+expect 0 json-gz-stdin sh -c "'$bin' --format folded < sp1.json.gz > sp1gz.folded"
+cmp -s sp1gz.folded want-sp1.folded && ok || bad "gzip JSON on stdin: $(cat sp1gz.folded)"
+expect 2 json-flamechart "$bin" --flamechart sp1.json -o x.svg
+has json-flamechart-msg err 'drop --flamechart'
+expect 0 list-threads "$bin" --list-threads sp1.json
+printf '0\tt\t\t3\t15\n' >want-threads
+cmp -s out want-threads && ok || bad "--list-threads: $(cat out)"
+head -c 200 sp1.json >trunc.json
+expect 1 json-truncated "$bin" trunc.json -o t.svg
+has json-truncated-msg err 'trunc.json: byte 200:'
+[ ! -e t.svg ] && ok || bad "truncated JSON created output"
+
 # folded output: merged, sorted by stack bytes
 expect 0 folded "$bin" unsorted.folded -o out.folded
 printf 'a;y 3\nb;x 6\n' >want.folded

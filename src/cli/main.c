@@ -16,6 +16,8 @@ typedef struct cli_state {
     foldsvg_format format;
     int quiet, verbose;
     int help, version, list_threads;
+    int top;      /* --top given: tables on standard output */
+    int sections; /* --sections: one report section per input */
 } cli_state;
 
 static const char usage_text[] =
@@ -30,12 +32,13 @@ static const char usage_text[] =
     "      --flamechart          keep input order (a flame chart over time); title Flame Chart\n"
     "\n"
     "Output:\n"
-    "  -o, --output FILE         FILE.svg: SVG; any other name: folded text; '-': stdout SVG\n"
-    "      --format FMT          svg or folded, overriding the name of -o\n"
+    "  -o, --output FILE         FILE.svg: SVG; FILE.html: HTML report (flamegraph and tables);\n"
+    "                            any other name: folded text; '-': stdout SVG\n"
+    "      --format FMT          svg, folded or html, overriding the name of -o\n"
     "      --id-prefix P         prefix of the SVG's element ids (default: a content hash)\n"
     "      --pretty-xml          indent the SVG\n"
     "      --no-javascript       leave the interactive script out\n"
-    "  -q, --quiet               no warnings\n"
+    "  -q, --quiet               no warnings, no summary line\n"
     "  -v, --verbose             more messages\n"
     "  -h, --help                this help\n"
     "  -V, --version             the version\n"
@@ -74,6 +77,14 @@ static const char usage_text[] =
     "      --thread N            only thread N (default: all threads merged)\n"
     "      --list-threads        list the threads (INDEX NAME PROCESS SAMPLES WEIGHT), exit\n"
     "      --weight auto|samples weigh samples by the profile (SP1 cycles) or 1 each\n"
+    "\n"
+    "Reports:\n"
+    "      --top N               print the N hottest functions by self and inclusive time to\n"
+    "                            stdout (nothing else unless -o FILE); in HTML, rows per table\n"
+    "      --top-format FMT      text (default), markdown or json\n"
+    "      --per K               divide the tables' counts by K (cost per iteration)\n"
+    "      --sections            HTML report: one section per INPUT instead of one merged\n"
+    "                            profile\n"
     "\n"
     "Exit status: 0 done (warnings allowed), 1 input or output failure, 2 usage error.\n"
     "See foldsvg(1) for details and examples.\n";
@@ -153,6 +164,8 @@ static int cli_option(cli_state *s, const char *name, const char *value)
         s->version = 1;
     else if (strcmp(name, "list-threads") == 0)
         s->list_threads = 1;
+    else if (strcmp(name, "sections") == 0)
+        s->sections = 1;
     else
         return 0;
     return 1;
@@ -164,7 +177,7 @@ static int cli_takes_value(const char *name)
         return 1;
     if (strcmp(name, "quiet") == 0 || strcmp(name, "verbose") == 0 ||
         strcmp(name, "help") == 0 || strcmp(name, "version") == 0 ||
-        strcmp(name, "list-threads") == 0)
+        strcmp(name, "list-threads") == 0 || strcmp(name, "sections") == 0)
         return 0;
     return foldsvg_option_takes_value(name);
 }
@@ -197,6 +210,8 @@ static int apply(cli_state *s, const char *name, const char *value, const char *
     int r = cli_option(s, name, value);
     if (r)
         return r < 0 ? EXIT_USAGE : 0;
+    if (strcmp(name, "top") == 0)
+        s->top = 1;
     foldsvg_error err;
     foldsvg_status st = foldsvg_options_set(s->opts, name, value, &err);
     if (st == FOLDSVG_OK)
@@ -257,6 +272,35 @@ static int parse_args(cli_state *s, int argc, char **argv)
     return 0;
 }
 
+/* --sections: each input read into its own profile and added to the report as it comes. */
+static int write_sections(cli_state *s, const char *output)
+{
+    foldsvg_error err;
+    foldsvg_report *r = foldsvg_report_new(s->opts);
+    if (!r) {
+        fprintf(stderr, "foldsvg: out of memory\n");
+        return EXIT_INPUT;
+    }
+    foldsvg_status st = FOLDSVG_OK;
+    for (size_t i = 0; i < s->ninputs && st == FOLDSVG_OK; i++) {
+        foldsvg_profile *p = foldsvg_profile_new();
+        if (!p) {
+            foldsvg_report_free(r);
+            fprintf(stderr, "foldsvg: out of memory\n");
+            return EXIT_INPUT;
+        }
+        const char *name = strcmp(s->inputs[i], "-") ? s->inputs[i] : "<stdin>";
+        st = foldsvg_profile_read_file(p, s->inputs[i], s->opts, &err);
+        if (st == FOLDSVG_OK)
+            st = foldsvg_report_add(r, p, name, &s->inputs[i], 1, &err);
+        foldsvg_profile_free(p);
+    }
+    if (st == FOLDSVG_OK)
+        st = foldsvg_report_write(r, output, &err);
+    foldsvg_report_free(r);
+    return st ? report(&err, st) : 0;
+}
+
 /* Everything after parsing; returns the exit code. */
 static int run(cli_state *s, foldsvg_profile *p)
 {
@@ -283,15 +327,48 @@ static int run(cli_state *s, foldsvg_profile *p)
         }
         return fflush(stdout) == 0 ? 0 : EXIT_INPUT;
     }
+    const char *output = s->output ? s->output : "-";
+    foldsvg_format format = s->format ? s->format : foldsvg_format_for_path(output);
+    if (s->top && strcmp(output, "-") == 0 && (s->output || s->format)) {
+        fprintf(stderr, "foldsvg: --top prints the tables on standard output: write the other "
+                        "output to a file (-o FILE) (see foldsvg --help)\n");
+        return EXIT_USAGE;
+    }
+    if (s->sections && (format != FOLDSVG_FORMAT_HTML || s->top)) {
+        fprintf(stderr, "foldsvg: --sections needs an HTML report (-o NAME.html or --format html) "
+                        "and no --top (see foldsvg --help)\n");
+        return EXIT_USAGE;
+    }
+    if (s->sections)
+        return write_sections(s, output);
     for (size_t i = 0; i < s->ninputs; i++) {
         st = foldsvg_profile_read_file(p, s->inputs[i], s->opts, &err);
         if (st)
             return report(&err, st);
     }
-    st = foldsvg_profile_write_as(p, s->output ? s->output : "-", s->format, s->opts, &err);
+    int write_output = !s->top || s->output;
+    if (write_output && format == FOLDSVG_FORMAT_HTML) {
+        /* through a report, so that the page can name the inputs */
+        foldsvg_report *r = foldsvg_report_new(s->opts);
+        if (!r) {
+            fprintf(stderr, "foldsvg: out of memory\n");
+            return EXIT_INPUT;
+        }
+        st = foldsvg_report_add(r, p, NULL, s->inputs, s->ninputs, &err);
+        if (st == FOLDSVG_OK)
+            st = foldsvg_report_write(r, output, &err);
+        foldsvg_report_free(r);
+    } else if (write_output) {
+        st = foldsvg_profile_write_as(p, output, s->format, s->opts, &err);
+    }
     if (st)
         return report(&err, st);
-    if (s->verbose)
+    if (s->top) {
+        st = foldsvg_profile_write_top(p, stdout, s->opts, &err);
+        if (st)
+            return report(&err, st);
+    }
+    if (!s->quiet)
         fprintf(stderr, "foldsvg: %llu %s across %zu unique stacks\n",
                 (unsigned long long)foldsvg_profile_total(p), foldsvg_profile_count_name(p),
                 foldsvg_profile_unique_stacks(p));
