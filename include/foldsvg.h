@@ -248,6 +248,45 @@ FOLDSVG_API foldsvg_status foldsvg_list_threads(const char *path, const foldsvg_
                                                 foldsvg_thread_fn fn, void *user,
                                                 foldsvg_error *err);
 
+/* ---------------------------------------------------------------------------------------
+ * HTML reports of several profiles (one section each)
+ *
+ * foldsvg_profile_write/_render with FOLDSVG_FORMAT_HTML writes the report of one profile.
+ * To show several profiles side by side without merging them, add each to a report:
+ *     foldsvg_report *r = foldsvg_report_new(opts);
+ *     foldsvg_report_add(r, profile_a, "a.json", (const char *[]){"a.json"}, 1, &err);
+ *     foldsvg_report_add(r, profile_b, "b.json", (const char *[]){"b.json"}, 1, &err);
+ *     foldsvg_report_write(r, "report.html", &err);
+ * ------------------------------------------------------------------------------------- */
+
+typedef struct foldsvg_report foldsvg_report;
+
+/* An empty report using a copy of OPTS (NULL: defaults) for every section: the SVG's options,
+ * "top" rows per table (25 when unset), "per", and "title" as the page title ("Profile
+ * report" when unset). NULL when out of memory. */
+FOLDSVG_API foldsvg_report *foldsvg_report_new(const foldsvg_options *opts);
+/* NULL is fine. */
+FOLDSVG_API void foldsvg_report_free(foldsvg_report *r);
+
+/* Adds a section for P: HEADING (NULL: none) over the input facts, the flamegraph and the
+ * tables. INPUTS[0..NINPUTS) are the names of the files read into P, shown as its "File"
+ * fact ("-" shows as "<stdin>"); with NINPUTS 0 the names the profile recorded are shown.
+ * Everything is rendered now: P may be changed or freed afterwards. Sections after the
+ * first get their own SVG id prefix (the first one's, or "fg", followed by "-sN").
+ * FOLDSVG_E_NO_DATA when P's total is 0. */
+FOLDSVG_API foldsvg_status foldsvg_report_add(foldsvg_report *r, const foldsvg_profile *p,
+                                              const char *heading, const char *const *inputs,
+                                              size_t ninputs, foldsvg_error *err);
+/* How many sections were added. */
+FOLDSVG_API size_t foldsvg_report_sections(const foldsvg_report *r);
+
+/* Writes the page to OUT, or to PATH like foldsvg_profile_write (atomically; "-" is standard
+ * output). FOLDSVG_E_NO_DATA when no section was added. */
+FOLDSVG_API foldsvg_status foldsvg_report_render(const foldsvg_report *r, FILE *out,
+                                                 foldsvg_error *err);
+FOLDSVG_API foldsvg_status foldsvg_report_write(const foldsvg_report *r, const char *path,
+                                                foldsvg_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Golden tests: every golden/CASE/ holds `args` (shell words; $SHARED is ../shared), usually
-# an input file, and `expected.EXT`, the reviewed output of `foldsvg ARGS -o out.EXT`.
+# an input file, and `expected.EXT`, the reviewed output of `foldsvg ARGS -o out.EXT` (or,
+# when the case has a file named `stdout`, of what `foldsvg ARGS` prints).
 # Every SVG must also be well-formed XML (xmllint).
 #   tests/golden.sh BIN GOLDEN_DIR SHARED_DIR [CASE...]
 # UPDATE_GOLDEN=1 rewrites the expected files instead of comparing (review them by eye:
@@ -17,7 +18,13 @@ for dir in "$golden"/*/; do
     ext=${expected#expected.}
     out="$work/$name.$ext"
     args=$(cat "$dir/args")
-    if ! (cd "$dir" && eval "\"\$bin\" $args -o \"\$out\"") 2>"$work/$name.err"; then
+    # A `stdout` marker file: the case's output is what foldsvg prints (e.g. --top tables).
+    if [ -f "$dir/stdout" ]; then
+        run='"$bin" '"$args"' >"$out"'
+    else
+        run='"$bin" '"$args"' -o "$out"'
+    fi
+    if ! (cd "$dir" && eval "$run") 2>"$work/$name.err"; then
         echo "FAIL $name: foldsvg exited non-zero"; sed 's/^/    /' "$work/$name.err"
         fail=$((fail + 1)); continue
     fi

@@ -6,6 +6,19 @@
 #include "fold/tree.h"
 #include "foldsvg.h"
 
+/* What the HTML report tells about the inputs; "" or 0 where not known. Readers record each
+ * input with fs_profile_note_input (src/lib/report.c), which merges them. */
+typedef struct fs_profile_facts {
+    char files[512];    /* input names, ", "-separated ("..." when they do not fit) */
+    char format[48];    /* "folded", "Gecko v24", "processed v49"; "mixed" when inputs differ */
+    int gzip;           /* an input was gzip */
+    char product[64];   /* meta.product, e.g. "SP1 ZKVM"; "mixed" when inputs differ */
+    uint32_t threads;   /* threads read (after --thread), summed over inputs */
+    double interval_ms; /* meta.interval; 0 when unknown or inputs differ */
+    uint64_t rate;      /* SP1: cycles per sample (threadCPUDelta); 0 when unknown */
+    uint32_t ninputs;
+} fs_profile_facts;
+
 struct foldsvg_profile {
     fs_tree tree;
     fs_order_log log; /* input order, kept when read with "flamechart" */
@@ -13,10 +26,15 @@ struct foldsvg_profile {
     char count_name[16]; /* the unit of the weights read so far */
     char *sanitize_buf;  /* scratch for sanitized names */
     size_t sanitize_cap;
+    fs_profile_facts facts; /* for the HTML report */
 };
 
 /* Records one stack of frames (root first), sanitizing names by the Miden rules. */
 foldsvg_status fs_profile_record_frames(foldsvg_profile *p, const fs_strref *frames, size_t n,
                                         uint64_t count, uint32_t *leaf);
+
+/* Records the facts of one more input read into P (IN->files is its name; fields of IN left
+ * "" or 0 are unknown). Implemented in src/lib/report.c. */
+void fs_profile_note_input(foldsvg_profile *p, const fs_profile_facts *in);
 
 #endif

@@ -8,6 +8,7 @@
 #include "lib/profile.h"
 #include "render/nameattr.h"
 #include "render/palettemap.h"
+#include "render/report.h"
 #include "render/svg.h"
 #include "util/buf.h"
 #include "util/error.h"
@@ -91,11 +92,7 @@ static foldsvg_status precheck(const foldsvg_profile *p, foldsvg_format format,
         return fs_error(err, FOLDSVG_E_NO_DATA, NULL,
                         "no valid stacks in the input: nothing to draw (lines look like "
                         "'frame;frame;... COUNT')");
-    if (format == FOLDSVG_FORMAT_HTML)
-        return fs_error(err, FOLDSVG_E_USAGE, NULL,
-                        "HTML reports are not available in this version; write .svg or folded "
-                        "output");
-    if (format == FOLDSVG_FORMAT_SVG && o->flamechart && !p->has_log)
+    if (format != FOLDSVG_FORMAT_FOLDED && o->flamechart && !p->has_log)
         return fs_error(err, FOLDSVG_E_USAGE, NULL,
                         "--flamechart needs the input order: read the input with the flamechart "
                         "option set");
@@ -118,6 +115,15 @@ static foldsvg_status render_to(const foldsvg_profile *p, foldsvg_format format,
         if (st)
             return fs_error(err, st, NULL, "%s", foldsvg_status_name(st));
         return out->failed ? fs_error(err, FOLDSVG_E_IO, NULL, "write failed") : FOLDSVG_OK;
+    }
+    if (format == FOLDSVG_FORMAT_HTML) {
+        xmlOutputBufferPtr xb = xmlOutputBufferCreateIO(xml_write_cb, xml_close_cb, out, NULL);
+        if (!xb)
+            return fs_error(err, FOLDSVG_E_NOMEM, NULL, "cannot create the HTML output");
+        foldsvg_status st = fs_report_render_profile(p, o, xb, err);
+        if (st == FOLDSVG_OK && out->failed)
+            st = fs_error(err, FOLDSVG_E_IO, NULL, "write failed");
+        return st;
     }
     fs_svg_input in = {&p->tree, o->flamechart ? &p->log : NULL, o,
                        o->countname ? o->countname : p->count_name, NULL, NULL};

@@ -6,5 +6,10 @@
 
 extern const unsigned char fs_asset_flamegraph_js[];
 extern const size_t fs_asset_flamegraph_js_len;
+/* the HTML report's style and script (src/render/report.c) */
+extern const unsigned char fs_asset_report_css[];
+extern const size_t fs_asset_report_css_len;
+extern const unsigned char fs_asset_report_js[];
+extern const size_t fs_asset_report_js_len;
 
 #endif

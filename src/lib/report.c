@@ -1,0 +1,370 @@
+/* Reports: the --top tables and the HTML report (one profile, or several in sections). */
+#include <libxml/xmlIO.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/options.h"
+#include "lib/profile.h"
+#include "render/report.h"
+#include "render/svg.h"
+#include "render/tables.h"
+#include "util/buf.h"
+#include "util/error.h"
+#include "util/outfile.h"
+
+/* Rows per table when "top" is not set. */
+#define FS_REPORT_DEFAULT_TOP 25
+
+static size_t top_rows(const foldsvg_options *o)
+{
+    return o->top ? o->top : FS_REPORT_DEFAULT_TOP;
+}
+
+static const char *unit_of(const foldsvg_profile *p, const foldsvg_options *o)
+{
+    return o->countname ? o->countname : p->count_name;
+}
+
+static foldsvg_status no_data(foldsvg_error *err)
+{
+    return fs_error(err, FOLDSVG_E_NO_DATA, NULL,
+                    "no valid stacks in the input: nothing to report (lines look like "
+                    "'frame;frame;... COUNT')");
+}
+
+foldsvg_status foldsvg_profile_write_top(const foldsvg_profile *p, FILE *out,
+                                         const foldsvg_options *opts, foldsvg_error *err)
+{
+    if (!p || !out)
+        return fs_error(err, FOLDSVG_E_ARG, NULL, "NULL profile or stream");
+    const foldsvg_options *o = opts ? opts : fs_default_options();
+    if (p->tree.total == 0)
+        return no_data(err);
+    fs_tables tb;
+    if (fs_tables_compute(&p->tree, top_rows(o), &tb) != FOLDSVG_OK)
+        return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
+    foldsvg_status st = fs_tables_write(&tb, o->top_format, o->per, unit_of(p, o), out, err);
+    fs_tables_free(&tb);
+    return st;
+}
+
+/* ---- input facts ------------------------------------------------------------------------ */
+
+static void append_file(fs_profile_facts *f, const char *name)
+{
+    size_t have = strlen(f->files), cap = sizeof f->files;
+    if (have >= 3 && strcmp(f->files + have - 3, "...") == 0)
+        return;
+    const char *sep = have ? ", " : "";
+    if (have + strlen(sep) + strlen(name) + 4 < cap)
+        snprintf(f->files + have, cap - have, "%s%s", sep, name);
+    else if (have + 6 < cap)
+        snprintf(f->files + have, cap - have, "%s...", sep);
+}
+
+/* The first input sets a text fact; a later one that says something else makes it
+ * "mixed". */
+static void merge_text(char *dst, size_t cap, const char *src, uint32_t before)
+{
+    if (!src[0])
+        return;
+    if (before == 0 || !dst[0])
+        snprintf(dst, cap, "%s", src);
+    else if (strcmp(dst, src) != 0)
+        snprintf(dst, cap, "mixed");
+}
+
+void fs_profile_note_input(foldsvg_profile *p, const fs_profile_facts *in)
+{
+    if (!p || !in)
+        return;
+    fs_profile_facts *f = &p->facts;
+    uint32_t before = f->ninputs;
+    append_file(f, in->files[0] ? in->files : "<stdin>");
+    merge_text(f->format, sizeof f->format, in->format, before);
+    merge_text(f->product, sizeof f->product, in->product, before);
+    f->gzip |= in->gzip;
+    f->threads += in->threads;
+    if (before == 0 || f->interval_ms == in->interval_ms)
+        f->interval_ms = in->interval_ms;
+    else
+        f->interval_ms = 0;
+    if (before == 0 || f->rate == in->rate)
+        f->rate = in->rate;
+    else
+        f->rate = 0;
+    f->ninputs++;
+}
+
+/* ---- sections ----------------------------------------------------------------------------- */
+
+static char *dup_str(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+static int add_fact(fs_report_section *s, const char *label, const char *value)
+{
+    fs_report_fact *nf = realloc(s->facts, (s->nfacts + 1) * sizeof *nf);
+    if (!nf)
+        return -1;
+    s->facts = nf;
+    char *l = dup_str(label), *v = dup_str(value);
+    if (!l || !v) {
+        free(l);
+        free(v);
+        return -1;
+    }
+    s->facts[s->nfacts++] = (fs_report_fact){l, v};
+    return 0;
+}
+
+static int add_facts(fs_report_section *s, const foldsvg_profile *p, const char *const *inputs,
+                     size_t ninputs)
+{
+    const fs_profile_facts *f = &p->facts;
+    int bad = 0;
+    char v[600];
+    if (ninputs) {
+        fs_buf files = {0};
+        for (size_t i = 0; i < ninputs && !bad; i++) {
+            const char *name = inputs[i] && strcmp(inputs[i], "-") ? inputs[i] : "<stdin>";
+            bad |= fs_buf_printf(&files, "%s%s", i ? ", " : "", name);
+        }
+        if (!bad)
+            bad |= add_fact(s, ninputs > 1 ? "Files" : "File", files.data);
+        fs_buf_free(&files);
+    } else if (f->files[0]) {
+        bad |= add_fact(s, f->ninputs > 1 ? "Files" : "File", f->files);
+    }
+    if (f->format[0]) {
+        snprintf(v, sizeof v, "%s%s", f->format, f->gzip ? " (gzip)" : "");
+        bad |= add_fact(s, "Format", v);
+    }
+    if (f->product[0])
+        bad |= add_fact(s, "Product", f->product);
+    if (f->threads) {
+        snprintf(v, sizeof v, "%lu", (unsigned long)f->threads);
+        bad |= add_fact(s, "Threads", v);
+    }
+    if (f->rate) {
+        char n[32];
+        fs_format_thousands(f->rate, n);
+        snprintf(v, sizeof v, "1 sample every %s cycles", n);
+        bad |= add_fact(s, "Sample rate", v);
+    } else if (f->interval_ms > 0) {
+        snprintf(v, sizeof v, "every %g ms", f->interval_ms);
+        bad |= add_fact(s, "Sample interval", v);
+    }
+    const char *unit = s->countname;
+    char n[32];
+    fs_format_thousands(p->tree.total, n);
+    snprintf(v, sizeof v, "%s", n);
+    char label[64];
+    snprintf(label, sizeof label, "Total %.40s", unit);
+    bad |= add_fact(s, label, v);
+    fs_format_thousands((uint64_t)p->tree.unique, n);
+    bad |= add_fact(s, "Unique stacks", n);
+    return bad ? -1 : 0;
+}
+
+/* The tables' names copied into one block, so a section outlives its profile. */
+static int copy_rows(fs_report_section *s)
+{
+    fs_tables *tb = &s->tables;
+    size_t bytes = 1;
+    for (size_t i = 0; i < tb->nself; i++)
+        bytes += tb->self[i].len;
+    for (size_t i = 0; i < tb->nincl; i++)
+        bytes += tb->incl[i].len;
+    s->names = malloc(bytes);
+    if (!s->names)
+        return -1;
+    size_t off = 0;
+    for (int k = 0; k < 2; k++) {
+        fs_top_row *rows = k ? tb->incl : tb->self;
+        size_t n = k ? tb->nincl : tb->nself;
+        for (size_t i = 0; i < n; i++) {
+            if (rows[i].len)
+                memcpy(s->names + off, rows[i].name, rows[i].len);
+            rows[i].name = s->names + off;
+            off += rows[i].len;
+        }
+    }
+    return 0;
+}
+
+/* Fills S from P: the SVG (rendered with O, whose id prefix the caller chose), the tables
+ * and the facts. */
+static foldsvg_status make_section(fs_report_section *s, const foldsvg_profile *p,
+                                   const char *heading, const char *const *inputs, size_t ninputs,
+                                   const foldsvg_options *o, foldsvg_error *err)
+{
+    memset(s, 0, sizeof *s);
+    if (p->tree.total == 0)
+        return no_data(err);
+    char *svg = NULL;
+    size_t len = 0;
+    foldsvg_status st = foldsvg_profile_render_mem(p, FOLDSVG_FORMAT_SVG, o, &svg, &len, err);
+    if (st)
+        return st;
+    /* Inline SVG in HTML takes no XML declaration or DOCTYPE: start at the root element. */
+    const char *root = strstr(svg, "<svg");
+    if (!root) {
+        foldsvg_free(svg);
+        return fs_error(err, FOLDSVG_E_IO, NULL, "the rendered SVG has no <svg> element");
+    }
+    s->svg_len = len - (size_t)(root - svg);
+    memmove(svg, root, s->svg_len + 1);
+    s->svg = svg;
+    s->per = o->per;
+    s->countname = dup_str(unit_of(p, o));
+    s->heading = heading ? dup_str(heading) : NULL;
+    st = FOLDSVG_E_NOMEM;
+    if (s->countname && (!heading || s->heading) &&
+        fs_tables_compute(&p->tree, top_rows(o), &s->tables) == FOLDSVG_OK && copy_rows(s) == 0 &&
+        add_facts(s, p, inputs, ninputs) == 0)
+        st = FOLDSVG_OK;
+    if (st) {
+        fs_report_section_free(s);
+        return fs_error(err, st, NULL, "out of memory");
+    }
+    return FOLDSVG_OK;
+}
+
+static const char *page_title(const foldsvg_options *o)
+{
+    return o->title ? o->title : "Profile report";
+}
+
+foldsvg_status fs_report_render_profile(const foldsvg_profile *p, const foldsvg_options *o,
+                                        xmlOutputBufferPtr out, foldsvg_error *err)
+{
+    fs_report_section s;
+    foldsvg_status st = make_section(&s, p, NULL, NULL, 0, o, err);
+    if (st) {
+        xmlOutputBufferClose(out);
+        return st;
+    }
+    st = fs_report_write_html(&s, 1, page_title(o), out, err);
+    fs_report_section_free(&s);
+    return st;
+}
+
+/* ---- several profiles in one report --------------------------------------------------------- */
+
+struct foldsvg_report {
+    foldsvg_options *opts;
+    fs_report_section *secs;
+    size_t n, cap;
+};
+
+foldsvg_report *foldsvg_report_new(const foldsvg_options *opts)
+{
+    foldsvg_report *r = calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
+    r->opts = foldsvg_options_clone(opts ? opts : fs_default_options());
+    if (!r->opts) {
+        free(r);
+        return NULL;
+    }
+    return r;
+}
+
+void foldsvg_report_free(foldsvg_report *r)
+{
+    if (!r)
+        return;
+    for (size_t i = 0; i < r->n; i++)
+        fs_report_section_free(&r->secs[i]);
+    free(r->secs);
+    foldsvg_options_free(r->opts);
+    free(r);
+}
+
+size_t foldsvg_report_sections(const foldsvg_report *r)
+{
+    return r ? r->n : 0;
+}
+
+foldsvg_status foldsvg_report_add(foldsvg_report *r, const foldsvg_profile *p, const char *heading,
+                                  const char *const *inputs, size_t ninputs, foldsvg_error *err)
+{
+    if (!r || !p || (!inputs && ninputs))
+        return fs_error(err, FOLDSVG_E_ARG, NULL, "NULL report, profile or inputs");
+    if (r->n == r->cap) {
+        size_t cap = r->cap ? 2 * r->cap : 4;
+        fs_report_section *ns = realloc(r->secs, cap * sizeof *ns);
+        if (!ns)
+            return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
+        r->secs = ns;
+        r->cap = cap;
+    }
+    /* Every SVG on the page needs its own ids. The first keeps the usual prefix (the
+     * user's, or the content hash); later ones get a suffix no content hash can have. */
+    foldsvg_options *o = r->opts;
+    char *saved = o->id_prefix;
+    char prefix[96];
+    if (r->n > 0) {
+        snprintf(prefix, sizeof prefix, "%s-s%zu", saved ? saved : "fg", r->n + 1);
+        o->id_prefix = prefix;
+    }
+    foldsvg_status st = make_section(&r->secs[r->n], p, heading, inputs, ninputs, o, err);
+    o->id_prefix = saved;
+    if (st)
+        return st;
+    r->n++;
+    return FOLDSVG_OK;
+}
+
+static int file_write_cb(void *ctx, const char *data, int len)
+{
+    return fwrite(data, 1, (size_t)len, ctx) == (size_t)len ? len : -1;
+}
+
+static int file_close_cb(void *ctx)
+{
+    (void)ctx;
+    return 0;
+}
+
+foldsvg_status foldsvg_report_render(const foldsvg_report *r, FILE *out, foldsvg_error *err)
+{
+    if (!r || !out)
+        return fs_error(err, FOLDSVG_E_ARG, NULL, "NULL report or stream");
+    if (r->n == 0)
+        return no_data(err);
+    xmlOutputBufferPtr xb = xmlOutputBufferCreateIO(file_write_cb, file_close_cb, out, NULL);
+    if (!xb)
+        return fs_error(err, FOLDSVG_E_NOMEM, NULL, "cannot create the HTML output");
+    foldsvg_status st = fs_report_write_html(r->secs, r->n, page_title(r->opts), xb, err);
+    if (st == FOLDSVG_OK && fflush(out) != 0)
+        st = fs_error(err, FOLDSVG_E_IO, NULL, "write failed");
+    return st;
+}
+
+foldsvg_status foldsvg_report_write(const foldsvg_report *r, const char *path, foldsvg_error *err)
+{
+    if (!r)
+        return fs_error(err, FOLDSVG_E_ARG, path, "NULL report");
+    if (r->n == 0)
+        return no_data(err);
+    fs_outfile f;
+    foldsvg_status st = fs_outfile_open(&f, path, err);
+    if (st)
+        return st;
+    st = foldsvg_report_render(r, f.f, err);
+    if (st) {
+        fs_outfile_abort(&f);
+        if (err && !err->file[0])
+            snprintf(err->file, sizeof err->file, "%s",
+                     path && strcmp(path, "-") ? path : "<stdout>");
+        return st;
+    }
+    return fs_outfile_commit(&f, err);
+}

@@ -1,0 +1,43 @@
+/* The hottest functions of a profile by self time (the leaf of each stack) and by inclusive
+ * time (every distinct function of a stack, once per stack even when it recurs), and their
+ * text, Markdown and JSON forms. Names are the profile's folded (sanitized) names. */
+#ifndef FOLDSVG_RENDER_TABLES_H
+#define FOLDSVG_RENDER_TABLES_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "fold/tree.h"
+#include "foldsvg.h"
+
+typedef struct fs_top_row {
+    const char *name; /* not NUL-terminated; points into the tree (or a copy's arena) */
+    size_t len;
+    uint64_t count;
+} fs_top_row;
+
+typedef struct fs_tables {
+    uint64_t total;
+    size_t unique;
+    fs_top_row *self, *incl;       /* descending count, ties by name bytes */
+    size_t nself, nincl;           /* rows kept: at most the limit */
+    size_t self_funcs, incl_funcs; /* distinct functions with a non-zero count */
+} fs_tables;
+
+/* Fills OUT with the top LIMIT rows of each table (0: all). Rows point into T, which must
+ * outlive OUT. FOLDSVG_E_NOMEM. */
+foldsvg_status fs_tables_compute(const fs_tree *t, size_t limit, fs_tables *out);
+void fs_tables_free(fs_tables *tb);
+
+/* Count formatting shared by every writer: COUNT / PER (PER 0 or 1: the count itself) with
+ * ',' thousands separators when SEP, two decimals when divided. BUF: at least 48 bytes. */
+void fs_tables_format_count(uint64_t count, uint64_t per, int sep, char *buf);
+/* COUNT as a percent of TOTAL (0 when TOTAL is 0). */
+double fs_tables_percent(uint64_t count, uint64_t total);
+
+/* Writes the tables in FORMAT (foldsvg_top_format). COUNTNAME is the unit ("cycles"). */
+foldsvg_status fs_tables_write(const fs_tables *tb, int format, uint64_t per, const char *countname,
+                               FILE *out, foldsvg_error *err);
+
+#endif
