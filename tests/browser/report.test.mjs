@@ -1,0 +1,137 @@
+// Browser tests of the HTML report (foldsvg -o report.html): it opens without script errors,
+// its inline flamegraph zooms, a click on a function name in a table searches for it in the
+// flamegraph of the same section, sections stay independent, and dark mode applies.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import { foldsvgBin, frameInfo, frameLocator, launchBrowser, makeTmpDir, openPage, prefixOf, ready } from './helpers.mjs';
+
+// total 150: main 125 (parse 50, render 65 (draw_frames 55 (text_width 15), write_svg 10),
+// alloc 10), other 25 (idle 25)
+const SMALL = [
+  'main;parse;read_line 30',
+  'main;parse;tokenize 20',
+  'main;render;draw_frames 40',
+  'main;render;write_svg 10',
+  'main;render;draw_frames;text_width 15',
+  'other;idle 25',
+  'main;alloc 10',
+  '',
+].join('\n');
+const OTHER = ['alpha;beta 5', 'alpha;draw_frames 7', 'delta 3', ''].join('\n');
+
+let browser;
+let dir;
+const files = {};
+const url = (f) => pathToFileURL(f).href;
+
+function report(name, inputs, flags = []) {
+  const out = path.join(dir, `${name}.html`);
+  execFileSync(foldsvgBin, [...inputs, '-o', out, ...flags], { stdio: ['ignore', 'pipe', 'pipe'] });
+  return out;
+}
+
+before(async () => {
+  if (!fs.existsSync(foldsvgBin)) {
+    throw new Error(`foldsvg binary not found at ${foldsvgBin} (build it, or set FOLDSVG_BIN)`);
+  }
+  dir = makeTmpDir();
+  files.small = path.join(dir, 'small.folded');
+  files.other = path.join(dir, 'other.folded');
+  fs.writeFileSync(files.small, SMALL);
+  fs.writeFileSync(files.other, OTHER);
+  files.one = report('one', [files.small]);
+  files.two = report('two', [files.small, files.other], ['--sections']);
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+async function open(file, opts) {
+  const { page, errors } = await openPage(browser, url(file), opts);
+  const P = await prefixOf(page, 0);
+  await ready(page, `${P}-root`);
+  return { page, errors, P };
+}
+
+const searchState = (page, P) => page.evaluate((p) => document.getElementById(`${p}-root`).foldsvg.state().search, P);
+const button = (page, section, kind, name) =>
+  page.locator(`#fs-section-${section} table[data-kind="${kind}"] button.fs-fn[data-fn="${name}"]`);
+
+describe('HTML report', () => {
+  test('opens without script errors; facts, tables and one inline flamegraph', async () => {
+    const { page, errors } = await open(files.one);
+    assert.equal(await page.locator('svg[id$="-root"]').count(), 1);
+    const facts = await page.$$eval('.fs-facts > div', (ds) =>
+      Object.fromEntries(ds.map((d) => [d.querySelector('dt').textContent, d.querySelector('dd').textContent])));
+    assert.equal(facts['Total cycles'], '150');
+    assert.equal(facts['Unique stacks'], '7');
+    assert.match(facts.File, /small\.folded$/);
+    const self = await page.$$eval('table[data-kind="self"] tbody tr', (rs) => rs.map((r) => [...r.cells].map((c) => c.textContent)));
+    assert.deepEqual(self[0], ['40', '26.67%', 'draw_frames']);
+    const incl = await page.$$eval('table[data-kind="inclusive"] tbody tr', (rs) => rs.map((r) => r.cells[2].textContent));
+    assert.deepEqual(incl.slice(0, 3), ['main', 'render', 'draw_frames']);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test('its flamegraph zooms on click and resets', async () => {
+    const { page, errors, P } = await open(files.one);
+    await frameLocator(page, P, 'render').click();
+    assert.equal((await frameInfo(page, P, 'render')).width, '100.0000%');
+    assert.equal((await frameInfo(page, P, 'parse')).visible, false);
+    await page.locator(`[id="${P}-unzoom"]`).click();
+    assert.equal((await frameInfo(page, P, 'parse')).visible, true);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test('clicking a function name searches for exactly it; a second click clears', async () => {
+    const { page, errors, P } = await open(files.one);
+    const before_ = await frameInfo(page, P, 'draw_frames');
+    await button(page, 1, 'self', 'draw_frames').click();
+    assert.equal(await searchState(page, P), '^draw_frames$');
+    assert.equal((await frameInfo(page, P, 'draw_frames')).fill, 'rgb(230,0,230)');
+    assert.notEqual((await frameInfo(page, P, 'text_width')).fill, 'rgb(230,0,230)');
+    assert.match(await page.locator(`[id="${P}-matched"]`).textContent(), /36\.7%/);
+    assert.equal(await page.locator('tr.fs-active').count(), 2, 'the row is marked in both tables');
+    await button(page, 1, 'inclusive', 'draw_frames').click();
+    assert.equal(await searchState(page, P), null);
+    assert.equal((await frameInfo(page, P, 'draw_frames')).fill, before_.fill);
+    assert.equal(await page.locator('tr.fs-active').count(), 0);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test('sections: one flamegraph each, with its own ids, searched independently', async () => {
+    const { page, errors } = await open(files.two);
+    assert.equal(await page.locator('section.fs-section').count(), 2);
+    const A = await prefixOf(page, 0);
+    const B = await prefixOf(page, 1);
+    assert.notEqual(A, B);
+    await ready(page, `${B}-root`);
+    assert.match(await page.locator('#fs-section-2 h2').textContent(), /other\.folded$/);
+    await button(page, 2, 'self', 'draw_frames').click();
+    assert.equal(await searchState(page, B), '^draw_frames$');
+    assert.equal(await searchState(page, A), null);
+    await frameLocator(page, B, 'alpha').click();
+    assert.equal((await frameInfo(page, B, 'alpha')).width, '100.0000%');
+    assert.equal((await frameInfo(page, A, 'main')).width, `${((125 / 150) * 100).toFixed(4)}%`);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test('dark mode: dark page behind the flamegraph', async () => {
+    const { page, errors } = await open(files.one, { colorScheme: 'dark' });
+    const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    assert.equal(bg, 'rgb(13, 17, 23)');
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+});
