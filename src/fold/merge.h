@@ -10,7 +10,8 @@
 #include "foldsvg.h"
 
 typedef struct fs_frame {
-    uint32_t node; /* tree node: its name is the frame's name; 0 is the root ("all") */
+    uint32_t node; /* tree node (FS_NONE for frames not from a tree) */
+    uint32_t name; /* interned name id; depth 0 is the root ("all") */
     uint32_t depth;
     uint64_t start, end;
     int64_t delta; /* differential: after - before of the line that opened it */

@@ -125,8 +125,12 @@ static foldsvg_status render_to(const foldsvg_profile *p, foldsvg_format format,
             st = fs_error(err, FOLDSVG_E_IO, NULL, "write failed");
         return st;
     }
-    fs_svg_input in = {&p->tree, o->flamechart ? &p->log : NULL, o,
-                       o->countname ? o->countname : p->count_name, NULL, NULL};
+    fs_svg_input in = {
+        .tree = &p->tree,
+        .log = o->flamechart ? &p->log : NULL,
+        .opts = o,
+        .countname = o->countname ? o->countname : p->count_name,
+    };
     if (o->cp) {
         in.palette_map = fs_palettemap_new();
         if (!in.palette_map)

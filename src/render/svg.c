@@ -173,6 +173,12 @@ static fs_rgb frame_color(svg_ctx *c, const fs_frame *f, const char *name, size_
     return rgb;
 }
 
+static fs_strref frame_name(const svg_ctx *c, const fs_frame *f)
+{
+    fs_strref r = {c->tree->name_ptr[f->name], c->tree->name_len[f->name]};
+    return r;
+}
+
 static int pruned(const svg_ctx *c, const fs_frame *f)
 {
     return (double)(f->end - f->start) < c->min_units;
@@ -193,7 +199,7 @@ static int measure_frame(void *user, const fs_frame *f)
     if (f->depth > c->depthmax)
         c->depthmax = f->depth;
     c->nframes++;
-    fs_strref nm = fs_tree_name(c->tree, f->node);
+    fs_strref nm = frame_name(c, f);
     c->content_hash =
         fs_mix64(c->content_hash ^ fs_hash_bytes(nm.ptr, nm.len) ^ (f->start * 31 + f->end));
     return 0;
@@ -218,7 +224,7 @@ static void build_tooltip(svg_ctx *c, const fs_frame *f, const char *name, size_
     fs_buf *t = &c->tip;
     fs_buf_clear(t);
     int bad = 0;
-    if (f->node == 0) {
+    if (f->depth == 0) {
         bad |= fs_buf_printf(t, "all (%s %s, 100%%)", num, c->in->countname);
     } else {
         double pct = 100.0 * (double)shown / ((double)c->total * o->factor);
@@ -297,7 +303,7 @@ static int write_frame(void *user, const fs_frame *f)
     svg_ctx *c = user;
     if (pruned(c, f))
         return 0;
-    fs_strref raw = fs_tree_name(c->tree, f->node);
+    fs_strref raw = frame_name(c, f);
     size_t shown_len = deannotated_len(raw.ptr, raw.len);
 
     double x1 = (double)f->start * c->k;
@@ -313,7 +319,7 @@ static int write_frame(void *user, const fs_frame *f)
     }
     fs_rgb rgb = frame_color(c, f, raw.ptr, raw.len, width);
     build_tooltip(c, f, raw.ptr, shown_len);
-    if (f->node == 0)
+    if (f->depth == 0)
         fs_buf_clear(&c->label);
     else
         build_label(c, raw.ptr, shown_len, width);
@@ -346,6 +352,20 @@ static int write_frame(void *user, const fs_frame *f)
     end(c);
     end(c);
     return c->failed || c->st ? 1 : 0;
+}
+
+/* Runs FN over the frames in output order, from whichever source the input has. */
+static int each_frame(const svg_ctx *c, fs_frame_fn fn, void *user, foldsvg_status *st)
+{
+    *st = FOLDSVG_OK;
+    if (!c->in->frames)
+        return fs_generate_frames(c->tree, c->in->log, fn, user, st);
+    for (size_t i = 0; i < c->in->nframes; i++) {
+        int rc = fn(user, &c->in->frames[i]);
+        if (rc)
+            return rc;
+    }
+    return 0;
 }
 
 static void write_notes(svg_ctx *c)
@@ -562,7 +582,7 @@ static void write_document(svg_ctx *c)
     attrf(c, "width", "%u", c->W - 20);
     attrf(c, "total_samples", "%llu", (unsigned long long)c->total);
     foldsvg_status gst;
-    fs_generate_frames(c->tree, c->in->log, write_frame, c, &gst);
+    each_frame(c, write_frame, c, &gst);
     if (gst && !c->st)
         c->st = gst;
     end(c);
@@ -592,7 +612,7 @@ foldsvg_status fs_render_svg(const fs_svg_input *in, xmlOutputBufferPtr out, fol
     c.bg = o->bg_set ? o->bg : fs_background_for_palette(o->palette);
 
     foldsvg_status st;
-    fs_generate_frames(c.tree, in->log, measure_frame, &c, &st);
+    each_frame(&c, measure_frame, &c, &st);
     if (st) {
         xmlOutputBufferClose(out);
         return fs_error(err, st, NULL, "out of memory while laying out frames");

@@ -12,8 +12,13 @@
 #include "render/palettemap.h"
 
 typedef struct fs_svg_input {
+    /* The frames come from TREE (merged in stack order, or in LOG's order for
+     * flamechart), or, when FRAMES is set, from that list (in output order; names are ids
+     * in TREE's name table, and TREE->total is the total). */
     const fs_tree *tree;
     const fs_order_log *log;   /* flamechart: replay this order; else NULL */
+    const fs_frame *frames;
+    size_t nframes;
     const foldsvg_options *opts;
     const char *countname;     /* resolved unit */
     fs_palettemap *palette_map;   /* --cp: looked up and extended; NULL otherwise */
