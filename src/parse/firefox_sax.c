@@ -812,9 +812,10 @@ static int cb_number(void *ctx, const char *s, size_t n)
     }
     if (p->skip)
         return 1;
-    ff_frame *f = &p->st[p->depth - 1];
-    if (f->child == R_SKIP) {
-        f->idx++;
+    /* Depth 0: a bare number as the whole text (a sub-profile string "21"); scalar()
+     * reports it as not a profile. */
+    if (p->depth && p->st[p->depth - 1].child == R_SKIP) {
+        p->st[p->depth - 1].idx++;
         return 1;
     }
     return scalar(p, ff_number(s, n), NULL, 0);
