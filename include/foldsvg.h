@@ -215,6 +215,25 @@ FOLDSVG_API foldsvg_status foldsvg_profile_write_as(const foldsvg_profile *p, co
                                                     const foldsvg_options *opts,
                                                     foldsvg_error *err);
 
+/* What foldsvg_convert did. */
+typedef struct foldsvg_convert_stats {
+    uint64_t total;         /* the summed count */
+    size_t unique_stacks;   /* distinct stacks */
+    char count_name[16];    /* the unit written in the output */
+    int streamed;           /* 1 when sorted input was merged as it streamed by */
+} foldsvg_convert_stats;
+
+/* Reads INPUTS (NULL or "-": standard input; no inputs: standard input) and writes OUTPUT
+ * ("-" or NULL: standard output) in FORMAT (AUTO: by OUTPUT's name), as the command line
+ * does. Sorted folded text in regular files is merged as it is read, so memory grows with
+ * the frames drawn, not with the input; anything else (unsorted or gzip input, profiles,
+ * standard input, stack transforms, --flamechart, folded output) is read into a profile
+ * first. Output rules and errors as foldsvg_profile_write_as; STATS may be NULL. */
+FOLDSVG_API foldsvg_status foldsvg_convert(const char *const *inputs, size_t ninputs,
+                                           const char *output, foldsvg_format format,
+                                           const foldsvg_options *opts,
+                                           foldsvg_convert_stats *stats, foldsvg_error *err);
+
 /* ---------------------------------------------------------------------------------------
  * Reports
  * ------------------------------------------------------------------------------------- */

@@ -20,17 +20,18 @@ typedef struct cli_state {
     int sections; /* --sections: one report section per input */
 } cli_state;
 
-static const char usage_text[] =
+/* One string per topic: a single literal would pass C's portable length limit. */
+static const char *const usage_text[] = {
     "Usage: foldsvg [OPTIONS] [INPUT...] [-o OUTPUT]\n"
     "Turn folded stacks or Firefox-Profiler JSON (plain or gzip) into an SVG flamegraph.\n"
     "With no INPUT, or INPUT '-', read standard input. Options and inputs mix freely.\n"
-    "\n"
+    "\n",
     "Input:\n"
     "      --reverse             reverse each stack's frame order before merging\n"
     "      --base SYM            re-root stacks at the deepest frame named SYM (repeatable)\n"
     "      --no-sort             input is already sorted; check it instead of sorting\n"
     "      --flamechart          keep input order (a flame chart over time); title Flame Chart\n"
-    "\n"
+    "\n",
     "Output:\n"
     "  -o, --output FILE         FILE.svg: SVG; FILE.html: HTML report (flamegraph and tables);\n"
     "                            any other name: folded text; '-': stdout SVG\n"
@@ -42,7 +43,7 @@ static const char usage_text[] =
     "  -v, --verbose             more messages\n"
     "  -h, --help                this help\n"
     "  -V, --version             the version\n"
-    "\n"
+    "\n",
     "Layout and text:\n"
     "      --title TEXT          title (default Flame Graph, Icicle Graph, Flame Chart)\n"
     "      --subtitle TEXT       second title line\n"
@@ -59,7 +60,7 @@ static const char usage_text[] =
     "      --truncate-text-right truncate labels on the right\n"
     "      --factor X            multiply counts by X in tooltips\n"
     "      --nameattr FILE       per-function attributes (title, href, class, ...)\n"
-    "\n"
+    "\n",
     "Colors:\n"
     "  -c, --colors PALETTE      hot (default), mem, io, wakeup, java, js, perl, python, rust,\n"
     "                            red, green, blue, aqua, yellow, purple, orange\n"
@@ -72,12 +73,20 @@ static const char usage_text[] =
     "      --uicolor #RRGGBB     text color of the controls\n"
     "      --search-color #RRGGBB  color of search matches\n"
     "      --stroke-color #RRGGBB  outline of frames\n"
-    "\n"
+    "\n",
+    "Filters (PCRE2 regular expressions, applied in this order):\n"
+    "      --strip RE            delete every match of RE in frame names (repeatable, in order)\n"
+    "      --strip-rust-hash     drop Rust symbol hashes (::h<16 hex>, v0 crate[hash]); first\n"
+    "      --include RE          keep only stacks with a frame matching RE (repeatable: any)\n"
+    "      --exclude RE          drop stacks with a frame matching RE (repeatable: any)\n"
+    "      --focus RE            re-root each stack at its outermost frame matching RE\n"
+    "      --collapse-recursion  merge directly recursive frames (a;a;b -> a;b)\n"
+    "\n",
     "Profiles (Firefox-Profiler JSON):\n"
     "      --thread N            only thread N (default: all threads merged)\n"
     "      --list-threads        list the threads (INDEX NAME PROCESS SAMPLES WEIGHT), exit\n"
     "      --weight auto|samples weigh samples by the profile (SP1 cycles) or 1 each\n"
-    "\n"
+    "\n",
     "Reports:\n"
     "      --top N               print the N hottest functions by self and inclusive time to\n"
     "                            stdout (nothing else unless -o FILE); in HTML, rows per table\n"
@@ -85,9 +94,10 @@ static const char usage_text[] =
     "      --per K               divide the tables' counts by K (cost per iteration)\n"
     "      --sections            HTML report: one section per INPUT instead of one merged\n"
     "                            profile\n"
-    "\n"
+    "\n",
     "Exit status: 0 done (warnings allowed), 1 input or output failure, 2 usage error.\n"
-    "See foldsvg(1) for details and examples.\n";
+    "See foldsvg(1) for details and examples.\n",
+};
 
 /* WHAT is "unknown option", "missing value for option", ...; ARG is the word at fault.
  * Returns the exit code, so callers can `return usage(...)`. */
@@ -305,7 +315,8 @@ static int write_sections(cli_state *s, const char *output)
 static int run(cli_state *s, foldsvg_profile *p)
 {
     if (s->help) {
-        fputs(usage_text, stdout);
+        for (size_t i = 0; i < sizeof usage_text / sizeof usage_text[0]; i++)
+            fputs(usage_text[i], stdout);
         return fflush(stdout) == 0 ? 0 : EXIT_INPUT;
     }
     if (s->version) {
@@ -341,6 +352,17 @@ static int run(cli_state *s, foldsvg_profile *p)
     }
     if (s->sections)
         return write_sections(s, output);
+    if (!s->top && format != FOLDSVG_FORMAT_HTML) {
+        /* the library picks the cheapest way (sorted files are streamed) */
+        foldsvg_convert_stats cs;
+        st = foldsvg_convert(s->inputs, s->ninputs, output, format, s->opts, &cs, &err);
+        if (st)
+            return report(&err, st);
+        if (!s->quiet)
+            fprintf(stderr, "foldsvg: %llu %s across %zu unique stacks\n",
+                    (unsigned long long)cs.total, cs.count_name, cs.unique_stacks);
+        return 0;
+    }
     for (size_t i = 0; i < s->ninputs; i++) {
         st = foldsvg_profile_read_file(p, s->inputs[i], s->opts, &err);
         if (st)

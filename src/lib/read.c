@@ -12,6 +12,7 @@
 #include "parse/input.h"
 #include "util/buf.h"
 #include "util/error.h"
+#include "lib/read.h"
 
 typedef struct read_ctx {
     fs_sink sink; /* first: the JSON reader calls back with a pointer to it */
@@ -128,10 +129,7 @@ static foldsvg_status on_line(void *user, const fs_folded_line *l, foldsvg_error
             size_t m = l->len < c->prev.len ? l->len : c->prev.len;
             int cmp = memcmp(l->stack, c->prev.data, m);
             if (cmp < 0 || (cmp == 0 && l->len < c->prev.len))
-                return fs_error_at_line(err, FOLDSVG_E_UNSORTED, c->name, l->lineno, 0,
-                                        "unsorted input lines detected: this stack sorts before "
-                                        "the one on line %llu; drop --no-sort or sort the input",
-                                        (unsigned long long)c->prev_line);
+                return fs_unsorted_error(err, c->name, l->lineno, c->prev_line);
         }
         fs_buf_clear(&c->prev);
         if (fs_buf_append(&c->prev, l->stack, l->len) != 0)
@@ -202,22 +200,31 @@ static void on_count_name(fs_sink *self, const char *name)
     snprintf(c->p->count_name, sizeof c->p->count_name, "%s", name);
 }
 
-static void warn_stats(const read_ctx *c, const fs_folded_stats *s)
+foldsvg_status fs_unsorted_error(foldsvg_error *err, const char *name, uint64_t line,
+                                 uint64_t prev_line)
+{
+    return fs_error_at_line(err, FOLDSVG_E_UNSORTED, name, line, 0,
+                            "unsorted input lines detected: this stack sorts before the one on "
+                            "line %llu; drop --no-sort or sort the input",
+                            (unsigned long long)prev_line);
+}
+
+void fs_warn_folded_stats(const foldsvg_options *o, const char *name, const fs_folded_stats *s)
 {
     foldsvg_error w;
     if (s->invalid) {
-        fs_error_at_line(&w, FOLDSVG_OK, c->name, s->first_invalid, 0,
+        fs_error_at_line(&w, FOLDSVG_OK, name, s->first_invalid, 0,
                          "ignored %llu line%s with invalid format (the first is this one; a "
                          "line is 'frame;frame;... COUNT')",
                          (unsigned long long)s->invalid, s->invalid == 1 ? "" : "s");
-        fs_warn(c->o, &w);
+        fs_warn(o, &w);
     }
     if (s->fractional) {
-        fs_error_at_line(&w, FOLDSVG_OK, c->name, s->first_fractional, 0,
+        fs_error_at_line(&w, FOLDSVG_OK, name, s->first_fractional, 0,
                          "%llu line%s had fractional counts; the fractions were dropped (scale "
                          "the input and use --factor to keep them)",
                          (unsigned long long)s->fractional, s->fractional == 1 ? "" : "s");
-        fs_warn(c->o, &w);
+        fs_warn(o, &w);
     }
 }
 
@@ -258,7 +265,7 @@ static foldsvg_status read_input(foldsvg_profile *p, fs_input *in, const foldsvg
         memset(&stats, 0, sizeof stats);
         st = fs_folded_read(in, on_line, &c, &stats, err);
         if (st == FOLDSVG_OK)
-            warn_stats(&c, &stats);
+            fs_warn_folded_stats(o, c.name, &stats);
     }
     fs_filter_free(c.filter);
     fs_buf_free(&c.prev);

@@ -13,6 +13,7 @@
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/outfile.h"
+#include "lib/write.h"
 
 /* Where rendered bytes go: a stream or a growing buffer. */
 typedef struct sink_out {
@@ -88,6 +89,10 @@ static const char *palette_map_path(const foldsvg_options *o)
 static foldsvg_status precheck(const foldsvg_profile *p, foldsvg_format format,
                                const foldsvg_options *o, foldsvg_error *err)
 {
+    if (p->tree.total == 0 && (o->ninclude || o->nexclude || o->nfocus))
+        return fs_error(err, FOLDSVG_E_NO_DATA, NULL,
+                        "every stack was filtered out: nothing to draw (check the --include, "
+                        "--exclude and --focus patterns)");
     if (p->tree.total == 0)
         return fs_error(err, FOLDSVG_E_NO_DATA, NULL,
                         "no valid stacks in the input: nothing to draw (lines look like "
@@ -99,38 +104,14 @@ static foldsvg_status precheck(const foldsvg_profile *p, foldsvg_format format,
     return FOLDSVG_OK;
 }
 
-/* Renders into OUT. *PMAP gets the --cp map to save once the output is in place. */
-static foldsvg_status render_to(const foldsvg_profile *p, foldsvg_format format,
-                                const foldsvg_options *o, sink_out *out, fs_palettemap **pmap,
-                                foldsvg_error *err)
+/* Renders IN (its palette map and name attributes are loaded here from the options) as
+ * SVG into OUT. *PMAP gets the --cp map to save once the output is in place. */
+static foldsvg_status render_svg(const fs_svg_input *base, sink_out *out, fs_palettemap **pmap,
+                                 foldsvg_error *err)
 {
+    const foldsvg_options *o = base->opts;
+    fs_svg_input in = *base;
     *pmap = NULL;
-    foldsvg_status pre = precheck(p, format, o, err);
-    if (pre)
-        return pre;
-    if (format == FOLDSVG_FORMAT_FOLDED) {
-        folded_ctx c = {out, {0}};
-        foldsvg_status st = foldsvg_profile_foreach(p, folded_line, &c);
-        fs_buf_free(&c.line);
-        if (st)
-            return fs_error(err, st, NULL, "%s", foldsvg_status_name(st));
-        return out->failed ? fs_error(err, FOLDSVG_E_IO, NULL, "write failed") : FOLDSVG_OK;
-    }
-    if (format == FOLDSVG_FORMAT_HTML) {
-        xmlOutputBufferPtr xb = xmlOutputBufferCreateIO(xml_write_cb, xml_close_cb, out, NULL);
-        if (!xb)
-            return fs_error(err, FOLDSVG_E_NOMEM, NULL, "cannot create the HTML output");
-        foldsvg_status st = fs_report_render_profile(p, o, xb, err);
-        if (st == FOLDSVG_OK && out->failed)
-            st = fs_error(err, FOLDSVG_E_IO, NULL, "write failed");
-        return st;
-    }
-    fs_svg_input in = {
-        .tree = &p->tree,
-        .log = o->flamechart ? &p->log : NULL,
-        .opts = o,
-        .countname = o->countname ? o->countname : p->count_name,
-    };
     if (o->cp) {
         in.palette_map = fs_palettemap_new();
         if (!in.palette_map)
@@ -168,6 +149,41 @@ static foldsvg_status render_to(const foldsvg_profile *p, foldsvg_format format,
     else
         *pmap = in.palette_map;
     return st;
+}
+
+/* Renders into OUT. *PMAP gets the --cp map to save once the output is in place. */
+static foldsvg_status render_to(const foldsvg_profile *p, foldsvg_format format,
+                                const foldsvg_options *o, sink_out *out, fs_palettemap **pmap,
+                                foldsvg_error *err)
+{
+    *pmap = NULL;
+    foldsvg_status pre = precheck(p, format, o, err);
+    if (pre)
+        return pre;
+    if (format == FOLDSVG_FORMAT_FOLDED) {
+        folded_ctx c = {out, {0}};
+        foldsvg_status st = foldsvg_profile_foreach(p, folded_line, &c);
+        fs_buf_free(&c.line);
+        if (st)
+            return fs_error(err, st, NULL, "%s", foldsvg_status_name(st));
+        return out->failed ? fs_error(err, FOLDSVG_E_IO, NULL, "write failed") : FOLDSVG_OK;
+    }
+    if (format == FOLDSVG_FORMAT_HTML) {
+        xmlOutputBufferPtr xb = xmlOutputBufferCreateIO(xml_write_cb, xml_close_cb, out, NULL);
+        if (!xb)
+            return fs_error(err, FOLDSVG_E_NOMEM, NULL, "cannot create the HTML output");
+        foldsvg_status st = fs_report_render_profile(p, o, xb, err);
+        if (st == FOLDSVG_OK && out->failed)
+            st = fs_error(err, FOLDSVG_E_IO, NULL, "write failed");
+        return st;
+    }
+    fs_svg_input in = {
+        .tree = &p->tree,
+        .log = o->flamechart ? &p->log : NULL,
+        .opts = o,
+        .countname = o->countname ? o->countname : p->count_name,
+    };
+    return render_svg(&in, out, pmap, err);
 }
 
 static foldsvg_status save_palette(fs_palettemap *pmap, const foldsvg_options *o,
@@ -234,6 +250,47 @@ static void name_output(foldsvg_error *err, const char *path)
         snprintf(err->file, sizeof err->file, "%s", path && strcmp(path, "-") ? path : "<stdout>");
 }
 
+/* Renders through FN into PATH: a temporary file renamed on success (see outfile.h), then
+ * the --cp palette map is saved. */
+typedef foldsvg_status (*render_fn)(const void *ctx, sink_out *out, fs_palettemap **pmap,
+                                    foldsvg_error *err);
+
+static foldsvg_status write_with(const char *path, const foldsvg_options *o, render_fn fn,
+                                 const void *ctx, foldsvg_error *err)
+{
+    fs_outfile f;
+    foldsvg_status st = fs_outfile_open(&f, path, err);
+    if (st)
+        return st;
+    sink_out s = {f.f, NULL, 0};
+    fs_palettemap *pmap;
+    st = fn(ctx, &s, &pmap, err);
+    if (st) {
+        fs_outfile_abort(&f);
+        name_output(err, path);
+        return st;
+    }
+    st = fs_outfile_commit(&f, err);
+    if (st) {
+        fs_palettemap_free(pmap);
+        return st;
+    }
+    return save_palette(pmap, o, err);
+}
+
+typedef struct profile_job {
+    const foldsvg_profile *p;
+    foldsvg_format format;
+    const foldsvg_options *o;
+} profile_job;
+
+static foldsvg_status render_profile_job(const void *ctx, sink_out *out, fs_palettemap **pmap,
+                                         foldsvg_error *err)
+{
+    const profile_job *j = ctx;
+    return render_to(j->p, j->format, j->o, out, pmap, err);
+}
+
 foldsvg_status foldsvg_profile_write_as(const foldsvg_profile *p, const char *path,
                                         foldsvg_format format, const foldsvg_options *opts,
                                         foldsvg_error *err)
@@ -247,24 +304,23 @@ foldsvg_status foldsvg_profile_write_as(const foldsvg_profile *p, const char *pa
     foldsvg_status st = precheck(p, format, o, err);
     if (st)
         return st;
-    fs_outfile f;
-    st = fs_outfile_open(&f, path, err);
-    if (st)
-        return st;
-    sink_out s = {f.f, NULL, 0};
-    fs_palettemap *pmap;
-    st = render_to(p, format, o, &s, &pmap, err);
-    if (st) {
-        fs_outfile_abort(&f);
-        name_output(err, path);
-        return st;
-    }
-    st = fs_outfile_commit(&f, err);
-    if (st) {
-        fs_palettemap_free(pmap);
-        return st;
-    }
-    return save_palette(pmap, o, err);
+    profile_job j = {p, format, o};
+    return write_with(path, o, render_profile_job, &j, err);
+}
+
+static foldsvg_status render_frames_job(const void *ctx, sink_out *out, fs_palettemap **pmap,
+                                        foldsvg_error *err)
+{
+    return render_svg(ctx, out, pmap, err);
+}
+
+foldsvg_status fs_write_svg_frames(const fs_svg_input *in, const char *path, foldsvg_error *err)
+{
+    if (in->tree->total == 0)
+        return fs_error(err, FOLDSVG_E_NO_DATA, NULL,
+                        "no valid stacks in the input: nothing to draw (lines look like "
+                        "'frame;frame;... COUNT')");
+    return write_with(path, in->opts, render_frames_job, in, err);
 }
 
 foldsvg_status foldsvg_profile_write(const foldsvg_profile *p, const char *path,

@@ -236,6 +236,9 @@ static int samples_end(ff_parser *p, ff_thread *t)
         free(s->rowstart);
         s->rowstart = NULL;
         s->rcap = 0;
+        /* The rows are summed: a repeated "samples" key must not walk them again. */
+        s->nrows = 0;
+        s->has_data = 0;
     }
     if (t->has_stack_col) {
         ff_cell one = {.tag = FF_NULL};

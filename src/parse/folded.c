@@ -75,8 +75,12 @@ int fs_folded_parse_line(const char *line, size_t len, fs_folded_line *out, int 
         slen--;
     out->is_diff = 0;
     out->before = 0;
-    /* Differential input: the stack itself ends in " <count>". */
-    const char *sp2 = last_space(line, slen);
+    /* Differential input: the stack itself ends in " <count>". Only the trailing run of
+     * digits and dots is looked at, so ordinary lines cost nothing here. */
+    size_t tok = slen;
+    while (tok > 0 && ((line[tok - 1] >= '0' && line[tok - 1] <= '9') || line[tok - 1] == '.'))
+        tok--;
+    const char *sp2 = tok > 0 && tok < slen && line[tok - 1] == ' ' ? line + tok - 1 : NULL;
     uint64_t first;
     int frac2 = 0;
     if (sp2 && parse_count(sp2 + 1, (size_t)(line + slen - sp2 - 1), &first, &frac2) == 0) {

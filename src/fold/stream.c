@@ -1,0 +1,200 @@
+#include "fold/stream.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { FS_COMPACT_MIN = 1 << 16 };
+
+foldsvg_status fs_stream_init(fs_stream *s, double minwidth)
+{
+    memset(s, 0, sizeof s[0]);
+    s->minwidth = minwidth;
+    s->compact_at = FS_COMPACT_MIN;
+    return fs_tree_init(&s->names);
+}
+
+void fs_stream_free(fs_stream *s)
+{
+    fs_tree_free(&s->names);
+    fs_buf_free(&s->prev);
+    free(s->open);
+    free(s->kept);
+    memset(s, 0, sizeof s[0]);
+}
+
+/* The same test as the SVG writer's pruning, against the running total. */
+static int prunable(const fs_stream *s, uint64_t width)
+{
+    return s->t > 0 && (double)width < s->minwidth / (100.0 / (double)s->t);
+}
+
+static void compact(fs_stream *s)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < s->nkept; i++)
+        if (!prunable(s, s->kept[i].end - s->kept[i].start))
+            s->kept[k++] = s->kept[i];
+    s->nkept = k;
+    s->compact_at = k * 2 > FS_COMPACT_MIN ? k * 2 : FS_COMPACT_MIN;
+}
+
+static foldsvg_status keep(fs_stream *s, const fs_stream_open *o, size_t depth)
+{
+    if (prunable(s, s->t - o->start))
+        return FOLDSVG_OK;
+    uint32_t name;
+    foldsvg_status st = fs_tree_intern(&s->names, s->prev.data ? s->prev.data + o->off : "",
+                                       o->len, &name);
+    if (st)
+        return st;
+    if (s->nkept == s->compact_at)
+        compact(s);
+    if (s->nkept == s->kept_cap) {
+        size_t cap = s->kept_cap ? s->kept_cap * 2 : 1024;
+        fs_frame *nk = realloc(s->kept, cap * sizeof *nk);
+        if (!nk)
+            return FOLDSVG_E_NOMEM;
+        s->kept = nk;
+        s->kept_cap = cap;
+    }
+    s->kept[s->nkept++] = (fs_frame){FS_NONE, name,         (uint32_t)depth, o->start,
+                                     s->t,    o->delta, o->has_delta};
+    return FOLDSVG_OK;
+}
+
+static foldsvg_status close_from(fs_stream *s, size_t keep_depth)
+{
+    for (size_t i = keep_depth; i < s->depth; i++) {
+        foldsvg_status st = keep(s, &s->open[i], i);
+        if (st)
+            return st;
+    }
+    if (keep_depth < s->depth)
+        s->depth = keep_depth;
+    return FOLDSVG_OK;
+}
+
+static int grow_open(fs_stream *s, size_t n)
+{
+    if (n <= s->open_cap)
+        return 0;
+    size_t cap = s->open_cap ? s->open_cap : 64;
+    while (cap < n)
+        cap *= 2;
+    fs_stream_open *no = realloc(s->open, cap * sizeof *no);
+    if (!no)
+        return -1;
+    s->open = no;
+    s->open_cap = cap;
+    return 0;
+}
+
+/* The leaf of the current stack gets the delta of its summed counts. */
+static void finish_leaf(fs_stream *s)
+{
+    if (s->depth > 0 && s->leaf_diff)
+        s->open[s->depth - 1].delta = fs_delta(s->leaf_count, s->leaf_before);
+}
+
+/* The first position where A and B differ (M = the shorter length when one is a prefix). */
+static size_t mismatch(const char *a, const char *b, size_t m)
+{
+    size_t i = 0;
+    while (i + 8 <= m) {
+        uint64_t x, y;
+        memcpy(&x, a + i, 8);
+        memcpy(&y, b + i, 8);
+        if (x != y)
+            break;
+        i += 8;
+    }
+    while (i < m && a[i] == b[i])
+        i++;
+    return i;
+}
+
+foldsvg_status fs_stream_add(fs_stream *s, const char *stack, size_t len, uint64_t count,
+                             uint64_t before, int is_diff, int *out_of_order)
+{
+    *out_of_order = 0;
+    if (count > UINT64_MAX - s->t)
+        return FOLDSVG_E_OVERFLOW;
+    size_t same = 0, pos = 0;
+    if (s->depth > 0) {
+        const char *prev = s->prev.data;
+        size_t plen = s->prev.len;
+        size_t m = len < plen ? len : plen;
+        size_t at = mismatch(stack, prev, m);
+        if (at < m ? (unsigned char)stack[at] < (unsigned char)prev[at] : len < plen) {
+            *out_of_order = 1;
+            return FOLDSVG_OK;
+        }
+        if (at == len && len == plen) {
+            /* the same stack again: it opens nothing; its counts add up */
+            s->t += count;
+            s->leaf_count += count;
+            if (is_diff) {
+                s->leaf_before += before;
+                if (!s->leaf_diff)
+                    for (size_t i = s->opened_from; i < s->depth; i++)
+                        s->open[i].has_delta = 1;
+                s->leaf_diff = 1;
+            }
+            return FOLDSVG_OK;
+        }
+        finish_leaf(s);
+        /* An open frame stays open when it and the ';' after it lie before the first
+         * difference, or when it was the previous leaf and the new stack goes deeper. */
+        same = 1; /* the root */
+        while (same < s->depth) {
+            size_t end = s->open[same].off + s->open[same].len;
+            if (!(end < at || (end == at && at == plen && stack[at] == ';')))
+                break;
+            same++;
+        }
+        pos = same > 1 ? s->open[same - 1].off + s->open[same - 1].len + 1 : 0;
+        foldsvg_status st = close_from(s, same);
+        if (st)
+            return st;
+        /* The kept frames' bytes are equal in both stacks: only the rest is copied. */
+        s->prev.len = at;
+        if (fs_buf_append(&s->prev, stack + at, len - at) != 0)
+            return FOLDSVG_E_NOMEM;
+    } else if (fs_buf_append(&s->prev, stack, len) != 0) {
+        return FOLDSVG_E_NOMEM;
+    }
+    size_t opened_from = same;
+    if (same == 0) {
+        if (grow_open(s, 1) != 0)
+            return FOLDSVG_E_NOMEM;
+        s->open[0] = (fs_stream_open){0, 0, s->t, 0, is_diff};
+        same = 1;
+    }
+    size_t d = same;
+    for (;;) {
+        const char *semi = memchr(stack + pos, ';', len - pos);
+        size_t flen = semi ? (size_t)(semi - stack - pos) : len - pos;
+        if (d == s->open_cap && grow_open(s, d + 1) != 0)
+            return FOLDSVG_E_NOMEM;
+        s->open[d++] = (fs_stream_open){pos, flen, s->t, 0, is_diff};
+        if (!semi)
+            break;
+        pos += flen + 1;
+    }
+    s->opened_from = opened_from;
+    s->depth = d;
+    s->leaf_count = count;
+    s->leaf_before = is_diff ? before : 0;
+    s->leaf_diff = is_diff;
+    s->t += count;
+    s->unique++;
+    return FOLDSVG_OK;
+}
+
+foldsvg_status fs_stream_finish(fs_stream *s)
+{
+    finish_leaf(s);
+    foldsvg_status st = close_from(s, 0);
+    s->names.total = s->t;
+    return st;
+}

@@ -1,0 +1,52 @@
+/* Merging stacks that arrive already sorted (what stack collapsers write), without a
+ * tree: frames come out as inferno's merge makes them, and only those that can still be
+ * drawn are kept. A frame narrower than minwidth percent of the running total will be
+ * narrower than that of the final total too, so memory grows with the frames drawn, not
+ * with the input. */
+#ifndef FOLDSVG_FOLD_STREAM_H
+#define FOLDSVG_FOLD_STREAM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fold/merge.h"
+#include "fold/tree.h"
+#include "foldsvg.h"
+#include "util/buf.h"
+
+typedef struct fs_stream_open {
+    size_t off, len; /* the name, in prev */
+    uint64_t start;
+    int64_t delta;
+    int has_delta;
+} fs_stream_open;
+
+typedef struct fs_stream {
+    fs_tree names; /* only its name table is used: names of kept frames */
+    double minwidth; /* percent, as --minwidth */
+    fs_buf prev;     /* the previous stack */
+    fs_stream_open *open;
+    size_t depth, open_cap; /* open[0] is the root */
+    uint64_t t;             /* running total */
+    /* The current stack: its frames start at open[opened_from]; its summed counts (all
+     * lines) and first counts (differential lines) give the leaf's delta, as in the tree. */
+    size_t opened_from;
+    uint64_t leaf_count, leaf_before;
+    int leaf_diff;
+    size_t unique;
+    fs_frame *kept;
+    size_t nkept, kept_cap, compact_at;
+} fs_stream;
+
+foldsvg_status fs_stream_init(fs_stream *s, double minwidth);
+void fs_stream_free(fs_stream *s);
+
+/* Adds one stack. *OUT_OF_ORDER is set (and nothing changes) when STACK sorts before the
+ * previous one: the input is not sorted and needs the tree. */
+foldsvg_status fs_stream_add(fs_stream *s, const char *stack, size_t len, uint64_t count,
+                             uint64_t before, int is_diff, int *out_of_order);
+/* Closes every open frame. The kept frames are then s->kept[0..nkept), names in s->names,
+ * total s->t (also in s->names.total). */
+foldsvg_status fs_stream_finish(fs_stream *s);
+
+#endif

@@ -1,0 +1,15 @@
+/* Shared pieces of the readers in src/lib. */
+#ifndef FOLDSVG_LIB_READ_H
+#define FOLDSVG_LIB_READ_H
+
+#include "foldsvg.h"
+#include "parse/folded.h"
+
+/* The end-of-input warnings of a folded text: skipped lines, fractional counts. */
+void fs_warn_folded_stats(const foldsvg_options *o, const char *name, const fs_folded_stats *s);
+
+/* The message of an unsorted line under --no-sort. */
+foldsvg_status fs_unsorted_error(foldsvg_error *err, const char *name, uint64_t line,
+                                 uint64_t prev_line);
+
+#endif

@@ -1,0 +1,155 @@
+/* The streaming merge of sorted input must give exactly the frames of the tree merge. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fold/merge.h"
+#include "fold/stream.h"
+#include "fold/tree.h"
+#include "testutil.h"
+
+typedef struct flist {
+    fs_frame *f;
+    size_t n, cap;
+} flist;
+
+static int collect(void *user, const fs_frame *f)
+{
+    flist *l = user;
+    if (l->n == l->cap) {
+        l->cap = l->cap ? l->cap * 2 : 256;
+        l->f = realloc(l->f, l->cap * sizeof *l->f);
+        ck_assert_ptr_nonnull(l->f);
+    }
+    l->f[l->n++] = *f;
+    return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int drawn(const fs_frame *f, double minwidth, uint64_t total)
+{
+    return !((double)(f->end - f->start) < minwidth / (100.0 / (double)total));
+}
+
+/* Random stacks over a small vocabulary (so prefixes are shared and names like "f1" and
+ * "f1:x" interleave in byte order), sorted, merged both ways. */
+static void check_equal(unsigned seed, size_t nstacks, double minwidth)
+{
+    srand(seed);
+    static const char *const vocab[] = {"f1", "f1:x", "f10", "g", "g;", "h", "a b", "f"};
+    char **stacks = calloc(nstacks, sizeof *stacks);
+    uint64_t *counts = calloc(nstacks, sizeof *counts);
+    for (size_t i = 0; i < nstacks; i++) {
+        char buf[512] = "";
+        int depth = 1 + rand() % 12;
+        for (int d = 0; d < depth; d++) {
+            const char *w = vocab[rand() % 8];
+            if (strcmp(w, "g;") == 0)
+                w = "g"; /* ';' would split: keep it a name */
+            if (d)
+                strcat(buf, ";");
+            strcat(buf, w);
+        }
+        stacks[i] = strdup(buf);
+    }
+    qsort(stacks, nstacks, sizeof *stacks, cmp_str);
+    fs_tree t;
+    fs_stream s;
+    ck_assert_int_eq(fs_tree_init(&t), FOLDSVG_OK);
+    ck_assert_int_eq(fs_stream_init(&s, minwidth), FOLDSVG_OK);
+    for (size_t i = 0; i < nstacks; i++) {
+        counts[i] = (uint64_t)(1 + rand() % 50);
+        uint64_t before = (uint64_t)(rand() % 60);
+        int diff = rand() % 3 == 0;
+        ck_assert_int_eq(fs_tree_add_path(&t, stacks[i], strlen(stacks[i]), counts[i], before,
+                                          diff, NULL),
+                         FOLDSVG_OK);
+        int ooo;
+        ck_assert_int_eq(fs_stream_add(&s, stacks[i], strlen(stacks[i]), counts[i], before, diff,
+                                       &ooo),
+                         FOLDSVG_OK);
+        ck_assert_int_eq(ooo, 0);
+    }
+    ck_assert_int_eq(fs_stream_finish(&s), FOLDSVG_OK);
+    ck_assert_uint_eq(s.t, t.total);
+    ck_assert_uint_eq(s.unique, t.unique);
+    flist tree = {0};
+    foldsvg_status st;
+    ck_assert_int_eq(fs_generate_frames(&t, NULL, collect, &tree, &st), 0);
+    size_t j = 0;
+    for (size_t i = 0; i < tree.n; i++) {
+        const fs_frame *a = &tree.f[i];
+        if (!drawn(a, minwidth, t.total))
+            continue;
+        while (j < s.nkept && !drawn(&s.kept[j], minwidth, s.t))
+            j++;
+        ck_assert_msg(j < s.nkept, "stream lost frame %zu", i);
+        const fs_frame *b = &s.kept[j++];
+        ck_assert_uint_eq(a->depth, b->depth);
+        ck_assert_uint_eq(a->start, b->start);
+        ck_assert_uint_eq(a->end, b->end);
+        ck_assert_int_eq(a->has_delta, b->has_delta);
+        ck_assert_int_eq(a->delta, b->delta);
+        ck_assert_str_eq(t.name_ptr[a->name], s.names.name_ptr[b->name]);
+    }
+    while (j < s.nkept)
+        ck_assert(!drawn(&s.kept[j++], minwidth, s.t));
+    free(tree.f);
+    for (size_t i = 0; i < nstacks; i++)
+        free(stacks[i]);
+    free(stacks);
+    free(counts);
+    fs_stream_free(&s);
+    fs_tree_free(&t);
+}
+
+START_TEST(same_frames_as_the_tree)
+{
+    for (unsigned seed = 1; seed <= 20; seed++)
+        check_equal(seed, 300, 0.0);
+}
+END_TEST
+
+START_TEST(same_drawn_frames_when_pruning)
+{
+    for (unsigned seed = 1; seed <= 10; seed++)
+        check_equal(seed, 3000, 0.5);
+    check_equal(99, 200000, 0.01); /* enough frames to compact the kept list */
+}
+END_TEST
+
+START_TEST(unsorted_input_is_reported)
+{
+    fs_stream s;
+    ck_assert_int_eq(fs_stream_init(&s, 0.01), FOLDSVG_OK);
+    int ooo;
+    ck_assert_int_eq(fs_stream_add(&s, "b;a", 3, 1, 0, 0, &ooo), FOLDSVG_OK);
+    ck_assert_int_eq(ooo, 0);
+    ck_assert_int_eq(fs_stream_add(&s, "a", 1, 1, 0, 0, &ooo), FOLDSVG_OK);
+    ck_assert_int_eq(ooo, 1);
+    ck_assert_int_eq(fs_stream_add(&s, "b", 1, 1, 0, 0, &ooo), FOLDSVG_OK); /* prefix: before */
+    ck_assert_int_eq(ooo, 1);
+    ck_assert_uint_eq(s.t, 1);
+    ck_assert_int_eq(fs_stream_add(&s, "b;a", 3, 2, 0, 0, &ooo), FOLDSVG_OK); /* equal: ok */
+    ck_assert_int_eq(ooo, 0);
+    ck_assert_uint_eq(s.t, 3);
+    ck_assert_uint_eq(s.unique, 1);
+    ck_assert_int_eq(fs_stream_add(&s, "b;b", 3, UINT64_MAX, 0, 0, &ooo), FOLDSVG_E_OVERFLOW);
+    fs_stream_free(&s);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("stream");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, same_frames_as_the_tree);
+    tcase_add_test(tc, same_drawn_frames_when_pruning);
+    tcase_add_test(tc, unsorted_input_is_reported);
+    suite_add_tcase(s, tc);
+    return fs_test_run(s);
+}
