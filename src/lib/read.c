@@ -27,6 +27,7 @@ typedef struct read_ctx {
     fs_buf names; /* scratch for sanitized names */
     int use_base;
     fs_filter *filter; /* NULL when no filter is set */
+    fs_profile_facts facts; /* what this input is, for reports */
 } read_ctx;
 
 static foldsvg_status grow_frames(read_ctx *c, size_t n)
@@ -194,6 +195,16 @@ static foldsvg_status on_profile_stack(fs_sink *self, const fs_strref *frames, s
     return add_stack(c, n, count, 0, 0, 0, err);
 }
 
+static void on_facts(fs_sink *self, const char *format, const char *product, uint32_t threads,
+                     uint64_t rate)
+{
+    read_ctx *c = (read_ctx *)(void *)self;
+    snprintf(c->facts.format, sizeof c->facts.format, "%s", format);
+    snprintf(c->facts.product, sizeof c->facts.product, "%s", product);
+    c->facts.threads = threads;
+    c->facts.rate = rate;
+}
+
 static void on_count_name(fs_sink *self, const char *name)
 {
     read_ctx *c = (read_ctx *)(void *)self;
@@ -237,6 +248,7 @@ static foldsvg_status read_input(foldsvg_profile *p, fs_input *in, const foldsvg
     memset(&c, 0, sizeof c);
     c.sink.stack = on_profile_stack;
     c.sink.count_name = on_count_name;
+    c.sink.facts = on_facts;
     c.p = p;
     c.o = o;
     c.name = fs_input_name(in);
@@ -266,6 +278,13 @@ static foldsvg_status read_input(foldsvg_profile *p, fs_input *in, const foldsvg
         st = fs_folded_read(in, on_line, &c, &stats, err);
         if (st == FOLDSVG_OK)
             fs_warn_folded_stats(o, c.name, &stats);
+    }
+    if (st == FOLDSVG_OK) {
+        snprintf(c.facts.files, sizeof c.facts.files, "%s", c.name);
+        if (kind == FS_INPUT_FOLDED)
+            snprintf(c.facts.format, sizeof c.facts.format, "folded");
+        c.facts.gzip = fs_input_is_gzip(in);
+        fs_profile_note_input(p, &c.facts);
     }
     fs_filter_free(c.filter);
     fs_buf_free(&c.prev);
@@ -358,7 +377,7 @@ foldsvg_status foldsvg_list_threads(const char *path, const foldsvg_options *opt
                       "--list-threads needs a Firefox-Profiler profile; this input is folded "
                       "text, which has no threads");
     } else if (st == FOLDSVG_OK) {
-        list_ctx c = {{ignore_stack, NULL}, fn, user};
+        list_ctx c = {{ignore_stack, NULL, NULL}, fn, user};
         /* Every thread is listed whatever --thread says. */
         fs_firefox_opts fo = {-1, o->weight_samples, on_thread, &c};
         st = fs_firefox_read(in, &fo, &c.sink, err);

@@ -731,6 +731,24 @@ foldsvg_status fs_firefox_read(fs_input *in, const fs_firefox_opts *opts, fs_sin
     const char *unit = count_name_of(nthreads ? threads[first].t : NULL, &wsel);
     if (unit && sink->count_name)
         sink->count_name(sink, unit);
+    if (sink->facts) {
+        char format[48];
+        double version = processed ? root->ppv : root->version;
+        snprintf(format, sizeof format, "%s v%.0f", processed ? "processed" : "Gecko", version);
+        /* SP1 weighs every sample by its rate: when the selection has one thread, the
+         * weight over the rows gives it (exactly, as every row carries the same rate) */
+        uint64_t rate = 0;
+        size_t nsel = opts->thread >= 0 ? 1 : nthreads;
+        if (nsel == 1 && nthreads && wsel.sp1 && !opts->weight_samples) {
+            ff_thread *t = threads[first].t;
+            ff_weighting w = w0;
+            w.sp1 = 1;
+            double total = thread_weight(&w, t, &t->agg);
+            if (t->rows && total == (double)(uint64_t)(total / (double)t->rows) * (double)t->rows)
+                rate = (uint64_t)(total / (double)t->rows);
+        }
+        sink->facts(sink, format, root->product, (uint32_t)nsel, rate);
+    }
 
     /* Fractional weights anywhere in the selection switch to exact per-stack sums. */
     for (size_t i = 0; i < nthreads && !frac; i++) {

@@ -130,6 +130,7 @@ struct ff_profile {
     ff_profile *next_pending;
     int has_meta_key, meta_is_object;
     int product_set, product_sp1;
+    char product[64]; /* meta.product, for reports (cut to fit) */
     int ppv_is_number;
     double ppv;
     double version;

@@ -652,6 +652,11 @@ static int store_scalar(ff_parser *p, ff_frame *f, uint64_t ei, ff_cell c, const
     case R_META_PRODUCT:
         f->prof->product_set = 1;
         f->prof->product_sp1 = c.tag == FF_STR && n == 8 && memcmp(s, "SP1 ZKVM", 8) == 0;
+        if (c.tag == FF_STR) {
+            size_t k = n < sizeof f->prof->product - 1 ? n : sizeof f->prof->product - 1;
+            memcpy(f->prof->product, s, k);
+            f->prof->product[k] = '\0';
+        }
         return 1;
     case R_META_PPV:
         if (c.tag == FF_INT || c.tag == FF_NUM) {

@@ -23,6 +23,12 @@ struct fs_sink {
     /* The unit of the weights when it is not cycles ("samples", "ms", "bytes"); may be
      * called once per input. NULL-able. */
     void (*count_name)(fs_sink *self, const char *name);
+    /* What the input is, for reports: FORMAT ("Gecko v24", "processed v49"), PRODUCT
+     * (meta.product, "" when absent), the threads read, and RATE, the weight of one
+     * sample when all samples weigh the same (SP1's cycles per sample), else 0.
+     * NULL-able; called once per input before the stacks. */
+    void (*facts)(fs_sink *self, const char *format, const char *product, uint32_t threads,
+                  uint64_t rate);
 };
 
 #endif
