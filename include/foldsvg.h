@@ -113,6 +113,14 @@ typedef void (*foldsvg_warning_fn)(void *user, const foldsvg_error *warning);
 FOLDSVG_API void foldsvg_options_set_warning_handler(foldsvg_options *o, foldsvg_warning_fn fn,
                                                      void *user);
 
+/* Progress while inputs are read: FN gets the input's name, the bytes read so far, its size
+ * (0 when unknown, e.g. a pipe) and the lines read so far (0 for profiles). It is called
+ * often (every read block); the caller decides what to show and when. */
+typedef void (*foldsvg_progress_fn)(void *user, const char *input, uint64_t bytes_done,
+                                    uint64_t bytes_total, uint64_t lines);
+FOLDSVG_API void foldsvg_options_set_progress_handler(foldsvg_options *o, foldsvg_progress_fn fn,
+                                                      void *user);
+
 /* ---------------------------------------------------------------------------------------
  * Profiles
  * ------------------------------------------------------------------------------------- */

@@ -155,6 +155,17 @@ python3 -c "print(';'.join('f%d' % i for i in range(100000)) + ' 7')" >deep.fold
 expect 0 deep "$bin" deep.folded --minwidth 0 -o deep.svg
 xmllint --noout --huge deep.svg 2>/dev/null && ok || bad "deep SVG not well-formed"
 
+# progress: on a terminal after a second; never when stderr is not a terminal
+if command -v script >/dev/null 2>&1; then
+    mkfifo slow
+    (printf 'a 1\n'; sleep 1.3; printf 'b 1\n') >slow &
+    script -qec "'$bin' slow -o prog.svg" /dev/null </dev/null >tty.out 2>&1
+    has progress-tty tty.out 'foldsvg: slow: '
+    (printf 'a 1\n'; sleep 1.3; printf 'b 1\n') >slow &
+    "$bin" slow -o prog.svg 2>err
+    if grep -q 'MB/s' err; then bad "progress written to a non-terminal"; else ok; fi
+fi
+
 expect 0 help "$bin" --help
 has help-groups out 'Colors:'
 expect 0 version "$bin" -V

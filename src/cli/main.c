@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "foldsvg.h"
 
@@ -107,12 +109,69 @@ static int usage(const char *what, const char *arg)
     return EXIT_USAGE;
 }
 
+static void clear_progress(void);
+
 static int report(const foldsvg_error *err, foldsvg_status st)
 {
+    clear_progress();
     char line[2048];
     foldsvg_error_format(err, line, sizeof line);
     fprintf(stderr, "foldsvg: %s\n", line);
     return st == FOLDSVG_E_USAGE ? EXIT_USAGE : EXIT_INPUT;
+}
+
+/* Progress on a terminal: after a second, at most five updates a second, on one line
+ * that the next message or the end clears. */
+typedef struct progress_state {
+    struct timespec start, last;
+    int shown;
+} progress_state;
+
+static progress_state progress;
+
+static double seconds_since(const struct timespec *t)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - t->tv_sec) + (double)(now.tv_nsec - t->tv_nsec) / 1e9;
+}
+
+static void clear_progress(void)
+{
+    if (progress.shown) {
+        fputs("\r\033[K", stderr);
+        progress.shown = 0;
+    }
+}
+
+static void human_bytes(uint64_t n, char *buf, size_t size)
+{
+    if (n >= (uint64_t)1 << 30)
+        snprintf(buf, size, "%.1f GB", (double)n / 1e9);
+    else
+        snprintf(buf, size, "%.0f MB", (double)n / 1e6);
+}
+
+static void on_progress(void *user, const char *input, uint64_t done, uint64_t total,
+                        uint64_t lines)
+{
+    (void)user;
+    double elapsed = seconds_since(&progress.start);
+    if (elapsed < 1.0 || (progress.shown && seconds_since(&progress.last) < 0.2))
+        return;
+    clock_gettime(CLOCK_MONOTONIC, &progress.last);
+    char d[32], t[64] = "";
+    human_bytes(done, d, sizeof d);
+    if (total) {
+        char tt[24];
+        human_bytes(total, tt, sizeof tt);
+        snprintf(t, sizeof t, " of %s (%.0f%%)", tt, 100.0 * (double)done / (double)total);
+    }
+    fprintf(stderr, "\r\033[Kfoldsvg: %s: %s%s, %.0f MB/s", input, d, t,
+            (double)done / 1e6 / elapsed);
+    if (lines)
+        fprintf(stderr, ", %llu lines", (unsigned long long)lines);
+    progress.shown = 1;
 }
 
 static void on_warning(void *user, const foldsvg_error *w)
@@ -120,6 +179,7 @@ static void on_warning(void *user, const foldsvg_error *w)
     const cli_state *s = user;
     if (s->quiet)
         return;
+    clear_progress();
     char line[2048];
     foldsvg_error_format(w, line, sizeof line);
     fprintf(stderr, "foldsvg: warning: %s\n", line);
@@ -324,6 +384,10 @@ static int run(cli_state *s, foldsvg_profile *p)
         return fflush(stdout) == 0 ? 0 : EXIT_INPUT;
     }
     foldsvg_options_set_warning_handler(s->opts, on_warning, s);
+    if (!s->quiet && isatty(STDERR_FILENO)) {
+        clock_gettime(CLOCK_MONOTONIC, &progress.start);
+        foldsvg_options_set_progress_handler(s->opts, on_progress, NULL);
+    }
     foldsvg_error err;
     foldsvg_status st = foldsvg_options_check(s->opts, &err);
     if (st)
@@ -358,6 +422,7 @@ static int run(cli_state *s, foldsvg_profile *p)
         st = foldsvg_convert(s->inputs, s->ninputs, output, format, s->opts, &cs, &err);
         if (st)
             return report(&err, st);
+        clear_progress();
         if (!s->quiet)
             fprintf(stderr, "foldsvg: %llu %s across %zu unique stacks\n",
                     (unsigned long long)cs.total, cs.count_name, cs.unique_stacks);
@@ -390,6 +455,7 @@ static int run(cli_state *s, foldsvg_profile *p)
         if (st)
             return report(&err, st);
     }
+    clear_progress();
     if (!s->quiet)
         fprintf(stderr, "foldsvg: %llu %s across %zu unique stacks\n",
                 (unsigned long long)foldsvg_profile_total(p), foldsvg_profile_count_name(p),

@@ -85,6 +85,8 @@ static foldsvg_status try_stream(const char *const *inputs, size_t n, const char
         st = fs_input_open_file(&in, inputs[i], err);
         if (st)
             break;
+        if (o->progress)
+            fs_input_set_progress(in, o->progress, o->progress_user);
         fs_input_kind kind;
         st = fs_input_kind_of(in, &kind, err);
         if (st == FOLDSVG_OK && (kind != FS_INPUT_FOLDED || fs_input_is_gzip(in))) {

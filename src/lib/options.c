@@ -132,6 +132,14 @@ void foldsvg_options_set_warning_handler(foldsvg_options *o, foldsvg_warning_fn 
     o->warn_user = user;
 }
 
+void foldsvg_options_set_progress_handler(foldsvg_options *o, foldsvg_progress_fn fn, void *user)
+{
+    if (!o)
+        return;
+    o->progress = fn;
+    o->progress_user = user;
+}
+
 typedef enum kind { FLAG, VALUE } kind;
 
 typedef foldsvg_status (*setter)(foldsvg_options *o, const char *name, const char *v,

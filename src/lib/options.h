@@ -50,6 +50,8 @@ struct foldsvg_options {
 
     foldsvg_warning_fn warn;
     void *warn_user;
+    foldsvg_progress_fn progress;
+    void *progress_user;
 };
 
 /* Emits a warning through the handler, if any. */

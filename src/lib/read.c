@@ -252,6 +252,8 @@ static foldsvg_status read_input(foldsvg_profile *p, fs_input *in, const foldsvg
     c.p = p;
     c.o = o;
     c.name = fs_input_name(in);
+    if (o->progress)
+        fs_input_set_progress(in, o->progress, o->progress_user);
     c.use_base = o->nbase > 0 && !o->flamechart && !o->no_sort;
     if (o->flamechart)
         p->has_log = 1;

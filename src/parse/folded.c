@@ -151,6 +151,7 @@ foldsvg_status fs_folded_read(fs_input *in, fs_folded_fn fn, void *user, fs_fold
             cap *= 2;
         }
         size_t got;
+        fs_input_note_items(in, lineno);
         st = fs_input_read(in, buf + len, cap - len, &got, err);
         if (st)
             break;

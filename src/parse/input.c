@@ -30,6 +30,10 @@ struct fs_input {
 
     uint64_t offset;
     int raw_eof;
+
+    fs_progress_fn progress;
+    void *progress_user;
+    uint64_t items;
 };
 
 static foldsvg_status io_error(fs_input *in, foldsvg_error *err)
@@ -60,6 +64,8 @@ static foldsvg_status raw_read(fs_input *in, unsigned char *buf, size_t cap, siz
     if (*got == 0)
         in->raw_eof = 1;
     in->raw_consumed += *got;
+    if (in->progress && *got)
+        in->progress(in->progress_user, in->name, in->raw_consumed, in->raw_size, in->items);
     return FOLDSVG_OK;
 }
 
@@ -194,6 +200,17 @@ uint64_t fs_input_raw_size(const fs_input *in)
 uint64_t fs_input_raw_consumed(const fs_input *in)
 {
     return in->raw_consumed;
+}
+
+void fs_input_set_progress(fs_input *in, fs_progress_fn fn, void *user)
+{
+    in->progress = fn;
+    in->progress_user = user;
+}
+
+void fs_input_note_items(fs_input *in, uint64_t items)
+{
+    in->items = items;
 }
 
 /* Decodes into BUF, bypassing the read-ahead buffer. */

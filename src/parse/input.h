@@ -41,4 +41,11 @@ uint64_t fs_input_offset(const fs_input *in);
 uint64_t fs_input_raw_size(const fs_input *in);
 uint64_t fs_input_raw_consumed(const fs_input *in);
 
+/* Progress: FN is called after every raw read with the raw bytes read so far, the raw size
+ * (0 when unknown) and the items (lines) a reader reported with fs_input_note_items. */
+typedef void (*fs_progress_fn)(void *user, const char *name, uint64_t done, uint64_t total,
+                               uint64_t items);
+void fs_input_set_progress(fs_input *in, fs_progress_fn fn, void *user);
+void fs_input_note_items(fs_input *in, uint64_t items);
+
 #endif

@@ -1,0 +1,72 @@
+#!/bin/sh
+# foldsvg benchmarks: fixed inputs made by ../shared/tools generators (fixed seeds), each
+# workload run REPS times, median wall time and peak RSS, next to baselines run in the same
+# invocation (wc -l on the same file; a bare yajl parse; a bare xmlTextWriter loop).
+# Not part of the test suite. Needs /usr/bin/time (Debian package "time").
+#   bench/run.sh [BUILD_DIR=build-bench] [REPS=5]
+# Data goes to bench/data/ (about 3 GB; reused between runs).
+set -eu
+here=$(cd "$(dirname "$0")" && pwd); root=$(dirname "$here")
+tools="$root/../shared/tools"
+build=${1:-$root/build-bench}; reps=${2:-5}
+data="$here/data"; mkdir -p "$data"
+command -v /usr/bin/time >/dev/null || { echo "bench: install the 'time' package" >&2; exit 1; }
+
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DFOLDSVG_TESTS=OFF >/dev/null
+cmake --build "$build" -j"$(nproc)" >/dev/null
+bin="$build/foldsvg"
+cc -O2 -o "$build/yajl_baseline" "$here/yajl_baseline.c" $(pkg-config --cflags --libs yajl)
+cc -O2 -o "$build/xmlwriter_baseline" "$here/xmlwriter_baseline.c" $(pkg-config --cflags --libs libxml-2.0)
+
+# inputs (fixed seeds)
+[ -s "$data/sorted.folded" ] || python3 "$tools/gen_folded.py" 200000 42 >"$data/sorted.folded"
+[ -s "$data/shuffled.folded" ] || python3 -c "
+import random, sys
+lines = open(sys.argv[1]).readlines(); random.Random(7).shuffle(lines)
+sys.stdout.writelines(lines)" "$data/sorted.folded" >"$data/shuffled.folded"
+[ -s "$data/repeated.folded" ] || python3 "$tools/gen_repeated.py" "$data/sorted.folded" 5000 2000 >"$data/repeated.folded"
+[ -s "$data/sp1.json" ] || python3 "$tools/gen_sp1_profile.py" -n 10000000 --seed 7 -o "$data/sp1.json" >/dev/null
+vertx="$root/../shared/compat/inputs/flamegraph/test/results/perf-vertx-stacks-01-collapsed-all.txt"
+
+# measure NAME CMD...: median wall seconds and max RSS (KiB) over REPS runs
+measure() {
+    name=$1; shift
+    : >"$data/times"
+    i=0
+    while [ $i -lt "$reps" ]; do
+        /usr/bin/time -f "%e %M" -a -o "$data/times" "$@" >/dev/null 2>&1
+        i=$((i + 1))
+    done
+    sort -n "$data/times" | awk -v n="$name" '{t[NR]=$1; if ($2>m) m=$2} END {printf "%s %.3f %d\n", n, t[int((NR+1)/2)], m}'
+}
+
+echo "# $(date -u +%Y-%m-%d) $(uname -m), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
+printf '%-34s %9s %9s %10s %9s %8s\n' workload "median_s" "rss_MiB" "MB/s" "base_s" ratio
+row() { # NAME SIZE_BYTES "base_name base_s" "name t rss"
+    set -- $1 $2 $3 $4 $5 $6 $7
+    awk -v n="$5" -v t="$6" -v r="$7" -v b="$4" -v sz="$2" 'BEGIN {
+        printf "%-34s %9.3f %9.1f %10.0f %9.3f %8.2f\n", n, t, r/1024, (t>0? sz/1e6/t : 0), b, (b>0? t/b : 0) }'
+}
+size() { stat -c %s "$1"; }
+
+for w in sorted shuffled repeated; do
+    f="$data/$w.folded"
+    base=$(measure "wc-l" wc -l "$f")
+    run=$(measure "$w.folded->svg --hash" "$bin" -q --hash "$f" -o "$data/out.svg")
+    row "$(size "$f")" "$base" "$run"
+done
+base=$(measure "yajl" "$build/yajl_baseline" "$data/sp1.json")
+run=$(measure "sp1-10M.json->svg" "$bin" -q "$data/sp1.json" -o "$data/out.svg")
+row "$(size "$data/sp1.json")" "$base" "$run"
+
+# --minwidth 0: the writer is the bound; compare element rates with a bare writer loop
+run=$(measure "sorted --minwidth 0" "$bin" -q --hash --minwidth 0 "$data/sorted.folded" -o "$data/big.svg")
+frames=$(grep -o '<g>' "$data/big.svg" | wc -l)
+base=$(measure "xmlwriter" "$build/xmlwriter_baseline" "$frames" "$data/base.svg")
+row "$(size "$data/big.svg")" "$base" "$run"
+echo "# --minwidth 0 wrote $frames frames ($(size "$data/big.svg") bytes)"
+
+run=$(measure "perf-vertx (266 KB)" "$bin" -q --hash "$vertx" -o "$data/out.svg")
+base=$(measure "wc-l" wc -l "$vertx")
+row "$(size "$vertx")" "$base" "$run"
+rm -f "$data/out.svg" "$data/big.svg" "$data/base.svg" "$data/times"
