@@ -37,17 +37,19 @@ measure() {
         /usr/bin/time -f "%e %M" -a -o "$data/times" "$@" >/dev/null 2>&1
         i=$((i + 1))
     done
-    sort -n "$data/times" | awk -v n="$name" '{t[NR]=$1; if ($2>m) m=$2} END {printf "%s %.3f %d\n", n, t[int((NR+1)/2)], m}'
+    sort -n "$data/times" | awk -v n="$name" 'BEGIN {gsub(/ /, "_", n)} {t[NR]=$1; if ($2>m) m=$2} END {printf "%s %.3f %d\n", n, t[int((NR+1)/2)], m}'
 }
 
 echo "# $(date -u +%Y-%m-%d) $(uname -m), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
 printf '%-34s %9s %9s %10s %9s %8s\n' workload "median_s" "rss_MiB" "MB/s" "base_s" ratio
-row() { # NAME SIZE_BYTES "base_name base_s" "name t rss"
-    set -- $1 $2 $3 $4 $5 $6 $7
-    awk -v n="$5" -v t="$6" -v r="$7" -v b="$4" -v sz="$2" 'BEGIN {
+row() { # SIZE_BYTES "base_name base_s base_rss" "name t rss"
+    sz=$1
+    # shellcheck disable=SC2086
+    set -- $2 $3
+    awk -v n="$4" -v t="$5" -v r="$6" -v b="$2" -v sz="$sz" 'BEGIN {
         printf "%-34s %9.3f %9.1f %10.0f %9.3f %8.2f\n", n, t, r/1024, (t>0? sz/1e6/t : 0), b, (b>0? t/b : 0) }'
 }
-size() { stat -c %s "$1"; }
+size() { stat -L -c %s "$1"; }
 
 for w in sorted shuffled repeated; do
     f="$data/$w.folded"

@@ -8,7 +8,7 @@ work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 cmake --install "$build" --prefix "$work/prefix" >/dev/null
 prefix="$work/prefix"
 libdir=$(dirname "$(find "$prefix" -name 'libfoldsvg.so' | head -n 1)")
-for f in bin/foldsvg include/foldsvg.h share/man/man1/foldsvg.1; do
+for f in bin/foldsvg include/foldsvg.h share/man/man1/foldsvg.1 share/bash-completion/completions/foldsvg; do
     [ -e "$prefix/$f" ] || { echo "FAIL not installed: $f"; exit 1; }
 done
 [ -e "$libdir/libfoldsvg.a" ] && [ -e "$libdir/pkgconfig/foldsvg.pc" ] &&
@@ -42,4 +42,10 @@ cmake -S "$work/cm" -B "$work/cm/b" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
 cmake --build "$work/cm/b" >/dev/null
 LD_LIBRARY_PATH="$libdir" "$work/cm/b/rec" "$work/cm.svg" >/dev/null
 cmp -s "$work/pc.svg" "$work/cm.svg" || { echo "FAIL the two builds render differently"; exit 1; }
+# the completion offers the options that --help lists
+words=$(PATH="$prefix/bin:$PATH" bash -c ". '$prefix/share/bash-completion/completions/foldsvg'
+COMP_WORDS=(foldsvg --col); COMP_CWORD=1; _foldsvg; echo \"\${COMPREPLY[*]}\"
+COMP_WORDS=(foldsvg --colors ja); COMP_CWORD=2; _foldsvg; echo \"\${COMPREPLY[*]}\"")
+[ "$words" = "--collapse-recursion --colordiffusion --colors
+java" ] || { echo "FAIL bash completion: $words"; exit 1; }
 echo "install: 1 passed, 0 failed"
