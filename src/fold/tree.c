@@ -6,6 +6,13 @@
 #include "util/error.h"
 #include "util/hash.h"
 
+struct fs_stack_entry {
+    uint64_t hash;
+    const char *bytes;
+    uint32_t len;
+    uint32_t node;
+};
+
 static foldsvg_status nomem(void)
 {
     return FOLDSVG_E_NOMEM;
@@ -55,6 +62,9 @@ void fs_tree_free(fs_tree *t)
     free(t->before);
     free(t->is_diff);
     free(t->last_nodes);
+    free(t->stack_entries);
+    free(t->stack_slots);
+    fs_arena_free(&t->stack_bytes);
     memset(t, 0, sizeof *t);
 }
 
@@ -275,8 +285,84 @@ foldsvg_status fs_tree_add_frames(fs_tree *t, const fs_strref *frames, size_t n,
     return add_count(t, node, count, before, is_diff);
 }
 
+static foldsvg_status fs_tree_add_path_frames(fs_tree *t, const char *path, size_t len,
+                                              uint64_t count, uint64_t before, int is_diff,
+                                              uint32_t *leaf);
+
+static uint32_t stack_lookup(const fs_tree *t, uint64_t h, const char *path, size_t len)
+{
+    if (!t->stack_slots)
+        return FS_NONE;
+    for (size_t i = h & t->stack_mask; t->stack_slots[i]; i = (i + 1) & t->stack_mask) {
+        const struct fs_stack_entry *e = &t->stack_entries[t->stack_slots[i] - 1];
+        if (e->hash == h && e->len == len && memcmp(e->bytes, path, len) == 0)
+            return e->node;
+    }
+    return FS_NONE;
+}
+
+/* Remembers PATH -> NODE while the cache has room; failing to remember is not an error. */
+static void stack_remember(fs_tree *t, uint64_t h, const char *path, size_t len, uint32_t node)
+{
+    if (len > UINT32_MAX || t->stack_bytes_used + len > FS_STACK_CACHE_BYTES)
+        return;
+    if ((size_t)(t->nstack + 1) * 2 > t->stack_mask + 1 || !t->stack_slots) {
+        size_t cap = t->stack_slots ? (t->stack_mask + 1) * 2 : 1024;
+        uint32_t *slots = calloc(cap, sizeof *slots);
+        if (!slots)
+            return;
+        for (uint32_t k = 0; k < t->nstack; k++) {
+            size_t i = t->stack_entries[k].hash & (cap - 1);
+            while (slots[i])
+                i = (i + 1) & (cap - 1);
+            slots[i] = k + 1;
+        }
+        free(t->stack_slots);
+        t->stack_slots = slots;
+        t->stack_mask = cap - 1;
+    }
+    if (t->nstack == t->stack_cap) {
+        uint32_t cap = t->stack_cap ? t->stack_cap * 2 : 512;
+        struct fs_stack_entry *ne = realloc(t->stack_entries, cap * sizeof *ne);
+        if (!ne)
+            return;
+        t->stack_entries = ne;
+        t->stack_cap = cap;
+    }
+    char *copy = fs_arena_strndup(&t->stack_bytes, path, len);
+    if (!copy)
+        return;
+    t->stack_bytes_used += len + 1;
+    struct fs_stack_entry *e = &t->stack_entries[t->nstack];
+    *e = (struct fs_stack_entry){h, copy, (uint32_t)len, node};
+    size_t i = h & t->stack_mask;
+    while (t->stack_slots[i])
+        i = (i + 1) & t->stack_mask;
+    t->stack_slots[i] = ++t->nstack;
+}
+
 foldsvg_status fs_tree_add_path(fs_tree *t, const char *path, size_t len, uint64_t count,
                                 uint64_t before, int is_diff, uint32_t *leaf)
+{
+    uint64_t h = fs_hash_bytes(path, len);
+    uint32_t known = stack_lookup(t, h, path, len);
+    if (known != FS_NONE) {
+        if (leaf)
+            *leaf = known;
+        return add_count(t, known, count, before, is_diff);
+    }
+    foldsvg_status st = fs_tree_add_path_frames(t, path, len, count, before, is_diff, &known);
+    if (st == FOLDSVG_OK)
+        stack_remember(t, h, path, len, known);
+    if (leaf)
+        *leaf = known;
+    return st;
+}
+
+/* Frame by frame, reusing the previous path's nodes while the frames agree. */
+static foldsvg_status fs_tree_add_path_frames(fs_tree *t, const char *path, size_t len,
+                                              uint64_t count, uint64_t before, int is_diff,
+                                              uint32_t *leaf)
 {
     /* Walk the frames; while they equal the previous path's frames at the same depth
      * (same interned name under the same parent), reuse its nodes without hashing. */

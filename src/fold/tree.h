@@ -45,7 +45,19 @@ typedef struct fs_tree {
      * path, so a line sharing a prefix with the previous one skips those lookups. */
     uint32_t *last_nodes;
     size_t last_depth, last_cap;
+
+    /* Fast path for inputs that repeat few stacks in any order (raw profiler output): whole
+     * paths already seen map straight to their node. Bounded by FS_STACK_CACHE_BYTES; past
+     * that, new paths take the frame-by-frame way. */
+    struct fs_stack_entry *stack_entries;
+    uint32_t nstack, stack_cap;
+    uint32_t *stack_slots;
+    size_t stack_mask;
+    fs_arena stack_bytes;
+    size_t stack_bytes_used;
 } fs_tree;
+
+#define FS_STACK_CACHE_BYTES ((size_t)32 << 20)
 
 foldsvg_status fs_tree_init(fs_tree *t);
 void fs_tree_free(fs_tree *t);
