@@ -24,6 +24,9 @@ const SMALL = [
   '',
 ].join('\n');
 const OTHER = ['alpha;beta 5', 'alpha;gamma 7', 'delta 3', ''].join('\n');
+// 60 threads of 10 each below main, each calling work_N: zooming into one leaves 4 of 122
+// frames in view
+const WIDE = Array.from({ length: 60 }, (_, t) => `main;thread_${t};work_${t} 10`).join('\n') + '\n';
 
 let browser;
 let dir;
@@ -34,6 +37,7 @@ before(async () => {
   dir = makeTmpDir();
   files.small = await renderSvg(dir, 'small', SMALL);
   files.other = await renderSvg(dir, 'other', OTHER);
+  files.wide = await renderSvg(dir, 'wide', WIDE);
   files.fixed = await renderSvg(dir, 'fixed', SMALL, ['--width', '900']);
   files.inverted = await renderSvg(dir, 'inverted', SMALL, ['--inverted']);
   files.nojs = await renderSvg(dir, 'nojs', SMALL, ['--no-javascript']);
@@ -150,12 +154,59 @@ describe('standalone SVG', () => {
     await page.close();
   });
 
+  test('a zoom that leaves few frames in view: a zoom layer over the hidden frames; hover, focus, search, Esc', async () => {
+    const { page, errors, P } = await standalone(files.wide);
+    const layers = () => page.evaluate((p) => ({
+      hidden: document.getElementById(`${p}-frames`).getAttribute('aria-hidden'),
+      copies: [...document.getElementById(`${p}-zoom`).children].filter((g) => g.checkVisibility()).length,
+    }), P);
+    await frameLocator(page, P, 'thread_7').click();
+    assert.deepEqual(await layers(), { hidden: 'true', copies: 4 }); // all, main, thread_7, work_7
+    assert.equal((await frameInfo(page, P, 'work_7')).width, '100.0000%');
+    assert.equal((await frameInfo(page, P, 'work_7')).label, 'work_7');
+    assert.match((await frameInfo(page, P, 'main')).cls, /\bparent\b/);
+    assert.equal((await frameInfo(page, P, 'thread_8')).visible, false);
+    await frameLocator(page, P, 'work_7').hover();
+    assert.match(await text(page, `${P}-details`), /^Function: work_7 \(/);
+    // the outline follows the pointer
+    const outline = await page.evaluate(() => {
+      const o = document.querySelector('.fs-outline');
+      return o && o.checkVisibility() ? o.getBoundingClientRect().width : 0;
+    });
+    assert.ok(outline > 900, `outline around work_7 (${outline})`);
+    // Tab and Shift+Tab never land in the hidden frames
+    for (const key of ['Tab', 'Tab', 'Tab', 'Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab']) {
+      await page.keyboard.press(key);
+      const inHidden = await page.evaluate((p) => {
+        const a = document.activeElement;
+        return !!(a && a.closest(`[id="${p}-frames"]`));
+      }, P);
+      assert.equal(inHidden, false, `focus after ${key}`);
+    }
+    page.once('dialog', (d) => d.accept('work_(7|8)'));
+    await page.locator(`[id="${P}-search"]`).click();
+    assert.equal(await text(page, `${P}-matched`), 'Matched: 3.3%');
+    assert.equal((await frameInfo(page, P, 'work_7')).fill, 'rgb(230,0,230)');
+    // a click in the zoom layer zooms on
+    await frameLocator(page, P, 'work_7').click();
+    assert.equal((await frameInfo(page, P, 'work_7')).width, '100.0000%');
+    assert.match((await frameInfo(page, P, 'thread_7')).cls, /\bparent\b/);
+    await page.keyboard.press('Escape');
+    assert.deepEqual(await layers(), { hidden: null, copies: 0 });
+    assert.equal((await frameInfo(page, P, 'thread_8')).visible, true);
+    assert.notEqual((await frameInfo(page, P, 'work_8')).fill, 'rgb(230,0,230)');
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
   test('zoom and search are kept in the URL and restored on load', async () => {
     const { page, errors, P } = await standalone(files.small);
     page.on('dialog', (d) => d.accept('text_'));
     await frameLocator(page, P, 'render').click();
     await page.locator(`[id="${P}-search"]`).click();
-    const u = new URL(page.url());
+    // the URL is written just after the repaint
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('s') === 'text_');
+    const u = new URL(await page.evaluate(() => location.href));
     assert.equal(u.searchParams.get('x'), '60');
     assert.ok(u.searchParams.get('y'));
     assert.equal(u.searchParams.get('s'), 'text_');
@@ -168,6 +219,7 @@ describe('standalone SVG', () => {
     assert.equal((await frameInfo(again.page, again.P, 'text_width')).fill, 'rgb(230,0,230)');
     // reset clears the URL again
     await again.page.keyboard.press('Escape');
+    await again.page.waitForFunction(() => location.search === '');
     assert.equal(new URL(again.page.url()).search, '');
     assert.deepEqual([...errors, ...again.errors], []);
     await again.page.close();

@@ -104,36 +104,51 @@ export async function prefixOf(page, index = 0) {
   }, index);
 }
 
-// Facts about the frame named NAME (by its tooltip) in the SVG with prefix P.
+// Facts about the frame named NAME (by its tooltip) in the SVG with prefix P, as shown: the
+// script may show a zoomed view in a layer of its own (<svg id="P-zoom">, holding copies of
+// the frames in view) over the hidden (opacity 0, aria-hidden) P-frames. The shown element
+// is taken when there is one; otherwise the frame of P-frames, with visible false.
 export async function frameInfo(page, P, name) {
   return page.evaluate(
     ([p, nm]) => {
-      const frames = document.getElementById(`${p}-frames`);
-      for (const g of frames.children) {
-        const t = g.querySelector('title');
-        if (t && t.textContent.startsWith(`${nm} (`)) {
-          const r = g.querySelector('rect');
-          const tx = g.querySelector('text');
-          return {
-            cls: g.getAttribute('class') || '',
-            x: r.getAttribute('x'),
-            width: r.getAttribute('width'),
-            fill: r.getAttribute('fill'),
-            label: tx ? tx.textContent : null,
-            visible: getComputedStyle(g).display !== 'none',
-          };
+      const shown = (el) => el.checkVisibility({ opacityProperty: true, visibilityProperty: true });
+      let first = null;
+      for (const id of [`${p}-zoom`, `${p}-frames`]) {
+        const layer = document.getElementById(id);
+        if (!layer) continue;
+        for (const g of layer.children) {
+          const t = g.querySelector('title');
+          if (t && t.textContent.startsWith(`${nm} (`)) {
+            const r = g.querySelector('rect');
+            const tx = g.querySelector('text');
+            const info = {
+              cls: g.getAttribute('class') || '',
+              x: r.getAttribute('x'),
+              width: r.getAttribute('width'),
+              fill: r.getAttribute('fill'),
+              label: tx ? tx.textContent : null,
+              visible: shown(g),
+            };
+            if (info.visible) return info;
+            if (!first && id === `${p}-frames`) first = info;
+          }
         }
       }
-      return null;
+      return first;
     },
     [P, name],
   );
 }
 
+// The element that shows the frame named NAME (for clicks, hovers, focus): in the zoom layer
+// or in P-frames, whichever is not hidden (aria-hidden) by the script.
 export function frameLocator(page, P, name) {
-  return page.locator(`[id="${P}-frames"] > *`).filter({
-    has: page.locator('title', { hasText: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(`) }),
-  });
+  return page
+    .locator(`:is([id="${P}-frames"], [id="${P}-zoom"]):not([aria-hidden="true"]) > *`)
+    .filter({
+      has: page.locator('title', { hasText: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(`) }),
+      visible: true,
+    });
 }
 
 export async function text(page, id) {

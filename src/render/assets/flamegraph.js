@@ -16,6 +16,24 @@
  * P-search, P-matched, the background rect P-bg and the nested <svg id="P-frames"> are direct
  * children of the root; each child of P-frames is one frame (<g>, or <a> for --nameattr
  * links) holding <title>, <rect fg:x fg:w y ...> and <text>.
+ *
+ * Speed (a 50k-frame graph must zoom in well under 100 ms): in a browser, any change inside
+ * one SVG makes it repaint every element of that SVG, and showing or hiding tens of thousands
+ * of elements restyles each of them. So the script
+ *   - moves P-frames, while it is being parsed and before anything is drawn, into a
+ *     <foreignObject><div> of its own: an SVG of its own, painted (and cached) apart from
+ *     the details line, Search, and so on, in a composited layer (will-change: opacity);
+ *   - adds a second such layer on top, the zoom layer <svg id="P-zoom">, empty at first;
+ *   - zooms either in place (rewriting the frames of P-frames, when most of them stay in
+ *     view, e.g. the full graph) or, when few stay, by hiding the whole of P-frames with
+ *     opacity 0 (no restyle, no repaint, its frames untouched) and filling the zoom layer
+ *     with copies of just the frames that stay. The hidden P-frames gets aria-hidden="true"
+ *     and hands keyboard focus on to the zoom layer;
+ *   - draws the hover and focus outlines as one rect of its own over the frames (the
+ *     writer's :hover stroke on a frame is neutralised: restyling one frame repaints all the
+ *     frames of its layer);
+ *   - reads at the start only what a zoom needs (fg:x, fg:w, y), the rest when needed, and
+ *     writes the URL state after the repaint.
  */
 
 var SVGNS = "http://www.w3.org/2000/svg";
@@ -41,6 +59,86 @@ var standalone = root === document.documentElement;
 var HIDE = 0;
 var SHOW = 1;
 var PARENT = 2;
+var XHTMLNS = "http://www.w3.org/1999/xhtml";
+
+/* Our styles, in place before any frame is styled (a style sheet added later would restyle
+ * every frame). */
+var style = document.createElementNS(SVGNS, "style");
+style.setAttribute("id", P + "-jsstyle");
+var R = "#" + P + "-root";
+var FR = R + " #" + P + "-frames > *";
+var ZM = R + " #" + P + "-zoom > *";
+style.textContent =
+    /* the layers take pointer events only on their frames, never over the UI texts */
+    R + " .fs-layer, " + R + " .fs-layer > div, " + R + " #" + P + "-frames, " + R + " #" + P + "-zoom { pointer-events:none; }\n" +
+    FR + ", " + ZM + " { pointer-events:visiblePainted; }\n" +
+    /* The hover and focus outlines are one rect of ours over the frames: a style change on a
+     * frame would repaint all the frames of its layer. */
+    FR + ":hover, " + ZM + ":hover { stroke:inherit; stroke-width:inherit; cursor:pointer; }\n" +
+    R + " > .fs-outline { fill:none; stroke:black; stroke-width:0.5; pointer-events:none; }\n" +
+    R + " > .fs-outline.focus { stroke-width:1.5; }\n" +
+    R + " #" + P + "-ignorecase { text-anchor:end; cursor:pointer; opacity:0.35; }\n" +
+    R + " #" + P + "-ignorecase:hover, " + R + " #" + P + "-ignorecase.show { opacity:1; }\n" +
+    R + " #" + P + "-search.show { opacity:1; }\n" +
+    FR + ", " + ZM + ", " + R + " > text { outline:none; }\n" +
+    R + " > text:focus-visible { text-decoration:underline; }\n" +
+    "@media (prefers-color-scheme: dark) {\n" +
+    "  " + R + " { background-color:#1b1b1f; color-scheme:dark; }\n" +
+    "  " + R + " > .fs-bg { fill:#1b1b1f; }\n" +
+    "  " + R + " > text { fill:#e6e6e6; }\n" +
+    "  " + R + " > .fs-outline { stroke:#ffffff; }\n" +
+    "}\n";
+if (!document.getElementById(P + "-jsstyle")) {
+    root.insertBefore(style, script);
+}
+
+/* ---- layers: P-frames in a <foreignObject><div> of its own, and the zoom layer ------------ */
+var layers = null;
+
+function makeLayer(svg, x, y, w) {
+    var fo = document.createElementNS(SVGNS, "foreignObject");
+    fo.setAttribute("class", "fs-layer");
+    fo.setAttribute("x", x);
+    fo.setAttribute("y", y);
+    fo.setAttribute("width", w);
+    fo.setAttribute("height", String(height));
+    var div = document.createElementNS(XHTMLNS, "div");
+    div.setAttribute("style", "margin:0;padding:0;border:0;width:100%;height:100%;will-change:opacity");
+    svg.setAttribute("height", String(height));
+    svg.setAttribute("tabindex", "-1"); /* as an <svg> of its own it would take the focus */
+    svg.style.display = "block";
+    fo.appendChild(div);
+    return { fo: fo, div: div };
+}
+
+function wrapFrames(framesEl) {
+    if (layers || framesEl.parentNode !== root) {
+        return;
+    }
+    var x = framesEl.getAttribute("x") || String(xpad);
+    var y = framesEl.getAttribute("y") || "0";
+    var w = framesEl.getAttribute("width") || String(Math.max(staticWidth - 2 * xpad, 1));
+    var base = makeLayer(framesEl, x, y, w);
+    root.insertBefore(base.fo, framesEl);
+    base.div.appendChild(framesEl);
+    var zoomEl = document.createElementNS(SVGNS, "svg");
+    zoomEl.setAttribute("id", P + "-zoom");
+    zoomEl.setAttribute("width", w);
+    var top = makeLayer(zoomEl, x, y, w);
+    top.fo.style.display = "none";
+    top.div.appendChild(zoomEl);
+    root.insertBefore(top.fo, base.fo.nextSibling);
+    layers = { frames: framesEl, base: base, top: top, zoom: zoomEl };
+}
+
+function framesChild() {
+    for (var c = root.firstElementChild; c; c = c.nextElementSibling) {
+        if (c.getAttribute("id") === P + "-frames") {
+            return c;
+        }
+    }
+    return null;
+}
 
 function init() {
     if (root.foldsvg) {
@@ -57,42 +155,38 @@ function init() {
             bg = c;
         }
     }
-    var framesEl = ui.frames;
-    if (!framesEl) {
+    if (!layers && ui.frames) {
+        wrapFrames(ui.frames);
+    }
+    if (!layers) {
         return;
     }
+    var framesEl = layers.frames;
+    var zoomEl = layers.zoom;
     if (ui.bg) {
         bg = ui.bg;
     }
 
-    /* ---- the frames ---------------------------------------------------------------- */
+    /* ---- the frames ----------------------------------------------------------------
+     * At the start only what a zoom needs is read (fg:x, fg:w, y); names, tooltips, labels,
+     * fills are read from the DOM when first needed: with tens of thousands of frames every
+     * attribute read at the start costs. */
     var els = [];
     var rects = [];
     var texts = [];
-    var tips = [];
-    var names = [];
-    var ys = [];
+    var titles = [];
     var xs = [];
     var ws = [];
-    var titleRe = /^([\s\S]*) \([0-9][0-9,]* [^,()]*, [0-9.]+%(?:; [^)]*)?\)$/;
+    var ys = [];
     for (var g = framesEl.firstElementChild; g; g = g.nextElementSibling) {
-        var holder = g;
-        var parts = childParts(holder);
-        if (!parts.rect && holder.firstElementChild && !holder.firstElementChild.nextElementSibling) {
-            /* an <a> wrapping the frame's <g> (or the other way round) */
-            holder = holder.firstElementChild;
-            parts = childParts(holder);
-        }
+        var parts = framePartsOf(g);
         if (!parts.rect) {
             continue;
         }
-        var tip = parts.title ? parts.title.textContent : "";
-        var m = titleRe.exec(tip);
         els.push(g);
         rects.push(parts.rect);
         texts.push(parts.text);
-        tips.push(tip);
-        names.push(m ? m[1] : tip);
+        titles.push(parts.title);
         xs.push(+parts.rect.getAttribute("fg:x") || 0);
         ws.push(+parts.rect.getAttribute("fg:w") || 0);
         ys.push(+parts.rect.getAttribute("y") || 0);
@@ -101,8 +195,6 @@ function init() {
     var X = new Float64Array(xs);
     var Wd = new Float64Array(ws);
     var D = new Int32Array(n);
-    var ASCII = new Uint8Array(n);
-    var BYTES = new Float64Array(n);
     var total = 0;
     var rootIndex = -1;
     for (var i = 0; i < n; i++) {
@@ -125,52 +217,77 @@ function init() {
     for (i = 0; i < n; i++) {
         D[i] = rowOf.get(ys[i]);
         index.set(els[i], i);
-        var nm = names[i];
-        var bytes = utf8Length(nm);
-        BYTES[i] = bytes;
-        ASCII[i] = bytes === nm.length ? 1 : 0;
         if (D[i] === 0 && rootIndex < 0) {
             rootIndex = i;
         }
     }
 
-    /* what the DOM shows now, so that a repaint writes only what changes */
-    var shownState = new Uint8Array(n);
+    var tips = new Array(n);
+    var names = new Array(n);
+    var BYTES = new Float64Array(n).fill(-1);   /* UTF-8 length of the name, -1: not known yet */
+    var ASCII = new Uint8Array(n);
+    var titleRe = /^([\s\S]*) \([0-9][0-9,]* [^,()]*, [0-9.]+%(?:; [^)]*)?\)$/;
+    function tipOf(i) {
+        if (tips[i] === undefined) {
+            tips[i] = titles[i] ? titles[i].textContent : "";
+        }
+        return tips[i];
+    }
+    function nameOf(i) {
+        if (names[i] === undefined) {
+            var tip = tipOf(i);
+            var m = titleRe.exec(tip);
+            names[i] = m ? m[1] : tip;
+        }
+        return names[i];
+    }
+
+    /* What P-frames shows now, so that an in-place repaint writes only what changes: the x
+     * and width (in %) it was last painted for, at the image width paintedW (the writer drew
+     * the full graph for the static width); the attribute strings and labels as last written
+     * (undefined: as the writer wrote them, read when needed). The writer marks no frame
+     * hidden or dimmed. */
+    var paintedW = staticWidth;
+    var shownState = new Uint8Array(n).fill(SHOW);
+    var shownPX = new Float64Array(n);
+    var shownPW = new Float64Array(n);
     var shownX = new Array(n);
     var shownW = new Array(n);
     var shownLabel = new Array(n);
     var shownTextX = new Array(n);
     var origFill = new Array(n);
     var highlighted = new Uint8Array(n);
-    for (i = 0; i < n; i++) {
-        var cls = els[i].getAttribute("class") || "";
-        shownState[i] = /(^|\s)hide(\s|$)/.test(cls) ? HIDE : /(^|\s)parent(\s|$)/.test(cls) ? PARENT : SHOW;
-        shownX[i] = rects[i].getAttribute("x");
-        shownW[i] = rects[i].getAttribute("width");
-        shownLabel[i] = texts[i] ? texts[i].textContent : "";
-        shownTextX[i] = texts[i] ? texts[i].getAttribute("x") : null;
-        origFill[i] = rects[i].getAttribute("fill");
-        els[i].setAttribute("tabindex", "0");
+
+    /* frames take the focus (Tab): a few thousand at once, the rest in later tasks, so that
+     * the start does not wait for tens of thousands of attribute writes */
+    var tabbable = 0;
+    function makeTabbable() {
+        var end = Math.min(n, tabbable + 4000);
+        for (; tabbable < end; tabbable++) {
+            els[tabbable].setAttribute("tabindex", "0");
+        }
+        if (tabbable < n) {
+            setTimeout(makeTabbable, 0);
+        }
     }
+    makeTabbable();
+
+    /* what the view should show: filled by target() */
+    var tState = new Uint8Array(n);
+    var tX = new Float64Array(n);
+    var tW = new Float64Array(n);
+    var zoomed = -1;               /* frame index zoomed to, -1 for none */
+    target();
+    shownPX.set(tX);               /* the full graph, as written */
+    shownPW.set(tW);
+
+    /* the zoom layer: copies of the frames in view while P-frames is hidden */
+    var layered = false;
+    var zoomIndex = new Map();     /* copy -> frame index */
+    var copyOf = [];               /* frame index -> its copy (while layered) */
+    var copied = [];               /* the indices that have a copy */
 
     /* ---- our own UI bits: ignore-case toggle and styles ------------------------------- */
-    var style = document.createElementNS(SVGNS, "style");
-    style.setAttribute("id", P + "-jsstyle");
-    var R = "#" + P + "-root";
-    style.textContent =
-        R + " #" + P + "-ignorecase { text-anchor:end; cursor:pointer; opacity:0.35; }\n" +
-        R + " #" + P + "-ignorecase:hover, " + R + " #" + P + "-ignorecase.show { opacity:1; }\n" +
-        R + " #" + P + "-search.show { opacity:1; }\n" +
-        R + " #" + P + "-frames > *, " + R + " > text { outline:none; }\n" +
-        R + " > text:focus-visible { text-decoration:underline; }\n" +
-        R + " #" + P + "-frames > *:focus-visible > rect, " + R + " #" + P + "-frames > *:focus-visible > g > rect { stroke:black; stroke-width:1.5; }\n" +
-        "@media (prefers-color-scheme: dark) {\n" +
-        "  " + R + " { background-color:#1b1b1f; color-scheme:dark; }\n" +
-        "  " + R + " > .fs-bg { fill:#1b1b1f; }\n" +
-        "  " + R + " > text { fill:#e6e6e6; }\n" +
-        "  " + R + " #" + P + "-frames > *:hover > rect, " + R + " #" + P + "-frames > *:focus-visible > rect { stroke:#ffffff; }\n" +
-        "}\n";
-    root.insertBefore(style, script && script.parentNode === root ? script : root.firstChild);
     if (bg) {
         bg.classList.add("fs-bg");
     }
@@ -197,20 +314,28 @@ function init() {
 
     /* ---- state ------------------------------------------------------------------------ */
     var W = staticWidth;           /* the image width in px */
-    var zoomed = -1;               /* frame index zoomed to, -1 for none */
     var searchTerm = null;
     var ignoreCase = false;
 
     /* ---- painting ---------------------------------------------------------------------- */
+    /* how many characters fit in a frame PCT % wide in an image W px wide */
+    function labelFits(pct, w) {
+        return Math.floor(pct / ((100 * fontsize * fontwidth) / w));
+    }
+
     function labelFor(i, pct) {
         if (i === rootIndex || !texts[i]) {
             return "";
         }
-        var fit = Math.floor(pct / ((100 * fontsize * fontwidth) / W));
+        var fit = labelFits(pct, W);
         if (fit < 3) {
             return "";
         }
-        var nm = names[i];
+        var nm = nameOf(i);
+        if (BYTES[i] < 0) {
+            BYTES[i] = utf8Length(nm);
+            ASCII[i] = BYTES[i] === nm.length ? 1 : 0;
+        }
         if (BYTES[i] < fit) {
             return nm;
         }
@@ -225,7 +350,10 @@ function init() {
         return truncateRight ? ".." + cps.slice(cps.length - keep).join("") : cps.slice(0, keep).join("") + "..";
     }
 
-    function paint() {
+    /* The view to show, into tState/tX/tW (x and width in % of the frames' width); returns
+     * how many frames P-frames would have to change to show it in place, and how many frames
+     * are in view. */
+    function target() {
         var zx = 0;
         var zw = total;
         var zd = 0;
@@ -236,28 +364,63 @@ function init() {
         }
         var zend = zx + zw;
         var scale = 100 / zw;
-        var labelOffset = 300 / W;
+        var changes = 0;
+        var inView = 0;
         for (var i = 0; i < n; i++) {
             var x = X[i];
             var end = x + Wd[i];
-            var state;
-            var px;
-            var pw;
+            var state = HIDE;
             if (D[i] < zd) {
                 if (x <= zx && end >= zend) {
                     state = PARENT;
-                    px = 0;
-                    pw = 100;
-                } else {
-                    state = HIDE;
+                    tX[i] = 0;
+                    tW[i] = 100;
                 }
             } else if (x >= zx && end <= zend) {
                 state = SHOW;
-                px = (x - zx) * scale;
-                pw = (end - zx) * scale - px;
-            } else {
-                state = HIDE;
+                var px = (x - zx) * scale;
+                tX[i] = px;
+                tW[i] = (end - zx) * scale - px;
             }
+            tState[i] = state;
+            if (state !== HIDE) {
+                inView++;
+                if (state !== shownState[i] || Math.abs(tX[i] - shownPX[i]) > 5e-5 || Math.abs(tW[i] - shownPW[i]) > 5e-5) {
+                    changes++;
+                }
+            } else if (shownState[i] !== HIDE) {
+                changes++;
+            }
+        }
+        return { changes: changes, inView: inView };
+    }
+
+    function paint() {
+        var t = target();
+        /* a copy in the zoom layer costs about what two in-place changes do */
+        var hadFocus = focusedFrame();
+        if (zoomed >= 0 && 2 * t.inView <= t.changes) {
+            paintLayer();
+        } else {
+            paintInPlace();
+        }
+        if (hadFocus >= 0) {
+            /* keep the focus on the frame, wherever it is shown now */
+            var el = frameEl(hadFocus);
+            if (el && el !== document.activeElement) {
+                el.focus({ preventScroll: true });
+            }
+        }
+        if (ui.unzoom) {
+            ui.unzoom.classList.toggle("hide", zoomed < 0);
+        }
+        showOutline();
+    }
+
+    function paintInPlace() {
+        var labelOffset = 300 / W;
+        for (var i = 0; i < n; i++) {
+            var state = tState[i];
             if (state !== shownState[i]) {
                 var el = els[i];
                 if (state === HIDE) {
@@ -275,19 +438,42 @@ function init() {
             if (state === HIDE) {
                 continue;
             }
-            var sx = px.toFixed(4) + "%";
-            var sw = pw.toFixed(4) + "%";
-            if (sx !== shownX[i]) {
-                rects[i].setAttribute("x", sx);
-                shownX[i] = sx;
+            var px = tX[i];
+            var pw = tW[i];
+            var oldPW = shownPW[i];
+            var moved = px !== shownPX[i] || pw !== oldPW;
+            if (!moved && W === paintedW) {
+                continue; /* as shown: same place, same label */
             }
-            if (sw !== shownW[i]) {
-                rects[i].setAttribute("width", sw);
-                shownW[i] = sw;
+            if (moved) {
+                shownPX[i] = px;
+                shownPW[i] = pw;
+                var sx = px.toFixed(4) + "%";
+                var sw = pw.toFixed(4) + "%";
+                if (shownX[i] === undefined) {
+                    shownX[i] = rects[i].getAttribute("x");
+                    shownW[i] = rects[i].getAttribute("width");
+                }
+                if (sx !== shownX[i]) {
+                    rects[i].setAttribute("x", sx);
+                    shownX[i] = sx;
+                }
+                if (sw !== shownW[i]) {
+                    rects[i].setAttribute("width", sw);
+                    shownW[i] = sw;
+                }
             }
             /* labels: most frames of a big graph have none; an empty <text> is left alone
              * (its x is brought up to date when it gets a label) */
             var label = labelFor(i, pw);
+            if (shownLabel[i] === undefined) {
+                /* as the writer wrote it: read it unless it had no room for a label */
+                if (label === "" && (!texts[i] || labelFits(oldPW, paintedW) < 3)) {
+                    continue;
+                }
+                shownLabel[i] = texts[i] ? texts[i].textContent : "";
+                shownTextX[i] = texts[i] ? texts[i].getAttribute("x") : null;
+            }
             if (label !== "") {
                 var tx = (px + labelOffset).toFixed(4) + "%";
                 if (tx !== shownTextX[i]) {
@@ -300,9 +486,94 @@ function init() {
                 shownLabel[i] = label;
             }
         }
-        if (ui.unzoom) {
-            ui.unzoom.classList.toggle("hide", zoomed < 0);
+        paintedW = W;
+        if (layered) {
+            /* show P-frames again (first, so that focus never sits in a hidden layer) */
+            layered = false;
+            layers.base.div.style.opacity = "";
+            framesEl.removeAttribute("aria-hidden");
+            layers.top.fo.style.display = "none";
+            clearCopies();
         }
+    }
+
+    function clearCopies() {
+        zoomEl.textContent = "";
+        for (var k = 0; k < copied.length; k++) {
+            copyOf[copied[k]] = undefined;
+        }
+        copied = [];
+        zoomIndex = new Map();
+    }
+
+    /* the zoom layer, filled with copies of the frames in view; P-frames is left as it is */
+    function paintLayer() {
+        var labelOffset = 300 / W;
+        clearCopies();
+        var frag = document.createDocumentFragment();
+        for (var i = 0; i < n; i++) {
+            var state = tState[i];
+            if (state === HIDE) {
+                continue;
+            }
+            var c = els[i].cloneNode(true);
+            var parts = framePartsOf(c);
+            c.setAttribute("tabindex", "0");
+            var cls = (c.getAttribute("class") || "").replace(/(^|\s)(hide|parent)(?=\s|$)/g, " ").trim();
+            if (state === PARENT) {
+                cls = cls ? cls + " parent" : "parent";
+            }
+            if (cls) {
+                c.setAttribute("class", cls);
+            } else {
+                c.removeAttribute("class");
+            }
+            var px = tX[i];
+            var pw = tW[i];
+            parts.rect.setAttribute("x", px.toFixed(4) + "%");
+            parts.rect.setAttribute("width", pw.toFixed(4) + "%");
+            if (parts.text) {
+                var label = labelFor(i, pw);
+                if (label !== "") {
+                    parts.text.setAttribute("x", (px + labelOffset).toFixed(4) + "%");
+                }
+                parts.text.textContent = label;
+            }
+            frag.appendChild(c);
+            zoomIndex.set(c, i);
+            copyOf[i] = parts.rect;
+            copied.push(i);
+        }
+        zoomEl.appendChild(frag);
+        if (!layered) {
+            layered = true;
+            layers.top.fo.style.display = "";
+            layers.base.div.style.opacity = "0";
+            framesEl.setAttribute("aria-hidden", "true");
+        }
+    }
+
+    /* the element that shows frame I now (P-frames' own, or its copy), or null */
+    function frameEl(i) {
+        if (!layered) {
+            return shownState[i] === HIDE ? null : els[i];
+        }
+        var r = copyOf[i];
+        return r ? copyElOf(r) : null;
+    }
+
+    function copyElOf(rect) {
+        for (var t = rect; t; t = t.parentNode) {
+            if (t.parentNode === zoomEl) {
+                return t;
+            }
+        }
+        return null;
+    }
+
+    function focusedFrame() {
+        var a = document.activeElement;
+        return a ? frameOf(a) : -1;
     }
 
     /* ---- width ------------------------------------------------------------------------- */
@@ -333,13 +604,22 @@ function init() {
         return w;
     }
 
+    var staticFramesWidth = +framesEl.getAttribute("width") || Math.max(staticWidth - 2 * xpad, 1);
+    function framesWidth() {
+        return fluid ? Math.max(W - 2 * xpad, 1) : staticFramesWidth;
+    }
+
     function layout() {
         var w = measureWidth();
         var changed = Math.abs(w - W) > 0.01;
         W = w;
         if (fluid) {
             root.setAttribute("viewBox", "0 0 " + fmt(W) + " " + height);
-            framesEl.setAttribute("width", fmt(Math.max(W - 2 * xpad, 1)));
+            var fw = fmt(Math.max(W - 2 * xpad, 1));
+            framesEl.setAttribute("width", fw);
+            zoomEl.setAttribute("width", fw);
+            layers.base.fo.setAttribute("width", fw);
+            layers.top.fo.setAttribute("width", fw);
             if (ui.search) {
                 ui.search.setAttribute("x", fmt(W - xpad));
             }
@@ -371,8 +651,42 @@ function init() {
     /* ---- details line -------------------------------------------------------------------- */
     function showDetails(i) {
         if (ui.details) {
-            ui.details.textContent = i < 0 ? " " : nametype + " " + tips[i];
+            ui.details.textContent = i < 0 ? " " : nametype + " " + tipOf(i);
         }
+    }
+
+    /* the outline of the frame under the pointer (or focused from the keyboard) */
+    var outline = document.createElementNS(SVGNS, "rect");
+    outline.setAttribute("class", "fs-outline");
+    outline.setAttribute("display", "none");
+    root.insertBefore(outline, layers.top.fo.nextSibling);
+    var outlined = -1;
+    var hoverIdx = -1;
+    var focusIdx = -1;
+
+    function showOutline() {
+        var i = focusIdx >= 0 ? focusIdx : hoverIdx;
+        if (i >= 0 && !frameEl(i)) {
+            i = -1;
+        }
+        if (i < 0) {
+            if (outlined >= 0) {
+                outline.setAttribute("display", "none");
+                outlined = -1;
+            }
+            return;
+        }
+        var fw = framesWidth();
+        var x0 = +layers.base.fo.getAttribute("x") || 0;
+        outline.setAttribute("x", fmt(x0 + (tX[i] * fw) / 100));
+        outline.setAttribute("y", String(ys[i]));
+        outline.setAttribute("width", fmt((tW[i] * fw) / 100));
+        outline.setAttribute("height", rects[i].getAttribute("height") || "15");
+        outline.classList.toggle("focus", i === focusIdx);
+        if (outlined < 0) {
+            outline.removeAttribute("display");
+        }
+        outlined = i;
     }
 
     /* ---- zoom ---------------------------------------------------------------------------- */
@@ -393,10 +707,17 @@ function init() {
     }
 
     function setFill(i, f) {
+        setRectFill(rects[i], f);
+        if (copyOf[i]) {
+            setRectFill(copyOf[i], f);
+        }
+    }
+
+    function setRectFill(r, f) {
         if (f == null) {
-            rects[i].removeAttribute("fill");
+            r.removeAttribute("fill");
         } else {
-            rects[i].setAttribute("fill", f);
+            r.setAttribute("fill", f);
         }
     }
 
@@ -423,10 +744,13 @@ function init() {
         searchTerm = term;
         var hits = [];
         for (var i = 0; i < n; i++) {
-            var hit = i !== rootIndex && re.test(names[i]);
+            var hit = i !== rootIndex && re.test(nameOf(i));
             if (hit) {
                 hits.push(i);
                 if (!highlighted[i]) {
+                    if (origFill[i] === undefined) {
+                        origFill[i] = rects[i].getAttribute("fill");
+                    }
                     setFill(i, searchcolor);
                     highlighted[i] = 1;
                 }
@@ -497,10 +821,23 @@ function init() {
 
     /* ---- URL state (standalone files only) ---------------------------------------------- */
     var restoring = false;
+    /* The URL is written after the next frame: replaceState takes a while (tens of ms with a
+     * big file) and a repaint should not wait for it. */
+    var savePending = false;
     function saveState() {
-        if (!standalone || restoring || !window.history || !window.history.replaceState) {
+        if (!standalone || restoring || !window.history || !window.history.replaceState || savePending) {
             return;
         }
+        savePending = true;
+        requestAnimationFrame(function () {
+            setTimeout(function () {
+                savePending = false;
+                writeState();
+            }, 0);
+        });
+    }
+
+    function writeState() {
         try {
             var params = new URLSearchParams(window.location.search);
             ["x", "y", "s", "i"].forEach(function (k) {
@@ -558,45 +895,93 @@ function init() {
 
     /* ---- events (all on our own elements) ------------------------------------------------ */
     function frameOf(target) {
-        for (var t = target; t && t !== framesEl; t = t.parentNode) {
-            if (t.parentNode === framesEl) {
+        for (var t = target; t && t !== root; t = t.parentNode) {
+            var p = t.parentNode;
+            if (p === framesEl) {
                 var i = index.get(t);
                 return i == null ? -1 : i;
+            }
+            if (p === zoomEl) {
+                var k = zoomIndex.get(t);
+                return k == null ? -1 : k;
             }
         }
         return -1;
     }
 
-    framesEl.addEventListener("mouseover", function (e) {
-        var i = frameOf(e.target);
-        if (i >= 0) {
-            showDetails(i);
+    function matchesFocusVisible(el) {
+        try {
+            return el.matches(":focus-visible");
+        } catch (e) {
+            return true;
         }
-    });
-    framesEl.addEventListener("mouseout", function (e) {
-        if (frameOf(e.relatedTarget) < 0) {
+    }
+
+    /* the last element before the frames that takes the focus (for Shift+Tab out of the
+     * zoom layer past the hidden P-frames) */
+    function focusableBefore() {
+        var cands = [icEl, ui.search, ui.unzoom];
+        for (var k = 0; k < cands.length; k++) {
+            if (cands[k] && !cands[k].classList.contains("hide")) {
+                return cands[k];
+            }
+        }
+        return null;
+    }
+
+    function listen(layer) {
+        layer.addEventListener("mouseover", function (e) {
+            var i = frameOf(e.target);
+            if (i >= 0) {
+                showDetails(i);
+                hoverIdx = i;
+                showOutline();
+            }
+        });
+        layer.addEventListener("mouseout", function (e) {
+            if (frameOf(e.relatedTarget) < 0) {
+                showDetails(-1);
+                hoverIdx = -1;
+                showOutline();
+            }
+        });
+        layer.addEventListener("focusin", function (e) {
+            if (layer === framesEl && layered) {
+                /* P-frames is hidden under the zoom layer: pass the focus on */
+                var from = e.relatedTarget;
+                var to = from && zoomEl.contains(from) ? focusableBefore() : zoomEl.firstElementChild;
+                if (to) {
+                    to.focus({ preventScroll: true });
+                } else if (e.target.blur) {
+                    e.target.blur();
+                }
+                return;
+            }
+            var i = frameOf(e.target);
+            if (i >= 0) {
+                showDetails(i);
+                focusIdx = matchesFocusVisible(e.target) ? i : -1;
+                showOutline();
+            }
+        });
+        layer.addEventListener("focusout", function () {
             showDetails(-1);
-        }
-    });
-    framesEl.addEventListener("focusin", function (e) {
-        var i = frameOf(e.target);
-        if (i >= 0) {
-            showDetails(i);
-        }
-    });
-    framesEl.addEventListener("focusout", function () {
-        showDetails(-1);
-    });
-    framesEl.addEventListener("click", function (e) {
-        var i = frameOf(e.target);
-        if (i < 0) {
-            return;
-        }
-        if (els[i].localName === "a" && (e.ctrlKey || e.metaKey || e.shiftKey)) {
-            return; /* let a link open elsewhere */
-        }
-        zoom(i);
-    });
+            focusIdx = -1;
+            showOutline();
+        });
+        layer.addEventListener("click", function (e) {
+            var i = frameOf(e.target);
+            if (i < 0) {
+                return;
+            }
+            if (els[i].localName === "a" && (e.ctrlKey || e.metaKey || e.shiftKey)) {
+                return; /* let a link open elsewhere */
+            }
+            zoom(i);
+        });
+    }
+    listen(framesEl);
+    listen(zoomEl);
 
     function button(el, action) {
         if (!el) {
@@ -663,7 +1048,7 @@ function init() {
     root.foldsvg = {
         frames: n,
         zoom: function (el) {
-            var i = el == null ? -1 : typeof el === "number" ? el : index.get(el);
+            var i = el == null ? -1 : typeof el === "number" ? el : frameOf(el);
             zoom(i == null ? -1 : i);
         },
         reset: function () {
@@ -679,7 +1064,7 @@ function init() {
         },
         state: function () {
             return {
-                zoomed: zoomed >= 0 ? names[zoomed] : null,
+                zoomed: zoomed >= 0 ? nameOf(zoomed) : null,
                 search: searchTerm,
                 ignoreCase: ignoreCase,
                 width: W
@@ -690,6 +1075,15 @@ function init() {
     layout();
     paint();
     restoreState();
+}
+
+function framePartsOf(g) {
+    var parts = childParts(g);
+    if (!parts.rect && g.firstElementChild && !g.firstElementChild.nextElementSibling) {
+        /* an <a> wrapping the frame's <g> (or the other way round) */
+        parts = childParts(g.firstElementChild);
+    }
+    return parts;
 }
 
 function childParts(el) {
@@ -731,15 +1125,34 @@ function fmt(v) {
 
 /* The root's later children are parsed after this script runs: start once the root has
  * loaded (the SVG load event, fired for standalone files and inline SVGs alike), or at once
- * when the frames are already there (a script run again after the SVG was inserted). */
-var haveFrames = false;
+ * when the frames are already there (a script run again after the SVG was inserted).
+ * P-frames goes into its layer as soon as the parser has made it, before anything of it has
+ * been styled or drawn (moving it later would lay out its frames a second time). */
+var framesNow = null;
 for (var child = script.nextElementSibling; child; child = child.nextElementSibling) {
     if (child.getAttribute("id") === P + "-frames") {
-        haveFrames = true;
+        framesNow = child;
     }
 }
-if (haveFrames) {
+if (framesNow) {
+    wrapFrames(framesNow);
     init();
 } else {
-    root.addEventListener("load", init, { once: true });
+    var watcher = null;
+    if (typeof MutationObserver === "function") {
+        watcher = new MutationObserver(function () {
+            var f = framesChild();
+            if (f) {
+                watcher.disconnect();
+                wrapFrames(f);
+            }
+        });
+        watcher.observe(root, { childList: true });
+    }
+    root.addEventListener("load", function () {
+        if (watcher) {
+            watcher.disconnect();
+        }
+        init();
+    }, { once: true });
 }
