@@ -67,6 +67,16 @@ typedef struct ff_frame {
     ff_strings *strs;
 } ff_frame;
 
+/* Resource limits (docs/limits.md). Containers the reader follows (profiles, threads,
+ * tables) are a few levels deep in real profiles; only processes[] nests, so a deeper
+ * document is an attack or garbage, not a profile. Skipped values may nest deeper: yajl
+ * tracks those itself, in one block that the token limit below bounds as well. */
+#define FF_MAX_DEPTH 10000
+/* yajl keeps a token (string, number) that spans input chunks in one growing block and
+ * does not survive a failed allocation; a 10 GB string would otherwise take all memory.
+ * Its blocks are measured (yalloc_*) and a larger one stops the parse after the chunk. */
+#define FF_MAX_TOKEN ((size_t)256 << 20)
+
 typedef struct ff_parser {
     ff_frame *st;
     size_t depth, cap;
@@ -84,6 +94,7 @@ typedef struct ff_parser {
     uint64_t origin_offset; /* a sub-profile's place in its parent text, or 0 */
     foldsvg_status ecode;
     char emsg[640];
+    size_t yalloc_max; /* the largest block yajl asked for */
 } ff_parser;
 
 static int fail(ff_parser *p, foldsvg_status code, const char *fmt, ...) FS_PRINTF(3, 4);
@@ -101,11 +112,18 @@ static int fail(ff_parser *p, foldsvg_status code, const char *fmt, ...)
 
 static int nomem(ff_parser *p)
 {
-    return fail(p, FOLDSVG_E_NOMEM, "out of memory");
+    /* push() may already have said why (a limit). */
+    return p->ecode ? 0 : fail(p, FOLDSVG_E_NOMEM, "out of memory");
 }
 
 static ff_frame *push(ff_parser *p, uint8_t role, uint8_t child)
 {
+    if (p->depth >= FF_MAX_DEPTH) {
+        fail(p, FOLDSVG_E_LIMIT,
+             "profile containers nested more than %d deep (processes inside processes?)",
+             FF_MAX_DEPTH);
+        return NULL;
+    }
     if (p->depth == p->cap) {
         size_t nc = p->cap ? p->cap * 2 : 32;
         ff_frame *ns = realloc(p->st, nc * sizeof *ns);
@@ -849,10 +867,33 @@ typedef struct ff_feed {
 
 enum { FF_CHUNK = 1 << 18 };
 
+static void *yalloc_malloc(void *ctx, size_t sz)
+{
+    ff_parser *p = ctx;
+    if (sz > p->yalloc_max)
+        p->yalloc_max = sz;
+    return malloc(sz);
+}
+
+static void *yalloc_realloc(void *ctx, void *ptr, size_t sz)
+{
+    ff_parser *p = ctx;
+    if (sz > p->yalloc_max)
+        p->yalloc_max = sz;
+    return realloc(ptr, sz);
+}
+
+static void yalloc_free(void *ctx, void *ptr)
+{
+    (void)ctx;
+    free(ptr);
+}
+
 static foldsvg_status run(ff_parser *p, ff_feed *feed, const char *file, const char *origin,
                           uint64_t origin_offset, foldsvg_error *err)
 {
-    yajl_handle h = yajl_alloc(&callbacks, NULL, p);
+    yajl_alloc_funcs af = {yalloc_malloc, yalloc_realloc, yalloc_free, p};
+    yajl_handle h = yajl_alloc(&callbacks, &af, p);
     unsigned char *buf = feed->in ? malloc(FF_CHUNK) : NULL;
     if (!h || (feed->in && !buf)) {
         if (h)
@@ -885,6 +926,14 @@ static foldsvg_status run(ff_parser *p, ff_feed *feed, const char *file, const c
         if (ys != yajl_status_ok)
             break;
         base += got;
+        if (p->yalloc_max > FF_MAX_TOKEN) {
+            /* A block grows by at most a chunk per call: it is caught below 2x the limit. */
+            st = fs_error_at_offset(err, FOLDSVG_E_LIMIT, file, base,
+                                    "a JSON string, number or nesting longer than %zu bytes "
+                                    "ends past here; is this a Firefox profile?",
+                                    FF_MAX_TOKEN);
+            goto out;
+        }
     }
     if (ys == yajl_status_ok) {
         chunk = NULL;
