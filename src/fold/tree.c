@@ -501,7 +501,9 @@ int fs_tree_walk_sorted(const fs_tree *t, fs_tree_walk_fn fn, void *user, foldsv
             if (t->nodes[c].first_child != FS_NONE)
                 ents[nents++] = (walk_entry){name.ptr, (uint32_t)name.len, c, 1};
         }
-        qsort(ents + base, nents - base, sizeof *ents, entry_cmp);
+        /* An empty tree has no entries: ents is still NULL, and NULL + 0 is undefined. */
+        if (nents > base)
+            qsort(ents + base, nents - base, sizeof *ents, entry_cmp);
         frames[depth] = (walk_frame){base, nents - base, 0};
         depth++;
 
