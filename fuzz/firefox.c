@@ -1,0 +1,129 @@
+/* Fuzz target: the Firefox-Profiler JSON reader (Gecko and processed), plain or gzip.
+ * Byte 0 chooses the reader's options and whether the rest is gzip-compressed here (and
+ * possibly cut short) before reading, so the JSON grammar is fuzzed through gzip too. */
+#include <string.h>
+#include <zlib.h>
+
+#include "fuzz.h"
+#include "parse/firefox.h"
+#include "parse/input.h"
+
+typedef struct check_sink {
+    fs_sink sink; /* first: the reader passes a pointer to it */
+    unsigned sum;
+    uint64_t stacks;
+} check_sink;
+
+static foldsvg_status on_stack(fs_sink *self, const fs_strref *frames, size_t n, uint64_t count,
+                               foldsvg_error *err)
+{
+    (void)count;
+    (void)err;
+    check_sink *c = (check_sink *)(void *)self;
+    FUZZ_CHECK(n == 0 || frames != NULL);
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < frames[i].len; j++)
+            c->sum += (unsigned char)frames[i].ptr[j];
+    c->stacks++;
+    return FOLDSVG_OK;
+}
+
+static void on_count_name(fs_sink *self, const char *name)
+{
+    (void)self;
+    FUZZ_CHECK(name && name[0]);
+}
+
+static void on_thread(void *ud, size_t index, const char *name, const char *process,
+                      uint64_t samples, double weight)
+{
+    (void)samples;
+    (void)weight;
+    size_t *next = ud;
+    FUZZ_CHECK(index == *next); /* document order, from 0 */
+    FUZZ_CHECK(name && process);
+    (void)strlen(name);
+    (void)strlen(process);
+    (*next)++;
+}
+
+/* gzip of DATA; NULL when out of memory. */
+static unsigned char *gzip(const uint8_t *data, size_t size, size_t *out_len)
+{
+    z_stream zs;
+    memset(&zs, 0, sizeof zs);
+    if (deflateInit2(&zs, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+        return NULL;
+    size_t cap = deflateBound(&zs, (uLong)size) + 32;
+    unsigned char *out = malloc(cap);
+    if (!out) {
+        deflateEnd(&zs);
+        return NULL;
+    }
+    zs.next_in = (Bytef *)(uintptr_t)data;
+    zs.avail_in = (uInt)size;
+    zs.next_out = out;
+    zs.avail_out = (uInt)cap;
+    int rc = deflate(&zs, Z_FINISH);
+    *out_len = cap - zs.avail_out;
+    deflateEnd(&zs);
+    if (rc != Z_STREAM_END) {
+        free(out);
+        return NULL;
+    }
+    return out;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 1)
+        return 0;
+    uint8_t flags = data[0];
+    data++;
+    size--;
+    static const long threads[4] = {-1, 0, 1, 2};
+    fs_firefox_opts fo;
+    memset(&fo, 0, sizeof fo);
+    fo.thread = threads[flags & 3];
+    fo.weight_samples = (flags >> 2) & 1;
+    size_t next_thread = 0;
+    if (flags & 8) {
+        fo.thread_cb = on_thread;
+        fo.thread_ud = &next_thread;
+    }
+    unsigned char *gz = NULL;
+    const uint8_t *in_data = data;
+    size_t in_len = size;
+    if (flags & 16) {
+        gz = gzip(data, size, &in_len);
+        if (!gz)
+            return 0;
+        /* Bits 5-7: cut 0..7 bytes off the end (a truncated download). */
+        size_t cut = (size_t)(flags >> 5);
+        in_len = cut < in_len ? in_len - cut : 0;
+        /* An exactly sized copy, so reading past the end is caught. */
+        unsigned char *exact = malloc(in_len ? in_len : 1);
+        if (!exact) {
+            free(gz);
+            return 0;
+        }
+        memcpy(exact, gz, in_len);
+        free(gz);
+        gz = exact;
+        in_data = gz;
+    }
+    fs_input *in;
+    foldsvg_error err;
+    if (fs_input_open_mem(&in, in_data, in_len, "fuzz.json", &err) == FOLDSVG_OK) {
+        check_sink cs;
+        memset(&cs, 0, sizeof cs);
+        cs.sink.stack = on_stack;
+        cs.sink.count_name = on_count_name;
+        foldsvg_status st = fs_firefox_read(in, &fo, &cs.sink, &err);
+        if (st != FOLDSVG_OK)
+            FUZZ_CHECK(strchr(err.message, '\n') == NULL && err.message[0]);
+        fs_input_close(in);
+    }
+    free(gz);
+    return 0;
+}
