@@ -1,0 +1,110 @@
+#!/bin/sh
+# Hostile but valid inputs (issue "Robustness"): each must exit 0 and render an SVG that
+# libxml2 accepts as well-formed XML (xmllint --noout --huge): control characters, invalid
+# UTF-8, markup characters and "]]>" in names, a 1 MB name, 100,000-deep stacks (folded and
+# JSON; nothing may recurse on the C stack), counts near 2^64, CRLF, tabs, blank lines.
+#   sh tests/hostile.sh BIN
+set -u
+bin=$(realpath "$1")
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+pass=0; fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+
+# render NAME INPUT ARGS...: exit 0 and a well-formed SVG in NAME.svg
+render() {
+    name=$1; input=$2; shift 2
+    if "$bin" "$input" "$@" -o "$name.svg" >"$name.out" 2>"$name.err"; then ok; else
+        bad "$name: exit $?: $(head -c 300 "$name.err")"; return 1
+    fi
+    if xmllint --noout --huge "$name.svg" 2>"$name.xml"; then ok; else
+        bad "$name: not well-formed XML: $(head -c 300 "$name.xml")"; return 1
+    fi
+}
+# has NAME FILE TEXT
+has() { if grep -qF -- "$3" "$2"; then ok; else bad "$1: '$3' not in $2"; fi; }
+# folded NAME INPUT EXPECTED: the folded output of INPUT is exactly EXPECTED
+folded() {
+    if "$bin" "$2" --format folded -o "$1.folded" 2>"$1.ferr" && printf "$3" | cmp -s - "$1.folded"
+    then ok; else bad "$1: folded output: $(head -c 300 "$1.folded") $(head -c 200 "$1.ferr")"; fi
+}
+
+# Every control character but the newline, and DEL, inside names.
+python3 - <<'PY'
+ctl = bytes(c for c in range(1, 32) if c != 10) + b'\x7f'
+open('ctl.folded', 'wb').write(b'main;' + ctl + b';x' + ctl[:5] + b'y 3\nmain;\x00nul 2\n')
+PY
+render ctl ctl.folded --minwidth 0
+render ctl-pretty ctl.folded --pretty-xml --title "$(printf 'a\001b\033c')" --notes "$(printf 'x\002y')"
+
+# Invalid UTF-8: stray continuations, overlong forms, encoded surrogates, code points past
+# U+10FFFF, bytes F5-FF, sequences cut by the end of a name or of the line.
+python3 - <<'PY'
+bad = [b'\x80', b'\xbf\xbf', b'\xc0\xaf', b'\xe0\x80\xaf', b'\xed\xa0\x80', b'\xed\xbf\xbf',
+       b'\xf4\x90\x80\x80', b'\xf5\x80', b'\xfe\xff', b'\xe2\x82', b'\xf0\x9f\x98']
+lines = [b'root;' + b + b';ok\xc3\xa9 %d\n' % (i + 1) for i, b in enumerate(bad)]
+lines.append(b'root;cut\xe2\x82 1\n')
+open('utf8.folded', 'wb').write(b''.join(lines))
+PY
+render utf8 utf8.folded --minwidth 0
+render utf8-inverted utf8.folded --minwidth 0 --inverted --colors java
+
+# Markup in names: < > & " ' and the CDATA end "]]>", comment and PI enders.
+printf '%s\n' 'a<b>;c&d;"q"'"'s'"' 4' 'x;]]>;]]]]><![CDATA[y 2' 'x;--;-->;?> 1' '<!DOCTYPE x [<!ENTITY e "z">]>;&e; 1' >markup.folded
+render markup markup.folded --minwidth 0 --title ']]> <&>' --subtitle '"'"'" --notes 'a -- b --> ]]>'
+has markup-escaped markup.svg '&lt;b&gt;'
+has markup-cdata markup.svg ']]&gt;'
+render markup-nojs markup.folded --minwidth 0 --no-javascript --hash
+
+# A 1 MB name (in the title, the search data and the tooltip).
+python3 -c "import sys; sys.stdout.write('main;' + 'n' * (1 << 20) + ' 5\nmain;b 5\n')" >bigname.folded
+render bigname bigname.folded
+[ "$(wc -c <bigname.svg)" -gt 1048576 ] && ok || bad "bigname: the 1 MB name is not in the SVG"
+
+# 100,000-deep stacks: inverted and reversed folded input, and a JSON prefix chain.
+python3 -c "print(';'.join('f%d' % i for i in range(100000)) + ' 7\nf0;g 1')" >deep.folded
+render deep-inverted deep.folded --minwidth 0 --inverted
+render deep-reverse deep.folded --minwidth 0 --reverse
+render deep-flamechart deep.folded --minwidth 0 --flamechart
+python3 - <<'PY'
+import json
+n = 100000
+prof = {"meta": {"version": 24, "product": "SP1 ZKVM"}, "threads": [{"name": "t",
+  "samples": {"schema": {"stack": 0, "time": 1, "threadCPUDelta": 2}, "data": [[n - 1, 0, 3]]},
+  "stackTable": {"schema": {"prefix": 0, "frame": 1},
+                 "data": [[None, 0]] + [[i - 1, i] for i in range(1, n)]},
+  "frameTable": {"schema": {"location": 0}, "data": [[i] for i in range(n)]},
+  "stringTable": ["s%d" % i for i in range(n)]}]}
+open('deep.json', 'w').write(json.dumps(prof))
+# JSON nested 100,000 levels deep inside a key the reader skips.
+open('nested.json', 'w').write('{"junk":' + '[' * 100000 + ']' * 100000 + ',' + json.dumps(prof)[1:])
+PY
+render deep-json deep.json --minwidth 0
+render nested-json nested.json --minwidth 0
+
+# Counts near 2^64: the largest count, a sum that reaches 2^64-1 exactly, differential.
+printf 'a 18446744073709551615\n' >max.folded
+render max max.folded
+has max-exact max.svg '18,446,744,073,709,551,615'
+printf 'a;b 18446744073709551614\na;c 1\n' >sum.folded
+render sum sum.folded
+folded sum sum.folded 'a;b 18446744073709551614\na;c 1\n'
+printf 'a;b 18446744073709551614 1\na;c 1 18446744073709551614\n' >diff.folded
+render diff diff.folded --minwidth 0
+render diff-negate diff.folded --minwidth 0 --negate
+
+# CRLF, tabs, blank and whitespace-only lines, a last line without a newline (a tab alone
+# does not separate the count: inferno's rule, ../shared/docs/inferno-compat.md).
+printf 'main;a 1\r\n\r\n\tmain;b\t 2\r\n   \n\t \t\nmain;a 3\r\n\n\nmain;c 4' >ws.folded
+render ws ws.folded
+folded ws ws.folded 'main;a 4\nmain;b 2\nmain;c 4\n'
+
+# JSON names that decode to NUL, lone surrogates, controls and markup.
+printf '%s' '{"meta":{"version":24},"threads":[{"name":"<t>","samples":{"schema":{"stack":0},"data":[[0],[1],[2]]},"stackTable":{"schema":{"prefix":0,"frame":1},"data":[[null,0],[0,1],[1,2]]},"frameTable":{"schema":{"location":0},"data":[[0],[1],[2]]},"stringTable":["a\u0000b","\ud800\udfff\ud800 x","]]><&>\u001b\n\r;"]}]}' >names.json
+render names-json names.json --minwidth 0
+gzip -c names.json >names.json.gz
+render names-json-gz names.json.gz --minwidth 0 --colors rust
+
+echo "hostile: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
