@@ -302,10 +302,26 @@ static uint32_t stack_lookup(const fs_tree *t, uint64_t h, const char *path, siz
 }
 
 /* Remembers PATH -> NODE while the cache has room; failing to remember is not an error. */
+static void stack_drop(fs_tree *t)
+{
+    free(t->stack_entries);
+    free(t->stack_slots);
+    fs_arena_free(&t->stack_bytes);
+    t->stack_entries = NULL;
+    t->stack_slots = NULL;
+    t->nstack = t->stack_cap = 0;
+    t->stack_bytes_used = 0;
+    t->stack_off = 1;
+}
+
 static void stack_remember(fs_tree *t, uint64_t h, const char *path, size_t len, uint32_t node)
 {
-    if (len > UINT32_MAX || t->stack_bytes_used + len > FS_STACK_CACHE_BYTES)
+    if (t->stack_off || len > UINT32_MAX || t->stack_bytes_used + len > FS_STACK_CACHE_BYTES)
         return;
+    if (t->stack_bytes_used >= FS_STACK_CACHE_TRIAL && t->stack_hits < t->stack_misses) {
+        stack_drop(t);
+        return;
+    }
     if ((size_t)(t->nstack + 1) * 2 > t->stack_mask + 1 || !t->stack_slots) {
         size_t cap = t->stack_slots ? (t->stack_mask + 1) * 2 : 1024;
         uint32_t *slots = calloc(cap, sizeof *slots);
@@ -344,13 +360,15 @@ static void stack_remember(fs_tree *t, uint64_t h, const char *path, size_t len,
 foldsvg_status fs_tree_add_path(fs_tree *t, const char *path, size_t len, uint64_t count,
                                 uint64_t before, int is_diff, uint32_t *leaf)
 {
-    uint64_t h = fs_hash_bytes(path, len);
-    uint32_t known = stack_lookup(t, h, path, len);
+    uint64_t h = t->stack_off ? 0 : fs_hash_bytes(path, len);
+    uint32_t known = t->stack_off ? FS_NONE : stack_lookup(t, h, path, len);
     if (known != FS_NONE) {
+        t->stack_hits++;
         if (leaf)
             *leaf = known;
         return add_count(t, known, count, before, is_diff);
     }
+    t->stack_misses++;
     foldsvg_status st = fs_tree_add_path_frames(t, path, len, count, before, is_diff, &known);
     if (st == FOLDSVG_OK)
         stack_remember(t, h, path, len, known);

@@ -55,9 +55,13 @@ typedef struct fs_tree {
     size_t stack_mask;
     fs_arena stack_bytes;
     size_t stack_bytes_used;
+    uint64_t stack_hits, stack_misses;
+    int stack_off; /* the cache did not pay (mostly distinct stacks) and was dropped */
 } fs_tree;
 
 #define FS_STACK_CACHE_BYTES ((size_t)32 << 20)
+/* After this many bytes cached, the cache must have been hit at least once per miss. */
+#define FS_STACK_CACHE_TRIAL ((size_t)4 << 20)
 
 foldsvg_status fs_tree_init(fs_tree *t);
 void fs_tree_free(fs_tree *t);
