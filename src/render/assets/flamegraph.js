@@ -102,11 +102,15 @@ function makeLayer(svg, x, y, w) {
     fo.setAttribute("y", y);
     fo.setAttribute("width", w);
     fo.setAttribute("height", String(height));
+    /* inline styles, so that the page's styles for div and svg (resets: svg { height:auto })
+     * leave the layers alone */
     var div = document.createElementNS(XHTMLNS, "div");
-    div.setAttribute("style", "margin:0;padding:0;border:0;width:100%;height:100%;will-change:opacity");
+    div.setAttribute("style", "display:block;position:static;float:none;margin:0;padding:0;border:0;" +
+        "background:none;box-sizing:border-box;width:100%;height:100%;will-change:opacity");
     svg.setAttribute("height", String(height));
     svg.setAttribute("tabindex", "-1"); /* as an <svg> of its own it would take the focus */
-    svg.style.display = "block";
+    svg.setAttribute("style", "display:block;margin:0;padding:0;border:0;max-width:none;max-height:none;" +
+        "width:" + w + "px;height:" + height + "px");
     fo.appendChild(div);
     return { fo: fo, div: div };
 }
@@ -617,7 +621,9 @@ function init() {
             root.setAttribute("viewBox", "0 0 " + fmt(W) + " " + height);
             var fw = fmt(Math.max(W - 2 * xpad, 1));
             framesEl.setAttribute("width", fw);
+            framesEl.style.width = fw + "px";
             zoomEl.setAttribute("width", fw);
+            zoomEl.style.width = fw + "px";
             layers.base.fo.setAttribute("width", fw);
             layers.top.fo.setAttribute("width", fw);
             if (ui.search) {
