@@ -21,7 +21,11 @@ int main(int argc, char **argv)
     char name[256];
     if (len >= sizeof name)
         len = sizeof name - 1;
-    xmlTextWriterPtr w = xmlNewTextWriterFilename(argv[2], 0);
+    /* the same path as foldsvg's output: a FILE behind an xmlOutputBuffer */
+    FILE *f = fopen(argv[2], "wb");
+    if (!f)
+        return 1;
+    xmlTextWriterPtr w = xmlNewTextWriter(xmlOutputBufferCreateFile(f, NULL));
     if (!w)
         return 1;
     xmlTextWriterStartDocument(w, "1.0", NULL, "no");
@@ -64,5 +68,5 @@ int main(int argc, char **argv)
     }
     xmlTextWriterEndDocument(w);
     xmlFreeTextWriter(w);
-    return 0;
+    return fclose(f) == 0 ? 0 : 1;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "render/colors.h"
+#include "render/numfmt.h"
 #include "render/script.h"
 #include "render/xmltext.h"
 #include "util/buf.h"
@@ -88,6 +89,36 @@ static void attrf(svg_ctx *c, const char *name, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
+    attr(c, name, buf);
+}
+
+static void attr_pct(svg_ctx *c, const char *name, double v)
+{
+    char buf[56];
+    size_t n = fs_fmt_fixed(buf, v, 4);
+    buf[n] = '%';
+    buf[n + 1] = '\0';
+    attr(c, name, buf);
+}
+
+static void attr_u64(svg_ctx *c, const char *name, uint64_t v)
+{
+    char buf[24];
+    fs_fmt_u64(buf, v);
+    attr(c, name, buf);
+}
+
+static void attr_rgb(svg_ctx *c, const char *name, fs_rgb rgb)
+{
+    char buf[24] = "rgb(";
+    size_t n = 4;
+    n += fs_fmt_u64(buf + n, rgb.r);
+    buf[n++] = ',';
+    n += fs_fmt_u64(buf + n, rgb.g);
+    buf[n++] = ',';
+    n += fs_fmt_u64(buf + n, rgb.b);
+    buf[n++] = ')';
+    buf[n] = '\0';
     attr(c, name, buf);
 }
 
@@ -228,8 +259,16 @@ static void build_tooltip(svg_ctx *c, const fs_frame *f, const char *name, size_
         bad |= fs_buf_printf(t, "all (%s %s, 100%%)", num, c->in->countname);
     } else {
         double pct = 100.0 * (double)shown / ((double)c->total * o->factor);
+        char pnum[48];
+        fs_fmt_fixed(pnum, pct, 2);
         bad |= fs_xml_clean(t, name, n);
-        bad |= fs_buf_printf(t, " (%s %s, %.2f%%", num, c->in->countname, pct);
+        bad |= fs_buf_puts(t, " (");
+        bad |= fs_buf_puts(t, num);
+        bad |= fs_buf_puts(t, " ");
+        bad |= fs_buf_puts(t, c->in->countname);
+        bad |= fs_buf_puts(t, ", ");
+        bad |= fs_buf_puts(t, pnum);
+        bad |= fs_buf_puts(t, "%");
         if (f->has_delta) {
             if (f->delta == 0) {
                 bad |= fs_buf_puts(t, "; 0.00%");
@@ -334,17 +373,20 @@ static int write_frame(void *user, const fs_frame *f)
         check(c, xmlTextWriterWriteString(c->w, XC(c->tip.data)));
     end(c);
     start(c, "rect");
-    attrf(c, "x", "%.4f%%", x1);
-    attrf(c, "y", "%u", y1);
-    attrf(c, "width", "%.4f%%", width);
-    attrf(c, "height", "%u", y2 - y1);
-    attrf(c, "fill", "rgb(%u,%u,%u)", rgb.r, rgb.g, rgb.b);
-    attrf(c, "fg:x", "%llu", (unsigned long long)f->start);
-    attrf(c, "fg:w", "%llu", (unsigned long long)(f->end - f->start));
+    /* The hot loop: numbers are formatted by hand (same text as printf, see numfmt.h). */
+    attr_pct(c, "x", x1);
+    attr_u64(c, "y", y1);
+    attr_pct(c, "width", width);
+    attr_u64(c, "height", y2 - y1);
+    attr_rgb(c, "fill", rgb);
+    attr_u64(c, "fg:x", f->start);
+    attr_u64(c, "fg:w", f->end - f->start);
     end(c);
     start(c, "text");
-    attrf(c, "x", "%.4f%%", x1 + 300.0 / c->W);
-    attrf(c, "y", "%.2f", 3.0 + (y1 + y2) / 2.0);
+    attr_pct(c, "x", x1 + 300.0 / c->W);
+    char num[48];
+    fs_fmt_fixed(num, 3.0 + (y1 + y2) / 2.0, 2);
+    attr(c, "y", num);
     if (c->label.len)
         check(c, xmlTextWriterWriteString(c->w, XC(c->label.data)));
     else

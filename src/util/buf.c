@@ -50,6 +50,19 @@ int fs_buf_puts(fs_buf *b, const char *s)
 int fs_buf_printf(fs_buf *b, const char *fmt, ...)
 {
     va_list ap;
+    /* One pass when the text fits in the spare room, which is nearly always. */
+    if (b->cap > b->len + 1) {
+        va_start(ap, fmt);
+        int n = vsnprintf(b->data + b->len, b->cap - b->len, fmt, ap);
+        va_end(ap);
+        if (n < 0)
+            return -1;
+        if ((size_t)n < b->cap - b->len) {
+            b->len += (size_t)n;
+            return 0;
+        }
+        b->data[b->len] = '\0';
+    }
     va_start(ap, fmt);
     int n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);

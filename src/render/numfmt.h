@@ -1,0 +1,16 @@
+/* Number formatting for the SVG hot loop: the same text as printf's "%.Nf" and "%llu"
+ * without its cost (printf formats doubles through multi-precision arithmetic). */
+#ifndef FOLDSVG_RENDER_NUMFMT_H
+#define FOLDSVG_RENDER_NUMFMT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Writes X with DECIMALS (0..6) decimals exactly as snprintf("%.*f") does (correct
+ * rounding of the exact binary value, ties to even); returns the length. BUF needs 48
+ * bytes. */
+size_t fs_fmt_fixed(char *buf, double x, int decimals);
+/* Writes N in decimal; returns the length. BUF needs 21 bytes. */
+size_t fs_fmt_u64(char *buf, uint64_t n);
+
+#endif
