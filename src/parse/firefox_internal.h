@@ -6,12 +6,21 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "foldsvg.h"
 
 /* One scalar JSON value as far as the reader cares. Integers keep their JSON spelling
  * apart from floats: an index must be written as an integer (1.0 is not a stack id). */
-typedef enum ff_tag { FF_NULL, FF_INT, FF_NUM, FF_STR, FF_BOOL, FF_OTHER } ff_tag;
+typedef enum ff_tag {
+    FF_NULL,
+    FF_INT,
+    FF_NUM,
+    FF_STR,
+    FF_BOOL,
+    FF_OTHER,
+    FF_ROWEND /* only from a cursor over rows: the end of a row */
+} ff_tag;
 typedef struct ff_cell {
     union {
         int64_t i;
@@ -101,6 +110,19 @@ void ff_agg_free(ff_agg *g);
 /* Adds a weight (a JSON number); returns 0 if it overflows 63 bits. */
 int ff_acc_add(ff_acc *a, const ff_cell *w);
 
+/* Where an array of the JSON text lies, to read it a second time (firefox_reread.c): its
+ * decoded offset, or, when the input cannot be read twice, a temporary file holding its
+ * raw text. */
+typedef struct ff_region {
+    int present;
+    uint64_t off; /* of its '[' */
+    FILE *spool;
+} ff_region;
+void ff_region_reset(ff_region *r); /* closes the spool */
+
+/* The processed sample columns, in the order of ff_thread.pseen[]. */
+enum { FF_P_STACK, FF_P_WEIGHT, FF_P_DUR, FF_NP };
+
 typedef struct ff_thread {
     struct ff_thread *next;
     char *name, *process;
@@ -117,11 +139,19 @@ typedef struct ff_thread {
     int weight_null_seen;
     char *weight_type;
     uint64_t cpu_bad_row; /* first row whose threadCPUDelta is not a number, +1 */
-    /* processed columns buffered until the samples object ends */
-    int64_t *pstack;
-    size_t npstack, cpstack;
+    /* Processed columns of the samples object being read. Nothing is kept per sample:
+     * stacks are summed as they stream; the second of two arrays to pair is paired with
+     * a second read of the first (a cursor), and problems wait for the object's end. */
     int has_stack_col;
-    ff_cells pweight, pdur;
+    uint8_t pseen[FF_NP]; /* an array for the column came in this samples object */
+    uint64_t pn[FF_NP];   /* its entries */
+    ff_region preg[FF_NP];
+    uint64_t wprob;      /* first weight entry that is not a number or overflows, +1 */
+    int wprob_overflow;  /* ...and which of the two */
+    int64_t wprob_stack; /* the stack whose sum overflowed */
+    uint64_t dbad;       /* first duration entry that is not a number (or overflows), +1 */
+    /* Gecko rows before their schema: read again when the samples object ends */
+    ff_region rows_reg;
 } ff_thread;
 
 typedef struct ff_profile ff_profile;
@@ -185,6 +215,23 @@ typedef struct ff_queue {
 } ff_queue;
 
 struct fs_input;
+
+/* Second reads: the main input (opened again on demand; BASE is its decoded offset when
+ * the parse began) or a sub-profile's TEXT. */
+typedef struct ff_reread ff_reread;
+ff_reread *ff_reread_new(struct fs_input *in, uint64_t base, const char *text, size_t len);
+void ff_reread_free(ff_reread *r);
+
+/* Reads the array at REG again, element by element (ROWS: the elements are rows, whose
+ * cells are returned, each row followed by an FF_ROWEND cell). Containers are returned
+ * as FF_OTHER. Memory is bounded whatever the array's length. */
+typedef struct ff_cursor ff_cursor;
+foldsvg_status ff_cursor_open(ff_cursor **out, ff_reread *rr, const ff_region *reg, int rows,
+                              const char *file, foldsvg_error *err);
+/* 1 and the next cell, 0 after the last one, -1 on failure (ERR is set). */
+int ff_cursor_next(ff_cursor *c, ff_cell *out, foldsvg_error *err);
+void ff_cursor_close(ff_cursor *c);
+
 /* Runs yajl over the whole input into ROOT. */
 foldsvg_status ff_parse_input(struct fs_input *in, ff_profile *root, ff_queue *q,
                               foldsvg_error *err);

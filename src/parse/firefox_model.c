@@ -362,9 +362,9 @@ static void thread_free(ff_thread *t)
     ff_table_free(&t->samples);
     ff_agg_free(&t->agg);
     ff_agg_free(&t->agg_dur);
-    free(t->pstack);
-    free(t->pweight.a);
-    free(t->pdur.a);
+    for (int i = 0; i < FF_NP; i++)
+        ff_region_reset(&t->preg[i]);
+    ff_region_reset(&t->rows_reg);
     free(t);
 }
 

@@ -2,8 +2,10 @@
  * JSON container, says what each value means ("the stack column of a sample row", "a
  * string of thread 2's string table", ...); uninteresting subtrees are skipped with a
  * depth counter. Samples are summed into per-stack accumulators as their rows close, so
- * nothing here grows with the number of samples (except the documented processed-format
- * buffering of sample columns until their samples object ends). */
+ * nothing here grows with the number of samples: arrays that must be paired with a later
+ * one (processed stack and weight columns, Gecko rows before their schema) are read a
+ * second time instead of being kept (firefox_reread.c). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,7 +51,9 @@ typedef enum ff_role {
     R_S_CELL,
     R_S_COL,
     R_S_COLCELL,
-    R_S_WEIGHTTYPE
+    R_S_WEIGHTTYPE,
+    R_D_DATA, /* Gecko sample rows before their schema: checked, read again later */
+    R_D_ROW
 } ff_role;
 
 enum { K_STACK, K_FRAME, K_FUNC, K_SAMPLES };
@@ -95,6 +99,15 @@ typedef struct ff_parser {
     foldsvg_status ecode;
     char emsg[640];
     size_t yalloc_max; /* the largest block yajl asked for */
+    /* second reads */
+    const char *file;
+    ff_reread *rr;
+    int can_reread;             /* else arrays that may be read again are copied to a spool */
+    ff_cursor *cur;             /* the array the column being read is paired with */
+    int cur_k;                  /* its FF_P_* */
+    const unsigned char *chunk; /* the block yajl is parsing */
+    FILE *spool_out;            /* the spool taking the raw text from cap_pos on */
+    uint64_t cap_pos;
 } ff_parser;
 
 static int fail(ff_parser *p, foldsvg_status code, const char *fmt, ...) FS_PRINTF(3, 4);
@@ -186,9 +199,11 @@ static const char *role_name(uint8_t r)
         return "a table schema";
     case R_DATA:
     case R_S_DATA:
+    case R_D_DATA:
         return "a table's data";
     case R_ROW:
     case R_S_ROW:
+    case R_D_ROW:
         return "a table row";
     case R_COLUMN:
     case R_S_COL:
@@ -236,70 +251,266 @@ static int sample_row(ff_parser *p, ff_thread *t, ff_cell stack, ff_cell cpu, ui
     return 1;
 }
 
-/* The samples object ended: sum rows that came before their schema, and pair processed
- * stack and weight columns. */
-static int samples_end(ff_parser *p, ff_thread *t)
+/* ---------------------------------------------------------------- second reads */
+
+static uint64_t here(ff_parser *p)
+{
+    return p->base + yajl_get_bytes_consumed(p->h);
+}
+
+/* Raw text of the captured array from cap_pos up to decoded offset TO (in this block). */
+static int spool_flush(ff_parser *p, uint64_t to)
+{
+    size_t from = (size_t)(p->cap_pos - p->base), n = (size_t)(to - p->cap_pos);
+    if (n && fwrite(p->chunk + from, 1, n, p->spool_out) != n)
+        return fail(p, FOLDSVG_E_IO, "cannot write a temporary file: %s", strerror(errno));
+    p->cap_pos = to;
+    return 1;
+}
+
+/* An array that may be read again begins (its '[' was just parsed). SPOOL: it may really
+ * be needed, so an input that cannot be read twice copies its text to a temporary file:
+ * disk then grows with the samples, memory does not. */
+static int region_begin(ff_parser *p, ff_region *r, int spool)
+{
+    ff_region_reset(r);
+    r->present = 1;
+    r->off = here(p) - 1;
+    if (spool && !p->can_reread) {
+        if (!(r->spool = tmpfile()))
+            return fail(p, FOLDSVG_E_IO, "cannot create a temporary file: %s", strerror(errno));
+        p->spool_out = r->spool;
+        p->cap_pos = r->off;
+    }
+    return 1;
+}
+
+static int region_end(ff_parser *p, ff_region *r)
+{
+    if (!p->spool_out || p->spool_out != r->spool)
+        return 1;
+    int ok = spool_flush(p, here(p));
+    p->spool_out = NULL;
+    return ok;
+}
+
+static int cursor_open(ff_parser *p, const ff_region *r, int rows, ff_cursor **out)
+{
+    foldsvg_error e;
+    if (ff_cursor_open(out, p->rr, r, rows, p->file, &e))
+        return fail(p, e.code, "%s", e.message);
+    return 1;
+}
+
+/* The next cell of cursor C: 1, 0 at its end, -1 on failure (already reported). */
+static int cursor_next(ff_parser *p, ff_cursor *c, ff_cell *v)
+{
+    foldsvg_error e;
+    int r = ff_cursor_next(c, v, &e);
+    if (r < 0)
+        fail(p, e.code, "%s", e.message);
+    return r;
+}
+
+/* Gecko rows that came before their schema, read again now that it is known. */
+static int replay_rows(ff_parser *p, ff_thread *t)
 {
     ff_table *s = &t->samples;
-    if (s->has_data && !s->compact) {
-        if (s->schema[FF_C_STACK] == -1)
-            return fail(p, FOLDSVG_E_PARSE, "samples: the schema has no stack column");
-        for (size_t r = 0; r < s->nrows; r++)
-            if (!sample_row(p, t, ff_table_cell(s, r, FF_C_STACK), ff_table_cell(s, r, FF_C_CPU),
-                            r))
-                return 0;
-        free(s->cells.a);
-        s->cells.a = NULL;
-        s->cells.n = s->cells.cap = 0;
-        free(s->rowstart);
-        s->rowstart = NULL;
-        s->rcap = 0;
-        /* The rows are summed: a repeated "samples" key must not walk them again. */
-        s->nrows = 0;
-        s->has_data = 0;
-    }
-    if (t->has_stack_col) {
-        ff_cell one = {.tag = FF_NULL};
-        (void)one;
-        if (t->has_weight_array && t->pweight.n != t->npstack)
-            return fail(p, FOLDSVG_E_PARSE, "samples.weight has %zu entries but samples.stack %zu",
-                        t->pweight.n, t->npstack);
-        for (size_t i = 0; i < t->npstack; i++) {
-            ff_acc *a = ff_agg_get(&t->agg, t->pstack[i], i);
-            if (!a)
-                return nomem(p);
-            a->n++;
-            if (t->has_weight_array) {
-                ff_cell w = t->pweight.a[i];
-                if (w.tag != FF_INT && w.tag != FF_NUM)
-                    return fail(p, FOLDSVG_E_PARSE, "samples.weight[%zu] is not a number", i);
-                if (!ff_acc_add(a, &w))
-                    return fail(p, FOLDSVG_E_OVERFLOW,
-                                "samples.weight: the weights of stack %lld overflow 64 bits",
-                                (long long)t->pstack[i]);
-            }
+    if (s->schema[FF_C_STACK] == -1)
+        return fail(p, FOLDSVG_E_PARSE, "samples: the schema has no stack column");
+    ff_cursor *c;
+    if (!cursor_open(p, &t->rows_reg, 1, &c))
+        return 0;
+    int64_t ks = s->schema[FF_C_STACK], kc = s->schema[FF_C_CPU], k = 0;
+    ff_cell nul = {.tag = FF_NULL}, stack = nul, cpu = nul, v;
+    uint64_t row = 0;
+    int r = 0, ok = 1;
+    while (ok && (r = cursor_next(p, c, &v)) > 0) {
+        if (v.tag == FF_ROWEND) {
+            ok = sample_row(p, t, stack, cpu, row++);
+            stack = cpu = nul;
+            k = 0;
+        } else {
+            if (k == ks)
+                stack = v;
+            else if (k == kc)
+                cpu = v;
+            k++;
         }
-        if (!t->has_weight_array && t->has_duration_array && t->pdur.n == t->npstack) {
-            for (size_t i = 0; i < t->npstack; i++) {
-                ff_acc *a = ff_agg_get(&t->agg_dur, t->pstack[i], i);
-                if (!a)
-                    return nomem(p);
-                a->n++;
-                ff_cell w = t->pdur.a[i];
-                if ((w.tag != FF_INT && w.tag != FF_NUM) || !ff_acc_add(a, &w))
-                    return fail(p, FOLDSVG_E_PARSE, "samples.duration[%zu] is not a number", i);
-            }
-        }
-        t->rows += t->npstack;
     }
-    free(t->pstack);
-    t->pstack = NULL;
-    t->npstack = t->cpstack = 0;
-    free(t->pweight.a);
-    free(t->pdur.a);
-    memset(&t->pweight, 0, sizeof t->pweight);
-    memset(&t->pdur, 0, sizeof t->pdur);
+    ff_cursor_close(c);
+    return ok && r == 0;
+}
+
+static int is_number(ff_cell c)
+{
+    return c.tag == FF_INT || c.tag == FF_NUM;
+}
+
+/* The first problem with a weight, by index, as a walk in index order would meet it. */
+static void weight_problem(ff_thread *t, uint64_t i, int overflow, int64_t stack)
+{
+    if (t->wprob && t->wprob <= i + 1)
+        return;
+    t->wprob = i + 1;
+    t->wprob_overflow = overflow;
+    t->wprob_stack = stack;
+}
+
+static void add_weight(ff_thread *t, ff_acc *a, ff_cell w, uint64_t i)
+{
+    if (!is_number(w))
+        weight_problem(t, i, 0, a->key);
+    else if (!ff_acc_add(a, &w))
+        weight_problem(t, i, 1, a->key);
+}
+
+static int add_duration(ff_parser *p, ff_thread *t, int64_t key, ff_cell d, uint64_t i)
+{
+    ff_acc *a = ff_agg_get(&t->agg_dur, key, i);
+    if (!a)
+        return nomem(p);
+    a->n++;
+    if ((!is_number(d) || !ff_acc_add(a, &d)) && !t->dbad)
+        t->dbad = i + 1;
     return 1;
+}
+
+/* Entry I of a processed samples column. */
+static int column_cell(ff_parser *p, ff_thread *t, int col, uint64_t i, ff_cell c)
+{
+    int k = col == FF_C_STACK ? FF_P_STACK : col == FF_C_WEIGHT ? FF_P_WEIGHT : FF_P_DUR;
+    t->pn[k]++;
+    ff_cell pc;
+    int got = 0;
+    if (p->cur && (got = cursor_next(p, p->cur, &pc)) < 0)
+        return 0;
+    if (k == FF_P_STACK) {
+        int64_t key;
+        if (c.tag == FF_NULL)
+            key = -1;
+        else if (c.tag == FF_INT && c.v.i >= 0)
+            key = c.v.i;
+        else
+            return fail(p, FOLDSVG_E_PARSE, "samples.stack[%llu] is not a stack index or null",
+                        (unsigned long long)i);
+        ff_acc *a = ff_agg_get(&t->agg, key, i);
+        if (!a)
+            return nomem(p);
+        a->n++;
+        t->rows++;
+        if (!got)
+            return 1;
+        if (p->cur_k == FF_P_WEIGHT) {
+            add_weight(t, a, pc, i);
+            return 1;
+        }
+        return add_duration(p, t, key, pc, i);
+    }
+    if (k == FF_P_WEIGHT && !is_number(c))
+        weight_problem(t, i, 0, -1);
+    if (!got)
+        return 1;
+    /* The stack array was checked on its first read: anything else means it changed. */
+    if (pc.tag != FF_NULL && !(pc.tag == FF_INT && pc.v.i >= 0))
+        return fail(p, FOLDSVG_E_IO, "samples.stack[%llu] is not the same when read again",
+                    (unsigned long long)i);
+    int64_t key = pc.tag == FF_NULL ? -1 : pc.v.i;
+    if (k == FF_P_WEIGHT) {
+        ff_acc *a = ff_agg_get(&t->agg, key, i); /* there since the stack array */
+        if (!a)
+            return nomem(p);
+        add_weight(t, a, c, i);
+        return 1;
+    }
+    return add_duration(p, t, key, c, i);
+}
+
+/* A processed samples column begins: pair it with an earlier one when it needs it. */
+static int column_begin(ff_parser *p, ff_thread *t, int col)
+{
+    int k = col == FF_C_STACK ? FF_P_STACK : col == FF_C_WEIGHT ? FF_P_WEIGHT : FF_P_DUR;
+    if (t->pseen[k])
+        return fail(p, FOLDSVG_E_PARSE, "samples has more than one \"%s\" array",
+                    ff_column_names[col]);
+    t->pseen[k] = 1;
+    t->pn[k] = 0;
+    if (k == FF_P_STACK)
+        t->has_stack_col = 1;
+    else if (k == FF_P_WEIGHT)
+        t->has_weight_array = 1;
+    else
+        t->has_duration_array = 1;
+    /* The weights decide when they exist; durations only without them. So the stack is
+     * needed again unless the weights came first, and the weights or durations when the
+     * stack has not come yet (durations: nor weights). */
+    int pw = t->pseen[FF_P_WEIGHT] && k != FF_P_WEIGHT;
+    int later = k == FF_P_STACK ? !pw : !t->pseen[FF_P_STACK] && (k == FF_P_WEIGHT || !pw);
+    if (!region_begin(p, &t->preg[k], later))
+        return 0;
+    int partner = -1;
+    if (k == FF_P_STACK)
+        partner = pw ? FF_P_WEIGHT : t->pseen[FF_P_DUR] ? FF_P_DUR : -1;
+    else if (t->pseen[FF_P_STACK] && (k == FF_P_WEIGHT || !pw))
+        partner = FF_P_STACK;
+    if (partner >= 0 && !cursor_open(p, &t->preg[partner], 0, &p->cur))
+        return 0;
+    p->cur_k = partner;
+    return 1;
+}
+
+static int column_end(ff_parser *p, ff_thread *t, int col)
+{
+    int k = col == FF_C_STACK ? FF_P_STACK : col == FF_C_WEIGHT ? FF_P_WEIGHT : FF_P_DUR;
+    ff_cursor_close(p->cur);
+    p->cur = NULL;
+    return region_end(p, &t->preg[k]);
+}
+
+static void samples_reset(ff_thread *t)
+{
+    for (int k = 0; k < FF_NP; k++) {
+        t->pseen[k] = 0;
+        t->pn[k] = 0;
+        ff_region_reset(&t->preg[k]);
+    }
+    t->wprob = 0;
+    t->dbad = 0;
+    ff_region_reset(&t->rows_reg);
+}
+
+/* The samples object ended: sum the rows that came before their schema, and report what
+ * the pairing of processed columns found. */
+static int samples_end(ff_parser *p, ff_thread *t)
+{
+    int ok = 1;
+    if (t->rows_reg.present)
+        ok = replay_rows(p, t);
+    if (ok && t->pseen[FF_P_STACK]) {
+        uint64_t ns = t->pn[FF_P_STACK];
+        if (t->pseen[FF_P_WEIGHT]) {
+            if (t->pn[FF_P_WEIGHT] != ns)
+                ok = fail(p, FOLDSVG_E_PARSE,
+                          "samples.weight has %llu entries but samples.stack %llu",
+                          (unsigned long long)t->pn[FF_P_WEIGHT], (unsigned long long)ns);
+            else if (t->wprob && !t->wprob_overflow)
+                ok = fail(p, FOLDSVG_E_PARSE, "samples.weight[%llu] is not a number",
+                          (unsigned long long)(t->wprob - 1));
+            else if (t->wprob)
+                ok = fail(p, FOLDSVG_E_OVERFLOW,
+                          "samples.weight: the weights of stack %lld overflow 64 bits",
+                          (long long)t->wprob_stack);
+        } else if (t->pseen[FF_P_DUR]) {
+            /* Durations of another length are ignored, as if they were not there. */
+            if (t->pn[FF_P_DUR] != ns)
+                ff_agg_free(&t->agg_dur);
+            else if (t->dbad)
+                ok = fail(p, FOLDSVG_E_PARSE, "samples.duration[%llu] is not a number",
+                          (unsigned long long)(t->dbad - 1));
+        }
+    }
+    samples_reset(t);
+    return ok;
 }
 
 /* ---------------------------------------------------------------- containers */
@@ -453,15 +664,18 @@ static int begin_container_(ff_parser *p, int is_map)
         return push(p, R_COLUMN, R_COLCELL) ? 1 : nomem(p);
     case R_SAMPLES:
         f->thr->has_samples = 1;
+        samples_reset(f->thr);
         if (!(n = push(p, R_SAMPLES, R_SKIP)))
             return nomem(p);
         n->tab = &f->thr->samples;
         return 1;
     case R_S_DATA:
         if (!f->tab->has_schema) {
-            /* Rows before their schema: keep their cells until the samples object ends. */
-            ff_table_data_begin(f->tab, NULL, 0);
-            return push(p, R_DATA, R_ROW) ? 1 : nomem(p);
+            /* Rows before their schema: their shape is checked now, their cells are read
+             * again when the samples object ends. */
+            if (!region_begin(p, &f->thr->rows_reg, 1))
+                return 0;
+            return push(p, R_D_DATA, R_D_ROW) ? 1 : nomem(p);
         }
         if (f->tab->schema[FF_C_STACK] == -1)
             return fail(p, FOLDSVG_E_PARSE, "samples: the schema has no stack column");
@@ -472,20 +686,12 @@ static int begin_container_(ff_parser *p, int is_map)
         p->row_stack.tag = FF_NULL;
         p->row_cpu.tag = FF_NULL;
         return push(p, R_S_ROW, R_S_CELL) ? 1 : nomem(p);
-    case R_S_COL: {
-        ff_thread *t = f->thr;
-        if (f->col == FF_C_STACK) {
-            t->has_stack_col = 1;
-            t->npstack = 0;
-        } else if (f->col == FF_C_WEIGHT) {
-            t->has_weight_array = 1;
-            t->pweight.n = 0;
-        } else {
-            t->has_duration_array = 1;
-            t->pdur.n = 0;
-        }
+    case R_D_ROW:
+        return push(p, R_D_ROW, R_SKIP) ? 1 : nomem(p);
+    case R_S_COL:
+        if (!column_begin(p, f->thr, f->col))
+            return 0;
         return push(p, R_S_COL, R_S_COLCELL) ? 1 : nomem(p);
-    }
     default:
         p->skip = 1;
         return 1;
@@ -510,6 +716,10 @@ static int end_container(ff_parser *p)
     }
     case R_SAMPLES:
         return samples_end(p, f->thr);
+    case R_S_COL:
+        return column_end(p, f->thr, f->col);
+    case R_D_DATA:
+        return region_end(p, &f->thr->rows_reg);
     default:
         return 1;
     }
@@ -721,30 +931,8 @@ static int store_scalar(ff_parser *p, ff_frame *f, uint64_t ei, ff_cell c, const
         else if ((int64_t)ei == p->scol_cpu)
             p->row_cpu = c;
         return 1;
-    case R_S_COLCELL: {
-        ff_thread *t = f->thr;
-        if (f->col == FF_C_STACK) {
-            int64_t key;
-            if (c.tag == FF_NULL)
-                key = -1;
-            else if (c.tag == FF_INT && c.v.i >= 0)
-                key = c.v.i;
-            else
-                return fail(p, FOLDSVG_E_PARSE, "samples.stack[%llu] is not a stack index or null",
-                            (unsigned long long)ei);
-            if (t->npstack == t->cpstack) {
-                size_t nc = t->cpstack ? t->cpstack * 2 : 1024;
-                int64_t *ns = realloc(t->pstack, nc * sizeof *ns);
-                if (!ns)
-                    return nomem(p);
-                t->pstack = ns;
-                t->cpstack = nc;
-            }
-            t->pstack[t->npstack++] = key;
-            return 1;
-        }
-        return ff_cells_push(f->col == FF_C_WEIGHT ? &t->pweight : &t->pdur, c) ? 1 : nomem(p);
-    }
+    case R_S_COLCELL:
+        return column_cell(p, f->thr, f->col, ei, c);
     case R_THREAD_ELEM:
     case R_PROCESS_ELEM:
         if (c.tag == FF_STR) {
@@ -922,9 +1110,14 @@ static foldsvg_status run(ff_parser *p, ff_feed *feed, const char *file, const c
         if (got == 0)
             break;
         p->base = base;
+        p->chunk = chunk;
         ys = yajl_parse(h, chunk, got);
         if (ys != yajl_status_ok)
             break;
+        if (p->spool_out && !spool_flush(p, base + got)) {
+            st = fs_error_at_offset(err, p->ecode, file, base + got, "%s", p->emsg);
+            goto out;
+        }
         base += got;
         if (p->yalloc_max > FF_MAX_TOKEN) {
             /* A block grows by at most a chunk per call: it is caught below 2x the limit. */
@@ -968,32 +1161,47 @@ out:
     return st;
 }
 
-static void parser_init(ff_parser *p, ff_profile *root, ff_queue *q)
+static void parser_init(ff_parser *p, ff_profile *root, ff_queue *q, const char *file)
 {
     memset(p, 0, sizeof *p);
     p->root = root;
     p->q = q;
     p->scol_stack = p->scol_cpu = -1;
+    p->file = file;
+}
+
+static void parser_free(ff_parser *p)
+{
+    ff_cursor_close(p->cur);
+    ff_reread_free(p->rr);
+    free(p->st);
 }
 
 foldsvg_status ff_parse_input(struct fs_input *in, ff_profile *root, ff_queue *q,
                               foldsvg_error *err)
 {
     ff_parser p;
-    parser_init(&p, root, q);
+    const char *file = fs_input_name(in);
+    parser_init(&p, root, q, file);
+    p.can_reread = fs_input_can_reopen(in);
+    if (!(p.rr = ff_reread_new(in, fs_input_offset(in), NULL, 0)))
+        return fs_error(err, FOLDSVG_E_NOMEM, file, "out of memory");
     ff_feed feed = {.in = in};
-    foldsvg_status st = run(&p, &feed, fs_input_name(in), NULL, 0, err);
-    free(p.st);
+    foldsvg_status st = run(&p, &feed, file, NULL, 0, err);
+    parser_free(&p);
     return st;
 }
 
 foldsvg_status ff_parse_sub(ff_profile *sub, ff_queue *q, const char *file, foldsvg_error *err)
 {
     ff_parser p;
-    parser_init(&p, sub, q);
+    parser_init(&p, sub, q, file);
+    p.can_reread = 1;
+    if (!(p.rr = ff_reread_new(NULL, 0, sub->json, sub->json_len)))
+        return fs_error(err, FOLDSVG_E_NOMEM, file, "out of memory");
     ff_feed feed = {.text = (const unsigned char *)sub->json, .text_len = sub->json_len};
     foldsvg_status st = run(&p, &feed, file, sub->origin, sub->json_offset, err);
-    free(p.st);
+    parser_free(&p);
     free(sub->json);
     sub->json = NULL;
     sub->json_len = 0;

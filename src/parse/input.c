@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/types.h>
 #include <zlib.h>
 
 #include "util/error.h"
@@ -34,6 +35,11 @@ struct fs_input {
     fs_progress_fn progress;
     void *progress_user;
     uint64_t items;
+
+    /* A regular file opened by path (name holds the whole path) can be opened again for a
+     * second read; its identity tells whether it changed in between. */
+    int reopenable;
+    struct stat id;
 };
 
 static foldsvg_status io_error(fs_input *in, foldsvg_error *err)
@@ -135,8 +141,11 @@ foldsvg_status fs_input_open_file(fs_input **out, const char *path, foldsvg_erro
             fs_input_close(in);
             return fs_error(err, FOLDSVG_E_IO, path, "cannot read input: it is a directory");
         }
-        if (S_ISREG(sb.st_mode))
+        if (S_ISREG(sb.st_mode)) {
             in->raw_size = (uint64_t)sb.st_size;
+            in->reopenable = strlen(path) < sizeof in->name;
+            in->id = sb;
+        }
     }
     return finish_open(out, in, err);
 }
@@ -162,6 +171,32 @@ foldsvg_status fs_input_open_mem(fs_input **out, const void *data, size_t len, c
     in->mem_len = data ? len : 0;
     in->raw_size = in->mem_len;
     return finish_open(out, in, err);
+}
+
+int fs_input_can_reopen(const fs_input *in)
+{
+    return in->mem != NULL || in->reopenable;
+}
+
+foldsvg_status fs_input_reopen(const fs_input *in, fs_input **out, foldsvg_error *err)
+{
+    *out = NULL;
+    if (in->mem)
+        return fs_input_open_mem(out, in->mem, in->mem_len, in->name, err);
+    if (!in->reopenable)
+        return fs_error(err, FOLDSVG_E_ARG, in->name, "this input cannot be read twice");
+    foldsvg_status st = fs_input_open_file(out, in->name, err);
+    if (st)
+        return st;
+    const struct stat *a = &(*out)->id, *b = &in->id;
+    if (!(*out)->reopenable || a->st_dev != b->st_dev || a->st_ino != b->st_ino ||
+        a->st_size != b->st_size || a->st_mtime != b->st_mtime) {
+        fs_input_close(*out);
+        *out = NULL;
+        return fs_error(err, FOLDSVG_E_IO, in->name,
+                        "the input changed while it was read (it is read twice in places)");
+    }
+    return FOLDSVG_OK;
 }
 
 void fs_input_close(fs_input *in)
@@ -330,4 +365,41 @@ foldsvg_status fs_input_kind_of(fs_input *in, fs_input_kind *kind, foldsvg_error
             return FOLDSVG_OK;
         in->ahead_len += got;
     }
+}
+
+foldsvg_status fs_input_seek(fs_input *in, uint64_t off, foldsvg_error *err)
+{
+    if (off < in->offset)
+        return fs_error(err, FOLDSVG_E_ARG, in->name, "cannot seek backwards");
+    if (off == in->offset)
+        return FOLDSVG_OK;
+    int direct = !in->gzip && in->ahead_pos >= in->ahead_len && (in->mem || in->reopenable);
+    if (direct) {
+        /* Not compressed: decoded offsets are raw offsets (the input was read from its
+         * start), so the sniffed bytes are dropped and the position set. */
+        if (in->mem) {
+            in->mem_pos = off < in->mem_len ? (size_t)off : in->mem_len;
+        } else if (fseeko(in->file, (off_t)off, SEEK_SET) != 0) {
+            return io_error(in, err);
+        }
+        in->raw_len = 0;
+        in->raw_eof = 0;
+        in->offset = off;
+        return FOLDSVG_OK;
+    }
+    /* gzip (or a stream): decode and drop */
+    enum { SKIP_CHUNK = 1 << 16 };
+    unsigned char *tmp = malloc(SKIP_CHUNK);
+    if (!tmp)
+        return fs_error(err, FOLDSVG_E_NOMEM, in->name, "out of memory");
+    foldsvg_status st = FOLDSVG_OK;
+    while (in->offset < off) {
+        uint64_t want = off - in->offset;
+        size_t got = 0;
+        st = fs_input_read(in, tmp, want < SKIP_CHUNK ? (size_t)want : SKIP_CHUNK, &got, err);
+        if (st || got == 0)
+            break;
+    }
+    free(tmp);
+    return st;
 }

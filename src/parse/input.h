@@ -21,6 +21,16 @@ foldsvg_status fs_input_open_mem(fs_input **out, const void *data, size_t len, c
                                  foldsvg_error *err);
 void fs_input_close(fs_input *in);
 
+/* Second reads (the JSON reader pairs arrays that lie apart): whether IN can be opened
+ * again from its start (a regular file opened by path, or memory; not standard input or a
+ * pipe), and a new, independent input over the same bytes. A file that changed since IN
+ * was opened (identity, size or time) is an error. */
+int fs_input_can_reopen(const fs_input *in);
+foldsvg_status fs_input_reopen(const fs_input *in, fs_input **out, foldsvg_error *err);
+/* Moves forward to decoded offset OFF: a seek when not compressed, else decoding. Past
+ * the end, the next read returns nothing. */
+foldsvg_status fs_input_seek(fs_input *in, uint64_t off, foldsvg_error *err);
+
 /* The name used in messages. */
 const char *fs_input_name(const fs_input *in);
 /* Whether the raw stream was gzip. */

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "fold/sanitize.h"
@@ -819,6 +821,286 @@ START_TEST(files_in_test_data)
 }
 END_TEST
 
+/* ---------------------------------------------------------------- pairing without buffers */
+
+/* A processed profile with two threads of N samples each, its sample columns written in
+ * the order ORDER gives: s stack, w weight array, n "weight": null, d duration (which
+ * also makes it v20, where durations weigh samples without weights). WANT receives the
+ * folded output, summed here independently of the reader. */
+static void gen_processed(const char *path, size_t n, const char *order, char *want, size_t wcap)
+{
+    FILE *f = fopen(path, "wb");
+    ck_assert_ptr_nonnull(f);
+    int dur = strchr(order, 'd') != NULL, weights = strchr(order, 'w') != NULL;
+    fprintf(f, "{\"meta\":{\"preprocessedProfileVersion\":%d,\"version\":24},\"threads\":[",
+            dur ? 20 : 40);
+    uint64_t sum[4] = {0, 0, 0, 0}; /* stacks 0..2, null */
+    for (int t = 0; t < 2; t++) {
+        fprintf(f,
+                "%s{\"name\":\"t%d\",\"stringArray\":[\"main\",\"a\",\"b;c\"],"
+                "\"stackTable\":{\"length\":3,\"frame\":[0,1,2],\"prefix\":[null,0,1]},"
+                "\"frameTable\":{\"length\":3,\"func\":[0,1,2]},"
+                "\"funcTable\":{\"length\":3,\"name\":[0,1,2]},"
+                "\"samples\":{\"length\":%zu",
+                t ? "," : "", t, n);
+        for (const char *o = order; *o; o++) {
+            if (*o == 'n') {
+                fputs(",\"weight\":null", f);
+                continue;
+            }
+            fprintf(f, ",\"%s\":[", *o == 's' ? "stack" : *o == 'w' ? "weight" : "duration");
+            for (size_t i = 0; i < n; i++) {
+                unsigned st = (unsigned)((i * i + i / 3 + (size_t)t) % 4);
+                unsigned w = (unsigned)(1 + (i + (size_t)t) % 7), d = (unsigned)(2 + i % 3);
+                if (i)
+                    fputc(',', f);
+                if (*o == 's' && st == 3)
+                    fputs("null", f);
+                else
+                    fprintf(f, "%u", *o == 's' ? st : *o == 'w' ? w : d);
+                if (*o == 's')
+                    sum[st] += weights ? w : dur ? d : 1;
+            }
+            fputc(']', f);
+        }
+        fputs(",\"weightType\":\"samples\"}}", f);
+    }
+    fputs("]}\n", f);
+    ck_assert_int_eq(fclose(f), 0);
+    snprintf(want, wcap, "[unknown] %llu\nmain %llu\nmain;a %llu\nmain;a;b:c %llu\n",
+             (unsigned long long)sum[3], (unsigned long long)sum[0], (unsigned long long)sum[1],
+             (unsigned long long)sum[2]);
+}
+
+/* The folded output of PATH read as a file, from memory, and through a pipe (which cannot
+ * be read twice: the reader spools to a temporary file instead). */
+static void check_all_ways(const char *path, const char *want)
+{
+    tsink s;
+    char *got;
+    foldsvg_error err;
+    foldsvg_status st = run_file(path, NULL, &s, &got, &err);
+    ck_assert_msg(st == FOLDSVG_OK, "%s: %s", path, err.message);
+    ck_assert_str_eq(got, want);
+    free(got);
+    size_t len;
+    char *mem = fs_test_slurp(path, &len);
+    ck_assert_ptr_nonnull(mem);
+    ck_assert_int_eq(run_mem(mem, len, NULL, &s, &got, &err), FOLDSVG_OK);
+    ck_assert_str_eq(got, want);
+    free(got);
+    free(mem);
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "cat '%s'", path);
+    FILE *pipe = popen(cmd, "r");
+    ck_assert_ptr_nonnull(pipe);
+    fs_input *in;
+    ck_assert_int_eq(fs_input_open_stream(&in, pipe, "<pipe>", &err), FOLDSVG_OK);
+    ck_assert(!fs_input_can_reopen(in));
+    st = run_input(in, NULL, &s, &got, &err);
+    fs_input_close(in);
+    ck_assert_int_eq(pclose(pipe), 0);
+    ck_assert_msg(st == FOLDSVG_OK, "%s through a pipe: %s", path, err.message);
+    ck_assert_str_eq(got, want);
+    free(got);
+}
+
+/* Every order of the sample columns, plain, gzip, from memory and through pipes. */
+START_TEST(processed_columns_any_order)
+{
+    const char *orders[] = {"sw",  "ws",  "s",   "sn",  "ns",  "sd",  "ds",
+                            "dsw", "wsd", "sdw", "swd", "dws", "nsd", "w"};
+    for (size_t k = 0; k < sizeof orders / sizeof *orders; k++) {
+        char name[64], want[512], cmd[1200];
+        snprintf(name, sizeof name, "cols-%s.json", orders[k]);
+        const char *path = tmp_path(name);
+        gen_processed(path, 40000, orders[k], want, sizeof want);
+        if (strcmp(orders[k], "w") == 0) /* weights without stacks: nothing */
+            snprintf(want, sizeof want, "%s", "");
+        check_all_ways(path, want);
+        snprintf(cmd, sizeof cmd, "gzip -kf '%s'", path);
+        ck_assert_int_eq(sh(cmd), 0);
+        char gz[600];
+        snprintf(gz, sizeof gz, "%s.gz", path);
+        check_all_ways(gz, want);
+        unlink(path);
+        unlink(gz);
+    }
+}
+END_TEST
+
+/* The same through a FILE* opened on a gzip file: read as a stream, never twice. */
+START_TEST(gecko_rows_before_schema_streams)
+{
+    char path[1024], cmd[2200];
+    snprintf(path, sizeof path, "%s/firefox/schema-after-data.json", FOLDSVG_TEST_DATA);
+    check_all_ways(path, "[unknown] 3\nmain;work 4\nmain;work;leaf:inner 2\n");
+    const char *gz = tmp_path("schema-after-data.json.gz");
+    snprintf(cmd, sizeof cmd, "gzip -c '%s' > '%s'", path, gz);
+    ck_assert_int_eq(sh(cmd), 0);
+    check_all_ways(gz, "[unknown] 3\nmain;work 4\nmain;work;leaf:inner 2\n");
+    /* many rows before the schema, a row error found when they are read again */
+    const char *big = tmp_path("rows-first.json");
+    FILE *f = fopen(big, "wb");
+    ck_assert_ptr_nonnull(f);
+    fputs("{\"meta\":{\"version\":24,\"product\":\"SP1 ZKVM\"},\"threads\":[{\"samples\":{"
+          "\"data\":[",
+          f);
+    const size_t n = 200000;
+    uint64_t sum[3] = {0, 0, 0};
+    for (size_t i = 0; i < n; i++) {
+        unsigned st = (unsigned)(i * 7 % 3), cpu = (unsigned)(1 + i % 5);
+        fprintf(f, "%s[%zu.5,%u,[0,{\"x\":1}],%u]", i ? "," : "", i, st, cpu);
+        sum[st] += cpu;
+    }
+    fputs("],\"schema\":{\"time\":0,\"stack\":1,\"threadCPUDelta\":3}},"
+          "\"stackTable\":{\"data\":[[null,0],[0,1],[1,2]],\"schema\":{\"prefix\":0,\"frame\":1}},"
+          "\"frameTable\":{\"data\":[[0],[1],[2]],\"schema\":{\"location\":0}},"
+          "\"stringTable\":[\"m\",\"w\",\"l\"]}]}",
+          f);
+    ck_assert_int_eq(fclose(f), 0);
+    char want[256];
+    snprintf(want, sizeof want, "m %llu\nm;w %llu\nm;w;l %llu\n", (unsigned long long)sum[0],
+             (unsigned long long)sum[1], (unsigned long long)sum[2]);
+    check_all_ways(big, want);
+}
+END_TEST
+
+/* Problems found by pairing keep their messages, whichever array comes first. */
+START_TEST(processed_pairing_errors)
+{
+    const char *head = "{\"meta\":{\"preprocessedProfileVersion\":40},\"threads\":[{"
+                       "\"stringArray\":[\"r\"],\"stackTable\":{\"frame\":[0],\"prefix\":[null]},"
+                       "\"frameTable\":{\"func\":[0]},\"funcTable\":{\"name\":[0]},\"samples\":";
+    char json[1024];
+    snprintf(json, sizeof json, "%s{\"stack\":[0,0,0],\"weight\":[1,2]}}]}", head);
+    expect_err(json, NULL, FOLDSVG_E_PARSE, "samples.weight has 2 entries but samples.stack 3",
+               (const char *)NULL);
+    snprintf(json, sizeof json, "%s{\"weight\":[1,2,3,4],\"stack\":[0,0,0]}}]}", head);
+    expect_err(json, NULL, FOLDSVG_E_PARSE, "samples.weight has 4 entries but samples.stack 3",
+               (const char *)NULL);
+    snprintf(json, sizeof json, "%s{\"stack\":[0,0,0],\"weight\":[1,\"x\",3]}}]}", head);
+    expect_err(json, NULL, FOLDSVG_E_PARSE, "samples.weight[1] is not a number",
+               (const char *)NULL);
+    snprintf(json, sizeof json, "%s{\"weight\":[1,2,[3]],\"stack\":[0,0,0]}}]}", head);
+    expect_err(json, NULL, FOLDSVG_E_PARSE, "samples.weight[2] is not a number",
+               (const char *)NULL);
+    snprintf(json, sizeof json, "%s{\"weight\":[9223372036854775807,1],\"stack\":[0,0]}}]}", head);
+    expect_err(json, NULL, FOLDSVG_E_OVERFLOW, "weights of stack 0 overflow", (const char *)NULL);
+    snprintf(json, sizeof json, "%s{\"stack\":[0],\"stack\":[0]}}]}", head);
+    expect_err(json, NULL, FOLDSVG_E_PARSE, "more than one \"stack\" array", (const char *)NULL);
+    /* a stack error is found as the stack streams, with its offset, in either order */
+    snprintf(json, sizeof json, "%s{\"weight\":[1,1],\"stack\":[0,\"s\"]}}]}", head);
+    foldsvg_error e =
+        expect_err(json, NULL, FOLDSVG_E_PARSE, "samples.stack[1]", (const char *)NULL);
+    ck_assert(e.has_offset);
+    ck_assert_uint_eq(e.offset, (uint64_t)(strstr(json, "\"s\"]") - json) + 3);
+    /* durations of another length, or any durations with weights, do not count */
+    const char *v20 = "{\"meta\":{\"preprocessedProfileVersion\":20},\"threads\":[{"
+                      "\"stringArray\":[\"r\"],\"stackTable\":{\"frame\":[0],\"prefix\":[null]},"
+                      "\"frameTable\":{\"func\":[0]},\"funcTable\":{\"name\":[0]},\"samples\":";
+    snprintf(json, sizeof json, "%s{\"stack\":[0,0],\"duration\":[2,3,4]}}]}", v20);
+    expect_ok(json, NULL, "");
+    snprintf(json, sizeof json, "%s{\"duration\":[2,\"x\"],\"stack\":[0,0]}}]}", v20);
+    expect_err(json, NULL, FOLDSVG_E_PARSE, "samples.duration[1] is not a number",
+               (const char *)NULL);
+    snprintf(json, sizeof json, "%s{\"duration\":[2,\"x\"],\"stack\":[0,0],\"weight\":[5,6]}}]}",
+             v20);
+    expect_ok(json, NULL, "r 11\n");
+}
+END_TEST
+
+/* Peak memory of reading PATH (as a file, or through a pipe) in a child process, in KiB:
+ * the child's own maximum resident size, sent back through a pipe. */
+static long child_peak_kib(const char *path, int through_pipe)
+{
+    int fds[2];
+    ck_assert_int_eq(pipe(fds), 0);
+    fflush(NULL);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        close(fds[0]);
+        fs_input *in;
+        foldsvg_error err;
+        FILE *pp = NULL;
+        foldsvg_status st;
+        if (through_pipe) {
+            char cmd[1200];
+            snprintf(cmd, sizeof cmd, "cat '%s'", path);
+            pp = popen(cmd, "r");
+            st = pp ? fs_input_open_stream(&in, pp, "<pipe>", &err) : FOLDSVG_E_IO;
+        } else {
+            st = fs_input_open_file(&in, path, &err);
+        }
+        if (st == FOLDSVG_OK) {
+            tsink s;
+            ts_init(&s);
+            st = fs_firefox_read(in, NULL, &s.base, &err);
+            fs_input_close(in);
+            free(ts_folded(&s));
+        }
+        struct rusage ru;
+        long kib = st == FOLDSVG_OK && getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss : -1;
+        if (write(fds[1], &kib, sizeof kib) != (ssize_t)sizeof kib)
+            _exit(4);
+        _exit(0);
+    }
+    close(fds[1]);
+    long kib = -1;
+    ck_assert_int_eq(read(fds[0], &kib, sizeof kib), (ssize_t)sizeof kib);
+    close(fds[0]);
+    int status = 0;
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0 && kib > 0, "reading %s failed",
+                  path);
+    return kib;
+}
+
+/* Memory does not grow with samples: 2M samples per thread take no more than 20k do
+ * (within a few MiB), whichever array comes first, read again from a file, through gzip,
+ * or spooled from a pipe. Keeping the columns, as the reader once did, takes 24 bytes a
+ * sample: about 50 MiB more here. */
+START_TEST(processed_memory_flat)
+{
+    static const struct {
+        const char *order;
+        int gzip, pipe;
+    } cases[] = {{"sw", 1, 1}, {"ws", 0, 1}};
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        char small_name[64], big_name[64], want[512], cmd[1200];
+        snprintf(small_name, sizeof small_name, "mem-small-%s.json", cases[k].order);
+        snprintf(big_name, sizeof big_name, "mem-big-%s.json", cases[k].order);
+        const char *small = tmp_path(small_name), *big = tmp_path(big_name);
+        gen_processed(small, 20000, cases[k].order, want, sizeof want);
+        gen_processed(big, 2000000, cases[k].order, want, sizeof want);
+        long ka = child_peak_kib(small, 0);
+        const char *ways[3] = {"file", "gzip", "pipe"};
+        for (int way = 0; way < 3; way++) {
+            char b[600];
+            snprintf(b, sizeof b, "%s", big);
+            if (way == 1) {
+                if (!cases[k].gzip)
+                    continue;
+                snprintf(cmd, sizeof cmd, "gzip -1kf '%s'", big);
+                ck_assert_int_eq(sh(cmd), 0);
+                snprintf(b, sizeof b, "%s.gz", big);
+            }
+            if (way == 2 && !cases[k].pipe)
+                continue;
+            long kb = child_peak_kib(b, way == 2);
+            ck_assert_msg(kb - ka < 8 * 1024,
+                          "order %s, %s: 2M samples peak at %ld KiB, 20k at %ld KiB",
+                          cases[k].order, ways[way], kb, ka);
+            if (way == 1)
+                unlink(b);
+        }
+        unlink(small);
+        unlink(big); /* 19 MB */
+    }
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("firefox");
@@ -846,6 +1128,10 @@ static Suite *suite(void)
     tcase_add_test(tc, error_indices);
     tcase_add_test(tc, error_in_string_subprofile);
     tcase_add_test(tc, files_in_test_data);
+    tcase_add_test(tc, processed_columns_any_order);
+    tcase_add_test(tc, gecko_rows_before_schema_streams);
+    tcase_add_test(tc, processed_pairing_errors);
+    tcase_add_test(tc, processed_memory_flat);
     suite_add_tcase(s, tc);
     return s;
 }
