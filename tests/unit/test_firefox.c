@@ -963,6 +963,8 @@ START_TEST(gecko_rows_before_schema_streams)
     snprintf(want, sizeof want, "m %llu\nm;w %llu\nm;w;l %llu\n", (unsigned long long)sum[0],
              (unsigned long long)sum[1], (unsigned long long)sum[2]);
     check_all_ways(big, want);
+    unlink(big);
+    unlink(gz);
 }
 END_TEST
 
