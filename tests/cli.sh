@@ -86,7 +86,7 @@ has fractional-warning err 'frac.folded:1: 1 line had fractional counts'
 printf 'garbage\n\0\1\2 binary\n' >noise.folded
 expect 1 no-data "$bin" noise.folded -o nd.svg
 [ ! -e nd.svg ] && ok || bad "no-data run created its output"
-lines no-data-one-line err 2
+lines no-data-one-line err 1
 has no-data-msg err 'no valid stacks'
 : >empty.folded
 expect 1 empty "$bin" empty.folded -o e.svg

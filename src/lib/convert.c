@@ -100,6 +100,12 @@ static foldsvg_status try_stream(const char *const *inputs, size_t n, const char
     }
     if (c.fallback) {
         st = FOLDSVG_OK;
+    } else if (st == FOLDSVG_OK && c.s.t == 0) {
+        /* nothing to draw: one error naming the first input with invalid lines */
+        size_t k = 0;
+        while (k + 1 < n && !fstats[k].invalid)
+            k++;
+        st = fs_no_data_error(err, inputs[k], &fstats[k]);
     } else if (st == FOLDSVG_OK) {
         for (size_t i = 0; i < n; i++)
             fs_warn_folded_stats(o, inputs[i], &fstats[i]);

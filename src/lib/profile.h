@@ -5,6 +5,7 @@
 #include "fold/merge.h"
 #include "fold/tree.h"
 #include "foldsvg.h"
+#include "parse/folded.h"
 
 /* What the HTML report tells about the inputs; "" or 0 where not known. Readers record each
  * input with fs_profile_note_input (src/lib/report.c), which merges them. */
@@ -27,6 +28,11 @@ struct foldsvg_profile {
     char *sanitize_buf;  /* scratch for sanitized names */
     size_t sanitize_cap;
     fs_profile_facts facts; /* for the HTML report */
+    /* While nothing drawable has been read, the first input with invalid lines keeps its
+     * warning back: if nothing valid follows, that input is the one-line error instead. */
+    fs_folded_stats pending;
+    char pending_name[1024];
+    char last_name[1024]; /* the last input read, named by the no-data error */
 };
 
 /* Records one stack of frames (root first), sanitizing names by the Miden rules. */

@@ -220,6 +220,22 @@ foldsvg_status fs_unsorted_error(foldsvg_error *err, const char *name, uint64_t 
                             (unsigned long long)prev_line);
 }
 
+foldsvg_status fs_no_data_error(foldsvg_error *err, const char *name, const fs_folded_stats *s)
+{
+    if (s && s->invalid)
+        return fs_error_at_line(err, FOLDSVG_E_NO_DATA, name, s->first_invalid, 0,
+                                "no valid stacks, nothing to draw: %llu line%s with invalid "
+                                "format, the first is this one (a line is 'frame;frame;... "
+                                "COUNT')",
+                                (unsigned long long)s->invalid, s->invalid == 1 ? "" : "s");
+    if (!s)
+        return fs_error(err, FOLDSVG_E_NO_DATA, name,
+                        "no valid stacks, nothing to draw: no sample has a stack with a "
+                        "non-zero weight");
+    return fs_error(err, FOLDSVG_E_NO_DATA, name, "no valid stacks, nothing to draw: the input %s",
+                    s->lines ? "holds only blank lines, comments or zero counts" : "is empty");
+}
+
 void fs_warn_folded_stats(const foldsvg_options *o, const char *name, const fs_folded_stats *s)
 {
     foldsvg_error w;
@@ -237,6 +253,24 @@ void fs_warn_folded_stats(const foldsvg_options *o, const char *name, const fs_f
                          (unsigned long long)s->fractional, s->fractional == 1 ? "" : "s");
         fs_warn(o, &w);
     }
+}
+
+/* Warnings of a folded input, held back while nothing drawable has been read. */
+static void note_stats(foldsvg_profile *p, const foldsvg_options *o, const char *name,
+                       const fs_folded_stats *s)
+{
+    if (p->tree.total == 0) {
+        if (!p->pending_name[0] || (s->invalid && !p->pending.invalid)) {
+            p->pending = *s;
+            snprintf(p->pending_name, sizeof p->pending_name, "%s", name);
+        }
+        return;
+    }
+    if (p->pending_name[0]) {
+        fs_warn_folded_stats(o, p->pending_name, &p->pending);
+        p->pending_name[0] = '\0';
+    }
+    fs_warn_folded_stats(o, name, s);
 }
 
 static foldsvg_status read_input(foldsvg_profile *p, fs_input *in, const foldsvg_options *o,
@@ -279,8 +313,9 @@ static foldsvg_status read_input(foldsvg_profile *p, fs_input *in, const foldsvg
         memset(&stats, 0, sizeof stats);
         st = fs_folded_read(in, on_line, &c, &stats, err);
         if (st == FOLDSVG_OK)
-            fs_warn_folded_stats(o, c.name, &stats);
+            note_stats(p, o, c.name, &stats);
     }
+    snprintf(p->last_name, sizeof p->last_name, "%s", c.name);
     if (st == FOLDSVG_OK) {
         snprintf(c.facts.files, sizeof c.facts.files, "%s", c.name);
         if (kind == FS_INPUT_FOLDED)

@@ -8,6 +8,10 @@
 /* The end-of-input warnings of a folded text: skipped lines, fractional counts. */
 void fs_warn_folded_stats(const foldsvg_options *o, const char *name, const fs_folded_stats *s);
 
+/* The error for an input with nothing to draw, naming NAME and, when it had invalid lines
+ * (S non-NULL with S->invalid), the first of them. */
+foldsvg_status fs_no_data_error(foldsvg_error *err, const char *name, const fs_folded_stats *s);
+
 /* The message of an unsorted line under --no-sort. */
 foldsvg_status fs_unsorted_error(foldsvg_error *err, const char *name, uint64_t line,
                                  uint64_t prev_line);

@@ -14,6 +14,7 @@
 #include "util/error.h"
 #include "util/outfile.h"
 #include "lib/write.h"
+#include "lib/read.h"
 
 /* Where rendered bytes go: a stream or a growing buffer. */
 typedef struct sink_out {
@@ -90,13 +91,16 @@ static foldsvg_status precheck(const foldsvg_profile *p, foldsvg_format format,
                                const foldsvg_options *o, foldsvg_error *err)
 {
     if (p->tree.total == 0 && (o->ninclude || o->nexclude || o->nfocus))
-        return fs_error(err, FOLDSVG_E_NO_DATA, NULL,
+        return fs_error(err, FOLDSVG_E_NO_DATA, p->last_name[0] ? p->last_name : NULL,
                         "every stack was filtered out: nothing to draw (check the --include, "
                         "--exclude and --focus patterns)");
+    if (p->tree.total == 0 && p->pending_name[0])
+        return fs_no_data_error(err, p->pending_name, &p->pending);
+    if (p->tree.total == 0 && p->last_name[0])
+        return fs_no_data_error(err, p->last_name, NULL);
     if (p->tree.total == 0)
         return fs_error(err, FOLDSVG_E_NO_DATA, NULL,
-                        "no valid stacks in the input: nothing to draw (lines look like "
-                        "'frame;frame;... COUNT')");
+                        "no stacks were recorded: nothing to draw");
     if (format != FOLDSVG_FORMAT_FOLDED && o->flamechart && !p->has_log)
         return fs_error(err, FOLDSVG_E_USAGE, NULL,
                         "--flamechart needs the input order: read the input with the flamechart "
