@@ -34,6 +34,12 @@ cmp -s a.svg b.svg && ok || bad "stdin and file inputs render differently"
 expect 0 dash-input sh -c "'$bin' - --hash -o c.svg < in.folded"
 cmp -s a.svg c.svg && ok || bad "'-' is not standard input"
 
+# a stack that --strip leaves with only empty names counts as [unknown] (fuzzer find)
+printf 'e;;render 60\n' >emptied.folded
+expect 0 strip-empties "$bin" -q --strip '.*' emptied.folded -o emptied.out
+printf '[unknown] 60\n' >want-emptied
+cmp -s emptied.out want-emptied && ok || bad "stripped to nothing: $(cat emptied.out)"
+
 # the summary line on stderr, silent with -q
 expect 0 summary "$bin" in.folded -o s.svg
 has summary-line err 'foldsvg: 100 cycles across 3 unique stacks'

@@ -367,7 +367,7 @@ int fs_filter_apply(fs_filter *f, fs_strref *frames, size_t *n)
     if (use_cache &&
         (f->names.used_total > FS_FILTER_CACHE_BYTES || f->count > FS_FILTER_CACHE_ENTRIES))
         reset_cache(f);
-    size_t k = 0, focus_at = SIZE_MAX;
+    size_t k = 0, focus_at = SIZE_MAX, nonempty = 0;
     unsigned seen = 0;
     for (size_t i = 0; i < *n; i++) {
         fs_strref fr = frames[i];
@@ -387,7 +387,12 @@ int fs_filter_apply(fs_filter *f, fs_strref *frames, size_t *n)
             fr.len = e->olen;
         }
         frames[k++] = fr;
+        nonempty += fr.len > 0;
     }
+    /* Empty names kept from the input cannot make a stack on their own: a stack of only
+     * empty names would be written as an empty (invalid) folded path. */
+    if (nonempty == 0)
+        k = 0;
     if (k == 0) {
         /* The caller records an emptied stack as [unknown]: filter it as that. */
         seen = f->unknown_flags;
