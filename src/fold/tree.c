@@ -6,13 +6,6 @@
 #include "util/error.h"
 #include "util/hash.h"
 
-struct fs_stack_entry {
-    uint64_t hash;
-    const char *bytes;
-    uint32_t len;
-    uint32_t node;
-};
-
 static foldsvg_status nomem(void)
 {
     return FOLDSVG_E_NOMEM;
@@ -26,12 +19,11 @@ static uint32_t *new_slots(size_t n)
 foldsvg_status fs_tree_init(fs_tree *t)
 {
     memset(t, 0, sizeof *t);
-    fs_arena_init(&t->arena);
-    t->name_mask = 1023;
+    fs_strmap_init(&t->names, FS_STRMAP_OWNED);
+    fs_strmap_init(&t->stacks, FS_STRMAP_OWNED);
     t->child_mask = 1023;
-    t->name_slots = new_slots(t->name_mask + 1);
     t->child_slots = new_slots(t->child_mask + 1);
-    if (!t->name_slots || !t->child_slots) {
+    if (!t->child_slots) {
         fs_tree_free(t);
         return nomem();
     }
@@ -53,77 +45,28 @@ foldsvg_status fs_tree_init(fs_tree *t)
 
 void fs_tree_free(fs_tree *t)
 {
-    fs_arena_free(&t->arena);
-    free(t->name_ptr);
-    free(t->name_len);
-    free(t->name_slots);
+    fs_strmap_free(&t->names);
     free(t->nodes);
     free(t->child_slots);
     free(t->before);
     free(t->is_diff);
     free(t->last_nodes);
-    free(t->stack_entries);
-    free(t->stack_slots);
-    fs_arena_free(&t->stack_bytes);
+    fs_strmap_free(&t->stacks);
     memset(t, 0, sizeof *t);
-}
-
-static int grow_names_table(fs_tree *t)
-{
-    size_t cap = (t->name_mask + 1) * 2;
-    uint32_t *slots = new_slots(cap);
-    if (!slots)
-        return -1;
-    for (uint32_t id = 0; id < t->nnames; id++) {
-        size_t i = fs_hash_bytes(t->name_ptr[id], t->name_len[id]) & (cap - 1);
-        while (slots[i])
-            i = (i + 1) & (cap - 1);
-        slots[i] = id + 1;
-    }
-    free(t->name_slots);
-    t->name_slots = slots;
-    t->name_mask = cap - 1;
-    return 0;
 }
 
 foldsvg_status fs_tree_intern(fs_tree *t, const char *name, size_t n, uint32_t *id)
 {
-    if (n > UINT32_MAX)
-        return FOLDSVG_E_LIMIT;
-    uint64_t h = fs_hash_bytes(name, n);
-    size_t i = h & t->name_mask;
-    for (uint32_t s; (s = t->name_slots[i]) != 0; i = (i + 1) & t->name_mask) {
-        uint32_t cand = s - 1;
-        if (t->name_len[cand] == n && memcmp(t->name_ptr[cand], name, n) == 0) {
-            *id = cand;
-            return FOLDSVG_OK;
-        }
+    int added;
+    foldsvg_status st = fs_strmap_put(&t->names, name, n, 0, id, &added);
+    if (st)
+        return st;
+    if (added) {
+        /* The map's arrays may have moved. */
+        t->name_ptr = fs_strmap_key_array(&t->names);
+        t->name_len = fs_strmap_len_array(&t->names);
+        t->nnames = fs_strmap_size(&t->names);
     }
-    if (t->nnames == UINT32_MAX - 1)
-        return FOLDSVG_E_LIMIT;
-    if (t->nnames == t->names_cap) {
-        uint32_t cap = t->names_cap ? t->names_cap * 2 : 1024;
-        const char **np = realloc((void *)t->name_ptr, cap * sizeof *np);
-        if (!np)
-            return nomem();
-        t->name_ptr = np;
-        uint32_t *nl = realloc(t->name_len, cap * sizeof *nl);
-        if (!nl)
-            return nomem();
-        t->name_len = nl;
-        t->names_cap = cap;
-    }
-    char *copy = fs_arena_strndup(&t->arena, name, n);
-    if (!copy)
-        return nomem();
-    uint32_t nid = t->nnames++;
-    t->name_ptr[nid] = copy;
-    t->name_len[nid] = (uint32_t)n;
-    t->name_slots[i] = nid + 1;
-    *id = nid;
-    /* Keep the load factor under 1/2 so probes stay short. */
-    if ((size_t)t->nnames * 2 > t->name_mask && grow_names_table(t) != 0)
-        return nomem();
     return FOLDSVG_OK;
 }
 
@@ -202,18 +145,10 @@ foldsvg_status fs_tree_child(fs_tree *t, uint32_t parent, uint32_t name, uint32_
 
 uint32_t fs_tree_find_child(const fs_tree *t, uint32_t parent, const char *name, size_t n)
 {
-    uint64_t h = fs_hash_bytes(name, n);
-    size_t i = h & t->name_mask;
-    uint32_t id = FS_NONE;
-    for (uint32_t s; (s = t->name_slots[i]) != 0; i = (i + 1) & t->name_mask) {
-        if (t->name_len[s - 1] == n && memcmp(t->name_ptr[s - 1], name, n) == 0) {
-            id = s - 1;
-            break;
-        }
-    }
-    if (id == FS_NONE)
+    uint32_t id = fs_strmap_find(&t->names, name, n);
+    if (id == FS_STRMAP_NONE)
         return FS_NONE;
-    i = child_hash(parent, id) & t->child_mask;
+    size_t i = child_hash(parent, id) & t->child_mask;
     for (uint32_t s; (s = t->child_slots[i]) != 0; i = (i + 1) & t->child_mask) {
         const fs_node *nd = &t->nodes[s - 1];
         if (nd->parent == parent && nd->name == id)
@@ -291,29 +226,18 @@ static foldsvg_status fs_tree_add_path_frames(fs_tree *t, const char *path, size
 
 static uint32_t stack_lookup(const fs_tree *t, uint64_t h, const char *path, size_t len)
 {
-    if (!t->stack_slots)
-        return FS_NONE;
-    for (size_t i = h & t->stack_mask; t->stack_slots[i]; i = (i + 1) & t->stack_mask) {
-        const struct fs_stack_entry *e = &t->stack_entries[t->stack_slots[i] - 1];
-        if (e->hash == h && e->len == len && memcmp(e->bytes, path, len) == 0)
-            return e->node;
-    }
-    return FS_NONE;
+    uint32_t i = fs_strmap_find_hashed(&t->stacks, path, len, h);
+    return i == FS_STRMAP_NONE ? FS_NONE : fs_strmap_value(&t->stacks, i);
 }
 
-/* Remembers PATH -> NODE while the cache has room; failing to remember is not an error. */
 static void stack_drop(fs_tree *t)
 {
-    free(t->stack_entries);
-    free(t->stack_slots);
-    fs_arena_free(&t->stack_bytes);
-    t->stack_entries = NULL;
-    t->stack_slots = NULL;
-    t->nstack = t->stack_cap = 0;
+    fs_strmap_free(&t->stacks);
     t->stack_bytes_used = 0;
     t->stack_off = 1;
 }
 
+/* Remembers PATH -> NODE while the cache has room; failing to remember is not an error. */
 static void stack_remember(fs_tree *t, uint64_t h, const char *path, size_t len, uint32_t node)
 {
     if (t->stack_off || len > UINT32_MAX || t->stack_bytes_used + len > FS_STACK_CACHE_BYTES)
@@ -322,45 +246,15 @@ static void stack_remember(fs_tree *t, uint64_t h, const char *path, size_t len,
         stack_drop(t);
         return;
     }
-    if ((size_t)(t->nstack + 1) * 2 > t->stack_mask + 1 || !t->stack_slots) {
-        size_t cap = t->stack_slots ? (t->stack_mask + 1) * 2 : 1024;
-        uint32_t *slots = calloc(cap, sizeof *slots);
-        if (!slots)
-            return;
-        for (uint32_t k = 0; k < t->nstack; k++) {
-            size_t i = t->stack_entries[k].hash & (cap - 1);
-            while (slots[i])
-                i = (i + 1) & (cap - 1);
-            slots[i] = k + 1;
-        }
-        free(t->stack_slots);
-        t->stack_slots = slots;
-        t->stack_mask = cap - 1;
-    }
-    if (t->nstack == t->stack_cap) {
-        uint32_t cap = t->stack_cap ? t->stack_cap * 2 : 512;
-        struct fs_stack_entry *ne = realloc(t->stack_entries, cap * sizeof *ne);
-        if (!ne)
-            return;
-        t->stack_entries = ne;
-        t->stack_cap = cap;
-    }
-    char *copy = fs_arena_strndup(&t->stack_bytes, path, len);
-    if (!copy)
-        return;
-    t->stack_bytes_used += len + 1;
-    struct fs_stack_entry *e = &t->stack_entries[t->nstack];
-    *e = (struct fs_stack_entry){h, copy, (uint32_t)len, node};
-    size_t i = h & t->stack_mask;
-    while (t->stack_slots[i])
-        i = (i + 1) & t->stack_mask;
-    t->stack_slots[i] = ++t->nstack;
+    uint32_t i;
+    if (fs_strmap_put_hashed(&t->stacks, path, len, h, node, &i, NULL) == FOLDSVG_OK)
+        t->stack_bytes_used += len + 1;
 }
 
 foldsvg_status fs_tree_add_path(fs_tree *t, const char *path, size_t len, uint64_t count,
                                 uint64_t before, int is_diff, uint32_t *leaf)
 {
-    uint64_t h = t->stack_off ? 0 : fs_hash_bytes(path, len);
+    uint64_t h = t->stack_off ? 0 : fs_strmap_hash(path, len);
     uint32_t known = t->stack_off ? FS_NONE : stack_lookup(t, h, path, len);
     if (known != FS_NONE) {
         t->stack_hits++;

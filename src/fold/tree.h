@@ -9,6 +9,7 @@
 #include "foldsvg.h"
 #include "parse/sink.h"
 #include "util/arena.h"
+#include "util/strmap.h"
 
 #define FS_NONE UINT32_MAX
 
@@ -21,12 +22,12 @@ typedef struct fs_node {
 } fs_node;
 
 typedef struct fs_tree {
-    fs_arena arena; /* name bytes */
+    /* Name bytes -> id, the map's entry index. NAME_PTR and NAME_LEN are the map's own
+     * arrays (fs_strmap_key_array), taken again after each new name. */
+    fs_strmap names;
     const char **name_ptr;
     uint32_t *name_len;
-    uint32_t nnames, names_cap;
-    uint32_t *name_slots; /* open addressing: id + 1, 0 = empty */
-    size_t name_mask;
+    uint32_t nnames;
 
     fs_node *nodes;
     uint32_t nnodes, nodes_cap;
@@ -49,11 +50,7 @@ typedef struct fs_tree {
     /* Fast path for inputs that repeat few stacks in any order (raw profiler output): whole
      * paths already seen map straight to their node. Bounded by FS_STACK_CACHE_BYTES; past
      * that, new paths take the frame-by-frame way. */
-    struct fs_stack_entry *stack_entries;
-    uint32_t nstack, stack_cap;
-    uint32_t *stack_slots;
-    size_t stack_mask;
-    fs_arena stack_bytes;
+    fs_strmap stacks; /* path bytes -> node */
     size_t stack_bytes_used;
     uint64_t stack_hits, stack_misses;
     int stack_off; /* the cache did not pay (mostly distinct stacks) and was dropped */

@@ -7,19 +7,12 @@
 #include <string.h>
 
 #include "util/error.h"
-
-typedef struct na_entry {
-    char *name;
-    size_t len;
-    uint64_t hash;
-    fs_nameattr attrs;
-} na_entry;
+#include "util/strmap.h"
 
 struct fs_nameattr_map {
-    na_entry *entries;
-    size_t n, cap;
-    size_t *slots; /* open addressing, linear probing: entry index + 1, 0 = empty */
-    size_t nslots; /* a power of two, kept at most half full */
+    fs_strmap names; /* name -> its entry index, the index in ATTRS */
+    fs_nameattr *attrs;
+    size_t cap;
 };
 
 /* Where warnings go while one file is read. */
@@ -30,22 +23,12 @@ typedef struct na_ctx {
     void *user;
 } na_ctx;
 
-static uint64_t name_hash(const char *s, size_t n)
-{
-    uint64_t h = 0xcbf29ce484222325ULL;
-    for (size_t i = 0; i < n; i++) {
-        h ^= (unsigned char)s[i];
-        h *= 0x100000001b3ULL;
-    }
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdULL;
-    h ^= h >> 33;
-    return h;
-}
-
 fs_nameattr_map *fs_nameattr_new(void)
 {
-    return calloc(1, sizeof(fs_nameattr_map));
+    fs_nameattr_map *m = calloc(1, sizeof *m);
+    if (m)
+        fs_strmap_init(&m->names, FS_STRMAP_OWNED);
+    return m;
 }
 
 static void free_pairs(fs_attr_pair *p, size_t n)
@@ -61,9 +44,8 @@ void fs_nameattr_free(fs_nameattr_map *m)
 {
     if (!m)
         return;
-    for (size_t i = 0; i < m->n; i++) {
-        fs_nameattr *a = &m->entries[i].attrs;
-        free(m->entries[i].name);
+    for (size_t i = 0; i < fs_strmap_size(&m->names); i++) {
+        fs_nameattr *a = &m->attrs[i];
         free(a->title);
         free(a->href);
         free(a->id);
@@ -72,59 +54,22 @@ void fs_nameattr_free(fs_nameattr_map *m)
         free_pairs(a->g_extra, a->n_g_extra);
         free_pairs(a->a_extra, a->n_a_extra);
     }
-    free(m->entries);
-    free(m->slots);
+    free(m->attrs);
+    fs_strmap_free(&m->names);
     free(m);
 }
 
 size_t fs_nameattr_size(const fs_nameattr_map *m)
 {
-    return m ? m->n : 0;
-}
-
-static size_t find_slot(const fs_nameattr_map *m, const char *name, size_t len, uint64_t h)
-{
-    size_t mask = m->nslots - 1;
-    size_t i = (size_t)h & mask;
-    for (;;) {
-        size_t e = m->slots[i];
-        if (e == 0)
-            return i;
-        const na_entry *en = &m->entries[e - 1];
-        if (en->hash == h && en->len == len && memcmp(en->name, name, len) == 0)
-            return i;
-        i = (i + 1) & mask;
-    }
+    return m ? fs_strmap_size(&m->names) : 0;
 }
 
 const fs_nameattr *fs_nameattr_get(const fs_nameattr_map *m, const char *name, size_t len)
 {
-    if (!m || m->n == 0 || (!name && len > 0))
+    if (!m || (!name && len > 0))
         return NULL;
-    if (!name)
-        name = "";
-    size_t e = m->slots[find_slot(m, name, len, name_hash(name, len))];
-    return e ? &m->entries[e - 1].attrs : NULL;
-}
-
-static int grow_slots(fs_nameattr_map *m)
-{
-    size_t nslots = m->nslots ? m->nslots * 2 : 64;
-    if (nslots > SIZE_MAX / sizeof(size_t))
-        return -1;
-    size_t *slots = calloc(nslots, sizeof(size_t));
-    if (!slots)
-        return -1;
-    free(m->slots);
-    m->slots = slots;
-    m->nslots = nslots;
-    for (size_t k = 0; k < m->n; k++) {
-        size_t i = (size_t)m->entries[k].hash & (nslots - 1);
-        while (slots[i])
-            i = (i + 1) & (nslots - 1);
-        slots[i] = k + 1;
-    }
-    return 0;
+    uint32_t i = fs_strmap_find(&m->names, name, len);
+    return i == FS_STRMAP_NONE ? NULL : &m->attrs[i];
 }
 
 static char *dup_bytes(const char *s, size_t n)
@@ -143,35 +88,25 @@ static char *dup_bytes(const char *s, size_t n)
 /* The attributes of NAME, created empty when new; NULL when out of memory. */
 static fs_nameattr *entry_for(fs_nameattr_map *m, const char *name, size_t len)
 {
-    uint64_t h = name_hash(name, len);
-    if (m->nslots) {
-        size_t e = m->slots[find_slot(m, name, len, h)];
-        if (e)
-            return &m->entries[e - 1].attrs;
-    }
-    if ((m->n + 1) * 2 > m->nslots && grow_slots(m) != 0)
-        return NULL;
-    if (m->n == m->cap) {
+    uint32_t n = fs_strmap_size(&m->names);
+    /* Room for the attributes first: once the map holds the name, its index must be valid. */
+    if (n == m->cap) {
         size_t cap = m->cap ? m->cap * 2 : 16;
-        if (cap > SIZE_MAX / sizeof(na_entry))
+        if (cap > SIZE_MAX / sizeof *m->attrs)
             return NULL;
-        na_entry *entries = realloc(m->entries, cap * sizeof(na_entry));
-        if (!entries)
+        fs_nameattr *attrs = realloc(m->attrs, cap * sizeof *attrs);
+        if (!attrs)
             return NULL;
-        m->entries = entries;
+        m->attrs = attrs;
         m->cap = cap;
     }
-    char *copy = dup_bytes(name, len);
-    if (!copy)
+    uint32_t i;
+    int added;
+    if (fs_strmap_put(&m->names, name, len, 0, &i, &added) != FOLDSVG_OK)
         return NULL;
-    na_entry *en = &m->entries[m->n];
-    memset(en, 0, sizeof *en);
-    en->name = copy;
-    en->len = len;
-    en->hash = h;
-    m->n++;
-    m->slots[find_slot(m, name, len, h)] = m->n;
-    return &en->attrs;
+    if (added)
+        memset(&m->attrs[i], 0, sizeof m->attrs[i]);
+    return &m->attrs[i];
 }
 
 static int set_string(char **field, const char *v, size_t n)

@@ -10,103 +10,53 @@
 #include <unistd.h>
 
 #include "util/error.h"
-
-typedef struct pm_entry {
-    char *name; /* NUL-terminated copy; LEN counts the bytes before it (names may hold NUL) */
-    size_t len;
-    uint64_t hash;
-    fs_rgb rgb;
-} pm_entry;
+#include "util/strmap.h"
 
 struct fs_palettemap {
-    pm_entry *entries;
-    size_t n, cap;
-    size_t *slots; /* open addressing, linear probing: entry index + 1, 0 = empty */
-    size_t nslots; /* a power of two, kept at most half full */
+    fs_strmap names; /* name -> color packed by pack() */
 };
 
-static uint64_t name_hash(const char *s, size_t n)
+static uint32_t pack(fs_rgb c)
 {
-    /* FNV-1a with a final mix so that the low bits used for the slot are well spread */
-    uint64_t h = 0xcbf29ce484222325ULL;
-    for (size_t i = 0; i < n; i++) {
-        h ^= (unsigned char)s[i];
-        h *= 0x100000001b3ULL;
-    }
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdULL;
-    h ^= h >> 33;
-    return h;
+    return (uint32_t)c.r << 16 | (uint32_t)c.g << 8 | c.b;
+}
+
+static fs_rgb unpack(uint32_t v)
+{
+    fs_rgb c = {(uint8_t)(v >> 16), (uint8_t)(v >> 8), (uint8_t)v};
+    return c;
 }
 
 fs_palettemap *fs_palettemap_new(void)
 {
-    return calloc(1, sizeof(fs_palettemap));
+    fs_palettemap *m = malloc(sizeof *m);
+    if (m)
+        fs_strmap_init(&m->names, FS_STRMAP_OWNED);
+    return m;
 }
 
 void fs_palettemap_free(fs_palettemap *m)
 {
     if (!m)
         return;
-    for (size_t i = 0; i < m->n; i++)
-        free(m->entries[i].name);
-    free(m->entries);
-    free(m->slots);
+    fs_strmap_free(&m->names);
     free(m);
 }
 
 size_t fs_palettemap_size(const fs_palettemap *m)
 {
-    return m ? m->n : 0;
-}
-
-/* The slot holding NAME, or the empty slot where it would go. Needs nslots > 0. */
-static size_t find_slot(const fs_palettemap *m, const char *name, size_t len, uint64_t h)
-{
-    size_t mask = m->nslots - 1;
-    size_t i = (size_t)h & mask;
-    for (;;) {
-        size_t e = m->slots[i];
-        if (e == 0)
-            return i;
-        const pm_entry *en = &m->entries[e - 1];
-        if (en->hash == h && en->len == len && memcmp(en->name, name, len) == 0)
-            return i;
-        i = (i + 1) & mask;
-    }
-}
-
-static int grow_slots(fs_palettemap *m)
-{
-    size_t nslots = m->nslots ? m->nslots * 2 : 64;
-    if (nslots > SIZE_MAX / sizeof(size_t))
-        return -1;
-    size_t *slots = calloc(nslots, sizeof(size_t));
-    if (!slots)
-        return -1;
-    free(m->slots);
-    m->slots = slots;
-    m->nslots = nslots;
-    for (size_t k = 0; k < m->n; k++) {
-        size_t i = (size_t)m->entries[k].hash & (nslots - 1);
-        while (slots[i])
-            i = (i + 1) & (nslots - 1);
-        slots[i] = k + 1;
-    }
-    return 0;
+    return m ? fs_strmap_size(&m->names) : 0;
 }
 
 int fs_palettemap_get(const fs_palettemap *m, const char *name, size_t len, fs_rgb *out)
 {
-    if (!m || m->n == 0 || (!name && len > 0))
+    if (!m || (!name && len > 0))
         return 0;
-    if (!name)
-        name = "";
-    size_t e = m->slots[find_slot(m, name, len, name_hash(name, len))];
-    if (e == 0)
+    uint32_t i = fs_strmap_find(&m->names, name, len);
+    if (i == FS_STRMAP_NONE)
         return 0;
     if (out)
-        *out = m->entries[e - 1].rgb;
+        *out = unpack(fs_strmap_value(&m->names, i));
     return 1;
 }
 
@@ -114,43 +64,12 @@ foldsvg_status fs_palettemap_put(fs_palettemap *m, const char *name, size_t len,
 {
     if (!m || (!name && len > 0))
         return FOLDSVG_E_ARG;
-    if (!name)
-        name = "";
-    uint64_t h = name_hash(name, len);
-    if (m->nslots) {
-        size_t e = m->slots[find_slot(m, name, len, h)];
-        if (e) {
-            m->entries[e - 1].rgb = rgb;
-            return FOLDSVG_OK;
-        }
-    }
-    if ((m->n + 1) * 2 > m->nslots && grow_slots(m) != 0)
-        return FOLDSVG_E_NOMEM;
-    if (m->n == m->cap) {
-        size_t cap = m->cap ? m->cap * 2 : 64;
-        if (cap > SIZE_MAX / sizeof(pm_entry))
-            return FOLDSVG_E_NOMEM;
-        pm_entry *entries = realloc(m->entries, cap * sizeof(pm_entry));
-        if (!entries)
-            return FOLDSVG_E_NOMEM;
-        m->entries = entries;
-        m->cap = cap;
-    }
-    if (len == SIZE_MAX)
-        return FOLDSVG_E_NOMEM;
-    char *copy = malloc(len + 1);
-    if (!copy)
-        return FOLDSVG_E_NOMEM;
-    memcpy(copy, name, len);
-    copy[len] = '\0';
-    pm_entry *en = &m->entries[m->n];
-    en->name = copy;
-    en->len = len;
-    en->hash = h;
-    en->rgb = rgb;
-    m->n++;
-    m->slots[find_slot(m, name, len, h)] = m->n;
-    return FOLDSVG_OK;
+    uint32_t i;
+    foldsvg_status st = fs_strmap_put(&m->names, name, len, pack(rgb), &i, NULL);
+    if (st != FOLDSVG_OK)
+        return st == FOLDSVG_E_LIMIT ? FOLDSVG_E_NOMEM : st;
+    /* A later line for the same name wins. */
+    return fs_strmap_set_value(&m->names, i, pack(rgb));
 }
 
 /* ---- parsing ------------------------------------------------------------------------- */
@@ -303,21 +222,26 @@ foldsvg_status fs_palettemap_load(fs_palettemap *m, const char *path, foldsvg_er
 
 /* ---- saving -------------------------------------------------------------------------- */
 
+/* One entry to save: sorted by name on its own, as qsort passes no map to compare with. */
+typedef struct pm_entry {
+    const char *name;
+    uint32_t len;
+    fs_rgb rgb;
+} pm_entry;
+
 static int cmp_entries(const void *a, const void *b)
 {
-    const pm_entry *x = *(const pm_entry *const *)a;
-    const pm_entry *y = *(const pm_entry *const *)b;
-    size_t n = x->len < y->len ? x->len : y->len;
-    int c = memcmp(x->name, y->name, n);
+    const pm_entry *x = a, *y = b;
+    int c = memcmp(x->name, y->name, x->len < y->len ? x->len : y->len);
     if (c != 0)
         return c;
     return x->len < y->len ? -1 : x->len > y->len;
 }
 
-static int write_entries(FILE *f, const pm_entry *const *sorted, size_t n)
+static int write_entries(FILE *f, const pm_entry *items, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        const pm_entry *e = sorted[i];
+        const pm_entry *e = &items[i];
         if (e->len > 0 && fwrite(e->name, 1, e->len, f) != e->len)
             return -1;
         if (fprintf(f, "->rgb(%u,%u,%u)\n", (unsigned)e->rgb.r, (unsigned)e->rgb.g,
@@ -331,7 +255,8 @@ foldsvg_status fs_palettemap_save(const fs_palettemap *m, const char *path, fold
 {
     if (!m || !path || !*path)
         return fs_error(err, FOLDSVG_E_ARG, path, "palette map: no map or no path");
-    const pm_entry **sorted = malloc((m->n ? m->n : 1) * sizeof *sorted);
+    size_t n = fs_strmap_size(&m->names);
+    pm_entry *sorted = malloc((n ? n : 1) * sizeof *sorted);
     size_t plen = strlen(path);
     char *tmp = malloc(plen + 48);
     if (!sorted || !tmp) {
@@ -339,9 +264,11 @@ foldsvg_status fs_palettemap_save(const fs_palettemap *m, const char *path, fold
         free(tmp);
         return fs_error(err, FOLDSVG_E_NOMEM, path, "out of memory writing the palette map");
     }
-    for (size_t i = 0; i < m->n; i++)
-        sorted[i] = &m->entries[i];
-    qsort(sorted, m->n, sizeof *sorted, cmp_entries);
+    for (size_t i = 0; i < n; i++)
+        sorted[i] = (pm_entry){fs_strmap_key(&m->names, (uint32_t)i),
+                               fs_strmap_key_len(&m->names, (uint32_t)i),
+                               unpack(fs_strmap_value(&m->names, (uint32_t)i))};
+    qsort(sorted, n, sizeof *sorted, cmp_entries);
 
     /* O_EXCL with varying names instead of mkstemp: the file is created 0666 & ~umask
      * like a plain open would, without touching the process umask */
@@ -366,7 +293,7 @@ foldsvg_status fs_palettemap_save(const fs_palettemap *m, const char *path, fold
     int failed = !f;
     int saved = errno;
     if (f) {
-        failed = write_entries(f, sorted, m->n) != 0;
+        failed = write_entries(f, sorted, n) != 0;
         if (failed)
             saved = errno;
         if (fclose(f) != 0 && !failed) {
