@@ -58,12 +58,12 @@ typedef enum foldsvg_status {
  * Fields that do not apply are 0 / empty. */
 typedef struct foldsvg_error {
     foldsvg_status code;
-    char file[1024];    /* input or output path; "<stdin>" for standard input */
-    uint64_t line;      /* 1-based line of a text input, 0 when not known */
-    uint64_t column;    /* 1-based column, 0 when not known */
-    uint64_t offset;    /* byte offset (JSON: in the text after gzip) when has_offset */
+    char file[1024]; /* input or output path; "<stdin>" for standard input */
+    uint64_t line;   /* 1-based line of a text input, 0 when not known */
+    uint64_t column; /* 1-based column, 0 when not known */
+    uint64_t offset; /* byte offset (JSON: in the text after gzip) when has_offset */
     int has_offset;
-    char message[768];  /* what was wrong and, where known, what to do */
+    char message[768]; /* what was wrong and, where known, what to do */
 } foldsvg_error;
 
 /* A short, static name of a status ("usage error", "parse error", ...). */
@@ -138,8 +138,8 @@ FOLDSVG_API void foldsvg_profile_free(foldsvg_profile *p);
  * FOLDSVG_E_OVERFLOW (nothing recorded) when a count or the total would pass 2^64-1;
  * FOLDSVG_E_ARG when p is NULL or frames is NULL with nframes > 0. */
 FOLDSVG_API foldsvg_status foldsvg_profile_record_stack(foldsvg_profile *p,
-                                                        const char *const *frames,
-                                                        size_t nframes, uint64_t cycles);
+                                                        const char *const *frames, size_t nframes,
+                                                        uint64_t cycles);
 
 /* Records CYCLES against an already formatted folded path ("a;b;c"), taken as is (split
  * on ';', not sanitized). An empty path records "[unknown]". Errors as above. */
@@ -225,10 +225,10 @@ FOLDSVG_API foldsvg_status foldsvg_profile_write_as(const foldsvg_profile *p, co
 
 /* What foldsvg_convert did. */
 typedef struct foldsvg_convert_stats {
-    uint64_t total;         /* the summed count */
-    size_t unique_stacks;   /* distinct stacks */
-    char count_name[16];    /* the unit written in the output */
-    int streamed;           /* 1 when sorted input was merged as it streamed by */
+    uint64_t total;       /* the summed count */
+    size_t unique_stacks; /* distinct stacks */
+    char count_name[16];  /* the unit written in the output */
+    int streamed;         /* 1 when sorted input was merged as it streamed by */
 } foldsvg_convert_stats;
 
 /* Reads INPUTS (NULL or "-": standard input; no inputs: standard input) and writes OUTPUT
@@ -266,8 +266,8 @@ FOLDSVG_API foldsvg_status foldsvg_profile_write_top(const foldsvg_profile *p, F
 /* One thread of a profile: INDEX in document order (what the "thread" option takes), its
  * NAME and PROCESS ("" when absent), its sample rows and their summed weight. Strings live
  * only for the call. */
-typedef void (*foldsvg_thread_fn)(void *user, size_t index, const char *name,
-                                  const char *process, uint64_t samples, double weight);
+typedef void (*foldsvg_thread_fn)(void *user, size_t index, const char *name, const char *process,
+                                  uint64_t samples, double weight);
 
 /* Reads the profile PATH (NULL or "-": standard input) and calls FN once per thread, in
  * order. A folded-text input is FOLDSVG_E_USAGE (it has no threads). */

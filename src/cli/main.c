@@ -245,9 +245,9 @@ static int cli_takes_value(const char *name)
 {
     if (strcmp(name, "output") == 0 || strcmp(name, "format") == 0)
         return 1;
-    if (strcmp(name, "quiet") == 0 || strcmp(name, "verbose") == 0 ||
-        strcmp(name, "help") == 0 || strcmp(name, "version") == 0 ||
-        strcmp(name, "list-threads") == 0 || strcmp(name, "sections") == 0)
+    if (strcmp(name, "quiet") == 0 || strcmp(name, "verbose") == 0 || strcmp(name, "help") == 0 ||
+        strcmp(name, "version") == 0 || strcmp(name, "list-threads") == 0 ||
+        strcmp(name, "sections") == 0)
         return 0;
     return foldsvg_option_takes_value(name);
 }

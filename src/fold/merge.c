@@ -35,8 +35,9 @@ static int close_from(merger *m, size_t keep)
 {
     for (size_t i = keep; i < m->depth; i++) {
         const open_frame *o = &m->open[i];
-        fs_frame f = {o->node, m->tree->nodes[o->node].name, (uint32_t)i, o->start, m->t, o->delta,
-                      o->has_delta};
+        fs_frame f = {
+            o->node,     m->tree->nodes[o->node].name, (uint32_t)i, o->start, m->t, o->delta,
+            o->has_delta};
         int rc = m->fn(m->user, &f);
         if (rc)
             return rc;

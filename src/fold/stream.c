@@ -43,8 +43,8 @@ static foldsvg_status keep(fs_stream *s, const fs_stream_open *o, size_t depth)
     if (prunable(s, s->t - o->start))
         return FOLDSVG_OK;
     uint32_t name;
-    foldsvg_status st = fs_tree_intern(&s->names, s->prev.data ? s->prev.data + o->off : "",
-                                       o->len, &name);
+    foldsvg_status st =
+        fs_tree_intern(&s->names, s->prev.data ? s->prev.data + o->off : "", o->len, &name);
     if (st)
         return st;
     if (s->nkept == s->compact_at)
@@ -57,8 +57,8 @@ static foldsvg_status keep(fs_stream *s, const fs_stream_open *o, size_t depth)
         s->kept = nk;
         s->kept_cap = cap;
     }
-    s->kept[s->nkept++] = (fs_frame){FS_NONE, name,         (uint32_t)depth, o->start,
-                                     s->t,    o->delta, o->has_delta};
+    s->kept[s->nkept++] =
+        (fs_frame){FS_NONE, name, (uint32_t)depth, o->start, s->t, o->delta, o->has_delta};
     return FOLDSVG_OK;
 }
 

@@ -22,7 +22,7 @@ typedef struct fs_stream_open {
 } fs_stream_open;
 
 typedef struct fs_stream {
-    fs_tree names; /* only its name table is used: names of kept frames */
+    fs_tree names;   /* only its name table is used: names of kept frames */
     double minwidth; /* percent, as --minwidth */
     fs_buf prev;     /* the previous stack */
     fs_stream_open *open;

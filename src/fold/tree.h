@@ -14,11 +14,11 @@
 #define FS_NONE UINT32_MAX
 
 typedef struct fs_node {
-    uint32_t parent;       /* FS_NONE for the root */
-    uint32_t name;         /* interned name id; the root's name is "" (id 0) */
-    uint32_t first_child;  /* children in insertion order; sorted only when walked */
+    uint32_t parent;      /* FS_NONE for the root */
+    uint32_t name;        /* interned name id; the root's name is "" (id 0) */
+    uint32_t first_child; /* children in insertion order; sorted only when walked */
     uint32_t next_sibling;
-    uint64_t count;        /* summed count of the stacks that end here */
+    uint64_t count; /* summed count of the stacks that end here */
 } fs_node;
 
 typedef struct fs_tree {

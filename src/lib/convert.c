@@ -69,8 +69,8 @@ static int streamable(const char *const *inputs, size_t n, foldsvg_format format
 /* Returns FOLDSVG_OK with *DONE set when the output was written by streaming; *DONE clear
  * (and OK) means: use a profile. */
 static foldsvg_status try_stream(const char *const *inputs, size_t n, const char *output,
-                                 const foldsvg_options *o, foldsvg_convert_stats *stats,
-                                 int *done, foldsvg_error *err)
+                                 const foldsvg_options *o, foldsvg_convert_stats *stats, int *done,
+                                 foldsvg_error *err)
 {
     *done = 0;
     stream_ctx c;

@@ -107,7 +107,7 @@ foldsvg_options *foldsvg_options_clone(const foldsvg_options *src)
     *o = *src;
     o->base = o->strip = o->include = o->exclude = o->focus = NULL;
     o->nbase = o->nstrip = o->ninclude = o->nexclude = o->nfocus = 0;
-    char **strs[] = {&o->title,   &o->subtitle, &o->countname, &o->nametype,         &o->notes,
+    char **strs[] = {&o->title,    &o->subtitle, &o->countname,        &o->nametype, &o->notes,
                      &o->fonttype, &o->nameattr, &o->palette_map_path, &o->id_prefix};
     int bad = 0;
     for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
@@ -155,8 +155,8 @@ typedef struct option_def {
 static foldsvg_status bad_value(foldsvg_error *err, const char *name, const char *v,
                                 const char *expected)
 {
-    return fs_error(err, FOLDSVG_E_USAGE, NULL, "invalid value '%s' for --%s: expected %s", v,
-                    name, expected);
+    return fs_error(err, FOLDSVG_E_USAGE, NULL, "invalid value '%s' for --%s: expected %s", v, name,
+                    expected);
 }
 
 static foldsvg_status nomem(foldsvg_error *err)

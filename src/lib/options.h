@@ -9,8 +9,8 @@
 #include "render/colors.h"
 
 struct foldsvg_options {
-    char *title;    /* NULL: the default for the mode */
-    char *subtitle; /* NULL: none */
+    char *title;     /* NULL: the default for the mode */
+    char *subtitle;  /* NULL: none */
     char *countname; /* NULL: the profile's unit ("cycles" by default) */
     char *nametype;
     char *notes;
@@ -44,9 +44,9 @@ struct foldsvg_options {
     int strip_rust_hash, collapse_recursion;
 
     /* Reports */
-    size_t top;      /* rows per table; 0 = the report's default */
-    int top_format;  /* foldsvg_top_format */
-    uint64_t per;    /* --per K: table counts divided by K (0 or 1 = off) */
+    size_t top;     /* rows per table; 0 = the report's default */
+    int top_format; /* foldsvg_top_format */
+    uint64_t per;   /* --per K: table counts divided by K (0 or 1 = off) */
 
     foldsvg_warning_fn warn;
     void *warn_user;

@@ -26,7 +26,7 @@ typedef struct read_ctx {
     size_t frames_cap;
     fs_buf names; /* scratch for sanitized names */
     int use_base;
-    fs_filter *filter; /* NULL when no filter is set */
+    fs_filter *filter;      /* NULL when no filter is set */
     fs_profile_facts facts; /* what this input is, for reports */
 } read_ctx;
 
@@ -100,8 +100,8 @@ static int transform(read_ctx *c, size_t *n, size_t *first)
     return 1;
 }
 
-static foldsvg_status add_stack(read_ctx *c, size_t n, uint64_t count, uint64_t before,
-                                int is_diff, uint64_t lineno, foldsvg_error *err)
+static foldsvg_status add_stack(read_ctx *c, size_t n, uint64_t count, uint64_t before, int is_diff,
+                                uint64_t lineno, foldsvg_error *err)
 {
     size_t first = 0;
     int keep = transform(c, &n, &first);
@@ -110,8 +110,8 @@ static foldsvg_status add_stack(read_ctx *c, size_t n, uint64_t count, uint64_t 
     if (keep == 0)
         return FOLDSVG_OK;
     uint32_t leaf;
-    foldsvg_status st = fs_tree_add_frames(&c->p->tree, c->frames + first, n - first, count,
-                                           before, is_diff, &leaf);
+    foldsvg_status st = fs_tree_add_frames(&c->p->tree, c->frames + first, n - first, count, before,
+                                           is_diff, &leaf);
     if (st == FOLDSVG_OK && c->o->flamechart)
         st = fs_order_log_add(&c->p->log, leaf, count, before, is_diff);
     if (st == FOLDSVG_E_OVERFLOW)
@@ -142,8 +142,8 @@ static foldsvg_status on_line(void *user, const fs_folded_line *l, foldsvg_error
         return FOLDSVG_OK;
     if (!c->o->reverse && !c->use_base && !c->filter) {
         uint32_t leaf;
-        foldsvg_status st = fs_tree_add_path(&c->p->tree, l->stack, l->len, l->count, l->before,
-                                             l->is_diff, &leaf);
+        foldsvg_status st =
+            fs_tree_add_path(&c->p->tree, l->stack, l->len, l->count, l->before, l->is_diff, &leaf);
         if (st == FOLDSVG_OK && c->o->flamechart)
             st = fs_order_log_add(&c->p->log, leaf, l->count, l->before, l->is_diff);
         if (st == FOLDSVG_OK)
@@ -379,8 +379,8 @@ typedef struct list_ctx {
     void *user;
 } list_ctx;
 
-static foldsvg_status ignore_stack(fs_sink *self, const fs_strref *frames, size_t n,
-                                   uint64_t count, foldsvg_error *err)
+static foldsvg_status ignore_stack(fs_sink *self, const fs_strref *frames, size_t n, uint64_t count,
+                                   foldsvg_error *err)
 {
     (void)self;
     (void)frames;

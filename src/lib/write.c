@@ -99,8 +99,7 @@ static foldsvg_status precheck(const foldsvg_profile *p, foldsvg_format format,
     if (p->tree.total == 0 && p->last_name[0])
         return fs_no_data_error(err, p->last_name, NULL);
     if (p->tree.total == 0)
-        return fs_error(err, FOLDSVG_E_NO_DATA, NULL,
-                        "no stacks were recorded: nothing to draw");
+        return fs_error(err, FOLDSVG_E_NO_DATA, NULL, "no stacks were recorded: nothing to draw");
     if (format != FOLDSVG_FORMAT_FOLDED && o->flamechart && !p->has_log)
         return fs_error(err, FOLDSVG_E_USAGE, NULL,
                         "--flamechart needs the input order: read the input with the flamechart "

@@ -105,7 +105,7 @@ static foldsvg_status make(fs_input **out, const char *name, fs_input **in, fold
     *in = calloc(1, sizeof **in);
     if (!*in)
         return fs_error(err, FOLDSVG_E_NOMEM, name, "out of memory");
-    snprintf((*in)->name, sizeof (*in)->name, "%s", name);
+    snprintf((*in)->name, sizeof(*in)->name, "%s", name);
     return FOLDSVG_OK;
 }
 

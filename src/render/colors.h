@@ -61,7 +61,13 @@ fs_rgb fs_diff_rgb(int64_t delta, uint64_t max, int negate);
 fs_rgb fs_diffusion_rgb(double width_percent);
 
 /* Background gradient. */
-typedef enum fs_bg_kind { FS_BG_YELLOW, FS_BG_BLUE, FS_BG_GREEN, FS_BG_GREY, FS_BG_FLAT } fs_bg_kind;
+typedef enum fs_bg_kind {
+    FS_BG_YELLOW,
+    FS_BG_BLUE,
+    FS_BG_GREEN,
+    FS_BG_GREY,
+    FS_BG_FLAT
+} fs_bg_kind;
 typedef struct fs_background {
     char top[8];    /* "#rrggbb" (lowercase), stop at 5% */
     char bottom[8]; /* stop at 95% */

@@ -67,7 +67,8 @@ static void sb_puts(sbuf *b, const char *s)
 #if defined(__GNUC__)
 __attribute__((format(printf, 2, 3)))
 #endif
-static void sb_printf(sbuf *b, const char *fmt, ...)
+static void
+sb_printf(sbuf *b, const char *fmt, ...)
 {
     char tmp[128];
     va_list ap;

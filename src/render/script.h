@@ -6,19 +6,19 @@
 #include <stdint.h>
 
 typedef struct fs_script_settings {
-    const char *id_prefix;  /* every element id is "<prefix>-<name>" */
-    const char *nametype;   /* "Function:" */
-    const char *countname;  /* "cycles" */
+    const char *id_prefix; /* every element id is "<prefix>-<name>" */
+    const char *nametype;  /* "Function:" */
+    const char *countname; /* "cycles" */
     int fontsize;
     double fontwidth;
-    int xpad;               /* 10 */
+    int xpad; /* 10 */
     int inverted;
     const char *searchcolor; /* "rgb(230,0,230)" */
-    int fluid;              /* no --width given: the script makes the graph fluid */
-    int width;              /* the static width written on the root */
+    int fluid;               /* no --width given: the script makes the graph fluid */
+    int width;               /* the static width written on the root */
     int truncate_text_right;
-    uint64_t total;         /* total count (fg:w of the root) */
-    double factor;          /* --factor, for tooltips the script writes */
+    uint64_t total; /* total count (fg:w of the root) */
+    double factor;  /* --factor, for tooltips the script writes */
 } fs_script_settings;
 
 /* Extra attributes of the root <svg> that the script needs (e.g. how it starts). */

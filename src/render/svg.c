@@ -23,12 +23,12 @@ typedef struct svg_ctx {
     const foldsvg_options *o;
     const fs_tree *tree;
     xmlTextWriterPtr w;
-    int failed;         /* a writer call failed (output error) */
-    foldsvg_status st;  /* non-writer failure */
+    int failed;        /* a writer call failed (output error) */
+    foldsvg_status st; /* non-writer failure */
 
     uint64_t total;
-    double k;           /* 100 / total: percent per count unit */
-    double min_units;   /* frames narrower than this many units are pruned */
+    double k;         /* 100 / total: percent per count unit */
+    double min_units; /* frames narrower than this many units are pruned */
     uint32_t depthmax;
     size_t nframes;
     uint64_t delta_max;
@@ -163,15 +163,16 @@ static void id_attr(svg_ctx *c, const char *name)
 
 static int is_generic_font(const char *f)
 {
-    static const char *const generic[] = {"serif", "sans-serif", "monospace", "cursive",
-                                          "fantasy", "system-ui"};
+    static const char *const generic[] = {"serif",   "sans-serif", "monospace",
+                                          "cursive", "fantasy",    "system-ui"};
     for (size_t i = 0; i < sizeof generic / sizeof generic[0]; i++)
         if (strcmp(f, generic[i]) == 0)
             return 1;
     return 0;
 }
 
-static fs_rgb frame_color(svg_ctx *c, const fs_frame *f, const char *name, size_t n, double width_pct)
+static fs_rgb frame_color(svg_ctx *c, const fs_frame *f, const char *name, size_t n,
+                          double width_pct)
 {
     const foldsvg_options *o = c->o;
     if (n == 2 && name[0] == '-' && name[1] == '-')
@@ -198,8 +199,7 @@ static fs_rgb frame_color(svg_ctx *c, const fs_frame *f, const char *name, size_
     }
     fs_palette basic = fs_palette_resolve(o->palette, (const unsigned char *)name, n);
     rgb = fs_palette_rgb(basic, v[0], v[1], v[2]);
-    if (c->in->palette_map &&
-        fs_palettemap_put(c->in->palette_map, name, n, rgb) != FOLDSVG_OK)
+    if (c->in->palette_map && fs_palettemap_put(c->in->palette_map, name, n, rgb) != FOLDSVG_OK)
         c->st = FOLDSVG_E_NOMEM;
     return rgb;
 }
@@ -448,22 +448,23 @@ static void write_style(svg_ctx *c)
         }
         bad |= fs_buf_puts(&s, "\"");
     }
-    bad |= fs_buf_printf(
-        &s,
-        "; font-size:%upx }\n"
-        "#%s-title { text-anchor:middle; font-size:%upx; }\n"
-        "#%s-matched { text-anchor:end; }\n"
-        "#%s-search { text-anchor:end; opacity:0.1; cursor:pointer; }\n"
-        "#%s-search:hover, #%s-search.show { opacity:1; }\n"
-        "#%s-subtitle { text-anchor:middle; font-color:rgb(160,160,160); }\n"
-        "#%s-unzoom { cursor:pointer; }\n"
-        "#%s-frames > *:hover { stroke:black; stroke-width:0.5; cursor:pointer; }\n"
-        "#%s-root .hide { display:none; }\n"
-        "#%s-root .parent { opacity:0.5; }\n",
-        c->fs, P, c->fs + 5, P, P, P, P, P, P, P, P, P);
+    bad |=
+        fs_buf_printf(&s,
+                      "; font-size:%upx }\n"
+                      "#%s-title { text-anchor:middle; font-size:%upx; }\n"
+                      "#%s-matched { text-anchor:end; }\n"
+                      "#%s-search { text-anchor:end; opacity:0.1; cursor:pointer; }\n"
+                      "#%s-search:hover, #%s-search.show { opacity:1; }\n"
+                      "#%s-subtitle { text-anchor:middle; font-color:rgb(160,160,160); }\n"
+                      "#%s-unzoom { cursor:pointer; }\n"
+                      "#%s-frames > *:hover { stroke:black; stroke-width:0.5; cursor:pointer; }\n"
+                      "#%s-root .hide { display:none; }\n"
+                      "#%s-root .parent { opacity:0.5; }\n",
+                      c->fs, P, c->fs + 5, P, P, P, P, P, P, P, P, P);
     if (c->o->stroke_set)
-        bad |= fs_buf_printf(&s, "#%s-frames > g > rect { stroke:rgb(%u,%u,%u); stroke-width:1; }\n",
-                             P, c->o->strokecolor.r, c->o->strokecolor.g, c->o->strokecolor.b);
+        bad |=
+            fs_buf_printf(&s, "#%s-frames > g > rect { stroke:rgb(%u,%u,%u); stroke-width:1; }\n",
+                          P, c->o->strokecolor.r, c->o->strokecolor.g, c->o->strokecolor.b);
     /* Frame colors carry meaning and stay; the page around them follows the theme. */
     bad |= fs_buf_printf(&s,
                          "@media (prefers-color-scheme: dark) {\n"
@@ -685,8 +686,7 @@ foldsvg_status fs_render_svg(const fs_svg_input *in, xmlOutputBufferPtr out, fol
     fs_buf_free(&c.label);
     fs_buf_free(&c.tip);
     if (c.st)
-        return fs_error(err, c.st, NULL, "%s while writing the SVG",
-                        foldsvg_status_name(c.st));
+        return fs_error(err, c.st, NULL, "%s while writing the SVG", foldsvg_status_name(c.st));
     if (c.failed)
         return fs_error(err, FOLDSVG_E_IO, NULL, "writing the SVG failed");
     return FOLDSVG_OK;

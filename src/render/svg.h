@@ -16,12 +16,12 @@ typedef struct fs_svg_input {
      * flamechart), or, when FRAMES is set, from that list (in output order; names are ids
      * in TREE's name table, and TREE->total is the total). */
     const fs_tree *tree;
-    const fs_order_log *log;   /* flamechart: replay this order; else NULL */
+    const fs_order_log *log; /* flamechart: replay this order; else NULL */
     const fs_frame *frames;
     size_t nframes;
     const foldsvg_options *opts;
-    const char *countname;     /* resolved unit */
-    fs_palettemap *palette_map;   /* --cp: looked up and extended; NULL otherwise */
+    const char *countname;            /* resolved unit */
+    fs_palettemap *palette_map;       /* --cp: looked up and extended; NULL otherwise */
     const fs_nameattr_map *nameattrs; /* --nameattr; NULL otherwise */
 } fs_svg_input;
 

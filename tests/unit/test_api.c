@@ -133,8 +133,9 @@ START_TEST(empty_profile_writes_nothing)
     foldsvg_profile *p = foldsvg_profile_new();
     char path[128];
     foldsvg_error err;
-    ck_assert_int_eq(foldsvg_profile_write(p, tmpdir_path(path, sizeof path, "none.svg"), NULL, &err),
-                     FOLDSVG_E_NO_DATA);
+    ck_assert_int_eq(
+        foldsvg_profile_write(p, tmpdir_path(path, sizeof path, "none.svg"), NULL, &err),
+        FOLDSVG_E_NO_DATA);
     ck_assert_int_eq(access(path, F_OK), -1);
     ck_assert_ptr_nonnull(strstr(err.message, "nothing to draw"));
     foldsvg_profile_free(p);

@@ -34,10 +34,10 @@ START_TEST(plain_lines)
 {
     expect_stack("a;b;c 42", "a;b;c", 42);
     expect_stack("  a;b 7 \r", "a;b", 7);
-    expect_stack("a b c 3", "a b c", 3);           /* the count is after the LAST space */
-    expect_stack("a\t 5", "a", 5);                  /* trailing whitespace of the stack goes */
-    expect_stack("#x 1", "#x", 1);                  /* only "# " starts a comment */
-    expect_stack("a;;b 2", "a;;b", 2);              /* empty frame names are names */
+    expect_stack("a b c 3", "a b c", 3); /* the count is after the LAST space */
+    expect_stack("a\t 5", "a", 5);       /* trailing whitespace of the stack goes */
+    expect_stack("#x 1", "#x", 1);       /* only "# " starts a comment */
+    expect_stack("a;;b 2", "a;;b", 2);   /* empty frame names are names */
     expect_stack("a 18446744073709551615", "a", UINT64_MAX);
 }
 END_TEST
@@ -49,10 +49,10 @@ START_TEST(skipped_and_invalid)
     ck_assert_int_eq(parse("", &l, &frac), 0);
     ck_assert_int_eq(parse(" \t\r", &l, &frac), 0);
     ck_assert_int_eq(parse("# comment 5", &l, &frac), 0);
-    expect_invalid("a\t5");   /* a tab is not the separator */
-    expect_invalid("a");      /* no count */
-    expect_invalid(" 5");     /* trimmed to "5": no stack */
-    expect_invalid("a .5");   /* digits first */
+    expect_invalid("a\t5"); /* a tab is not the separator */
+    expect_invalid("a");    /* no count */
+    expect_invalid(" 5");   /* trimmed to "5": no stack */
+    expect_invalid("a .5"); /* digits first */
     expect_invalid("a -1");
     expect_invalid("a 5x");
     expect_invalid("a 1.2.3");

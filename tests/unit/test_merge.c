@@ -95,8 +95,7 @@ START_TEST(flamechart_replays_reversed)
     }
     rec_ctx c;
     /* reverse input order: a;b, a;c, a;b -> three separate leaf frames */
-    ck_assert_str_eq(frames_of(&t, &log, &c),
-                     "b@2[0,1) c@2[1,2) @0[0,3) a@1[0,3) b@2[2,3) ");
+    ck_assert_str_eq(frames_of(&t, &log, &c), "b@2[0,1) c@2[1,2) @0[0,3) a@1[0,3) b@2[2,3) ");
     fs_order_log_free(&log);
     fs_tree_free(&t);
 }

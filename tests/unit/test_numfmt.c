@@ -12,15 +12,14 @@ static void same(double x, int decimals)
     char a[64], b[64];
     fs_fmt_fixed(a, x, decimals);
     snprintf(b, sizeof b, "%.*f", decimals, x);
-    ck_assert_msg(strcmp(a, b) == 0, "%.17g with %d decimals: %s != printf %s", x, decimals, a,
-                  b);
+    ck_assert_msg(strcmp(a, b) == 0, "%.17g with %d decimals: %s != printf %s", x, decimals, a, b);
 }
 
 START_TEST(matches_printf_on_edges)
 {
-    const double xs[] = {0,        0.5,      1.5,     2.5,        0.125,     0.00005,
-                         0.00015,  0.00025,  99.99995, 100,       33.33335,  12.34565,
-                         0.30005,  1e-300,   5e-5,     0.0001499999, 999999.9, 1e8 + 0.5};
+    const double xs[] = {0,       0.5,     1.5,      2.5,          0.125,    0.00005,
+                         0.00015, 0.00025, 99.99995, 100,          33.33335, 12.34565,
+                         0.30005, 1e-300,  5e-5,     0.0001499999, 999999.9, 1e8 + 0.5};
     for (size_t i = 0; i < sizeof xs / sizeof xs[0]; i++)
         for (int d = 0; d <= 6; d++)
             same(xs[i], d);

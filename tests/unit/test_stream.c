@@ -64,13 +64,13 @@ static void check_equal(unsigned seed, size_t nstacks, double minwidth)
         counts[i] = (uint64_t)(1 + rand() % 50);
         uint64_t before = (uint64_t)(rand() % 60);
         int diff = rand() % 3 == 0;
-        ck_assert_int_eq(fs_tree_add_path(&t, stacks[i], strlen(stacks[i]), counts[i], before,
-                                          diff, NULL),
-                         FOLDSVG_OK);
+        ck_assert_int_eq(
+            fs_tree_add_path(&t, stacks[i], strlen(stacks[i]), counts[i], before, diff, NULL),
+            FOLDSVG_OK);
         int ooo;
-        ck_assert_int_eq(fs_stream_add(&s, stacks[i], strlen(stacks[i]), counts[i], before, diff,
-                                       &ooo),
-                         FOLDSVG_OK);
+        ck_assert_int_eq(
+            fs_stream_add(&s, stacks[i], strlen(stacks[i]), counts[i], before, diff, &ooo),
+            FOLDSVG_OK);
         ck_assert_int_eq(ooo, 0);
     }
     ck_assert_int_eq(fs_stream_finish(&s), FOLDSVG_OK);

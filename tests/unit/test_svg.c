@@ -184,7 +184,7 @@ START_TEST(hostile_names_stay_well_formed)
     const char *opts[] = {"notes", "a--b-", "title", "<t>", "nametype", "\x02", NULL};
     char *s = render(p, opts); /* render() parses the result */
     has(s, "&lt;&amp;&gt;");
-    has(s, "ctl\xef\xbf\xbd\xef\xbf\xbd\x7f");       /* C0 controls replaced; DEL is allowed */
+    has(s, "ctl\xef\xbf\xbd\xef\xbf\xbd\x7f");         /* C0 controls replaced; DEL is allowed */
     has(s, "bad\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"); /* invalid UTF-8 replaced byte by byte */
     has(s, "<!--NOTES: a- -b- -->");
     free(s);
@@ -202,7 +202,8 @@ START_TEST(xml_cleaning)
     ck_assert_int_eq(fs_xml_is_clean("\xf0\x9f\x94\xa5", 4), 1);
     fs_buf b = {0};
     ck_assert_int_eq(fs_xml_clean(&b, "a\0b", 3), 0);
-    ck_assert_str_eq(b.data, "a\xef\xbf\xbd" "b");
+    ck_assert_str_eq(b.data, "a\xef\xbf\xbd"
+                             "b");
     ck_assert_uint_eq(fs_utf8_chars("\xc3\xa9x", 3), 2);
     ck_assert_uint_eq(fs_utf8_prefix("\xc3\xa9x", 3, 1), 2);
     fs_buf_free(&b);
