@@ -211,7 +211,7 @@ FOLDSVG_API foldsvg_status foldsvg_profile_render_mem(const foldsvg_profile *p,
                                                       size_t *len, foldsvg_error *err);
 
 /* Writes the profile to PATH: SVG when PATH ends in ".svg" (any case), folded text sorted by
- * path otherwise (".html" writes the report when that format is available). A regular
+ * path otherwise (".html" or ".htm", any case: the HTML report). A regular
  * target is written to a temporary file beside it and renamed on success (keeping an
  * existing file's permissions); a failed write leaves no file and an existing one
  * untouched. "-" writes to standard output. OPTS NULL = defaults; ERR may be NULL. */
