@@ -233,10 +233,11 @@ typedef struct foldsvg_convert_stats {
 
 /* Reads INPUTS (NULL or "-": standard input; no inputs: standard input) and writes OUTPUT
  * ("-" or NULL: standard output) in FORMAT (AUTO: by OUTPUT's name), as the command line
- * does. Sorted folded text in regular files is merged as it is read, so memory grows with
- * the frames drawn, not with the input; anything else (unsorted or gzip input, profiles,
- * standard input, stack transforms, --flamechart, folded output) is read into a profile
- * first. Output rules and errors as foldsvg_profile_write_as; STATS may be NULL. */
+ * does. Sorted folded text is merged as it is read, so memory grows with the frames drawn,
+ * not with the input; when it turns out unsorted it is read again into a profile (files by
+ * name, standard input from a copy kept in a temporary file meanwhile). Anything else
+ * (gzip, profiles, stack transforms, --flamechart, folded output) is read into a profile
+ * directly. Output rules and errors as foldsvg_profile_write_as; STATS may be NULL. */
 FOLDSVG_API foldsvg_status foldsvg_convert(const char *const *inputs, size_t ninputs,
                                            const char *output, foldsvg_format format,
                                            const foldsvg_options *opts,

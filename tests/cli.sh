@@ -63,6 +63,18 @@ expect 1 json-truncated "$bin" trunc.json -o t.svg
 has json-truncated-msg err 'trunc.json: byte 200:'
 [ ! -e t.svg ] && ok || bad "truncated JSON created output"
 
+# standard input is streamed while sorted and read again from its copy when it is not
+expect 0 stdin-unsorted sh -c "'$bin' -q --hash < unsorted.folded > su.svg"
+expect 0 file-unsorted "$bin" -q --hash unsorted.folded -o fu.svg
+cmp -s su.svg fu.svg && ok || bad "unsorted stdin renders differently from the file"
+expect 0 file-then-stdin sh -c "'$bin' -q --format folded in.folded - < unsorted.folded > mix.folded"
+printf 'a;y 3\nb;x 6\nmain;parse 10\nmain;parse;lex 30\nmain;render 60\n' >want-mix
+cmp -s mix.folded want-mix && ok || bad "file + stdin: $(cat mix.folded)"
+expect 0 file-then-stdin-svg sh -c "'$bin' -q --hash in.folded - < unsorted.folded > mix.svg"
+cat in.folded unsorted.folded >both.folded
+expect 0 both-svg "$bin" -q --hash both.folded -o both.svg
+cmp -s mix.svg both.svg && ok || bad "file + stdin SVG differs from the concatenation"
+
 # folded output: merged, sorted by stack bytes
 expect 0 folded "$bin" unsorted.folded -o out.folded
 printf 'a;y 3\nb;x 6\n' >want.folded

@@ -1,7 +1,9 @@
-/* foldsvg_convert: inputs to one output the cheapest way. Sorted folded text in regular
- * files (what stack collapsers write) is merged as it streams by, keeping only the frames
- * that can be drawn; anything else (unsorted, gzip, JSON, standard input, transforms,
- * flamechart, non-SVG output) goes through a profile. */
+/* foldsvg_convert: inputs to one output the cheapest way. Sorted folded text (what stack
+ * collapsers write) is merged as it streams by, keeping only the frames that can be drawn;
+ * anything else (unsorted, gzip, JSON, transforms, flamechart, non-SVG output) goes through
+ * a profile. Should the streamed input turn out unsorted, it is read again: files by name,
+ * standard input from a copy kept in a temporary file as it was read (memory stays bounded;
+ * the disk holds the copy). */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -51,26 +53,40 @@ static int has_transforms(const foldsvg_options *o)
            o->strip_rust_hash || o->collapse_recursion;
 }
 
+static int is_stdin(const char *path)
+{
+    return !path || strcmp(path, "-") == 0;
+}
+
+/* How messages name an input. */
+static const char *display_name(const char *path)
+{
+    return is_stdin(path) ? "<stdin>" : path;
+}
+
 static int streamable(const char *const *inputs, size_t n, foldsvg_format format,
                       const foldsvg_options *o)
 {
     if (format != FOLDSVG_FORMAT_SVG || o->flamechart || has_transforms(o) || n == 0)
         return 0;
+    size_t nstdin = 0;
     for (size_t i = 0; i < n; i++) {
         struct stat sb;
-        /* a second pass must be possible if the input turns out unsorted */
-        if (!inputs[i] || strcmp(inputs[i], "-") == 0 || stat(inputs[i], &sb) != 0 ||
-            !S_ISREG(sb.st_mode))
+        /* a second pass must be possible if the input turns out unsorted: files are read
+         * again by name, standard input (once) from its copy */
+        if (is_stdin(inputs[i]))
+            nstdin++;
+        else if (stat(inputs[i], &sb) != 0 || !S_ISREG(sb.st_mode))
             return 0;
     }
-    return 1;
+    return nstdin <= 1;
 }
 
 /* Returns FOLDSVG_OK with *DONE set when the output was written by streaming; *DONE clear
  * (and OK) means: use a profile. */
 static foldsvg_status try_stream(const char *const *inputs, size_t n, const char *output,
                                  const foldsvg_options *o, foldsvg_convert_stats *stats, int *done,
-                                 foldsvg_error *err)
+                                 FILE **spool, fs_input **held, foldsvg_error *err)
 {
     *done = 0;
     stream_ctx c;
@@ -82,7 +98,16 @@ static foldsvg_status try_stream(const char *const *inputs, size_t n, const char
     foldsvg_status st = fstats ? FOLDSVG_OK : fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
     for (size_t i = 0; st == FOLDSVG_OK && i < n && !c.fallback; i++) {
         fs_input *in;
-        st = fs_input_open_file(&in, inputs[i], err);
+        if (is_stdin(inputs[i])) {
+            *spool = tmpfile();
+            if (!*spool) {
+                c.fallback = 1; /* stdin untouched: the profile reads it */
+                break;
+            }
+            st = fs_input_open_stream_tee(&in, stdin, "<stdin>", *spool, err);
+        } else {
+            st = fs_input_open_file(&in, inputs[i], err);
+        }
         if (st)
             break;
         if (o->progress)
@@ -91,10 +116,24 @@ static foldsvg_status try_stream(const char *const *inputs, size_t n, const char
         st = fs_input_kind_of(in, &kind, err);
         if (st == FOLDSVG_OK && (kind != FS_INPUT_FOLDED || fs_input_is_gzip(in))) {
             c.fallback = 1;
+            if (is_stdin(inputs[i])) {
+                /* nothing of it was used yet: the profile reads on from here */
+                fs_input_untee(in);
+                *held = in;
+                break;
+            }
         } else if (st == FOLDSVG_OK) {
             c.name = fs_input_name(in);
             c.prev_line = 0;
             st = fs_folded_read(in, on_line, &c, &fstats[i], err);
+        }
+        if (c.fallback && *spool && is_stdin(inputs[i])) {
+            /* the copy must hold all of standard input for the second reading */
+            foldsvg_status dst = fs_input_drain_raw(in, err);
+            if (dst) {
+                c.fallback = 0;
+                st = dst;
+            }
         }
         fs_input_close(in);
     }
@@ -105,10 +144,10 @@ static foldsvg_status try_stream(const char *const *inputs, size_t n, const char
         size_t k = 0;
         while (k + 1 < n && !fstats[k].invalid)
             k++;
-        st = fs_no_data_error(err, inputs[k], &fstats[k]);
+        st = fs_no_data_error(err, display_name(inputs[k]), &fstats[k]);
     } else if (st == FOLDSVG_OK) {
         for (size_t i = 0; i < n; i++)
-            fs_warn_folded_stats(o, inputs[i], &fstats[i]);
+            fs_warn_folded_stats(o, display_name(inputs[i]), &fstats[i]);
         st = fs_stream_finish(&c.s);
         if (st)
             fs_error(err, st, NULL, "%s", foldsvg_status_name(st));
@@ -156,17 +195,30 @@ foldsvg_status foldsvg_convert(const char *const *inputs, size_t ninputs, const 
     foldsvg_status st = foldsvg_options_check(o, err);
     if (st)
         return st;
+    FILE *spool = NULL;
+    fs_input *held = NULL;
+    foldsvg_profile *p = NULL;
     if (streamable(inputs, ninputs, format, o)) {
         int done;
-        st = try_stream(inputs, ninputs, output, o, stats, &done, err);
+        st = try_stream(inputs, ninputs, output, o, stats, &done, &spool, &held, err);
         if (st || done)
-            return st;
+            goto out;
     }
-    foldsvg_profile *p = foldsvg_profile_new();
-    if (!p)
-        return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
-    for (size_t i = 0; st == FOLDSVG_OK && i < ninputs; i++)
-        st = foldsvg_profile_read_file(p, inputs[i], o, err);
+    p = foldsvg_profile_new();
+    if (!p) {
+        st = fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
+        goto out;
+    }
+    for (size_t i = 0; st == FOLDSVG_OK && i < ninputs; i++) {
+        if (held && is_stdin(inputs[i])) {
+            st = fs_profile_read_input(p, held, o, err);
+        } else if (spool && is_stdin(inputs[i])) {
+            rewind(spool);
+            st = foldsvg_profile_read_stream(p, spool, "<stdin>", o, err);
+        } else {
+            st = foldsvg_profile_read_file(p, inputs[i], o, err);
+        }
+    }
     if (st == FOLDSVG_OK)
         st = foldsvg_profile_write_as(p, output, format, o, err);
     if (st == FOLDSVG_OK && stats) {
@@ -175,6 +227,10 @@ foldsvg_status foldsvg_convert(const char *const *inputs, size_t ninputs, const 
         snprintf(stats->count_name, sizeof stats->count_name, "%s",
                  o->countname ? o->countname : foldsvg_profile_count_name(p));
     }
+out:
     foldsvg_profile_free(p);
+    fs_input_close(held);
+    if (spool)
+        fclose(spool);
     return st;
 }

@@ -273,8 +273,8 @@ static void note_stats(foldsvg_profile *p, const foldsvg_options *o, const char 
     fs_warn_folded_stats(o, name, s);
 }
 
-static foldsvg_status read_input(foldsvg_profile *p, fs_input *in, const foldsvg_options *o,
-                                 foldsvg_error *err)
+foldsvg_status fs_profile_read_input(foldsvg_profile *p, fs_input *in, const foldsvg_options *o,
+                                     foldsvg_error *err)
 {
     if (!o)
         o = fs_default_options();
@@ -339,7 +339,7 @@ foldsvg_status foldsvg_profile_read_file(foldsvg_profile *p, const char *path,
     foldsvg_status st = fs_input_open_file(&in, path, err);
     if (st)
         return st;
-    st = read_input(p, in, opts, err);
+    st = fs_profile_read_input(p, in, opts, err);
     fs_input_close(in);
     return st;
 }
@@ -353,7 +353,7 @@ foldsvg_status foldsvg_profile_read_stream(foldsvg_profile *p, FILE *f, const ch
     foldsvg_status st = fs_input_open_stream(&in, f, name, err);
     if (st)
         return st;
-    st = read_input(p, in, opts, err);
+    st = fs_profile_read_input(p, in, opts, err);
     fs_input_close(in);
     return st;
 }
@@ -368,7 +368,7 @@ foldsvg_status foldsvg_profile_read_buffer(foldsvg_profile *p, const void *data,
     foldsvg_status st = fs_input_open_mem(&in, data, len, name, err);
     if (st)
         return st;
-    st = read_input(p, in, opts, err);
+    st = fs_profile_read_input(p, in, opts, err);
     fs_input_close(in);
     return st;
 }

@@ -4,6 +4,11 @@
 
 #include "foldsvg.h"
 #include "parse/folded.h"
+#include "parse/input.h"
+
+/* Reads an open input into P (what foldsvg_profile_read_* do after opening it). */
+foldsvg_status fs_profile_read_input(foldsvg_profile *p, fs_input *in, const foldsvg_options *o,
+                                     foldsvg_error *err);
 
 /* The end-of-input warnings of a folded text: skipped lines, fractional counts. */
 void fs_warn_folded_stats(const foldsvg_options *o, const char *name, const fs_folded_stats *s);

@@ -40,6 +40,9 @@ struct fs_input {
      * second read; its identity tells whether it changed in between. */
     int reopenable;
     struct stat id;
+
+    FILE *tee; /* every raw byte read is also written here (see fs_input_open_stream_tee) */
+    int tee_failed;
 };
 
 static foldsvg_status io_error(fs_input *in, foldsvg_error *err)
@@ -69,6 +72,8 @@ static foldsvg_status raw_read(fs_input *in, unsigned char *buf, size_t cap, siz
     }
     if (*got == 0)
         in->raw_eof = 1;
+    if (in->tee && *got && fwrite(buf, 1, *got, in->tee) != *got)
+        in->tee_failed = 1;
     in->raw_consumed += *got;
     if (in->progress && *got)
         in->progress(in->progress_user, in->name, in->raw_consumed, in->raw_size, in->items);
@@ -158,6 +163,38 @@ foldsvg_status fs_input_open_stream(fs_input **out, FILE *f, const char *name, f
         return st;
     in->file = f;
     return finish_open(out, in, err);
+}
+
+foldsvg_status fs_input_open_stream_tee(fs_input **out, FILE *f, const char *name, FILE *tee,
+                                        foldsvg_error *err)
+{
+    fs_input *in;
+    foldsvg_status st = make(out, name ? name : "<stream>", &in, err);
+    if (st)
+        return st;
+    in->file = f;
+    in->tee = tee;
+    return finish_open(out, in, err);
+}
+
+void fs_input_untee(fs_input *in)
+{
+    in->tee = NULL;
+}
+
+foldsvg_status fs_input_drain_raw(fs_input *in, foldsvg_error *err)
+{
+    unsigned char buf[1 << 16];
+    size_t got;
+    do {
+        foldsvg_status st = raw_read(in, buf, sizeof buf, &got, err);
+        if (st)
+            return st;
+    } while (got);
+    if (in->tee_failed || (in->tee && fflush(in->tee) != 0))
+        return fs_error(err, FOLDSVG_E_IO, in->name,
+                        "cannot keep a copy of the input in a temporary file: %s", strerror(errno));
+    return FOLDSVG_OK;
 }
 
 foldsvg_status fs_input_open_mem(fs_input **out, const void *data, size_t len, const char *name,

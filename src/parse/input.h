@@ -16,6 +16,14 @@ typedef struct fs_input fs_input;
 foldsvg_status fs_input_open_file(fs_input **out, const char *path, foldsvg_error *err);
 /* IN is not closed by fs_input_close. */
 foldsvg_status fs_input_open_stream(fs_input **out, FILE *in, const char *name, foldsvg_error *err);
+/* The same, also writing every raw byte read from IN to TEE (not closed here): an input
+ * that cannot be read twice can then be read again from TEE. */
+foldsvg_status fs_input_open_stream_tee(fs_input **out, FILE *in, const char *name, FILE *tee,
+                                        foldsvg_error *err);
+/* Stops copying to the tee. */
+void fs_input_untee(fs_input *in);
+/* Reads the rest of the raw input (so that a tee holds all of it). */
+foldsvg_status fs_input_drain_raw(fs_input *in, foldsvg_error *err);
 /* DATA must outlive the input. */
 foldsvg_status fs_input_open_mem(fs_input **out, const void *data, size_t len, const char *name,
                                  foldsvg_error *err);
