@@ -50,6 +50,11 @@ expect 0 json-summary "$bin" sp1.json -o sp1.folded
 has json-summary-line err 'foldsvg: 15 cycles across 3 unique stacks'
 printf '[unknown] 5\nmain 5\nmain;a:b 5\n' >want-sp1.folded
 cmp -s sp1.folded want-sp1.folded && ok || bad "SP1 JSON to folded: $(cat sp1.folded)"
+# the HTML report states what the input is
+expect 0 json-report "$bin" -q sp1.json -o sp1.html
+has report-format sp1.html '<dd>Gecko v24</dd>'
+has report-product sp1.html '<dd>SP1 ZKVM</dd>'
+has report-rate sp1.html '1 sample every 5 cycles'
 gzip -c sp1.json >sp1.json.gz
 expect 0 json-gz-stdin sh -c "'$bin' --format folded < sp1.json.gz > sp1gz.folded"
 cmp -s sp1gz.folded want-sp1.folded && ok || bad "gzip JSON on stdin: $(cat sp1gz.folded)"

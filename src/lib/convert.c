@@ -32,11 +32,8 @@ static foldsvg_status on_line(void *user, const fs_folded_line *l, foldsvg_error
     int out_of_order;
     foldsvg_status st =
         fs_stream_add(&c->s, l->stack, l->len, l->count, l->before, l->is_diff, &out_of_order);
-    if (st == FOLDSVG_E_OVERFLOW)
-        return fs_error_at_line(err, st, c->name, l->lineno, 0,
-                                "the total count passes 2^64-1; the input's counts are too large");
     if (st)
-        return fs_error_at_line(err, st, c->name, l->lineno, 0, "%s", foldsvg_status_name(st));
+        return fs_stack_error(err, st, c->name, l->lineno);
     if (out_of_order) {
         if (c->o->no_sort)
             return fs_unsorted_error(err, c->name, l->lineno, c->prev_line);

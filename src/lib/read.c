@@ -114,12 +114,7 @@ static foldsvg_status add_stack(read_ctx *c, size_t n, uint64_t count, uint64_t 
                                            is_diff, &leaf);
     if (st == FOLDSVG_OK && c->o->flamechart)
         st = fs_order_log_add(&c->p->log, leaf, count, before, is_diff);
-    if (st == FOLDSVG_E_OVERFLOW)
-        return fs_error_at_line(err, st, c->name, lineno, 0,
-                                "the total count passes 2^64-1; the input's counts are too large");
-    if (st)
-        return fs_error_at_line(err, st, c->name, lineno, 0, "%s", foldsvg_status_name(st));
-    return FOLDSVG_OK;
+    return st ? fs_stack_error(err, st, c->name, lineno) : FOLDSVG_OK;
 }
 
 static foldsvg_status on_line(void *user, const fs_folded_line *l, foldsvg_error *err)
@@ -146,13 +141,7 @@ static foldsvg_status on_line(void *user, const fs_folded_line *l, foldsvg_error
             fs_tree_add_path(&c->p->tree, l->stack, l->len, l->count, l->before, l->is_diff, &leaf);
         if (st == FOLDSVG_OK && c->o->flamechart)
             st = fs_order_log_add(&c->p->log, leaf, l->count, l->before, l->is_diff);
-        if (st == FOLDSVG_OK)
-            return FOLDSVG_OK;
-        if (st == FOLDSVG_E_OVERFLOW)
-            return fs_error_at_line(err, st, c->name, l->lineno, 0,
-                                    "the total count passes 2^64-1; the input's counts are too "
-                                    "large");
-        return fs_error_at_line(err, st, c->name, l->lineno, 0, "%s", foldsvg_status_name(st));
+        return st ? fs_stack_error(err, st, c->name, l->lineno) : FOLDSVG_OK;
     }
     size_t n = 1;
     for (size_t i = 0; i < l->len; i++)
@@ -209,6 +198,15 @@ static void on_count_name(fs_sink *self, const char *name)
 {
     read_ctx *c = (read_ctx *)(void *)self;
     snprintf(c->p->count_name, sizeof c->p->count_name, "%s", name);
+}
+
+foldsvg_status fs_stack_error(foldsvg_error *err, foldsvg_status st, const char *name,
+                              uint64_t line)
+{
+    if (st == FOLDSVG_E_OVERFLOW)
+        return fs_error_at_line(err, st, name, line, 0,
+                                "the total count passes 2^64-1; the input's counts are too large");
+    return fs_error_at_line(err, st, name, line, 0, "%s", foldsvg_status_name(st));
 }
 
 foldsvg_status fs_unsorted_error(foldsvg_error *err, const char *name, uint64_t line,

@@ -17,6 +17,11 @@ void fs_warn_folded_stats(const foldsvg_options *o, const char *name, const fs_f
  * (S non-NULL with S->invalid), the first of them. */
 foldsvg_status fs_no_data_error(foldsvg_error *err, const char *name, const fs_folded_stats *s);
 
+/* The error for a stack that could not be added (ST: overflow, out of memory...) at LINE
+ * of NAME (0: no line). */
+foldsvg_status fs_stack_error(foldsvg_error *err, foldsvg_status st, const char *name,
+                              uint64_t line);
+
 /* The message of an unsorted line under --no-sort. */
 foldsvg_status fs_unsorted_error(foldsvg_error *err, const char *name, uint64_t line,
                                  uint64_t prev_line);

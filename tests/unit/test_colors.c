@@ -61,19 +61,8 @@ static void expected_fill(const char *casename, const char *title, char out[32])
     ck_assert_msg(text != NULL, "cannot read %s", path);
     out[0] = '\0';
     for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
-        if (line[0] == '#')
-            continue;
-        char *f[9] = {0};
-        int k = 0;
-        for (char *p = line; k < 9; k++) {
-            f[k] = p;
-            char *tab = strchr(p, '\t');
-            if (!tab)
-                break;
-            *tab = '\0';
-            p = tab + 1;
-        }
-        if (k < 7)
+        char *f[9];
+        if (!fs_test_frame_row(line, f))
             continue;
         size_t tn = strlen(title);
         if (strncmp(f[7], title, tn) == 0 && strncmp(f[7] + tn, " (", 2) == 0) {

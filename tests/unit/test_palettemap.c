@@ -177,19 +177,8 @@ START_TEST(test_palette_map_case)
     ck_assert(text != NULL);
     int checked = 0;
     for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
-        if (line[0] == '#')
-            continue;
-        char *f[9] = {0};
-        int k = 0;
-        for (char *p = line; k < 9; k++) {
-            f[k] = p;
-            char *tab = strchr(p, '\t');
-            if (!tab)
-                break;
-            *tab = '\0';
-            p = tab + 1;
-        }
-        if (k < 7)
+        char *f[9];
+        if (!fs_test_frame_row(line, f))
             continue;
         char *paren = strstr(f[7], " (");
         ck_assert(paren != NULL);

@@ -2,6 +2,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int fs_test_run(Suite *s)
 {
@@ -40,4 +41,22 @@ char *fs_test_slurp(const char *path, size_t *len)
     if (len)
         *len = n;
     return buf;
+}
+
+int fs_test_frame_row(char *line, char *cols[9])
+{
+    if (line[0] == '#')
+        return 0;
+    int k = 0;
+    for (char *p = line; k < 9; k++) {
+        cols[k] = p;
+        char *tab = strchr(p, '\t');
+        if (!tab)
+            break;
+        *tab = '\0';
+        p = tab + 1;
+    }
+    for (int i = k + 1; i < 9; i++)
+        cols[i] = NULL;
+    return k >= 7;
 }

@@ -8,4 +8,9 @@ int fs_test_run(Suite *s);
 /* Reads a whole file into a NUL-terminated malloc'd buffer; NULL on error. */
 char *fs_test_slurp(const char *path, size_t *len);
 
+/* Splits a frame row of a compat frames TSV (../shared/compat/expected) in place into its
+ * columns (y, x, width, height, fill, fg_x, fg_w, title, label). Returns 0 for header
+ * lines ('#') and rows with fewer than 8 columns, else 1. */
+int fs_test_frame_row(char *line, char *cols[9]);
+
 #endif
