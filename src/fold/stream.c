@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/mismatch.h"
+
 enum { FS_COMPACT_MIN = 1 << 16 };
 
 foldsvg_status fs_stream_init(fs_stream *s, double minwidth)
@@ -22,10 +24,12 @@ void fs_stream_free(fs_stream *s)
     memset(s, 0, sizeof s[0]);
 }
 
-/* The same test as the SVG writer's pruning, against the running total. */
+/* The same test as the SVG writer's pruning, against the running total (or the final one,
+ * when known: then nothing kept is dropped later). */
 static int prunable(const fs_stream *s, uint64_t width)
 {
-    return s->t > 0 && (double)width < s->minwidth / (100.0 / (double)s->t);
+    uint64_t t = s->final_total > s->t ? s->final_total : s->t;
+    return t > 0 && (double)width < s->minwidth / (100.0 / (double)t);
 }
 
 static void compact(fs_stream *s)
@@ -96,23 +100,6 @@ static void finish_leaf(fs_stream *s)
         s->open[s->depth - 1].delta = fs_delta(s->leaf_count, s->leaf_before);
 }
 
-/* The first position where A and B differ (M = the shorter length when one is a prefix). */
-static size_t mismatch(const char *a, const char *b, size_t m)
-{
-    size_t i = 0;
-    while (i + 8 <= m) {
-        uint64_t x, y;
-        memcpy(&x, a + i, 8);
-        memcpy(&y, b + i, 8);
-        if (x != y)
-            break;
-        i += 8;
-    }
-    while (i < m && a[i] == b[i])
-        i++;
-    return i;
-}
-
 foldsvg_status fs_stream_add(fs_stream *s, const char *stack, size_t len, uint64_t count,
                              uint64_t before, int is_diff, int *out_of_order)
 {
@@ -124,7 +111,7 @@ foldsvg_status fs_stream_add(fs_stream *s, const char *stack, size_t len, uint64
         const char *prev = s->prev.data;
         size_t plen = s->prev.len;
         size_t m = len < plen ? len : plen;
-        size_t at = mismatch(stack, prev, m);
+        size_t at = fs_mismatch(stack, prev, m);
         if (at < m ? (unsigned char)stack[at] < (unsigned char)prev[at] : len < plen) {
             *out_of_order = 1;
             return FOLDSVG_OK;

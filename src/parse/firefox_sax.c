@@ -15,6 +15,7 @@
 #include "parse/firefox_internal.h"
 #include "parse/input.h"
 #include "util/error.h"
+#include "util/tmpfile.h"
 
 /* What a JSON value (or container) means at its place in the document. */
 typedef enum ff_role {
@@ -277,7 +278,7 @@ static int region_begin(ff_parser *p, ff_region *r, int spool)
     r->present = 1;
     r->off = here(p) - 1;
     if (spool && !p->can_reread) {
-        if (!(r->spool = tmpfile()))
+        if (!(r->spool = fs_tmpfile()))
             return fail(p, FOLDSVG_E_IO, "cannot create a temporary file: %s", strerror(errno));
         p->spool_out = r->spool;
         p->cap_pos = r->off;

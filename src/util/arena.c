@@ -15,15 +15,37 @@ struct fs_arena_block {
 void fs_arena_init(fs_arena *a)
 {
     a->head = NULL;
+    a->spare = NULL;
     a->used_total = 0;
+}
+
+static void free_blocks(fs_arena_block *b)
+{
+    while (b) {
+        fs_arena_block *next = b->next;
+        free(b);
+        b = next;
+    }
 }
 
 void fs_arena_free(fs_arena *a)
 {
+    free_blocks(a->head);
+    free_blocks(a->spare);
+    fs_arena_init(a);
+}
+
+void fs_arena_reset(fs_arena *a)
+{
     fs_arena_block *b = a->head;
     while (b) {
         fs_arena_block *next = b->next;
-        free(b);
+        if (b->cap == FS_ARENA_BLOCK) {
+            b->next = a->spare;
+            a->spare = b;
+        } else {
+            free(b); /* oversized: a one-off */
+        }
         b = next;
     }
     a->head = NULL;
@@ -42,9 +64,13 @@ static void *alloc_aligned(fs_arena *a, size_t n, size_t align)
         size_t cap = n > FS_ARENA_BLOCK / 4 ? n : FS_ARENA_BLOCK;
         if (cap > SIZE_MAX - sizeof(fs_arena_block))
             return NULL;
-        fs_arena_block *nb = malloc(sizeof(fs_arena_block) + cap);
-        if (!nb)
+        fs_arena_block *nb;
+        if (cap == FS_ARENA_BLOCK && a->spare) {
+            nb = a->spare;
+            a->spare = nb->next;
+        } else if (!(nb = malloc(sizeof(fs_arena_block) + cap))) {
             return NULL;
+        }
         nb->used = 0;
         nb->cap = cap;
         if (b && cap != FS_ARENA_BLOCK) {

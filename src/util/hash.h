@@ -35,4 +35,36 @@ static inline uint64_t fs_hash_bytes(const void *data, size_t n)
     return fs_mix64(h);
 }
 
+static inline uint64_t fs_hash_round_(uint64_t acc, const unsigned char *p)
+{
+    uint64_t w;
+    memcpy(&w, p, 8);
+    acc += w * 0xc2b2ae3d27d4eb4fULL;
+    acc = (acc << 31) | (acc >> 33);
+    return acc * 0x9e3779b185ebca87ULL;
+}
+
+/* The same quality for keys of any length, faster on long ones (whole stacks of hundreds
+ * of bytes): four independent lanes of 8 bytes (xxHash64's round), so the multiplies of one
+ * lane overlap those of the others instead of waiting on each other. Its values are not
+ * fs_hash_bytes's: for in-memory tables only, where nothing outlives the process. */
+static inline uint64_t fs_hash_fast(const void *data, size_t n)
+{
+    if (n < 64)
+        return fs_hash_bytes(data, n);
+    const unsigned char *p = data;
+    uint64_t a = 0x60ea27eeadc0b5d6ULL, b = 0xc2b2ae3d27d4eb4fULL, c = 0, d = 0x61c8864e7a143579ULL;
+    size_t len = n;
+    while (n >= 32) {
+        a = fs_hash_round_(a, p);
+        b = fs_hash_round_(b, p + 8);
+        c = fs_hash_round_(c, p + 16);
+        d = fs_hash_round_(d, p + 24);
+        p += 32;
+        n -= 32;
+    }
+    uint64_t h = fs_mix64(a) ^ fs_mix64(b + 1) ^ fs_mix64(c + 2) ^ fs_mix64(d + 3);
+    return fs_mix64(h ^ fs_hash_bytes(p, n) ^ len);
+}
+
 #endif

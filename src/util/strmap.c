@@ -24,6 +24,14 @@ void fs_strmap_free(fs_strmap *m)
     fs_strmap_init(m, mode);
 }
 
+void fs_strmap_clear(fs_strmap *m)
+{
+    if (m->slots)
+        memset(m->slots, 0, (m->mask + 1) * sizeof *m->slots);
+    m->n = 0;
+    fs_arena_reset(&m->arena);
+}
+
 static int grow_slots(fs_strmap *m)
 {
     size_t cap = m->slots ? (m->mask + 1) * 2 : FIRST_SLOTS;

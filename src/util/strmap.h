@@ -54,6 +54,8 @@ typedef struct fs_strmap {
 void fs_strmap_init(fs_strmap *m, fs_strmap_keys mode);
 /* Releases everything and leaves an empty map of the same mode, ready for reuse. */
 void fs_strmap_free(fs_strmap *m);
+/* Empties the map but keeps its memory (tables, owned key space) for the next keys. */
+void fs_strmap_clear(fs_strmap *m);
 
 static inline uint32_t fs_strmap_size(const fs_strmap *m)
 {
@@ -97,7 +99,7 @@ static inline uint32_t *fs_strmap_len_array(const fs_strmap *m)
  * later hashes it once and passes it to the _hashed variants. */
 static inline uint64_t fs_strmap_hash(const void *key, size_t len)
 {
-    return fs_hash_bytes(key ? key : "", len);
+    return fs_hash_fast(key ? key : "", len);
 }
 
 /* The slot holding KEY, or the empty slot where it would go. Needs slots. Inline with find

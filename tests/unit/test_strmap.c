@@ -315,6 +315,49 @@ START_TEST(values_start_at_zero)
 }
 END_TEST
 
+/* A cleared map is empty and fills again from index 0 in the memory it kept; long keys
+ * (arena blocks of their own) and values survive the reuse correctly. */
+START_TEST(clear_and_refill)
+{
+    fs_strmap m;
+    fs_strmap_init(&m, FS_STRMAP_OWNED);
+    char big[300000];
+    memset(big, 'x', sizeof big);
+    for (int round = 0; round < 3; round++) {
+        char key[32];
+        for (uint32_t i = 0; i < 5000; i++) {
+            int n = snprintf(key, sizeof key, "r%d-k%u", round, i);
+            uint32_t idx;
+            int added;
+            ck_assert_int_eq(
+                fs_strmap_put(&m, key, (size_t)n, round == 1 ? i + 1 : 0, &idx, &added),
+                FOLDSVG_OK);
+            ck_assert_int_eq(added, 1);
+            ck_assert_uint_eq(idx, i);
+        }
+        uint32_t idx;
+        big[0] = (char)('a' + round);
+        ck_assert_int_eq(fs_strmap_put(&m, big, sizeof big, 0, &idx, NULL), FOLDSVG_OK);
+        ck_assert_uint_eq(fs_strmap_size(&m), 5001);
+        for (uint32_t i = 0; i < 5000; i += 499) {
+            int n = snprintf(key, sizeof key, "r%d-k%u", round, i);
+            ck_assert_uint_eq(fs_strmap_find(&m, key, (size_t)n), i);
+            ck_assert_str_eq(fs_strmap_key(&m, i), key);
+            ck_assert_uint_eq(fs_strmap_value(&m, i), round == 1 ? i + 1 : 0);
+        }
+        ck_assert_uint_eq(fs_strmap_find(&m, big, sizeof big), 5000);
+        if (round > 0) { /* the previous round's keys are gone */
+            int n = snprintf(key, sizeof key, "r%d-k%u", round - 1, 7u);
+            ck_assert_uint_eq(fs_strmap_find(&m, key, (size_t)n), FS_STRMAP_NONE);
+        }
+        fs_strmap_clear(&m);
+        ck_assert_uint_eq(fs_strmap_size(&m), 0);
+        ck_assert_uint_eq(fs_strmap_find(&m, "r0-k1", 5), FS_STRMAP_NONE);
+    }
+    fs_strmap_free(&m);
+}
+END_TEST
+
 START_TEST(too_long_key)
 {
 #if SIZE_MAX > UINT32_MAX
@@ -351,6 +394,7 @@ static Suite *suite(void)
     tcase_add_test(tc, hashed_variants_agree);
     tcase_add_test(tc, values_start_at_zero);
     tcase_add_test(tc, too_long_key);
+    tcase_add_test(tc, clear_and_refill);
     suite_add_tcase(s, tc);
     return s;
 }
