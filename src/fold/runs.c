@@ -1,0 +1,221 @@
+/* Record: varint shared-prefix length, varint (rest length << 1 | differential), the rest's
+ * bytes, varint count, and for differential records varint before. Varints are LEB128. */
+#include "fold/runs.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/mismatch.h"
+#include "util/tmpfile.h"
+
+enum { WRITE_BUF = 1 << 20, MAX_VARINT = 10 };
+
+foldsvg_status fs_runfile_open(fs_runfile *f)
+{
+    memset(f, 0, sizeof *f);
+    f->buf = malloc(WRITE_BUF);
+    if (!f->buf) {
+        f->fd = -1;
+        return FOLDSVG_E_NOMEM;
+    }
+    f->fd = fs_tmpfd();
+    if (f->fd < 0) {
+        free(f->buf);
+        f->buf = NULL;
+        return FOLDSVG_E_IO;
+    }
+    return FOLDSVG_OK;
+}
+
+void fs_runfile_close(fs_runfile *f)
+{
+    if (f->fd >= 0)
+        close(f->fd);
+    free(f->buf);
+    fs_buf_free(&f->prev);
+    memset(f, 0, sizeof *f);
+    f->fd = -1;
+}
+
+static foldsvg_status flush(fs_runfile *f)
+{
+    size_t done = 0;
+    while (done < f->buf_len) {
+        ssize_t w = write(f->fd, f->buf + done, f->buf_len - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return FOLDSVG_E_IO;
+        done += (size_t)w;
+    }
+    f->buf_len = 0;
+    return FOLDSVG_OK;
+}
+
+static foldsvg_status put_bytes(fs_runfile *f, const void *p, size_t n)
+{
+    const char *s = p;
+    while (n > 0) {
+        if (f->buf_len == WRITE_BUF) {
+            foldsvg_status st = flush(f);
+            if (st)
+                return st;
+        }
+        size_t k = WRITE_BUF - f->buf_len < n ? WRITE_BUF - f->buf_len : n;
+        memcpy(f->buf + f->buf_len, s, k);
+        f->buf_len += k;
+        f->size += k;
+        s += k;
+        n -= k;
+    }
+    return FOLDSVG_OK;
+}
+
+static size_t encode_varint(unsigned char *out, uint64_t v)
+{
+    size_t n = 0;
+    while (v >= 0x80) {
+        out[n++] = (unsigned char)(v | 0x80);
+        v >>= 7;
+    }
+    out[n++] = (unsigned char)v;
+    return n;
+}
+
+void fs_run_begin(fs_runfile *f, fs_run *r)
+{
+    r->off = f->size;
+    r->len = 0;
+    fs_buf_clear(&f->prev);
+}
+
+foldsvg_status fs_run_put(fs_runfile *f, const char *stack, size_t len, uint64_t count,
+                          uint64_t before, int is_diff)
+{
+    size_t shared = fs_mismatch(stack, f->prev.data, len < f->prev.len ? len : f->prev.len);
+    unsigned char head[2 * MAX_VARINT];
+    size_t n = encode_varint(head, shared);
+    n += encode_varint(head + n, (uint64_t)(len - shared) << 1 | (is_diff != 0));
+    foldsvg_status st = put_bytes(f, head, n);
+    if (st == FOLDSVG_OK)
+        st = put_bytes(f, stack + shared, len - shared);
+    n = encode_varint(head, count);
+    if (is_diff)
+        n += encode_varint(head + n, before);
+    if (st == FOLDSVG_OK)
+        st = put_bytes(f, head, n);
+    if (st)
+        return st;
+    f->prev.len = shared;
+    return fs_buf_append(&f->prev, stack + shared, len - shared) == 0 ? FOLDSVG_OK
+                                                                      : FOLDSVG_E_NOMEM;
+}
+
+foldsvg_status fs_run_end(fs_runfile *f, fs_run *r)
+{
+    r->len = f->size - r->off;
+    return flush(f);
+}
+
+foldsvg_status fs_run_reader_init(fs_run_reader *r, const fs_runfile *f, fs_run run, size_t bufsize)
+{
+    memset(r, 0, sizeof *r);
+    r->file = f;
+    r->pos = run.off;
+    r->end = run.off + run.len;
+    r->cap = bufsize < 64 ? 64 : bufsize;
+    r->buf = malloc(r->cap);
+    return r->buf ? FOLDSVG_OK : FOLDSVG_E_NOMEM;
+}
+
+void fs_run_reader_free(fs_run_reader *r)
+{
+    free(r->buf);
+    fs_buf_free(&r->stack);
+    memset(r, 0, sizeof *r);
+}
+
+/* Moves what is left of the buffer to its start and reads more; 0 bytes read means the end
+ * of the run. */
+static foldsvg_status refill(fs_run_reader *r)
+{
+    size_t left = r->len - r->at;
+    memmove(r->buf, r->buf + r->at, left);
+    r->at = 0;
+    r->len = left;
+    while (r->len < r->cap && r->pos < r->end) {
+        uint64_t want = r->end - r->pos;
+        if (want > r->cap - r->len)
+            want = r->cap - r->len;
+        ssize_t got = pread(r->file->fd, r->buf + r->len, (size_t)want, (off_t)r->pos);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            return FOLDSVG_E_IO;
+        r->len += (size_t)got;
+        r->pos += (uint64_t)got;
+    }
+    return FOLDSVG_OK;
+}
+
+static foldsvg_status get_varint(fs_run_reader *r, uint64_t *v)
+{
+    if (r->len - r->at < MAX_VARINT && r->pos < r->end) {
+        foldsvg_status st = refill(r);
+        if (st)
+            return st;
+    }
+    uint64_t x = 0;
+    for (unsigned shift = 0; shift < 64; shift += 7) {
+        if (r->at == r->len)
+            return FOLDSVG_E_IO;
+        unsigned char b = r->buf[r->at++];
+        x |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80)) {
+            *v = x;
+            return FOLDSVG_OK;
+        }
+    }
+    return FOLDSVG_E_IO;
+}
+
+foldsvg_status fs_run_next(fs_run_reader *r, int *done)
+{
+    *done = 0;
+    if (r->at == r->len && r->pos == r->end) {
+        *done = 1;
+        return FOLDSVG_OK;
+    }
+    uint64_t shared, head;
+    foldsvg_status st = get_varint(r, &shared);
+    if (st == FOLDSVG_OK)
+        st = get_varint(r, &head);
+    if (st)
+        return st;
+    uint64_t rest = head >> 1;
+    if (shared > r->stack.len || rest > SIZE_MAX - shared)
+        return FOLDSVG_E_IO;
+    r->stack.len = (size_t)shared;
+    while (rest > 0) {
+        if (r->at == r->len) {
+            st = refill(r);
+            if (st)
+                return st;
+            if (r->len == 0)
+                return FOLDSVG_E_IO;
+        }
+        size_t k = r->len - r->at < rest ? r->len - r->at : (size_t)rest;
+        if (fs_buf_append(&r->stack, r->buf + r->at, k) != 0)
+            return FOLDSVG_E_NOMEM;
+        r->at += k;
+        rest -= k;
+    }
+    r->is_diff = (int)(head & 1);
+    st = get_varint(r, &r->count);
+    r->before = 0;
+    if (st == FOLDSVG_OK && r->is_diff)
+        st = get_varint(r, &r->before);
+    return st;
+}

@@ -1,0 +1,59 @@
+/* Sorted runs of stacks in a temporary file, for sorting more distinct stacks than memory
+ * holds. A run is a sequence of records in byte order of their stacks, each stored as the
+ * length of the prefix it shares with the record before it plus the rest (sorted stacks
+ * share long prefixes, so a run takes a fraction of the text's size). All runs go to one
+ * file, one after the other. */
+#ifndef FOLDSVG_FOLD_RUNS_H
+#define FOLDSVG_FOLD_RUNS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "foldsvg.h"
+#include "util/buf.h"
+
+typedef struct fs_runfile {
+    int fd;         /* -1 until opened */
+    uint64_t size;  /* bytes in the file, buffered ones included */
+    char *buf;      /* the write buffer */
+    size_t buf_len; /* bytes in buf, not yet written */
+    fs_buf prev;    /* the last stack written, for the shared prefix */
+} fs_runfile;
+
+typedef struct fs_run {
+    uint64_t off, len; /* bytes of the file */
+} fs_run;
+
+typedef struct fs_run_reader {
+    const fs_runfile *file;
+    uint64_t pos, end; /* the part of the run not yet in buf */
+    unsigned char *buf;
+    size_t at, len, cap;
+    /* the current record */
+    fs_buf stack;
+    uint64_t count, before;
+    int is_diff;
+} fs_run_reader;
+
+/* FOLDSVG_E_IO when no temporary file can be made (errno tells why). */
+foldsvg_status fs_runfile_open(fs_runfile *f);
+void fs_runfile_close(fs_runfile *f);
+
+/* Starts a run at the end of the file. */
+void fs_run_begin(fs_runfile *f, fs_run *r);
+/* Appends a record; stacks must come in byte order. FOLDSVG_E_IO when the file cannot be
+ * written (a full disk), FOLDSVG_E_NOMEM. */
+foldsvg_status fs_run_put(fs_runfile *f, const char *stack, size_t len, uint64_t count,
+                          uint64_t before, int is_diff);
+/* Ends the run (its bytes reach the file). */
+foldsvg_status fs_run_end(fs_runfile *f, fs_run *r);
+
+/* A reader for RUN with a read buffer of BUFSIZE bytes. */
+foldsvg_status fs_run_reader_init(fs_run_reader *r, const fs_runfile *f, fs_run run,
+                                  size_t bufsize);
+void fs_run_reader_free(fs_run_reader *r);
+/* The next record into r->stack, r->count...; *DONE set at the run's end. FOLDSVG_E_IO when
+ * the file cannot be read or is not what was written. */
+foldsvg_status fs_run_next(fs_run_reader *r, int *done);
+
+#endif

@@ -1,0 +1,440 @@
+#include "fold/sorter.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fold/relay.h"
+#include "fold/runs.h"
+#include "fold/strsort.h"
+#include "util/strmap.h"
+
+typedef struct counts {
+    uint64_t count, before;
+    int is_diff;
+} counts;
+
+enum {
+    DEFAULT_BUDGET = 32 << 20,
+    DEFAULT_FANIN = 64,
+    READ_BUF = 128 << 10,
+    /* what a distinct stack costs beyond its bytes: the map's key pointer, length, hash and
+     * (at most half full) slots, and its counts */
+    ENTRY_COST = 8 + 4 + 4 + 2 * 4 + (int)sizeof(counts)
+};
+
+/* The distinct stacks of one chunk and their summed counts, by map entry. */
+typedef struct chunk {
+    fs_strmap map;
+    counts *c;
+    size_t cap;
+    uint32_t *order; /* once sorted and kept in memory for the final merge */
+} chunk;
+
+/* A full chunk is sorted and written by a worker thread while the next one fills: the two
+ * take about as long, so an input of many distinct stacks is read and sorted at once. The
+ * worker owns the file and the run list until it is joined. */
+struct fs_sorter {
+    size_t budget;
+    unsigned fanin;
+    chunk chunks[2];
+    chunk *cur;      /* the one filling */
+    fs_runfile file; /* fd -1 until the first spill */
+    fs_run *runs;
+    size_t nruns, runs_cap;
+    pthread_t worker;
+    int have_worker, no_worker, quit;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    chunk *job;            /* handed to the worker; NULL when it is idle */
+    foldsvg_status job_st; /* the first failure of a job */
+    int finishing;         /* the input has ended: a job still sorting stays in memory */
+};
+
+foldsvg_status fs_sorter_new(fs_sorter **out, size_t budget, unsigned fanin)
+{
+    fs_sorter *s = calloc(1, sizeof *s);
+    *out = s;
+    if (!s)
+        return FOLDSVG_E_NOMEM;
+    s->budget = budget ? budget : DEFAULT_BUDGET;
+    s->fanin = fanin >= 2 ? fanin : DEFAULT_FANIN;
+    for (int i = 0; i < 2; i++)
+        fs_strmap_init(&s->chunks[i].map, FS_STRMAP_OWNED);
+    s->cur = &s->chunks[0];
+    s->file.fd = -1;
+    return FOLDSVG_OK;
+}
+
+static void stop_worker(fs_sorter *s)
+{
+    if (!s->have_worker)
+        return;
+    pthread_mutex_lock(&s->mu);
+    s->quit = 1;
+    pthread_cond_broadcast(&s->cv);
+    pthread_mutex_unlock(&s->mu);
+    pthread_join(s->worker, NULL);
+    pthread_cond_destroy(&s->cv);
+    pthread_mutex_destroy(&s->mu);
+    s->have_worker = 0;
+}
+
+void fs_sorter_free(fs_sorter *s)
+{
+    if (!s)
+        return;
+    stop_worker(s);
+    for (int i = 0; i < 2; i++) {
+        fs_strmap_free(&s->chunks[i].map);
+        free(s->chunks[i].c);
+        free(s->chunks[i].order);
+    }
+    fs_runfile_close(&s->file);
+    free(s->runs);
+    free(s);
+}
+
+size_t fs_sorter_runs(fs_sorter *s)
+{
+    if (!s->have_worker)
+        return s->nruns;
+    pthread_mutex_lock(&s->mu); /* the worker adds runs */
+    size_t n = s->nruns;
+    pthread_mutex_unlock(&s->mu);
+    return n;
+}
+
+/* ORDER gets the chunk's entries in byte order of their stacks (caller frees). */
+static foldsvg_status sort_chunk(const chunk *c, uint32_t **order)
+{
+    uint32_t n = fs_strmap_size(&c->map);
+    *order = malloc((n ? n : 1) * sizeof **order);
+    if (!*order)
+        return FOLDSVG_E_NOMEM;
+    foldsvg_status st =
+        fs_strsort(fs_strmap_key_array(&c->map), fs_strmap_len_array(&c->map), *order, n);
+    if (st) {
+        free(*order);
+        *order = NULL;
+    }
+    return st;
+}
+
+static foldsvg_status push_run(fs_sorter *s, fs_run r)
+{
+    if (s->nruns == s->runs_cap) {
+        size_t cap = s->runs_cap ? s->runs_cap * 2 : 16;
+        fs_run *nr = realloc(s->runs, cap * sizeof *nr);
+        if (!nr)
+            return FOLDSVG_E_NOMEM;
+        s->runs = nr;
+        s->runs_cap = cap;
+    }
+    s->runs[s->nruns++] = r;
+    return FOLDSVG_OK;
+}
+
+/* Writes chunk C, sorted in ORDER (freed here), as a run and empties it. */
+static foldsvg_status write_sorted(fs_sorter *s, chunk *c, uint32_t *order)
+{
+    foldsvg_status st = FOLDSVG_OK;
+    if (s->file.fd < 0)
+        st = fs_runfile_open(&s->file);
+    const fs_strmap *m = &c->map;
+    uint32_t n = fs_strmap_size(m);
+    fs_run r;
+    fs_run_begin(&s->file, &r);
+    for (uint32_t i = 0; st == FOLDSVG_OK && i < n; i++) {
+        uint32_t e = order[i];
+        const counts *k = &c->c[e];
+        st = fs_run_put(&s->file, fs_strmap_key(m, e), fs_strmap_key_len(m, e), k->count, k->before,
+                        k->is_diff);
+    }
+    free(order);
+    if (st == FOLDSVG_OK)
+        st = fs_run_end(&s->file, &r);
+    if (st == FOLDSVG_OK && s->have_worker) {
+        pthread_mutex_lock(&s->mu);
+        st = push_run(s, r);
+        pthread_mutex_unlock(&s->mu);
+    } else if (st == FOLDSVG_OK) {
+        st = push_run(s, r);
+    }
+    if (st == FOLDSVG_OK)
+        fs_strmap_clear(&c->map);
+    return st;
+}
+
+static void *work(void *arg)
+{
+    fs_sorter *s = arg;
+    pthread_mutex_lock(&s->mu);
+    for (;;) {
+        while (!s->job && !s->quit)
+            pthread_cond_wait(&s->cv, &s->mu);
+        if (!s->job)
+            break;
+        chunk *c = s->job;
+        pthread_mutex_unlock(&s->mu);
+        uint32_t *order;
+        foldsvg_status st = sort_chunk(c, &order);
+        pthread_mutex_lock(&s->mu);
+        if (st == FOLDSVG_OK && s->finishing) {
+            /* merged from memory: no point writing what is read back at once */
+            c->order = order;
+        } else if (st == FOLDSVG_OK) {
+            pthread_mutex_unlock(&s->mu);
+            st = write_sorted(s, c, order);
+            pthread_mutex_lock(&s->mu);
+        }
+        if (st && !s->job_st)
+            s->job_st = st;
+        s->job = NULL;
+        pthread_cond_broadcast(&s->cv);
+    }
+    pthread_mutex_unlock(&s->mu);
+    return NULL;
+}
+
+/* Waits for the worker to be idle; the first failure of its jobs. */
+static foldsvg_status wait_idle(fs_sorter *s)
+{
+    if (!s->have_worker)
+        return FOLDSVG_OK;
+    pthread_mutex_lock(&s->mu);
+    while (s->job)
+        pthread_cond_wait(&s->cv, &s->mu);
+    foldsvg_status st = s->job_st;
+    pthread_mutex_unlock(&s->mu);
+    return st;
+}
+
+/* The current chunk is full: the worker takes it and the other one fills. Without a worker
+ * thread (none could be started) it is written here. */
+static foldsvg_status spill(fs_sorter *s)
+{
+    if (!s->have_worker && !s->no_worker) {
+        if (pthread_mutex_init(&s->mu, NULL) == 0) {
+            if (pthread_cond_init(&s->cv, NULL) == 0) {
+                if (pthread_create(&s->worker, NULL, work, s) == 0)
+                    s->have_worker = 1;
+                else
+                    pthread_cond_destroy(&s->cv);
+            }
+            if (!s->have_worker)
+                pthread_mutex_destroy(&s->mu);
+        }
+        s->no_worker = !s->have_worker; /* do not try again */
+    }
+    if (!s->have_worker) {
+        uint32_t *order;
+        foldsvg_status st = sort_chunk(s->cur, &order);
+        return st ? st : write_sorted(s, s->cur, order);
+    }
+    foldsvg_status st = wait_idle(s);
+    if (st)
+        return st;
+    pthread_mutex_lock(&s->mu);
+    s->job = s->cur;
+    pthread_cond_broadcast(&s->cv);
+    pthread_mutex_unlock(&s->mu);
+    s->cur = s->cur == &s->chunks[0] ? &s->chunks[1] : &s->chunks[0];
+    return FOLDSVG_OK;
+}
+
+foldsvg_status fs_sorter_add(fs_sorter *s, const char *stack, size_t len, uint64_t count,
+                             uint64_t before, int is_diff)
+{
+    chunk *c = s->cur;
+    uint32_t n = fs_strmap_size(&c->map);
+    if (n == c->cap) {
+        size_t cap = c->cap ? c->cap * 2 : 1024;
+        counts *nc = realloc(c->c, cap * sizeof *nc);
+        if (!nc)
+            return FOLDSVG_E_NOMEM;
+        c->c = nc;
+        c->cap = cap;
+    }
+    uint32_t e;
+    int added;
+    foldsvg_status st = fs_strmap_put(&c->map, stack, len, 0, &e, &added);
+    if (st)
+        return st;
+    counts *k = &c->c[e];
+    if (added) {
+        *k = (counts){count, is_diff ? before : 0, is_diff};
+    } else {
+        if (count > UINT64_MAX - k->count || (is_diff && before > UINT64_MAX - k->before))
+            return FOLDSVG_E_OVERFLOW;
+        k->count += count;
+        if (is_diff) {
+            k->before += before;
+            k->is_diff = 1;
+        }
+        return FOLDSVG_OK;
+    }
+    if (c->map.arena.used_total + (size_t)(n + 1) * ENTRY_COST > s->budget)
+        return spill(s);
+    return FOLDSVG_OK;
+}
+
+/* One input of a merge: a run being read, or a sorted chunk still in memory. */
+typedef struct source {
+    fs_run_reader r;
+    const chunk *c; /* NULL for a run */
+    uint32_t at, n;
+    const char *stack;
+    size_t len;
+    uint64_t count, before;
+    int is_diff;
+} source;
+
+/* Steps SRC to its next stack; *DONE at its end. */
+static foldsvg_status advance(source *src, int *done)
+{
+    if (src->c) {
+        *done = src->at == src->n;
+        if (*done)
+            return FOLDSVG_OK;
+        uint32_t e = src->c->order[src->at++];
+        const counts *k = &src->c->c[e];
+        src->stack = fs_strmap_key(&src->c->map, e);
+        src->len = fs_strmap_key_len(&src->c->map, e);
+        src->count = k->count;
+        src->before = k->before;
+        src->is_diff = k->is_diff;
+        return FOLDSVG_OK;
+    }
+    foldsvg_status st = fs_run_next(&src->r, done);
+    if (st || *done)
+        return st;
+    src->stack = src->r.stack.data ? src->r.stack.data : "";
+    src->len = src->r.stack.len;
+    src->count = src->r.count;
+    src->before = src->r.before;
+    src->is_diff = src->r.is_diff;
+    return FOLDSVG_OK;
+}
+
+static int less(const source *a, const source *b)
+{
+    return fs_strcmp_bytes(a->stack, a->len, b->stack, b->len) < 0;
+}
+
+static void sift_down(source **heap, size_t n, size_t i)
+{
+    for (;;) {
+        size_t l = 2 * i + 1, m = i;
+        if (l < n && less(heap[l], heap[m]))
+            m = l;
+        if (l + 1 < n && less(heap[l + 1], heap[m]))
+            m = l + 1;
+        if (m == i)
+            return;
+        source *t = heap[i];
+        heap[i] = heap[m];
+        heap[m] = t;
+        i = m;
+    }
+}
+
+/* Merges runs [FIRST, FIRST + NRUN) and the sorted chunks MEM[0..nmem), passing each stack
+ * to FN. */
+static foldsvg_status merge(fs_sorter *s, size_t first, size_t nrun, chunk *const *mem, size_t nmem,
+                            fs_sorted_fn fn, void *user)
+{
+    size_t k = nrun + nmem;
+    source *src = calloc(k ? k : 1, sizeof *src);
+    source **heap = calloc(k ? k : 1, sizeof *heap);
+    size_t nheap = 0, ninit = 0;
+    foldsvg_status st = src && heap ? FOLDSVG_OK : FOLDSVG_E_NOMEM;
+    for (size_t i = 0; st == FOLDSVG_OK && i < k; i++) {
+        if (i < nrun) {
+            st = fs_run_reader_init(&src[i].r, &s->file, s->runs[first + i], READ_BUF);
+            ninit = i + 1;
+        } else {
+            src[i].c = mem[i - nrun];
+            src[i].n = fs_strmap_size(&mem[i - nrun]->map);
+        }
+        int done = 1;
+        if (st == FOLDSVG_OK)
+            st = advance(&src[i], &done);
+        if (st == FOLDSVG_OK && !done)
+            heap[nheap++] = &src[i];
+    }
+    for (size_t i = nheap / 2; st == FOLDSVG_OK && i-- > 0;)
+        sift_down(heap, nheap, i);
+    while (st == FOLDSVG_OK && nheap > 0) {
+        source *top = heap[0];
+        st = fn(user, top->stack, top->len, top->count, top->before, top->is_diff);
+        int done;
+        if (st == FOLDSVG_OK)
+            st = advance(top, &done);
+        if (st == FOLDSVG_OK) {
+            if (done)
+                heap[0] = heap[--nheap];
+            sift_down(heap, nheap, 0);
+        }
+    }
+    for (size_t i = 0; i < ninit; i++)
+        fs_run_reader_free(&src[i].r);
+    free(heap);
+    free(src);
+    return st;
+}
+
+static foldsvg_status put_run(void *user, const char *stack, size_t len, uint64_t count,
+                              uint64_t before, int is_diff)
+{
+    return fs_run_put(user, stack, len, count, before, is_diff);
+}
+
+typedef struct final_merge {
+    fs_sorter *s;
+    size_t first;
+    chunk *mem[2];
+    size_t nmem;
+} final_merge;
+
+static foldsvg_status produce_final(void *user, fs_sorted_fn emit, void *emit_user)
+{
+    final_merge *m = user;
+    return merge(m->s, m->first, m->s->nruns - m->first, m->mem, m->nmem, emit, emit_user);
+}
+
+foldsvg_status fs_sorter_finish(fs_sorter *s, fs_sorted_fn fn, void *user)
+{
+    if (s->have_worker) {
+        pthread_mutex_lock(&s->mu);
+        s->finishing = 1;
+        pthread_mutex_unlock(&s->mu);
+    }
+    /* the last chunk sorts while the worker finishes the one before */
+    foldsvg_status st = sort_chunk(s->cur, &s->cur->order);
+    foldsvg_status wst = wait_idle(s);
+    stop_worker(s);
+    if (st == FOLDSVG_OK)
+        st = wst;
+    final_merge m = {s, 0, {NULL, NULL}, 0};
+    chunk *other = s->cur == &s->chunks[0] ? &s->chunks[1] : &s->chunks[0];
+    if (other->order)
+        m.mem[m.nmem++] = other;
+    m.mem[m.nmem++] = s->cur;
+    /* rounds: the oldest runs into one, until a merge of them all and the chunks is in reach */
+    while (st == FOLDSVG_OK && s->nruns - m.first + m.nmem > s->fanin) {
+        fs_run r;
+        fs_run_begin(&s->file, &r);
+        st = merge(s, m.first, s->fanin, NULL, 0, put_run, &s->file);
+        if (st == FOLDSVG_OK)
+            st = fs_run_end(&s->file, &r);
+        if (st == FOLDSVG_OK)
+            st = push_run(s, r);
+        m.first += s->fanin;
+    }
+    if (st == FOLDSVG_OK && s->nruns > m.first)
+        st = fs_relay_run(produce_final, &m, fn, user);
+    else if (st == FOLDSVG_OK)
+        st = produce_final(&m, fn, user);
+    return st;
+}

@@ -1,0 +1,41 @@
+/* Sorting the stacks of an unsorted input, so that the streaming merge (fold/stream.h) can
+ * take them as if they had come sorted. Equal stacks are summed as they arrive, in a chunk
+ * held in memory; a chunk that outgrows its budget is sorted and written to a temporary
+ * file as a run, and the runs are merged at the end. Memory stays within the budget
+ * whatever the input; the disk holds the distinct stacks of the spilled chunks, compressed
+ * by their shared prefixes. An input with few distinct stacks never touches the disk. */
+#ifndef FOLDSVG_FOLD_SORTER_H
+#define FOLDSVG_FOLD_SORTER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "foldsvg.h"
+
+typedef struct fs_sorter fs_sorter;
+
+/* Called once per stack in byte order; equal stacks may come more than once (from
+ * different runs), each with its part of the counts. */
+typedef foldsvg_status (*fs_sorted_fn)(void *user, const char *stack, size_t len, uint64_t count,
+                                       uint64_t before, int is_diff);
+
+/* BUDGET: bytes of memory for a chunk (0: the default, 32 MiB); two chunks may be held at
+ * once, one filling while the other is written. FANIN: most runs merged at once (0:
+ * the default); more runs are merged in rounds. */
+foldsvg_status fs_sorter_new(fs_sorter **out, size_t budget, unsigned fanin);
+void fs_sorter_free(fs_sorter *s);
+
+/* FOLDSVG_E_OVERFLOW when the stack's counts would pass 2^64-1 (nothing added),
+ * FOLDSVG_E_LIMIT for a stack of 4 GiB or more, FOLDSVG_E_NOMEM, FOLDSVG_E_IO when a run
+ * cannot be written (no temporary file, a full disk). */
+foldsvg_status fs_sorter_add(fs_sorter *s, const char *stack, size_t len, uint64_t count,
+                             uint64_t before, int is_diff);
+
+/* Passes every stack to FN in order, then the sorter is spent. A status other than OK from
+ * FN stops and is returned. */
+foldsvg_status fs_sorter_finish(fs_sorter *s, fs_sorted_fn fn, void *user);
+
+/* Runs written so far (for tests and statistics). */
+size_t fs_sorter_runs(fs_sorter *s);
+
+#endif

@@ -1,0 +1,185 @@
+/* Multikey quicksort (Bentley and Sedgewick) on 8-byte digits. Stacks that sort next to
+ * each other share long prefixes (hundreds of bytes), which a comparison sort compares
+ * again at every step; here each partition step looks at one cached 8-byte digit per string,
+ * and only strings still tied move on to the next digit. Partitions wait on an explicit
+ * stack, so no input can exhaust the C stack. */
+#include "fold/strsort.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/mismatch.h"
+
+typedef struct item {
+    uint64_t digit; /* bytes [depth, depth + 8) as a big-endian number, zero-padded */
+    uint32_t idx;
+} item;
+
+typedef struct part {
+    size_t lo, n, depth;
+} part;
+
+typedef struct sorter {
+    const char *const *keys;
+    const uint32_t *lens;
+} sorter;
+
+enum { SMALL = 16 };
+
+static uint64_t digit_at(const sorter *s, uint32_t i, size_t depth)
+{
+    size_t len = s->lens[i];
+    if (depth >= len)
+        return 0;
+    unsigned char b[8] = {0};
+    size_t n = len - depth < 8 ? len - depth : 8;
+    memcpy(b, s->keys[i] + depth, n);
+    return (uint64_t)b[0] << 56 | (uint64_t)b[1] << 48 | (uint64_t)b[2] << 40 |
+           (uint64_t)b[3] << 32 | (uint64_t)b[4] << 24 | (uint64_t)b[5] << 16 |
+           (uint64_t)b[6] << 8 | (uint64_t)b[7];
+}
+
+int fs_strcmp_bytes(const char *a, size_t alen, const char *b, size_t blen)
+{
+    int c = memcmp(a, b, alen < blen ? alen : blen);
+    if (c)
+        return c;
+    return (alen > blen) - (alen < blen);
+}
+
+/* Compares strings known to agree on their first DEPTH bytes. */
+static int cmp_from(const sorter *s, uint32_t x, uint32_t y, size_t depth)
+{
+    size_t lx = s->lens[x], ly = s->lens[y];
+    size_t m = lx < ly ? lx : ly;
+    if (depth > m)
+        depth = m;
+    return fs_strcmp_bytes(s->keys[x] + depth, lx - depth, s->keys[y] + depth, ly - depth);
+}
+
+/* When a whole partition ties on a digit, its strings often share far more (the same
+ * outer frames): how many bytes from DEPTH they all share, found in one sequential pass
+ * over each string instead of a partition step per 8 bytes. All are longer than DEPTH. */
+static size_t common_prefix(const sorter *s, const item *v, size_t n, size_t depth)
+{
+    const char *first = s->keys[v[0].idx] + depth;
+    size_t common = s->lens[v[0].idx] - depth;
+    for (size_t i = 1; i < n && common > 0; i++) {
+        size_t len = s->lens[v[i].idx] - depth;
+        common = fs_mismatch(first, s->keys[v[i].idx] + depth, len < common ? len : common);
+    }
+    return common;
+}
+
+static void insertion_sort(const sorter *s, item *a, size_t n, size_t depth)
+{
+    for (size_t i = 1; i < n; i++) {
+        item t = a[i];
+        size_t j = i;
+        while (j > 0 && cmp_from(s, a[j - 1].idx, t.idx, depth) > 0) {
+            a[j] = a[j - 1];
+            j--;
+        }
+        a[j] = t;
+    }
+}
+
+static void swap(item *a, item *b)
+{
+    item t = *a;
+    *a = *b;
+    *b = t;
+}
+
+static uint64_t median3(uint64_t x, uint64_t y, uint64_t z)
+{
+    if (x < y)
+        return y < z ? y : (x < z ? z : x);
+    return x < z ? x : (y < z ? z : y);
+}
+
+static int by_digit(const void *x, const void *y)
+{
+    uint64_t a = ((const item *)x)->digit, b = ((const item *)y)->digit;
+    return (a > b) - (a < b);
+}
+
+static int push(part **stack, size_t *n, size_t *cap, part p)
+{
+    if (p.n < 2)
+        return 0;
+    if (*n == *cap) {
+        size_t nc = *cap ? *cap * 2 : 64;
+        part *ns = realloc(*stack, nc * sizeof *ns);
+        if (!ns)
+            return -1;
+        *stack = ns;
+        *cap = nc;
+    }
+    (*stack)[(*n)++] = p;
+    return 0;
+}
+
+foldsvg_status fs_strsort(const char *const *keys, const uint32_t *lens, uint32_t *order, size_t n)
+{
+    if (n == 0)
+        return FOLDSVG_OK;
+    sorter s = {keys, lens};
+    item *a = malloc(n * sizeof *a);
+    part *stack = NULL;
+    size_t depth_n = 0, cap = 0;
+    foldsvg_status st = FOLDSVG_OK;
+    if (!a)
+        return FOLDSVG_E_NOMEM;
+    for (size_t i = 0; i < n; i++)
+        a[i] = (item){digit_at(&s, (uint32_t)i, 0), (uint32_t)i};
+    if (push(&stack, &depth_n, &cap, (part){0, n, 0}) != 0)
+        st = FOLDSVG_E_NOMEM;
+    while (st == FOLDSVG_OK && depth_n > 0) {
+        part p = stack[--depth_n];
+        item *v = a + p.lo;
+        if (p.n <= SMALL) {
+            insertion_sort(&s, v, p.n, p.depth);
+            continue;
+        }
+        uint64_t pivot = median3(v[0].digit, v[p.n / 2].digit, v[p.n - 1].digit);
+        size_t lt = 0, i = 0, gt = p.n;
+        while (i < gt) {
+            if (v[i].digit < pivot)
+                swap(&v[lt++], &v[i++]);
+            else if (v[i].digit > pivot)
+                swap(&v[i], &v[--gt]);
+            else
+                i++;
+        }
+        /* Among the ties, strings that end within this digit are equal up to trailing NUL
+         * bytes: they come first, ordered by length; the others need the next digit. */
+        size_t ended = 0;
+        for (size_t j = lt; j < gt; j++)
+            if (lens[v[j].idx] <= p.depth + 8)
+                swap(&v[lt + ended++], &v[j]);
+        if (ended <= SMALL) {
+            insertion_sort(&s, v + lt, ended, p.depth);
+        } else {
+            /* only their lengths differ (many only when equal strings were given) */
+            for (size_t j = lt; j < lt + ended; j++)
+                v[j].digit = lens[v[j].idx];
+            qsort(v + lt, ended, sizeof *v, by_digit);
+        }
+        size_t next = p.depth + 8;
+        if (lt == 0 && gt == p.n && ended == 0)
+            next += common_prefix(&s, v, p.n, next);
+        for (size_t j = lt + ended; j < gt; j++)
+            v[j].digit = digit_at(&s, v[j].idx, next);
+        if (push(&stack, &depth_n, &cap, (part){p.lo, lt, p.depth}) != 0 ||
+            push(&stack, &depth_n, &cap, (part){p.lo + gt, p.n - gt, p.depth}) != 0 ||
+            push(&stack, &depth_n, &cap, (part){p.lo + lt + ended, gt - lt - ended, next}) != 0)
+            st = FOLDSVG_E_NOMEM;
+    }
+    if (st == FOLDSVG_OK)
+        for (size_t i = 0; i < n; i++)
+            order[i] = a[i].idx;
+    free(stack);
+    free(a);
+    return st;
+}

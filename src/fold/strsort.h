@@ -1,0 +1,18 @@
+/* Sorting byte strings in byte order (unsigned bytes, a prefix before its extensions), the
+ * order of inferno's sorted input lines. */
+#ifndef FOLDSVG_FOLD_STRSORT_H
+#define FOLDSVG_FOLD_STRSORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "foldsvg.h"
+
+/* ORDER[0..n) gets the indexes of KEYS/LENS in sorted order. Equal strings keep no
+ * particular order. FOLDSVG_E_NOMEM when the scratch space cannot be had. */
+foldsvg_status fs_strsort(const char *const *keys, const uint32_t *lens, uint32_t *order, size_t n);
+
+/* memcmp-like comparison of A[0..alen) and B[0..blen) in that order. */
+int fs_strcmp_bytes(const char *a, size_t alen, const char *b, size_t blen);
+
+#endif

@@ -1,0 +1,505 @@
+/* The sorter of unsorted input: its string sort against qsort, its run files, its spills and
+ * merge rounds against a model, and the relay between threads. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fold/relay.h"
+#include "fold/runs.h"
+#include "fold/sorter.h"
+#include "fold/strsort.h"
+#include "testutil.h"
+
+static unsigned long long rng_state;
+static unsigned rnd(unsigned n)
+{
+    rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (unsigned)(rng_state >> 33) % n;
+}
+
+/* Strings over bytes that test the order's corners (NUL, ';', high bytes), built on shared
+ * prefixes so that ties run deep; some are prefixes of others, some repeat. */
+static char **random_strings(size_t n, uint32_t **lens_out, size_t maxlen)
+{
+    static const char alphabet[] = {'\0', '\x01', ';', 'a', 'b', ' ', '\x7f', (char)0xff};
+    char **s = calloc(n ? n : 1, sizeof *s);
+    uint32_t *lens = calloc(n ? n : 1, sizeof *lens);
+    ck_assert(s && lens);
+    for (size_t i = 0; i < n; i++) {
+        size_t len;
+        char *p;
+        if (i > 0 && rnd(3) == 0) { /* extend or cut an earlier one */
+            size_t j = rnd((unsigned)i), keep = rnd(lens[j] + 1);
+            len = keep + rnd(12);
+            if (len > maxlen)
+                len = maxlen;
+            p = malloc(len + 1);
+            memcpy(p, s[j], keep < len ? keep : len);
+            for (size_t k = keep; k < len; k++)
+                p[k] = alphabet[rnd(sizeof alphabet)];
+        } else {
+            len = rnd((unsigned)maxlen + 1);
+            p = malloc(len + 1);
+            for (size_t k = 0; k < len; k++)
+                p[k] = alphabet[rnd(sizeof alphabet)];
+        }
+        s[i] = p;
+        lens[i] = (uint32_t)len;
+    }
+    *lens_out = lens;
+    return s;
+}
+
+static void free_strings(char **s, uint32_t *lens, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(s[i]);
+    free(s);
+    free(lens);
+}
+
+static void check_sorted(const char *const *keys, const uint32_t *lens, const uint32_t *order,
+                         size_t n)
+{
+    char *seen = calloc(n ? n : 1, 1);
+    for (size_t i = 0; i < n; i++) {
+        ck_assert_uint_lt(order[i], n);
+        ck_assert_msg(!seen[order[i]], "index %u twice", order[i]);
+        seen[order[i]] = 1;
+        if (i > 0)
+            ck_assert_msg(fs_strcmp_bytes(keys[order[i - 1]], lens[order[i - 1]], keys[order[i]],
+                                          lens[order[i]]) <= 0,
+                          "out of order at %zu", i);
+    }
+    free(seen);
+}
+
+START_TEST(strsort_orders_bytes)
+{
+    static const size_t sizes[] = {0, 1, 2, 17, 200, 5000, 40000};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        rng_state = 1000 + k;
+        uint32_t *lens;
+        char **s = random_strings(sizes[k], &lens, k % 2 ? 40 : 6);
+        uint32_t *order = malloc((sizes[k] ? sizes[k] : 1) * sizeof *order);
+        ck_assert_int_eq(fs_strsort((const char *const *)s, lens, order, sizes[k]), FOLDSVG_OK);
+        check_sorted((const char *const *)s, lens, order, sizes[k]);
+        free(order);
+        free_strings(s, lens, sizes[k]);
+    }
+}
+END_TEST
+
+/* Long shared prefixes (the outer frames of deep stacks), strings that end inside the
+ * shared part, and many equal strings. */
+START_TEST(strsort_long_prefixes_and_equal_strings)
+{
+    enum { N = 3000, LEN = 1500 };
+    char **s = calloc(N, sizeof *s);
+    uint32_t *lens = calloc(N, sizeof *lens), *order = calloc(N, sizeof *order);
+    rng_state = 7;
+    for (size_t i = 0; i < N; i++) {
+        size_t len = i % 10 == 0 ? 104 + rnd(LEN - 104) : LEN + rnd(40);
+        s[i] = malloc(len + 1);
+        for (size_t k = 0; k < len; k++)
+            s[i][k] = k < LEN - 20 ? (char)('a' + k % 26) : (char)('a' + rnd(3));
+        if (i % 7 == 0 && i > 0) { /* a copy of the one before */
+            free(s[i]);
+            s[i] = malloc(lens[i - 1] + 1);
+            memcpy(s[i], s[i - 1], lens[i - 1]);
+            len = lens[i - 1];
+        }
+        lens[i] = (uint32_t)len;
+    }
+    ck_assert_int_eq(fs_strsort((const char *const *)s, lens, order, N), FOLDSVG_OK);
+    check_sorted((const char *const *)s, lens, order, N);
+    /* one shared prefix, then a few random bytes right after it */
+    for (size_t i = 0; i < N; i++) {
+        lens[i] = 100 + rnd(4);
+        for (size_t k = 100; k < lens[i]; k++)
+            s[i][k] = (char)('a' + rnd(4));
+    }
+    ck_assert_int_eq(fs_strsort((const char *const *)s, lens, order, N), FOLDSVG_OK);
+    check_sorted((const char *const *)s, lens, order, N);
+    /* all equal */
+    for (size_t i = 0; i < N; i++)
+        lens[i] = 30;
+    ck_assert_int_eq(fs_strsort((const char *const *)s, lens, order, N), FOLDSVG_OK);
+    check_sorted((const char *const *)s, lens, order, N);
+    free_strings(s, lens, N);
+    free(order);
+}
+END_TEST
+
+START_TEST(runs_round_trip)
+{
+    fs_runfile f;
+    ck_assert_int_eq(fs_runfile_open(&f), FOLDSVG_OK);
+    enum { BIG = 100000 };
+    char *big = malloc(BIG);
+    for (size_t i = 0; i < BIG; i++)
+        big[i] = (char)('a' + i % 26);
+    big[0] = 'z';
+    struct {
+        const char *s;
+        size_t len;
+        uint64_t count, before;
+        int diff;
+    } recs[] = {
+        {"", 0, 1, 0, 0},
+        {"a", 1, UINT64_MAX, 0, 0},
+        {"a;b", 3, (1ULL << 53) + 1, 5, 1},
+        {"a;b\0c", 5, 2, UINT64_MAX, 1},
+        {"a;c", 3, 0, 3, 1},
+        {"b", 1, 7, 0, 0},
+        {big, BIG, 9, 0, 0},
+        {big, BIG - 1, 9, 0, 0}, /* not in order: runs store what they are given */
+    };
+    size_t n = sizeof recs / sizeof recs[0];
+    fs_run r1, r2;
+    fs_run_begin(&f, &r1);
+    for (size_t i = 0; i < n; i++)
+        ck_assert_int_eq(
+            fs_run_put(&f, recs[i].s, recs[i].len, recs[i].count, recs[i].before, recs[i].diff),
+            FOLDSVG_OK);
+    ck_assert_int_eq(fs_run_end(&f, &r1), FOLDSVG_OK);
+    fs_run_begin(&f, &r2);
+    ck_assert_int_eq(fs_run_put(&f, "x", 1, 3, 0, 0), FOLDSVG_OK);
+    ck_assert_int_eq(fs_run_end(&f, &r2), FOLDSVG_OK);
+    /* the shared prefixes make the run smaller than the stacks */
+    ck_assert_uint_lt(r1.len, 2 * BIG);
+    fs_run_reader rd;
+    ck_assert_int_eq(fs_run_reader_init(&rd, &f, r1, 64), FOLDSVG_OK);
+    for (size_t i = 0; i < n; i++) {
+        int done;
+        ck_assert_int_eq(fs_run_next(&rd, &done), FOLDSVG_OK);
+        ck_assert_int_eq(done, 0);
+        ck_assert_uint_eq(rd.stack.len, recs[i].len);
+        ck_assert(recs[i].len == 0 || memcmp(rd.stack.data, recs[i].s, recs[i].len) == 0);
+        ck_assert_uint_eq(rd.count, recs[i].count);
+        ck_assert_uint_eq(rd.before, recs[i].diff ? recs[i].before : 0);
+        ck_assert_int_eq(rd.is_diff, recs[i].diff);
+    }
+    int done;
+    ck_assert_int_eq(fs_run_next(&rd, &done), FOLDSVG_OK);
+    ck_assert_int_eq(done, 1);
+    fs_run_reader_free(&rd);
+    ck_assert_int_eq(fs_run_reader_init(&rd, &f, r2, 1 << 20), FOLDSVG_OK);
+    ck_assert_int_eq(fs_run_next(&rd, &done), FOLDSVG_OK);
+    ck_assert(!done && rd.stack.len == 1 && rd.stack.data[0] == 'x' && rd.count == 3);
+    ck_assert_int_eq(fs_run_next(&rd, &done), FOLDSVG_OK);
+    ck_assert_int_eq(done, 1);
+    fs_run_reader_free(&rd);
+    free(big);
+    fs_runfile_close(&f);
+}
+END_TEST
+
+/* What the sorter emits, with equal neighbours summed. */
+typedef struct agg {
+    char **s;
+    size_t *lens;
+    uint64_t *count, *before;
+    int *diff;
+    size_t n, cap, emitted;
+    int fail_at; /* > 0: return an error on that emission */
+} agg;
+
+static foldsvg_status collect(void *user, const char *stack, size_t len, uint64_t count,
+                              uint64_t before, int is_diff)
+{
+    agg *a = user;
+    a->emitted++;
+    if (a->fail_at && a->emitted == (size_t)a->fail_at)
+        return FOLDSVG_E_LIMIT;
+    if (a->n > 0) {
+        int c = fs_strcmp_bytes(a->s[a->n - 1], a->lens[a->n - 1], stack, len);
+        ck_assert_msg(c <= 0, "emitted out of order");
+        if (c == 0) {
+            a->count[a->n - 1] += count;
+            a->before[a->n - 1] += before;
+            a->diff[a->n - 1] |= is_diff;
+            return FOLDSVG_OK;
+        }
+    }
+    if (a->n == a->cap) {
+        a->cap = a->cap ? 2 * a->cap : 64;
+        a->s = realloc(a->s, a->cap * sizeof *a->s);
+        a->lens = realloc(a->lens, a->cap * sizeof *a->lens);
+        a->count = realloc(a->count, a->cap * sizeof *a->count);
+        a->before = realloc(a->before, a->cap * sizeof *a->before);
+        a->diff = realloc(a->diff, a->cap * sizeof *a->diff);
+    }
+    a->s[a->n] = malloc(len + 1);
+    memcpy(a->s[a->n], stack, len);
+    a->lens[a->n] = len;
+    a->count[a->n] = count;
+    a->before[a->n] = before;
+    a->diff[a->n] = is_diff;
+    a->n++;
+    return FOLDSVG_OK;
+}
+
+static void agg_free(agg *a)
+{
+    for (size_t i = 0; i < a->n; i++)
+        free(a->s[i]);
+    free(a->s);
+    free(a->lens);
+    free(a->count);
+    free(a->before);
+    free(a->diff);
+    memset(a, 0, sizeof *a);
+}
+
+/* Lines of random stacks, with repeats, in random order, through a sorter of BUDGET and
+ * FANIN; the output must be the model's: the distinct stacks in order with summed counts. */
+static size_t check_sorter(unsigned seed, size_t nlines, size_t budget, unsigned fanin)
+{
+    rng_state = seed;
+    uint32_t *lens;
+    size_t ndistinct = nlines / 3 + 1;
+    char **s = random_strings(ndistinct, &lens, 30);
+    uint64_t *count = calloc(ndistinct, sizeof *count), *before = calloc(ndistinct, sizeof *before);
+    int *diff = calloc(ndistinct, sizeof *diff), *used = calloc(ndistinct, sizeof *used);
+    fs_sorter *so;
+    ck_assert_int_eq(fs_sorter_new(&so, budget, fanin), FOLDSVG_OK);
+    for (size_t i = 0; i < nlines; i++) {
+        size_t k = rnd((unsigned)ndistinct);
+        uint64_t c = rnd(1000), b = rnd(50);
+        int d = rnd(4) == 0;
+        ck_assert_int_eq(fs_sorter_add(so, s[k], lens[k], c, b, d), FOLDSVG_OK);
+        count[k] += c;
+        before[k] += d ? b : 0;
+        diff[k] |= d;
+        used[k] = 1;
+    }
+    agg a = {0};
+    ck_assert_int_eq(fs_sorter_finish(so, collect, &a), FOLDSVG_OK);
+    size_t runs = fs_sorter_runs(so);
+    fs_sorter_free(so);
+    /* the model: the used strings, sorted, equal ones merged */
+    uint32_t *order = malloc(ndistinct * sizeof *order);
+    ck_assert_int_eq(fs_strsort((const char *const *)s, lens, order, ndistinct), FOLDSVG_OK);
+    size_t j = 0;
+    for (size_t i = 0; i < ndistinct; i++) {
+        uint32_t k = order[i];
+        if (!used[k])
+            continue;
+        ck_assert_uint_lt(j, a.n);
+        ck_assert_uint_eq(a.lens[j], lens[k]);
+        ck_assert(lens[k] == 0 || memcmp(a.s[j], s[k], lens[k]) == 0);
+        /* equal strings at different indexes: sum the model too */
+        uint64_t c = count[k], b = before[k];
+        int d = diff[k];
+        while (i + 1 < ndistinct && lens[order[i + 1]] == lens[k] &&
+               memcmp(s[order[i + 1]], s[k], lens[k]) == 0) {
+            i++;
+            c += count[order[i]];
+            b += before[order[i]];
+            d |= diff[order[i]] && used[order[i]];
+        }
+        ck_assert_uint_eq(a.count[j], c);
+        ck_assert_uint_eq(a.before[j], b);
+        ck_assert_int_eq(a.diff[j], d);
+        j++;
+    }
+    ck_assert_uint_eq(j, a.n);
+    agg_free(&a);
+    free(order);
+    free(count);
+    free(before);
+    free(diff);
+    free(used);
+    free_strings(s, lens, ndistinct);
+    return runs;
+}
+
+START_TEST(sorter_in_memory)
+{
+    ck_assert_uint_eq(check_sorter(1, 5000, 0, 0), 0);
+    ck_assert_uint_eq(check_sorter(2, 0, 0, 0), 0);
+    ck_assert_uint_eq(check_sorter(3, 1, 0, 0), 0);
+}
+END_TEST
+
+START_TEST(sorter_spills_and_merges)
+{
+    ck_assert_uint_gt(check_sorter(4, 5000, 4096, 0), 2);
+    ck_assert_uint_gt(check_sorter(5, 20000, 20000, 0), 2);
+}
+END_TEST
+
+START_TEST(sorter_merges_in_rounds)
+{
+    /* more runs than the fan-in: merged a few at a time, more than one round */
+    ck_assert_uint_gt(check_sorter(6, 5000, 1024, 2), 8);
+    ck_assert_uint_gt(check_sorter(7, 5000, 1024, 3), 8);
+}
+END_TEST
+
+START_TEST(sorter_overflow)
+{
+    fs_sorter *so;
+    ck_assert_int_eq(fs_sorter_new(&so, 0, 0), FOLDSVG_OK);
+    ck_assert_int_eq(fs_sorter_add(so, "a", 1, UINT64_MAX, 0, 0), FOLDSVG_OK);
+    ck_assert_int_eq(fs_sorter_add(so, "a", 1, 1, 0, 0), FOLDSVG_E_OVERFLOW);
+    ck_assert_int_eq(fs_sorter_add(so, "b", 1, 1, UINT64_MAX, 1), FOLDSVG_OK);
+    ck_assert_int_eq(fs_sorter_add(so, "b", 1, 1, 1, 1), FOLDSVG_E_OVERFLOW);
+    agg a = {0};
+    ck_assert_int_eq(fs_sorter_finish(so, collect, &a), FOLDSVG_OK);
+    ck_assert_uint_eq(a.n, 2);
+    ck_assert_uint_eq(a.count[0], UINT64_MAX); /* the refused addition left no trace */
+    ck_assert_uint_eq(a.count[1], 1);
+    agg_free(&a);
+    fs_sorter_free(so);
+}
+END_TEST
+
+/* No temporary file: a spill fails with FOLDSVG_E_IO, from an addition or from the end
+ * (the worker thread's failure surfaces at the next hand-over). */
+START_TEST(sorter_without_temporary_files)
+{
+    const char *old = getenv("TMPDIR");
+    char *saved = old ? strdup(old) : NULL;
+    setenv("TMPDIR", "/nonexistent/foldsvg-test", 1);
+    fs_sorter *so;
+    ck_assert_int_eq(fs_sorter_new(&so, 1024, 0), FOLDSVG_OK);
+    foldsvg_status st = FOLDSVG_OK;
+    char buf[64];
+    for (int i = 0; i < 2000 && st == FOLDSVG_OK; i++) {
+        int n = snprintf(buf, sizeof buf, "main;f%d;g%d", i * 7919 % 2000, i);
+        st = fs_sorter_add(so, buf, (size_t)n, 1, 0, 0);
+    }
+    agg a = {0};
+    if (st == FOLDSVG_OK)
+        st = fs_sorter_finish(so, collect, &a);
+    ck_assert_int_eq(st, FOLDSVG_E_IO);
+    agg_free(&a);
+    fs_sorter_free(so);
+    if (saved)
+        setenv("TMPDIR", saved, 1);
+    else
+        unsetenv("TMPDIR");
+    free(saved);
+}
+END_TEST
+
+/* The consumer's failure stops the merge behind the relay and is what finish returns. */
+START_TEST(sorter_stops_on_consumer_failure)
+{
+    fs_sorter *so;
+    ck_assert_int_eq(fs_sorter_new(&so, 2048, 0), FOLDSVG_OK);
+    char buf[64];
+    for (int i = 0; i < 20000; i++) {
+        int n = snprintf(buf, sizeof buf, "main;f%d;g%d", i * 7919 % 20000, i);
+        ck_assert_int_eq(fs_sorter_add(so, buf, (size_t)n, 1, 0, 0), FOLDSVG_OK);
+    }
+    ck_assert_uint_gt(fs_sorter_runs(so), 1);
+    agg a = {0};
+    a.fail_at = 12345;
+    ck_assert_int_eq(fs_sorter_finish(so, collect, &a), FOLDSVG_E_LIMIT);
+    ck_assert_uint_eq(a.emitted, 12345);
+    agg_free(&a);
+    fs_sorter_free(so);
+}
+END_TEST
+
+typedef struct prod {
+    size_t n, fail_after;
+    size_t big_at; /* this one is 1 MiB, larger than a batch */
+} prod;
+
+static foldsvg_status produce(void *user, fs_sorted_fn emit, void *emit_user)
+{
+    const prod *p = user;
+    char *big = calloc(1, 1 << 20);
+    foldsvg_status st = big ? FOLDSVG_OK : FOLDSVG_E_NOMEM;
+    char buf[32];
+    for (size_t i = 0; st == FOLDSVG_OK && i < p->n; i++) {
+        if (p->fail_after && i == p->fail_after) {
+            st = FOLDSVG_E_IO;
+            break;
+        }
+        if (i == p->big_at) {
+            memcpy(big, "big", 3);
+            st = emit(emit_user, big, 1 << 20, i, 0, 0);
+        } else {
+            int len = snprintf(buf, sizeof buf, "%zu", i);
+            st = emit(emit_user, buf, (size_t)(i % 5 == 0 ? 0 : len), i, i * 2, (int)(i & 1));
+        }
+    }
+    free(big);
+    return st;
+}
+
+typedef struct cons {
+    size_t seen, fail_at, big_at;
+} cons;
+
+static foldsvg_status consume(void *user, const char *stack, size_t len, uint64_t count,
+                              uint64_t before, int is_diff)
+{
+    cons *c = user;
+    size_t i = c->seen++;
+    if (c->fail_at && i == c->fail_at)
+        return FOLDSVG_E_LIMIT;
+    ck_assert_uint_eq(count, i);
+    if (i == c->big_at) {
+        ck_assert_uint_eq(len, 1 << 20);
+        ck_assert(memcmp(stack, "big", 3) == 0);
+        return FOLDSVG_OK;
+    }
+    char buf[32];
+    int n = snprintf(buf, sizeof buf, "%zu", i);
+    ck_assert_uint_eq(len, (size_t)(i % 5 == 0 ? 0 : n));
+    ck_assert(len == 0 || memcmp(stack, buf, len) == 0);
+    ck_assert_uint_eq(before, i * 2);
+    ck_assert_int_eq(is_diff, (int)(i & 1));
+    return FOLDSVG_OK;
+}
+
+START_TEST(relay_passes_everything_in_order)
+{
+    prod p = {300000, 0, 150000};
+    cons c = {0, 0, 150000};
+    ck_assert_int_eq(fs_relay_run(produce, &p, consume, &c), FOLDSVG_OK);
+    ck_assert_uint_eq(c.seen, p.n);
+    prod none = {0, 0, 1};
+    cons c0 = {0, 0, 1};
+    ck_assert_int_eq(fs_relay_run(produce, &none, consume, &c0), FOLDSVG_OK);
+    ck_assert_uint_eq(c0.seen, 0);
+}
+END_TEST
+
+START_TEST(relay_failures)
+{
+    prod p = {300000, 0, 1};
+    cons c = {0, 1000, 1};
+    ck_assert_int_eq(fs_relay_run(produce, &p, consume, &c), FOLDSVG_E_LIMIT);
+    ck_assert_uint_eq(c.seen, 1001);
+    prod pf = {300000, 200000, 1};
+    cons cf = {0, 0, 1};
+    ck_assert_int_eq(fs_relay_run(produce, &pf, consume, &cf), FOLDSVG_E_IO);
+    ck_assert_uint_le(cf.seen, 200000);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("sorter");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, strsort_orders_bytes);
+    tcase_add_test(tc, strsort_long_prefixes_and_equal_strings);
+    tcase_add_test(tc, runs_round_trip);
+    tcase_add_test(tc, sorter_in_memory);
+    tcase_add_test(tc, sorter_spills_and_merges);
+    tcase_add_test(tc, sorter_merges_in_rounds);
+    tcase_add_test(tc, sorter_overflow);
+    tcase_add_test(tc, sorter_without_temporary_files);
+    tcase_add_test(tc, sorter_stops_on_consumer_failure);
+    tcase_add_test(tc, relay_passes_everything_in_order);
+    tcase_add_test(tc, relay_failures);
+    suite_add_tcase(s, tc);
+    return fs_test_run(s);
+}
