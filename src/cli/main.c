@@ -32,6 +32,8 @@ static const char *const usage_text[] = {
     "      --reverse             reverse each stack's frame order before merging\n"
     "      --base SYM            re-root stacks at the deepest frame named SYM (repeatable)\n"
     "      --no-sort             input is already sorted; check it instead of sorting\n"
+    "      --sort-buffer SIZE    memory for sorting unsorted folded text before it spills to\n"
+    "                            $TMPDIR (K, M, G suffixes; default 64M)\n"
     "      --flamechart          keep input order (a flame chart over time); title Flame Chart\n"
     "\n",
     "Output:\n"

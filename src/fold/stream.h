@@ -22,9 +22,10 @@ typedef struct fs_stream_open {
 } fs_stream_open;
 
 typedef struct fs_stream {
-    fs_tree names;   /* only its name table is used: names of kept frames */
-    double minwidth; /* percent, as --minwidth */
-    fs_buf prev;     /* the previous stack */
+    fs_tree names;        /* only its name table is used: names of kept frames */
+    double minwidth;      /* percent, as --minwidth */
+    uint64_t final_total; /* when known in advance (sorted input): prune against it */
+    fs_buf prev;          /* the previous stack */
     fs_stream_open *open;
     size_t depth, open_cap; /* open[0] is the root */
     uint64_t t;             /* running total */

@@ -1,13 +1,16 @@
 /* foldsvg_convert: inputs to one output the cheapest way. Sorted folded text (what stack
- * collapsers write) is merged as it streams by, keeping only the frames that can be drawn;
- * anything else (unsorted, gzip, JSON, transforms, flamechart, non-SVG output) goes through
- * a profile. Should the streamed input turn out unsorted, it is read again: files by name,
- * standard input from a copy kept in a temporary file as it was read (memory stays bounded;
- * the disk holds the copy). */
+ * collapsers write) is merged as it streams by, keeping only the frames that can be drawn.
+ * Unsorted folded text is read a second time into a sorter (equal stacks summed in memory,
+ * distinct ones spilled to a temporary file in sorted runs when they outgrow its budget)
+ * whose output the same merge takes: memory stays bounded and the frame tree is never
+ * built. Files are read again by name, standard input from a copy kept in a temporary file
+ * as it was read. Anything else (gzip, JSON, transforms, flamechart, non-SVG output), or a
+ * sorter without a temporary file, goes through a profile. */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "fold/sorter.h"
 #include "fold/stream.h"
 #include "lib/options.h"
 #include "lib/read.h"
@@ -15,13 +18,17 @@
 #include "parse/folded.h"
 #include "parse/input.h"
 #include "util/error.h"
+#include "util/tmpfile.h"
 
 typedef struct stream_ctx {
     fs_stream s;
+    fs_sorter *sorter; /* the second pass: lines go here, then into s in order */
     const foldsvg_options *o;
     const char *name;
     uint64_t prev_line;
-    int fallback; /* the input turned out unsorted: use a profile */
+    uint64_t total, total_before; /* of the current pass */
+    int fallback;                 /* the input turned out unsorted: sort it */
+    int use_profile;              /* the sorter could not spill: use a profile */
 } stream_ctx;
 
 static foldsvg_status on_line(void *user, const fs_folded_line *l, foldsvg_error *err)
@@ -29,9 +36,24 @@ static foldsvg_status on_line(void *user, const fs_folded_line *l, foldsvg_error
     stream_ctx *c = user;
     if (l->count == 0 && !(l->is_diff && l->before > 0))
         return FOLDSVG_OK;
+    /* the totals' overflow is found here, where the line is known, as the tree does */
+    if (l->count > UINT64_MAX - c->total ||
+        (l->is_diff && l->before > UINT64_MAX - c->total_before))
+        return fs_stack_error(err, FOLDSVG_E_OVERFLOW, c->name, l->lineno);
+    c->total += l->count;
+    if (l->is_diff)
+        c->total_before += l->before;
+    foldsvg_status st;
+    if (c->sorter) {
+        st = fs_sorter_add(c->sorter, l->stack, l->len, l->count, l->before, l->is_diff);
+        if (st == FOLDSVG_E_IO) {
+            c->use_profile = 1;
+            return st; /* stops the read; not reported */
+        }
+        return st ? fs_stack_error(err, st, c->name, l->lineno) : FOLDSVG_OK;
+    }
     int out_of_order;
-    foldsvg_status st =
-        fs_stream_add(&c->s, l->stack, l->len, l->count, l->before, l->is_diff, &out_of_order);
+    st = fs_stream_add(&c->s, l->stack, l->len, l->count, l->before, l->is_diff, &out_of_order);
     if (st)
         return fs_stack_error(err, st, c->name, l->lineno);
     if (out_of_order) {
@@ -42,6 +64,16 @@ static foldsvg_status on_line(void *user, const fs_folded_line *l, foldsvg_error
     }
     c->prev_line = l->lineno;
     return FOLDSVG_OK;
+}
+
+/* The sorter's output, in order, into the merge. */
+static foldsvg_status on_sorted(void *user, const char *stack, size_t len, uint64_t count,
+                                uint64_t before, int is_diff)
+{
+    stream_ctx *c = user;
+    int out_of_order;
+    foldsvg_status st = fs_stream_add(&c->s, stack, len, count, before, is_diff, &out_of_order);
+    return st == FOLDSVG_OK && out_of_order ? FOLDSVG_E_ARG : st;
 }
 
 static int has_transforms(const foldsvg_options *o)
@@ -79,6 +111,88 @@ static int streamable(const char *const *inputs, size_t n, foldsvg_format format
     return nstdin <= 1;
 }
 
+/* One reading of every input into the merge (or, with c->sorter, into the sorter). Stops
+ * early with c->fallback (a line out of order) or c->use_profile (an input that is not plain
+ * folded text, a sorter that cannot spill). Standard input is copied to *SPOOL as it is read
+ * the first time, then read from the copy; one that is not folded text is left in *HELD,
+ * unread, for the profile. */
+static foldsvg_status run_pass(stream_ctx *c, const char *const *inputs, size_t n, FILE **spool,
+                               fs_input **held, fs_folded_stats *fstats, foldsvg_error *err)
+{
+    foldsvg_status st = FOLDSVG_OK;
+    memset(fstats, 0, n * sizeof *fstats);
+    c->total = c->total_before = 0;
+    for (size_t i = 0; st == FOLDSVG_OK && i < n && !c->fallback && !c->use_profile; i++) {
+        fs_input *in;
+        int teed = 0;
+        if (is_stdin(inputs[i]) && *spool) {
+            rewind(*spool);
+            st = fs_input_open_stream(&in, *spool, "<stdin>", err);
+        } else if (is_stdin(inputs[i])) {
+            *spool = fs_tmpfile();
+            if (!*spool) {
+                c->use_profile = 1; /* stdin untouched: the profile reads it */
+                break;
+            }
+            st = fs_input_open_stream_tee(&in, stdin, "<stdin>", *spool, err);
+            teed = 1;
+        } else {
+            st = fs_input_open_file(&in, inputs[i], err);
+        }
+        if (st)
+            break;
+        if (c->o->progress)
+            fs_input_set_progress(in, c->o->progress, c->o->progress_user);
+        fs_input_kind kind;
+        st = fs_input_kind_of(in, &kind, err);
+        if (st == FOLDSVG_OK && (kind != FS_INPUT_FOLDED || fs_input_is_gzip(in))) {
+            c->use_profile = 1;
+            if (teed) {
+                /* nothing of it was used yet: the profile reads on from here */
+                fs_input_untee(in);
+                *held = in;
+                break;
+            }
+        } else if (st == FOLDSVG_OK) {
+            c->name = fs_input_name(in);
+            c->prev_line = 0;
+            st = fs_folded_read(in, on_line, c, &fstats[i], err);
+            if (c->fallback || c->use_profile)
+                st = FOLDSVG_OK; /* the callback's stop, not an error */
+        }
+        if (st == FOLDSVG_OK && teed && (c->fallback || c->use_profile))
+            st = fs_input_drain_raw(in, err); /* the copy must hold all of it */
+        fs_input_close(in);
+    }
+    return st;
+}
+
+/* The second reading, for an input found unsorted: into a sorter, then in order into a
+ * fresh merge. */
+static foldsvg_status sort_pass(stream_ctx *c, const char *const *inputs, size_t n, FILE **spool,
+                                fs_input **held, fs_folded_stats *fstats, foldsvg_error *err)
+{
+    fs_stream_free(&c->s);
+    c->fallback = 0;
+    if (fs_stream_init(&c->s, c->o->minwidth) != FOLDSVG_OK ||
+        fs_sorter_new(&c->sorter, c->o->sort_buffer / 2, 0) != FOLDSVG_OK)
+        return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
+    foldsvg_status st = run_pass(c, inputs, n, spool, held, fstats, err);
+    if (st == FOLDSVG_OK && !c->use_profile) {
+        c->s.final_total = c->total; /* the sum of every line read */
+        st = fs_sorter_finish(c->sorter, on_sorted, c);
+        if (st == FOLDSVG_E_IO) {
+            c->use_profile = 1;
+            st = FOLDSVG_OK;
+        } else if (st) {
+            fs_error(err, st, NULL, "sorting the stacks: %s", foldsvg_status_name(st));
+        }
+    }
+    fs_sorter_free(c->sorter);
+    c->sorter = NULL;
+    return st;
+}
+
 /* Returns FOLDSVG_OK with *DONE set when the output was written by streaming; *DONE clear
  * (and OK) means: use a profile. */
 static foldsvg_status try_stream(const char *const *inputs, size_t n, const char *output,
@@ -93,63 +207,24 @@ static foldsvg_status try_stream(const char *const *inputs, size_t n, const char
         return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
     fs_folded_stats *fstats = calloc(n, sizeof *fstats);
     foldsvg_status st = fstats ? FOLDSVG_OK : fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
-    for (size_t i = 0; st == FOLDSVG_OK && i < n && !c.fallback; i++) {
-        fs_input *in;
-        if (is_stdin(inputs[i])) {
-            *spool = tmpfile();
-            if (!*spool) {
-                c.fallback = 1; /* stdin untouched: the profile reads it */
-                break;
-            }
-            st = fs_input_open_stream_tee(&in, stdin, "<stdin>", *spool, err);
-        } else {
-            st = fs_input_open_file(&in, inputs[i], err);
-        }
-        if (st)
-            break;
-        if (o->progress)
-            fs_input_set_progress(in, o->progress, o->progress_user);
-        fs_input_kind kind;
-        st = fs_input_kind_of(in, &kind, err);
-        if (st == FOLDSVG_OK && (kind != FS_INPUT_FOLDED || fs_input_is_gzip(in))) {
-            c.fallback = 1;
-            if (is_stdin(inputs[i])) {
-                /* nothing of it was used yet: the profile reads on from here */
-                fs_input_untee(in);
-                *held = in;
-                break;
-            }
-        } else if (st == FOLDSVG_OK) {
-            c.name = fs_input_name(in);
-            c.prev_line = 0;
-            st = fs_folded_read(in, on_line, &c, &fstats[i], err);
-        }
-        if (c.fallback && *spool && is_stdin(inputs[i])) {
-            /* the copy must hold all of standard input for the second reading */
-            foldsvg_status dst = fs_input_drain_raw(in, err);
-            if (dst) {
-                c.fallback = 0;
-                st = dst;
-            }
-        }
-        fs_input_close(in);
-    }
-    if (c.fallback) {
-        st = FOLDSVG_OK;
-    } else if (st == FOLDSVG_OK && c.s.t == 0) {
+    if (st == FOLDSVG_OK)
+        st = run_pass(&c, inputs, n, spool, held, fstats, err);
+    if (st == FOLDSVG_OK && c.fallback && !c.use_profile)
+        st = sort_pass(&c, inputs, n, spool, held, fstats, err);
+    if (st == FOLDSVG_OK && !c.use_profile && c.s.t == 0) {
         /* nothing to draw: one error naming the first input with invalid lines */
         size_t k = 0;
         while (k + 1 < n && !fstats[k].invalid)
             k++;
         st = fs_no_data_error(err, display_name(inputs[k]), &fstats[k]);
-    } else if (st == FOLDSVG_OK) {
+    } else if (st == FOLDSVG_OK && !c.use_profile) {
         for (size_t i = 0; i < n; i++)
             fs_warn_folded_stats(o, display_name(inputs[i]), &fstats[i]);
         st = fs_stream_finish(&c.s);
         if (st)
             fs_error(err, st, NULL, "%s", foldsvg_status_name(st));
     }
-    if (st == FOLDSVG_OK && !c.fallback) {
+    if (st == FOLDSVG_OK && !c.use_profile) {
         fs_svg_input in = {
             .tree = &c.s.names,
             .frames = c.s.kept,

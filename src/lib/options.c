@@ -337,6 +337,29 @@ static foldsvg_status set_per(foldsvg_options *o, const char *name, const char *
     return FOLDSVG_OK;
 }
 
+/* SIZE[K|M|G] (binary units), as sort -S. */
+static foldsvg_status set_sort_buffer(foldsvg_options *o, const char *name, const char *v,
+                                      foldsvg_error *err)
+{
+    char *end;
+    errno = 0;
+    unsigned long long x = isdigit((unsigned char)v[0]) ? strtoull(v, &end, 10) : 0;
+    unsigned shift = 0;
+    if (x > 0 && errno == 0) {
+        if (*end == 'K' || *end == 'k')
+            shift = 10;
+        else if (*end == 'M' || *end == 'm')
+            shift = 20;
+        else if (*end == 'G' || *end == 'g')
+            shift = 30;
+        end += shift != 0;
+    }
+    if (x == 0 || errno || *end || x > (SIZE_MAX >> shift) || (x << shift) < 1024)
+        return bad_value(err, name, v, "a size of 1K or more, as 64M or 2G");
+    o->sort_buffer = (size_t)(x << shift);
+    return FOLDSVG_OK;
+}
+
 static foldsvg_status set_id_prefix(foldsvg_options *o, const char *name, const char *v,
                                     foldsvg_error *err)
 {
@@ -419,6 +442,7 @@ static const option_def options[] = {
     {"top", VALUE, set_top, 0},
     {"top-format", VALUE, set_top_format, 0},
     {"per", VALUE, set_per, 0},
+    {"sort-buffer", VALUE, set_sort_buffer, 0},
 };
 
 static const option_def *find(const char *name)

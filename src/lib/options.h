@@ -35,7 +35,8 @@ struct foldsvg_options {
     char *palette_map_path; /* where --cp reads and writes: "palette.map" */
     int pretty_xml, no_javascript;
     char *id_prefix;
-    long thread; /* -1: all */
+    size_t sort_buffer; /* bytes for sorting unsorted folded text; 0: the default */
+    long thread;        /* -1: all */
     int weight_samples;
 
     /* Filters (PCRE2), applied in the order of the pipeline in cli.md. */

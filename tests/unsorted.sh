@@ -1,0 +1,83 @@
+#!/bin/sh
+# Unsorted folded text is sorted (in memory, or in runs spilled to $TMPDIR) and merged as if
+# it had come sorted: the SVG must be byte for byte the one of the sorted input, whatever the
+# sort buffer, from a file or from standard input, and when no temporary file can be made
+# (then the frame tree is used).
+#   tests/unsorted.sh BIN SHARED_DIR
+set -u
+bin=$(realpath "$1"); shared=$(realpath "$2")
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+pass=0; fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+same() { # same NAME A B
+    if cmp -s "$2" "$3"; then ok; else bad "$1: $2 and $3 differ"; fi
+}
+run() { # run NAME CMD...: must exit 0
+    name=$1; shift
+    if "$@" 2>err; then ok; else bad "$name: exit $?: $(head -c 300 err)"; fi
+}
+
+# 3,000 distinct deep stacks (2 MB), shuffled, some lines repeated, a few zero counts
+python3 "$shared/tools/gen_folded.py" 3000 11 >gen.folded
+python3 - <<'PY'
+import random
+lines = open("gen.folded").read().splitlines()
+r = random.Random(5)
+extra = [l for l in lines if r.random() < 0.3]
+zero = [l.rsplit(" ", 1)[0] + " 0" for l in lines[:50]]
+mixed = lines + extra + zero
+r.shuffle(mixed)
+open("shuffled.folded", "w").write("\n".join(mixed) + "\n")
+# the model: stacks summed, in byte order (zero-count stacks vanish unless counted elsewhere)
+tot = {}
+for l in mixed:
+    s, c = l.rsplit(" ", 1)
+    tot[s.encode()] = tot.get(s.encode(), 0) + int(c)
+with open("sorted.folded", "wb") as f:
+    for s in sorted(tot):
+        if tot[s]:
+            f.write(s + b" " + str(tot[s]).encode() + b"\n")
+# differential: two counts per line, shuffled, with repeats
+diff = ["%s %d %d" % (l.rsplit(" ", 1)[0], r.randrange(0, 9), r.randrange(0, 9)) for l in lines]
+diff += diff[:700]
+open("diff-sorted.folded", "w").write("\n".join(sorted(diff, key=lambda x: x.encode())) + "\n")
+r.shuffle(diff)
+open("diff-shuffled.folded", "w").write("\n".join(diff) + "\n")
+PY
+
+run sorted "$bin" -q --hash sorted.folded -o sorted.svg
+run in-memory "$bin" -q --hash shuffled.folded -o mem.svg
+same in-memory sorted.svg mem.svg
+mkdir tmp
+# 4K of buffer: a thousand runs, merged in rounds
+run spilled env TMPDIR="$work/tmp" "$bin" -q --hash --sort-buffer 4K shuffled.folded -o spilled.svg
+same spilled sorted.svg spilled.svg
+[ -z "$(ls -A tmp)" ] && ok || bad "temporary files left in \$TMPDIR: $(ls tmp | head -3)"
+run spilled-stdin sh -c "TMPDIR='$work/tmp' '$bin' -q --hash --sort-buffer 64K < shuffled.folded > stdin.svg"
+same spilled-stdin sorted.svg stdin.svg
+run no-tmpdir env TMPDIR=/nonexistent/foldsvg "$bin" -q --hash --sort-buffer 4K shuffled.folded -o notmp.svg
+same no-tmpdir sorted.svg notmp.svg
+run summary "$bin" --sort-buffer 4K shuffled.folded -o s.svg
+grep -q "across 3000 unique stacks" err && ok || bad "summary after sorting: $(cat err)"
+# several inputs, the second unsorted: one merged picture
+head -n 1500 shuffled.folded >part1.folded; tail -n +1501 shuffled.folded >part2.folded
+run two-inputs "$bin" -q --hash --sort-buffer 16K part1.folded part2.folded -o two.svg
+same two-inputs sorted.svg two.svg
+
+run diff-sorted "$bin" -q --hash diff-sorted.folded -o dsorted.svg
+run diff-spilled "$bin" -q --hash --sort-buffer 8K diff-shuffled.folded -o dspilled.svg
+same differential dsorted.svg dspilled.svg
+run diff-negated "$bin" -q --hash --negate --sort-buffer 8K diff-shuffled.folded -o dneg.svg
+run diff-negated-sorted "$bin" -q --hash --negate diff-sorted.folded -o dnegs.svg
+same differential-negated dnegs.svg dneg.svg
+
+for v in 0 1023 10X -5 1K5; do
+    "$bin" --sort-buffer "$v" sorted.folded -o x.svg 2>err
+    code=$?
+    [ "$code" -eq 2 ] && grep -q "sort-buffer" err && ok || bad "--sort-buffer $v: exit $code: $(cat err)"
+done
+
+echo "unsorted: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
