@@ -59,8 +59,20 @@ run spilled-stdin sh -c "TMPDIR='$work/tmp' '$bin' -q --hash --sort-buffer 64K <
 same spilled-stdin sorted.svg stdin.svg
 run no-tmpdir env TMPDIR=/nonexistent/foldsvg "$bin" -q --hash --sort-buffer 4K shuffled.folded -o notmp.svg
 same no-tmpdir sorted.svg notmp.svg
+# a full disk: writes past a file-size limit fail (EFBIG, the signal ignored); the run falls
+# back to the tree and still draws the same picture
+run full-disk sh -c "(trap '' XFSZ; ulimit -f 200; TMPDIR='$work/tmp' exec '$bin' -q --hash --sort-buffer 4K shuffled.folded) | cat > full.svg"
+same full-disk sorted.svg full.svg
 run summary "$bin" --sort-buffer 4K shuffled.folded -o s.svg
 grep -q "across 3000 unique stacks" err && ok || bad "summary after sorting: $(cat err)"
+# gzip: files are read again by name, a pipe from its compressed copy
+gzip -c shuffled.folded >shuffled.folded.gz; gzip -c sorted.folded >sorted.folded.gz
+run gzip-sorted "$bin" -q --hash sorted.folded.gz -o gz-sorted.svg
+same gzip-sorted sorted.svg gz-sorted.svg
+run gzip-file "$bin" -q --hash --sort-buffer 8K shuffled.folded.gz -o gz-file.svg
+same gzip-file sorted.svg gz-file.svg
+run gzip-pipe sh -c "'$bin' -q --hash --sort-buffer 8K < shuffled.folded.gz > gz-pipe.svg"
+same gzip-pipe sorted.svg gz-pipe.svg
 # several inputs, the second unsorted: one merged picture
 head -n 1500 shuffled.folded >part1.folded; tail -n +1501 shuffled.folded >part2.folded
 run two-inputs "$bin" -q --hash --sort-buffer 16K part1.folded part2.folded -o two.svg

@@ -1,11 +1,12 @@
 /* foldsvg_convert: inputs to one output the cheapest way. Sorted folded text (what stack
- * collapsers write) is merged as it streams by, keeping only the frames that can be drawn.
+ * collapsers write; plain or gzip) is merged as it streams by, keeping only the frames that
+ * can be drawn.
  * Unsorted folded text is read a second time into a sorter (equal stacks summed in memory,
  * distinct ones spilled to a temporary file in sorted runs when they outgrow its budget)
  * whose output the same merge takes: memory stays bounded and the frame tree is never
  * built. Files are read again by name, standard input from a copy kept in a temporary file
- * as it was read. Anything else (gzip, JSON, transforms, flamechart, non-SVG output), or a
- * sorter without a temporary file, goes through a profile. */
+ * as it was read (gzip stays compressed there). Anything else (JSON, transforms, flamechart,
+ * non-SVG output), or a sorter without a temporary file, goes through a profile. */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -112,8 +113,8 @@ static int streamable(const char *const *inputs, size_t n, foldsvg_format format
 }
 
 /* One reading of every input into the merge (or, with c->sorter, into the sorter). Stops
- * early with c->fallback (a line out of order) or c->use_profile (an input that is not plain
- * folded text, a sorter that cannot spill). Standard input is copied to *SPOOL as it is read
+ * early with c->fallback (a line out of order) or c->use_profile (an input that is not folded
+ * text, a sorter that cannot spill). Standard input is copied to *SPOOL as it is read
  * the first time, then read from the copy; one that is not folded text is left in *HELD,
  * unread, for the profile. */
 static foldsvg_status run_pass(stream_ctx *c, const char *const *inputs, size_t n, FILE **spool,
@@ -145,7 +146,7 @@ static foldsvg_status run_pass(stream_ctx *c, const char *const *inputs, size_t 
             fs_input_set_progress(in, c->o->progress, c->o->progress_user);
         fs_input_kind kind;
         st = fs_input_kind_of(in, &kind, err);
-        if (st == FOLDSVG_OK && (kind != FS_INPUT_FOLDED || fs_input_is_gzip(in))) {
+        if (st == FOLDSVG_OK && kind != FS_INPUT_FOLDED) {
             c->use_profile = 1;
             if (teed) {
                 /* nothing of it was used yet: the profile reads on from here */
