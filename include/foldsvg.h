@@ -228,16 +228,20 @@ typedef struct foldsvg_convert_stats {
     uint64_t total;       /* the summed count */
     size_t unique_stacks; /* distinct stacks */
     char count_name[16];  /* the unit written in the output */
-    int streamed;         /* 1 when sorted input was merged as it streamed by */
+    int streamed;         /* 1 when the stacks were merged in order, without a profile */
 } foldsvg_convert_stats;
 
 /* Reads INPUTS (NULL or "-": standard input; no inputs: standard input) and writes OUTPUT
  * ("-" or NULL: standard output) in FORMAT (AUTO: by OUTPUT's name), as the command line
- * does. Sorted folded text is merged as it is read, so memory grows with the frames drawn,
- * not with the input; when it turns out unsorted it is read again into a profile (files by
- * name, standard input from a copy kept in a temporary file meanwhile). Anything else
- * (gzip, profiles, stack transforms, --flamechart, folded output) is read into a profile
- * directly. Output rules and errors as foldsvg_profile_write_as; STATS may be NULL. */
+ * does. Folded text (plain or gzip) to SVG never builds the frame tree: sorted input is
+ * merged as it is read, so memory grows with the frames drawn, not with the input; input
+ * that turns out unsorted is read again (files by name, standard input from a copy kept in a
+ * temporary file meanwhile) into a sorter that holds at most the "sort-buffer" option's bytes
+ * (default 64M) and writes what does not fit to temporary files in $TMPDIR (else /tmp), then
+ * merged in order. It may use a second thread. Without a usable temporary directory, and for
+ * anything else (profiles, stack transforms, --flamechart, folded or HTML output), the inputs
+ * are read into a profile. Output rules and errors as foldsvg_profile_write_as; STATS may be
+ * NULL. */
 FOLDSVG_API foldsvg_status foldsvg_convert(const char *const *inputs, size_t ninputs,
                                            const char *output, foldsvg_format format,
                                            const foldsvg_options *opts,
