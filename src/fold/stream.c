@@ -26,10 +26,14 @@ void fs_stream_free(fs_stream *s)
 
 /* The same test as the SVG writer's pruning, against the running total (or the final one,
  * when known: then nothing kept is dropped later). */
-static int prunable(const fs_stream *s, uint64_t width)
+static int prunable(fs_stream *s, uint64_t width)
 {
     uint64_t t = s->final_total > s->t ? s->final_total : s->t;
-    return t > 0 && (double)width < s->minwidth / (100.0 / (double)t);
+    if (t != s->limit_t) { /* the limit changes with the total only: one division a stack */
+        s->limit = s->minwidth / (100.0 / (double)t);
+        s->limit_t = t;
+    }
+    return t > 0 && (double)width < s->limit;
 }
 
 static void compact(fs_stream *s)

@@ -25,6 +25,8 @@ typedef struct fs_stream {
     fs_tree names;        /* only its name table is used: names of kept frames */
     double minwidth;      /* percent, as --minwidth */
     uint64_t final_total; /* when known in advance (sorted input): prune against it */
+    double limit;         /* frames narrower than this are pruned... */
+    uint64_t limit_t;     /* ...at this total */
     fs_buf prev;          /* the previous stack */
     fs_stream_open *open;
     size_t depth, open_cap; /* open[0] is the root */
