@@ -421,16 +421,23 @@ foldsvg_status fs_sorter_finish(fs_sorter *s, fs_sorted_fn fn, void *user)
     if (other->order)
         m.mem[m.nmem++] = other;
     m.mem[m.nmem++] = s->cur;
-    /* rounds: the oldest runs into one, until a merge of them all and the chunks is in reach */
-    while (st == FOLDSVG_OK && s->nruns - m.first + m.nmem > s->fanin) {
+    /* rounds: the oldest runs into one, until a merge of them all and the chunks is in reach
+     * (ROOM runs beside the chunks; at least one, when the chunks alone fill the fan-in). A
+     * round takes at most FANIN runs and never more than there are, nor more than needed to
+     * leave ROOM. */
+    size_t room = s->fanin > m.nmem ? s->fanin - m.nmem : 1;
+    while (st == FOLDSVG_OK && s->nruns - m.first > room) {
+        size_t take = s->nruns - m.first - room + 1;
+        if (take > s->fanin)
+            take = s->fanin;
         fs_run r;
         fs_run_begin(&s->file, &r);
-        st = merge(s, m.first, s->fanin, NULL, 0, put_run, &s->file);
+        st = merge(s, m.first, take, NULL, 0, put_run, &s->file);
         if (st == FOLDSVG_OK)
             st = fs_run_end(&s->file, &r);
         if (st == FOLDSVG_OK)
             st = push_run(s, r);
-        m.first += s->fanin;
+        m.first += take;
     }
     if (st == FOLDSVG_OK && s->nruns > m.first)
         st = fs_relay_run(produce_final, &m, fn, user);
