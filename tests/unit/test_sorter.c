@@ -337,6 +337,19 @@ START_TEST(sorter_merges_in_rounds)
 }
 END_TEST
 
+/* When the input ends while the worker still sorts the chunk before the last, both chunks
+ * stay in memory and join the final merge: the rounds must leave room for them and never
+ * take more runs than are left (a fuzzer find: spilled stacks were silently dropped). The
+ * case depends on thread timing, so it is tried many times, with the fan-in at its least. */
+START_TEST(sorter_rounds_beside_two_chunks)
+{
+    for (unsigned i = 0; i < 40; i++) {
+        ck_assert_uint_gt(check_sorter(100 + i, 1200, 2048, 2), 2);
+        ck_assert_uint_gt(check_sorter(200 + i, 1200, 2048, 3), 2);
+    }
+}
+END_TEST
+
 START_TEST(sorter_overflow)
 {
     fs_sorter *so;
@@ -495,6 +508,7 @@ int main(void)
     tcase_add_test(tc, sorter_in_memory);
     tcase_add_test(tc, sorter_spills_and_merges);
     tcase_add_test(tc, sorter_merges_in_rounds);
+    tcase_add_test(tc, sorter_rounds_beside_two_chunks);
     tcase_add_test(tc, sorter_overflow);
     tcase_add_test(tc, sorter_without_temporary_files);
     tcase_add_test(tc, sorter_stops_on_consumer_failure);
