@@ -233,15 +233,16 @@ typedef struct foldsvg_convert_stats {
 
 /* Reads INPUTS (NULL or "-": standard input; no inputs: standard input) and writes OUTPUT
  * ("-" or NULL: standard output) in FORMAT (AUTO: by OUTPUT's name), as the command line
- * does. Folded text (plain or gzip) to SVG never builds the frame tree: sorted input is
- * merged as it is read, so memory grows with the frames drawn, not with the input; input
- * that turns out unsorted is read again (files by name, standard input from a copy kept in a
- * temporary file meanwhile) into a sorter that holds at most the "sort-buffer" option's bytes
- * (default 64M) and writes what does not fit to temporary files in $TMPDIR (else /tmp), then
- * merged in order. It may use a second thread. Without a usable temporary directory, and for
- * anything else (profiles, stack transforms, --flamechart, folded or HTML output), the inputs
- * are read into a profile. Output rules and errors as foldsvg_profile_write_as; STATS may be
- * NULL. */
+ * does. Folded text (plain or gzip) to SVG or folded text never builds the frame tree. To SVG,
+ * sorted input is merged as it is read, so memory grows with the frames drawn, not with the
+ * input; input that turns out unsorted is read again (files by name, standard input from a
+ * copy kept in a temporary file meanwhile) into a sorter, whose output the same merge takes.
+ * Folded output always comes from the sorter. The sorter holds at most the "sort-buffer"
+ * option's bytes (default 64M) and writes what does not fit to temporary files in $TMPDIR
+ * (else /tmp); it may use a second thread. Without a usable temporary directory, and for
+ * anything else (profiles, stack transforms, --flamechart, --no-sort with folded output, HTML
+ * output), the inputs are read into a profile. Output rules and errors as
+ * foldsvg_profile_write_as; STATS may be NULL. */
 FOLDSVG_API foldsvg_status foldsvg_convert(const char *const *inputs, size_t ninputs,
                                            const char *output, foldsvg_format format,
                                            const foldsvg_options *opts,

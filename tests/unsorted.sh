@@ -45,6 +45,15 @@ diff += diff[:700]
 open("diff-sorted.folded", "w").write("\n".join(sorted(diff, key=lambda x: x.encode())) + "\n")
 r.shuffle(diff)
 open("diff-shuffled.folded", "w").write("\n".join(diff) + "\n")
+agg = {}
+for l in diff:
+    s, b, a = l.rsplit(" ", 2)
+    o = agg.setdefault(s.encode(), [0, 0])
+    o[0] += int(b); o[1] += int(a)
+with open("diff-model.folded", "wb") as f:
+    for s in sorted(agg):
+        if agg[s][0] or agg[s][1]:
+            f.write(b"%s %d %d\n" % (s, agg[s][0], agg[s][1]))
 PY
 
 run sorted "$bin" -q --hash sorted.folded -o sorted.svg
@@ -84,6 +93,20 @@ same differential dsorted.svg dspilled.svg
 run diff-negated "$bin" -q --hash --negate --sort-buffer 8K diff-shuffled.folded -o dneg.svg
 run diff-negated-sorted "$bin" -q --hash --negate diff-sorted.folded -o dnegs.svg
 same differential-negated dnegs.svg dneg.svg
+
+# folded output comes straight from the sorter: the model's lines, byte for byte
+run folded-out "$bin" -q shuffled.folded -o out.folded
+same folded-out sorted.folded out.folded
+run folded-spilled "$bin" -q --sort-buffer 4K shuffled.folded -o out4k.folded
+same folded-spilled sorted.folded out4k.folded
+run folded-stdout sh -c "'$bin' -q --sort-buffer 8K --format folded < shuffled.folded.gz > outgz.folded"
+same folded-stdout sorted.folded outgz.folded
+run folded-no-tmpdir env TMPDIR=/nonexistent/foldsvg "$bin" -q --sort-buffer 4K shuffled.folded -o outnt.folded
+same folded-no-tmpdir sorted.folded outnt.folded
+run folded-diff "$bin" -q --sort-buffer 8K diff-shuffled.folded -o dout.folded
+same folded-diff diff-model.folded dout.folded
+run folded-summary "$bin" --sort-buffer 4K shuffled.folded -o s.folded
+grep -q "across 3000 unique stacks" err && ok || bad "folded summary: $(cat err)"
 
 for v in 0 1023 10X -5 1K5; do
     "$bin" --sort-buffer "$v" sorted.folded -o x.svg 2>err

@@ -5,8 +5,9 @@
  * distinct ones spilled to a temporary file in sorted runs when they outgrow its budget)
  * whose output the same merge takes: memory stays bounded and the frame tree is never
  * built. Files are read again by name, standard input from a copy kept in a temporary file
- * as it was read (gzip stays compressed there). Anything else (JSON, transforms, flamechart,
- * non-SVG output), or a sorter without a temporary file, goes through a profile. */
+ * as it was read (gzip stays compressed there). Folded output is the sorter's output, lines
+ * summed. Anything else (JSON, transforms, flamechart, HTML output), or a sorter without a
+ * temporary file, goes through a profile. */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -97,7 +98,10 @@ static const char *display_name(const char *path)
 static int streamable(const char *const *inputs, size_t n, foldsvg_format format,
                       const foldsvg_options *o)
 {
-    if (format != FOLDSVG_FORMAT_SVG || o->flamechart || has_transforms(o) || n == 0)
+    if (o->flamechart || has_transforms(o) || n == 0)
+        return 0;
+    /* folded output: the sorter's order is the output's; --no-sort checks need the profile */
+    if (format != FOLDSVG_FORMAT_SVG && !(format == FOLDSVG_FORMAT_FOLDED && !o->no_sort))
         return 0;
     size_t nstdin = 0;
     for (size_t i = 0; i < n; i++) {
@@ -168,37 +172,100 @@ static foldsvg_status run_pass(stream_ctx *c, const char *const *inputs, size_t 
     return st;
 }
 
-/* The second reading, for an input found unsorted: into a sorter, then in order into a
- * fresh merge. */
-static foldsvg_status sort_pass(stream_ctx *c, const char *const *inputs, size_t n, FILE **spool,
+/* The reading into a sorter (for an input found unsorted, or for folded output). */
+static foldsvg_status sort_read(stream_ctx *c, const char *const *inputs, size_t n, FILE **spool,
                                 fs_input **held, fs_folded_stats *fstats, foldsvg_error *err)
 {
-    fs_stream_free(&c->s);
     c->fallback = 0;
-    if (fs_stream_init(&c->s, c->o->minwidth) != FOLDSVG_OK ||
-        fs_sorter_new(&c->sorter, c->o->sort_buffer / 2, 0) != FOLDSVG_OK)
+    if (fs_sorter_new(&c->sorter, c->o->sort_buffer / 2, 0) != FOLDSVG_OK)
         return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
-    foldsvg_status st = run_pass(c, inputs, n, spool, held, fstats, err);
-    if (st == FOLDSVG_OK && !c->use_profile) {
-        c->s.final_total = c->total; /* the sum of every line read */
-        st = fs_sorter_finish(c->sorter, on_sorted, c);
-        if (st == FOLDSVG_E_IO) {
-            c->use_profile = 1;
-            st = FOLDSVG_OK;
-        } else if (st) {
-            fs_error(err, st, NULL, "sorting the stacks: %s", foldsvg_status_name(st));
-        }
+    return run_pass(c, inputs, n, spool, held, fstats, err);
+}
+
+/* The sorted stacks into a fresh merge. A sorter that cannot spill (no temporary file, a
+ * full disk) means: use a profile. */
+static foldsvg_status sort_into_stream(stream_ctx *c, foldsvg_error *err)
+{
+    fs_stream_free(&c->s);
+    if (fs_stream_init(&c->s, c->o->minwidth) != FOLDSVG_OK)
+        return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
+    c->s.final_total = c->total; /* the sum of every line read */
+    foldsvg_status st = fs_sorter_finish(c->sorter, on_sorted, c);
+    if (st == FOLDSVG_E_IO) {
+        c->use_profile = 1;
+        return FOLDSVG_OK;
     }
-    fs_sorter_free(c->sorter);
-    c->sorter = NULL;
+    return st ? fs_error(err, st, NULL, "sorting the stacks: %s", foldsvg_status_name(st)) : st;
+}
+
+/* Folded output straight from the sorter: equal neighbours (from different runs) summed
+ * into one line. */
+typedef struct folded_out {
+    stream_ctx *c;
+    foldsvg_stack_fn line;
+    void *line_user;
+    fs_buf stack; /* the pending stack */
+    uint64_t count, before;
+    int is_diff, pending, stopped;
+    size_t lines;
+} folded_out;
+
+static foldsvg_status flush_line(folded_out *f)
+{
+    if (!f->pending)
+        return FOLDSVG_OK;
+    f->pending = 0;
+    f->lines++;
+    if (f->line(f->line_user, f->stack.data ? f->stack.data : "", f->stack.len, f->count, f->before,
+                f->is_diff)) {
+        f->stopped = 1;
+        return FOLDSVG_E_IO;
+    }
+    return FOLDSVG_OK;
+}
+
+static foldsvg_status on_sorted_line(void *user, const char *stack, size_t len, uint64_t count,
+                                     uint64_t before, int is_diff)
+{
+    folded_out *f = user;
+    if (f->pending && f->stack.len == len && memcmp(f->stack.data, stack, len) == 0) {
+        f->count += count; /* no overflow: the totals were checked as the lines came */
+        f->before += before;
+        f->is_diff |= is_diff;
+        return FOLDSVG_OK;
+    }
+    foldsvg_status st = flush_line(f);
+    if (st)
+        return st;
+    fs_buf_clear(&f->stack);
+    if (fs_buf_append(&f->stack, stack, len) != 0)
+        return FOLDSVG_E_NOMEM;
+    f->count = count;
+    f->before = before;
+    f->is_diff = is_diff;
+    f->pending = 1;
+    return FOLDSVG_OK;
+}
+
+static foldsvg_status produce_folded(void *user, foldsvg_stack_fn line, void *line_user)
+{
+    folded_out *f = user;
+    f->line = line;
+    f->line_user = line_user;
+    foldsvg_status st = fs_sorter_finish(f->c->sorter, on_sorted_line, f);
+    if (st == FOLDSVG_OK)
+        st = flush_line(f);
+    if (st == FOLDSVG_E_IO && !f->stopped && f->lines == 0 && !f->pending)
+        f->c->use_profile = 1; /* the sorter could not spill; nothing written yet */
     return st;
 }
 
 /* Returns FOLDSVG_OK with *DONE set when the output was written by streaming; *DONE clear
  * (and OK) means: use a profile. */
 static foldsvg_status try_stream(const char *const *inputs, size_t n, const char *output,
-                                 const foldsvg_options *o, foldsvg_convert_stats *stats, int *done,
-                                 FILE **spool, fs_input **held, foldsvg_error *err)
+                                 foldsvg_format format, const foldsvg_options *o,
+                                 foldsvg_convert_stats *stats, int *done, FILE **spool,
+                                 fs_input **held, foldsvg_error *err)
 {
     *done = 0;
     stream_ctx c;
@@ -208,42 +275,59 @@ static foldsvg_status try_stream(const char *const *inputs, size_t n, const char
         return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
     fs_folded_stats *fstats = calloc(n, sizeof *fstats);
     foldsvg_status st = fstats ? FOLDSVG_OK : fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
-    if (st == FOLDSVG_OK)
+    int folded = format == FOLDSVG_FORMAT_FOLDED;
+    if (st == FOLDSVG_OK && !folded)
         st = run_pass(&c, inputs, n, spool, held, fstats, err);
-    if (st == FOLDSVG_OK && c.fallback && !c.use_profile)
-        st = sort_pass(&c, inputs, n, spool, held, fstats, err);
-    if (st == FOLDSVG_OK && !c.use_profile && c.s.t == 0) {
+    if (st == FOLDSVG_OK && (folded || c.fallback) && !c.use_profile)
+        st = sort_read(&c, inputs, n, spool, held, fstats, err);
+    if (st == FOLDSVG_OK && !c.use_profile && c.total == 0) {
         /* nothing to draw: one error naming the first input with invalid lines */
         size_t k = 0;
         while (k + 1 < n && !fstats[k].invalid)
             k++;
         st = fs_no_data_error(err, display_name(inputs[k]), &fstats[k]);
-    } else if (st == FOLDSVG_OK && !c.use_profile) {
-        for (size_t i = 0; i < n; i++)
-            fs_warn_folded_stats(o, display_name(inputs[i]), &fstats[i]);
-        st = fs_stream_finish(&c.s);
-        if (st)
-            fs_error(err, st, NULL, "%s", foldsvg_status_name(st));
     }
-    if (st == FOLDSVG_OK && !c.use_profile) {
-        fs_svg_input in = {
-            .tree = &c.s.names,
-            .frames = c.s.kept,
-            .nframes = c.s.nkept,
-            .opts = o,
-            .countname = o->countname ? o->countname : "cycles",
-        };
-        st = fs_write_svg_frames(&in, output, err);
-        if (st == FOLDSVG_OK) {
-            *done = 1;
-            if (stats) {
-                stats->total = c.s.t;
-                stats->unique_stacks = c.s.unique;
-                snprintf(stats->count_name, sizeof stats->count_name, "%s", in.countname);
-                stats->streamed = 1;
-            }
+    folded_out fo = {&c, NULL, NULL, {0}, 0, 0, 0, 0, 0, 0};
+    if (st == FOLDSVG_OK && !c.use_profile && folded) {
+        st = fs_write_folded(output, produce_folded, &fo, err);
+        if (c.use_profile)
+            st = FOLDSVG_OK;
+    } else if (st == FOLDSVG_OK && !c.use_profile) {
+        if (c.sorter)
+            st = sort_into_stream(&c, err);
+        if (st == FOLDSVG_OK && !c.use_profile) {
+            for (size_t i = 0; i < n; i++)
+                fs_warn_folded_stats(o, display_name(inputs[i]), &fstats[i]);
+            st = fs_stream_finish(&c.s);
+            if (st)
+                fs_error(err, st, NULL, "%s", foldsvg_status_name(st));
+        }
+        if (st == FOLDSVG_OK && !c.use_profile) {
+            fs_svg_input in = {
+                .tree = &c.s.names,
+                .frames = c.s.kept,
+                .nframes = c.s.nkept,
+                .opts = o,
+                .countname = o->countname ? o->countname : "cycles",
+            };
+            st = fs_write_svg_frames(&in, output, err);
         }
     }
+    if (st == FOLDSVG_OK && !c.use_profile) {
+        if (folded) /* SVG runs warned before writing */
+            for (size_t i = 0; i < n; i++)
+                fs_warn_folded_stats(o, display_name(inputs[i]), &fstats[i]);
+        *done = 1;
+        if (stats) {
+            stats->total = c.total;
+            stats->unique_stacks = folded ? fo.lines : c.s.unique;
+            snprintf(stats->count_name, sizeof stats->count_name, "%s",
+                     o->countname ? o->countname : "cycles");
+            stats->streamed = 1;
+        }
+    }
+    fs_buf_free(&fo.stack);
+    fs_sorter_free(c.sorter);
     free(fstats);
     fs_stream_free(&c.s);
     return st;
@@ -273,7 +357,7 @@ foldsvg_status foldsvg_convert(const char *const *inputs, size_t ninputs, const 
     foldsvg_profile *p = NULL;
     if (streamable(inputs, ninputs, format, o)) {
         int done;
-        st = try_stream(inputs, ninputs, output, o, stats, &done, &spool, &held, err);
+        st = try_stream(inputs, ninputs, output, format, o, stats, &done, &spool, &held, err);
         if (st || done)
             goto out;
     }

@@ -326,6 +326,31 @@ foldsvg_status fs_write_svg_frames(const fs_svg_input *in, const char *path, fol
     return write_with(path, in->opts, render_frames_job, in, err);
 }
 
+typedef struct folded_job {
+    fs_folded_producer produce;
+    void *user;
+} folded_job;
+
+static foldsvg_status render_folded_job(const void *ctx, sink_out *out, fs_palettemap **pmap,
+                                        foldsvg_error *err)
+{
+    const folded_job *j = ctx;
+    *pmap = NULL;
+    folded_ctx c = {out, {0}};
+    foldsvg_status st = j->produce(j->user, folded_line, &c);
+    fs_buf_free(&c.line);
+    if (out->failed)
+        return fs_error(err, FOLDSVG_E_IO, NULL, "write failed");
+    return st ? fs_error(err, st, NULL, "%s", foldsvg_status_name(st)) : FOLDSVG_OK;
+}
+
+foldsvg_status fs_write_folded(const char *path, fs_folded_producer produce, void *user,
+                               foldsvg_error *err)
+{
+    folded_job j = {produce, user};
+    return write_with(path, fs_default_options(), render_folded_job, &j, err);
+}
+
 foldsvg_status foldsvg_profile_write(const foldsvg_profile *p, const char *path,
                                      const foldsvg_options *opts, foldsvg_error *err)
 {
