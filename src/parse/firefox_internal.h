@@ -1,6 +1,7 @@
 /* Shared between the parts of the Firefox-Profiler reader: firefox_model.c (growable
- * containers and the per-stack sample sums), firefox_sax.c (the yajl callbacks that fill
- * them) and firefox.c (format detection, thread numbering, stack resolution, output). */
+ * containers and the per-stack sample sums), firefox_sax.c, firefox_samples.c and
+ * firefox_parse.c (the streaming reader that fills them; firefox_sax.h) and firefox.c
+ * (format detection, thread numbering, stack resolution, output). */
 #ifndef FOLDSVG_PARSE_FIREFOX_INTERNAL_H
 #define FOLDSVG_PARSE_FIREFOX_INTERNAL_H
 
