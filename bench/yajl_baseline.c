@@ -1,7 +1,7 @@
 /* The benchmark baseline for the Firefox-Profiler reader: a bare yajl parse of a JSON file
- * whose callbacks do nothing (the same callback set, raw number callback and chunk size as
- * src/parse/firefox_sax.c, UTF-8 validation on as there), so the reader's cost over plain
- * JSON lexing can be measured.
+ * whose callbacks do nothing (the same callback set and raw number callback as
+ * src/parse/firefox_sax.c, the chunk size and UTF-8 validation of src/parse/firefox_parse.c),
+ * so the reader's cost over plain JSON lexing can be measured.
  *
  * Build and run:
  *   cc -std=c11 -O2 -D_POSIX_C_SOURCE=200809L bench/yajl_baseline.c \

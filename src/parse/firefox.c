@@ -1,8 +1,8 @@
-/* The Firefox-Profiler reader once the JSON is read (firefox_sax.c): picks the format and
- * the root profile, numbers the threads in document order, resolves each summed stack
- * index through the prefix chain (iteratively: chains may be 100k deep) and hands the
- * stacks to the sink. Range checks happen here, lazily, for the stacks that samples use,
- * as the reference converter does; messages name the thread, table and row. */
+/* The Firefox-Profiler reader once the JSON is read (firefox_sax.c and its parts): picks the format
+ * and the root profile, numbers the threads in document order, resolves each summed stack index
+ * through the prefix chain (iteratively: chains may be 100k deep) and hands the stacks to the sink.
+ * Range checks happen here, lazily, for the stacks that samples use, as the reference converter
+ * does; messages name the thread, table and row. */
 #include "parse/firefox.h"
 
 #include <math.h>
