@@ -13,14 +13,22 @@
 
 /* ---------------------------------------------------------------- sample rows */
 
+/* A sample's stack cell as an index (-1: null, no stack); 0 when it is neither. */
+static int stack_key(ff_cell c, int64_t *key)
+{
+    if (c.tag == FF_NULL)
+        *key = -1;
+    else if (c.tag == FF_INT && c.v.i >= 0)
+        *key = c.v.i;
+    else
+        return 0;
+    return 1;
+}
+
 int ff_sample_row(ff_parser *p, ff_thread *t, ff_cell stack, ff_cell cpu, uint64_t row)
 {
     int64_t key;
-    if (stack.tag == FF_NULL)
-        key = -1;
-    else if (stack.tag == FF_INT && stack.v.i >= 0)
-        key = stack.v.i;
-    else
+    if (!stack_key(stack, &key))
         return ff_fail(p, FOLDSVG_E_PARSE,
                        "samples row %llu: the stack cell is not a stack index or null",
                        (unsigned long long)row);
@@ -175,11 +183,7 @@ int ff_column_cell(ff_parser *p, ff_thread *t, int col, uint64_t i, ff_cell c)
         return 0;
     if (k == FF_P_STACK) {
         int64_t key;
-        if (c.tag == FF_NULL)
-            key = -1;
-        else if (c.tag == FF_INT && c.v.i >= 0)
-            key = c.v.i;
-        else
+        if (!stack_key(c, &key))
             return ff_fail(p, FOLDSVG_E_PARSE, "samples.stack[%llu] is not a stack index or null",
                            (unsigned long long)i);
         ff_acc *a = ff_agg_get(&t->agg, key, i);
