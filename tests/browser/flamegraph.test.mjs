@@ -260,19 +260,25 @@ describe('standalone SVG', () => {
     await page.close();
   });
 
-  test('keyboard: Tab reaches frames, Enter zooms; title and ARIA label present', async () => {
+  test('keyboard: Tab reaches the frames (at the root), arrows move, Enter zooms; title and ARIA label present', async () => {
     const { page, errors, P } = await standalone(files.small);
+    const focusedName = () => page.evaluate((p) => {
+      const a = document.activeElement;
+      if (!a || a.parentNode !== document.getElementById(`${p}-frames`)) return null;
+      const t = a.querySelector('title').textContent;
+      return t.slice(0, t.indexOf(' ('));
+    }, P);
     let name = null;
     for (let i = 0; i < 20 && !name; i++) {
       await page.keyboard.press('Tab');
-      name = await page.evaluate((p) => {
-        const a = document.activeElement;
-        if (!a || a.parentNode !== document.getElementById(`${p}-frames`)) return null;
-        const t = a.querySelector('title').textContent;
-        return t.startsWith('all (') ? null : t.slice(0, t.indexOf(' ('));
-      }, P);
+      name = await focusedName();
     }
-    assert.ok(name, 'a frame got the focus');
+    assert.equal(name, 'all', 'Tab reaches the frames at the root frame');
+    // the frames are one tab stop: the arrow keys move between them (keyboard.test.mjs)
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowUp');
+    name = await focusedName();
+    assert.equal(name, 'render');
     assert.match(await text(page, `${P}-details`), new RegExp(`^Function: ${name} \\(`));
     await page.keyboard.press('Enter');
     assert.equal((await frameInfo(page, P, name)).width, '100.0000%');

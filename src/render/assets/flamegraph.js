@@ -34,6 +34,16 @@
  *     frames of its layer);
  *   - reads at the start only what a zoom needs (fg:x, fg:w, y), the rest when needed, and
  *     writes the URL state after the repaint.
+ *
+ * Keyboard (a "roving tabindex", as in ARIA trees and grids): the frames are one Tab stop.
+ * Exactly one frame element has tabindex="0" (at first the root frame, then the frame last
+ * focused; the others have none, links -1), so Tab goes from the controls (Reset Zoom, Search,
+ * ic) into the graph and with the next Tab out of it, and the start writes one attribute,
+ * not one per frame. On a frame, the arrow keys follow what is shown (hidden frames are
+ * skipped; while zoomed the focus goes to the element drawn, copy or original): Up to the
+ * child under the frame's middle (else the widest; one level towards the leaves, drawn below
+ * in an inverted graph), Down to the parent, Left and Right to the neighbours in the same row;
+ * Home to the root frame. Enter or Space zooms, Escape resets, Ctrl+F or F3 searches.
  */
 
 var SVGNS = "http://www.w3.org/2000/svg";
@@ -262,19 +272,19 @@ function init() {
     var origFill = new Array(n);
     var highlighted = new Uint8Array(n);
 
-    /* frames take the focus (Tab): a few thousand at once, the rest in later tasks, so that
-     * the start does not wait for tens of thousands of attribute writes */
-    var tabbable = 0;
-    function makeTabbable() {
-        var end = Math.min(n, tabbable + 4000);
-        for (; tabbable < end; tabbable++) {
-            els[tabbable].setAttribute("tabindex", "0");
+    /* the one frame in the tab order (roving tabindex): the root frame, the widest at depth
+     * 0, until another is focused. Links (<a>, focusable by themselves) leave the tab order. */
+    var homeIdx = -1;
+    for (i = 0; i < n; i++) {
+        if (D[i] === 0 && (homeIdx < 0 || Wd[i] > Wd[homeIdx])) {
+            homeIdx = i;
         }
-        if (tabbable < n) {
-            setTimeout(makeTabbable, 0);
+        if (els[i].localName === "a") {
+            els[i].setAttribute("tabindex", "-1");
         }
     }
-    makeTabbable();
+    var stop = homeIdx;            /* its frame index */
+    var stopEl = null;             /* the element holding tabindex="0" for it */
 
     /* what the view should show: filled by target() */
     var tState = new Uint8Array(n);
@@ -408,13 +418,16 @@ function init() {
         } else {
             paintInPlace();
         }
+        /* the tab stop on the element that shows its frame now, or on the frame zoomed to
+         * (the root) when its own is hidden; the focus stays on it */
+        var s = stopFor(hadFocus >= 0 ? hadFocus : stop);
         if (hadFocus >= 0) {
-            /* keep the focus on the frame, wherever it is shown now */
-            var el = frameEl(hadFocus);
+            var el = offerStop(s);
             if (el && el !== document.activeElement) {
                 el.focus({ preventScroll: true });
             }
         }
+        setStop(s);
         if (ui.unzoom) {
             ui.unzoom.classList.toggle("hide", zoomed < 0);
         }
@@ -522,7 +535,9 @@ function init() {
             }
             var c = els[i].cloneNode(true);
             var parts = framePartsOf(c);
-            c.setAttribute("tabindex", "0");
+            if (els[i] === stopEl) {
+                untab(c); /* setStop() puts the tab stop on the copy it wants */
+            }
             var cls = (c.getAttribute("class") || "").replace(/(^|\s)(hide|parent)(?=\s|$)/g, " ").trim();
             if (state === PARENT) {
                 cls = cls ? cls + " parent" : "parent";
@@ -578,6 +593,169 @@ function init() {
     function focusedFrame() {
         var a = document.activeElement;
         return a ? frameOf(a) : -1;
+    }
+
+    /* ---- keyboard: the roving tab stop and the arrow keys -------------------------------- */
+    /* The frame that takes the tab stop for frame I: I when it is shown (by its own element,
+     * or its copy while the zoom layer is up), else the frame zoomed to, or the root. */
+    function stopFor(i) {
+        return i >= 0 && frameEl(i) ? i : zoomed >= 0 ? zoomed : homeIdx;
+    }
+
+    /* Makes frame I the one frame in the tab order. The old tab stop leaves it here, when it
+     * no longer has the focus: taking the tabindex from the focused element costs a style
+     * update of the whole document (ms with a big graph), so a frame about to be focused is
+     * first put in the tab order beside it (offerStop). */
+    var offered = null;            /* an element offerStop() put in the tab order */
+    function setStop(i) {
+        i = stopFor(i);
+        var el = i >= 0 ? frameEl(i) : null;
+        stop = i;
+        if (offered && offered !== el) {
+            untab(offered);
+        }
+        var had = offered === el;
+        offered = null;
+        if (el === stopEl) {
+            return;
+        }
+        if (stopEl) {
+            untab(stopEl);
+        }
+        if (el && !had) {
+            el.setAttribute("tabindex", "0");
+        }
+        stopEl = el;
+    }
+
+    /* puts the element of frame I in the tab order too, before it takes the focus */
+    function offerStop(i) {
+        var el = i >= 0 ? frameEl(i) : null;
+        if (el && el !== stopEl && el !== offered) {
+            if (offered) {
+                untab(offered);
+            }
+            el.setAttribute("tabindex", "0");
+            offered = el;
+        }
+        return el;
+    }
+
+    function untab(el) {
+        if (el.localName === "a") {
+            el.setAttribute("tabindex", "-1");
+        } else {
+            el.removeAttribute("tabindex");
+        }
+    }
+
+    function focusFrame(i) {
+        var el = offerStop(i);
+        if (el && el !== document.activeElement) {
+            el.focus();
+        }
+        setStop(i);
+    }
+
+    /* The frames of each row (depth) in x order, made on the first arrow key. The frames in
+     * view in a row are consecutive in it: those inside the frame zoomed to, or the one
+     * ancestor of it. */
+    var rowFrames = null;
+    var rowPos = null;             /* frame index -> its place in its row */
+    function byRow() {
+        if (rowFrames) {
+            return;
+        }
+        rowFrames = rows.map(function () {
+            return [];
+        });
+        for (var i = 0; i < n; i++) {
+            rowFrames[D[i]].push(i);
+        }
+        rowPos = new Int32Array(n);
+        rowFrames.forEach(function (row) {
+            row.sort(function (a, b) {
+                return X[a] - X[b] || a - b;
+            });
+            for (var k = 0; k < row.length; k++) {
+                rowPos[row[k]] = k;
+            }
+        });
+    }
+
+    /* the first place in ROW whose frame starts at or after x (AFTER: after x) */
+    function placeIn(row, x, after) {
+        var lo = 0;
+        var hi = row.length;
+        while (lo < hi) {
+            var mid = (lo + hi) >> 1;
+            var xm = X[row[mid]];
+            if (xm < x || (after && xm === x)) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    /* the frame in view one level towards the leaves under frame I's middle, else the widest */
+    function childOf(i) {
+        var r = D[i] + 1;
+        if (r >= rowFrames.length) {
+            return -1;
+        }
+        var row = rowFrames[r];
+        var end = X[i] + Wd[i];
+        var mid = X[i] + Wd[i] / 2;
+        var best = -1;
+        for (var k = placeIn(row, X[i], false); k < row.length && X[row[k]] < end; k++) {
+            var j = row[k];
+            if (!frameEl(j)) {
+                continue;
+            }
+            if (X[j] <= mid && mid < X[j] + Wd[j]) {
+                return j;
+            }
+            if (best < 0 || Wd[j] > Wd[best]) {
+                best = j;
+            }
+        }
+        return best;
+    }
+
+    /* the frame one level towards the root that holds frame I: the last in its row that
+     * starts at or before frame I */
+    function parentOf(i) {
+        var r = D[i] - 1;
+        if (r < 0) {
+            return -1;
+        }
+        var row = rowFrames[r];
+        var k = placeIn(row, X[i], true) - 1;
+        var j = k >= 0 ? row[k] : -1;
+        return j >= 0 && X[j] + Wd[j] > X[i] && frameEl(j) ? j : -1;
+    }
+
+    /* the frame in view next to frame I in its row, DIR -1 to the left, 1 to the right */
+    function besideOf(i, dir) {
+        var row = rowFrames[D[i]];
+        var k = rowPos[i] + dir;
+        return k >= 0 && k < row.length && frameEl(row[k]) ? row[k] : -1;
+    }
+
+    /* the frame key KEY moves the focus to from frame I: -1 for none, undefined for a key
+     * that is not ours */
+    function frameForKey(key, i) {
+        if (key === "Home") {
+            return homeIdx;
+        }
+        var dir = { ArrowUp: 0, Up: 0, ArrowDown: 1, Down: 1, ArrowLeft: 2, Left: 2, ArrowRight: 3, Right: 3 }[key];
+        if (dir === undefined) {
+            return undefined;
+        }
+        byRow();
+        return dir === 0 ? childOf(i) : dir === 1 ? parentOf(i) : besideOf(i, dir === 2 ? -1 : 1);
     }
 
     /* ---- width ------------------------------------------------------------------------- */
@@ -955,7 +1133,7 @@ function init() {
             if (layer === framesEl && layered) {
                 /* P-frames is hidden under the zoom layer: pass the focus on */
                 var from = e.relatedTarget;
-                var to = from && zoomEl.contains(from) ? focusableBefore() : zoomEl.firstElementChild;
+                var to = from && zoomEl.contains(from) ? focusableBefore() : stopEl;
                 if (to) {
                     to.focus({ preventScroll: true });
                 } else if (e.target.blur) {
@@ -965,6 +1143,7 @@ function init() {
             }
             var i = frameOf(e.target);
             if (i >= 0) {
+                setStop(i);
                 showDetails(i);
                 focusIdx = matchesFocusVisible(e.target) ? i : -1;
                 showOutline();
@@ -974,6 +1153,15 @@ function init() {
             showDetails(-1);
             focusIdx = -1;
             showOutline();
+        });
+        layer.addEventListener("mousedown", function (e) {
+            /* a frame clicked takes the focus, as the tab stop (the browser focuses it after
+             * this event) */
+            var i = frameOf(e.target);
+            var el = i >= 0 ? frameEl(i) : null;
+            if (el && el.contains(e.target)) {
+                offerStop(i); /* focusin makes it the tab stop */
+            }
         });
         layer.addEventListener("click", function (e) {
             var i = frameOf(e.target);
@@ -1037,6 +1225,16 @@ function init() {
             if (i >= 0 && !(key === "Enter" && els[i].localName === "a")) {
                 e.preventDefault();
                 zoom(i);
+            }
+        } else if (!e.altKey && !e.ctrlKey && !e.metaKey && !e.shiftKey) {
+            /* arrows and Home on a frame: move the focus (never scroll the page) */
+            var from = frameOf(e.target);
+            var to = from >= 0 ? frameForKey(key, from) : undefined;
+            if (to !== undefined) {
+                e.preventDefault();
+                if (to >= 0 && to !== from) {
+                    focusFrame(to);
+                }
             }
         }
     });
