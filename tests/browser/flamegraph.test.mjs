@@ -199,6 +199,39 @@ describe('standalone SVG', () => {
     await page.close();
   });
 
+  test('zoom layer: the hidden frames under it take no clicks and no hover', async () => {
+    // thread_N calls work_N for half its time: zoomed into thread_7, work_7 fills the left half
+    // of its row; under the empty right half lie the hidden frames work_30.. of P-frames
+    const half = Array.from({ length: 60 }, (_, t) => `main;thread_${t};work_${t} 5\nmain;thread_${t} 5`).join('\n') + '\n';
+    const file = await renderSvg(dir, 'half', half);
+    const { page, errors, P } = await standalone(file);
+    await frameLocator(page, P, 'thread_7').click();
+    assert.equal(await page.evaluate((p) => document.getElementById(`${p}-frames`).getAttribute('aria-hidden'), P), 'true');
+    const row = await frameLocator(page, P, 'thread_7').locator('rect').boundingBox();
+    const work = await frameLocator(page, P, 'work_7').locator('rect').boundingBox();
+    assert.ok(work.width < row.width * 0.6, `work_7 fills half the row (${work.width} of ${row.width})`);
+    // the empty half of work_7's row
+    const emptyLeft = work.x - row.x > row.width / 4;
+    const spot = { x: emptyLeft ? row.x + row.width / 4 : row.x + row.width * 0.75, y: work.y + work.height / 2 };
+    const under = await page.evaluate(([x, y]) => {
+      // what lies there in P-frames, hit testing aside
+      const hits = [];
+      for (const r of document.querySelectorAll('[id$="-frames"] > * > rect')) {
+        const b = r.getBoundingClientRect();
+        if (b.left <= x && x <= b.right && b.top <= y && y <= b.bottom) hits.push(r.parentNode.querySelector('title').textContent.split(' ')[0]);
+      }
+      return hits;
+    }, [spot.x, spot.y]);
+    assert.ok(under.some((n) => /^work_\d+$/.test(n) && n !== 'work_7'), `a hidden frame lies there: ${under}`);
+    await page.mouse.move(spot.x, spot.y);
+    assert.doesNotMatch(await text(page, `${P}-details`), /work_/, 'no details of a hidden frame');
+    await page.mouse.click(spot.x, spot.y);
+    assert.equal((await frameInfo(page, P, 'thread_7')).width, '100.0000%', 'still zoomed on thread_7');
+    assert.equal((await frameInfo(page, P, 'work_7')).visible, true);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
   test('zoom and search are kept in the URL and restored on load', async () => {
     const { page, errors, P } = await standalone(files.small);
     page.on('dialog', (d) => d.accept('text_'));

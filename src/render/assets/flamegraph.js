@@ -1093,6 +1093,13 @@ function init() {
         return -1;
     }
 
+    /* the frame under the pointer: while the zoom layer is up, P-frames lies under it unseen
+     * (opacity 0, which still takes pointer events) and must not answer where no copy covers
+     * it */
+    function pointedFrame(target) {
+        return layered && framesEl.contains(target) ? -1 : frameOf(target);
+    }
+
     function matchesFocusVisible(el) {
         try {
             return el.matches(":focus-visible");
@@ -1115,7 +1122,7 @@ function init() {
 
     function listen(layer) {
         layer.addEventListener("mouseover", function (e) {
-            var i = frameOf(e.target);
+            var i = pointedFrame(e.target);
             if (i >= 0) {
                 showDetails(i);
                 hoverIdx = i;
@@ -1123,7 +1130,7 @@ function init() {
             }
         });
         layer.addEventListener("mouseout", function (e) {
-            if (frameOf(e.relatedTarget) < 0) {
+            if (pointedFrame(e.relatedTarget) < 0) {
                 showDetails(-1);
                 hoverIdx = -1;
                 showOutline();
@@ -1157,14 +1164,14 @@ function init() {
         layer.addEventListener("mousedown", function (e) {
             /* a frame clicked takes the focus, as the tab stop (the browser focuses it after
              * this event) */
-            var i = frameOf(e.target);
+            var i = pointedFrame(e.target);
             var el = i >= 0 ? frameEl(i) : null;
             if (el && el.contains(e.target)) {
                 offerStop(i); /* focusin makes it the tab stop */
             }
         });
         layer.addEventListener("click", function (e) {
-            var i = frameOf(e.target);
+            var i = pointedFrame(e.target);
             if (i < 0) {
                 return;
             }
