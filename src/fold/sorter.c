@@ -14,14 +14,7 @@ typedef struct counts {
     int is_diff;
 } counts;
 
-enum {
-    DEFAULT_BUDGET = 32 << 20,
-    DEFAULT_FANIN = 64,
-    READ_BUF = 128 << 10,
-    /* what a distinct stack costs beyond its bytes: the map's key pointer, length, hash and
-     * (at most half full) slots, and its counts */
-    ENTRY_COST = 8 + 4 + 4 + 2 * 4 + (int)sizeof(counts)
-};
+enum { DEFAULT_BUDGET = 32 << 20, DEFAULT_FANIN = 64, READ_BUF = 128 << 10 };
 
 /* The distinct stacks of one chunk and their summed counts, by map entry. */
 typedef struct chunk {
@@ -103,6 +96,18 @@ size_t fs_sorter_runs(fs_sorter *s)
     size_t n = s->nruns;
     pthread_mutex_unlock(&s->mu);
     return n;
+}
+
+/* The memory a chunk holds: its stacks' bytes, the map's tables (key pointer, length and hash
+ * per entry; the slots), the counts, at the capacities they grew to, and the order that
+ * sorting it will take. Short stacks cost more in tables than in bytes. */
+static size_t chunk_bytes(const chunk *c)
+{
+    const fs_strmap *m = &c->map;
+    size_t entries = (size_t)m->cap * (sizeof(char *) + 2 * sizeof(uint32_t));
+    size_t slots = m->slots ? (m->mask + 1) * sizeof(uint32_t) : 0;
+    size_t sorting = (size_t)fs_strmap_size(m) * (sizeof(uint32_t) + 16);
+    return m->arena.used_total + entries + slots + c->cap * sizeof(counts) + sorting;
 }
 
 /* ORDER gets the chunk's entries in byte order of their stacks (caller frees). */
@@ -274,7 +279,7 @@ foldsvg_status fs_sorter_add(fs_sorter *s, const char *stack, size_t len, uint64
         }
         return FOLDSVG_OK;
     }
-    if (c->map.arena.used_total + (size_t)(n + 1) * ENTRY_COST > s->budget)
+    if (chunk_bytes(c) > s->budget)
         return spill(s);
     return FOLDSVG_OK;
 }
