@@ -5,6 +5,7 @@
 
 #include "fold/filter.h"
 #include "fold/sanitize.h"
+#include "fold/strsort.h"
 #include "lib/options.h"
 #include "lib/profile.h"
 #include "parse/firefox.h"
@@ -121,12 +122,8 @@ static foldsvg_status on_line(void *user, const fs_folded_line *l, foldsvg_error
 {
     read_ctx *c = user;
     if (c->o->no_sort) {
-        if (c->have_prev) {
-            size_t m = l->len < c->prev.len ? l->len : c->prev.len;
-            int cmp = memcmp(l->stack, c->prev.data, m);
-            if (cmp < 0 || (cmp == 0 && l->len < c->prev.len))
-                return fs_unsorted_error(err, c->name, l->lineno, c->prev_line);
-        }
+        if (c->have_prev && fs_strcmp_bytes(l->stack, l->len, c->prev.data, c->prev.len) < 0)
+            return fs_unsorted_error(err, c->name, l->lineno, c->prev_line);
         fs_buf_clear(&c->prev);
         if (fs_buf_append(&c->prev, l->stack, l->len) != 0)
             return fs_error(err, FOLDSVG_E_NOMEM, c->name, "out of memory");
