@@ -8,25 +8,10 @@ import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import {
   frameInfo, frameLocator, launchBrowser, makeTmpDir, openPage, prefixOf, ready, renderSvg,
-  svgMarkup, text,
+  SMALL, svgMarkup, text, WIDE,
 } from './helpers.mjs';
 
-// total 150: main 125 (parse 50, render 65 (draw_frames 55 (text_width 15), write_svg 10),
-// alloc 10), other 25 (idle 25)
-const SMALL = [
-  'main;parse;read_line 30',
-  'main;parse;tokenize 20',
-  'main;render;draw_frames 40',
-  'main;render;write_svg 10',
-  'main;render;draw_frames;text_width 15',
-  'other;idle 25',
-  'main;alloc 10',
-  '',
-].join('\n');
 const OTHER = ['alpha;beta 5', 'alpha;gamma 7', 'delta 3', ''].join('\n');
-// 60 threads of 10 each below main, each calling work_N: zooming into one leaves 4 of 122
-// frames in view
-const WIDE = Array.from({ length: 60 }, (_, t) => `main;thread_${t};work_${t} 10`).join('\n') + '\n';
 
 let browser;
 let dir;

@@ -154,3 +154,20 @@ export function frameLocator(page, P, name) {
 export async function text(page, id) {
   return page.evaluate((i) => document.getElementById(i).textContent, id);
 }
+
+// Shared inputs. SMALL, total 150, frames as drawn (x in counts): main 0..125 (alloc 0..10,
+// parse 10..60 (read_line 10..40, tokenize 40..60), render 60..125 (draw_frames 60..115
+// (text_width 60..75), write_svg 115..125)), other 125..150 (idle 125..150).
+export const SMALL = [
+  'main;parse;read_line 30',
+  'main;parse;tokenize 20',
+  'main;render;draw_frames 40',
+  'main;render;write_svg 10',
+  'main;render;draw_frames;text_width 15',
+  'other;idle 25',
+  'main;alloc 10',
+  '',
+].join('\n');
+// WIDE: 60 threads of 10 each below main, each calling work_N: zooming into one leaves 4 of
+// 122 frames in view (all, main, thread_N, work_N; as copies in the zoom layer)
+export const WIDE = Array.from({ length: 60 }, (_, t) => `main;thread_${t};work_${t} 10`).join('\n') + '\n';

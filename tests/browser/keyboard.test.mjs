@@ -6,26 +6,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { frameLocator, launchBrowser, makeTmpDir, openPage, prefixOf, ready, renderSvg, svgMarkup } from './helpers.mjs';
+import { frameLocator, launchBrowser, makeTmpDir, openPage, prefixOf, ready, renderSvg, SMALL, svgMarkup, WIDE } from './helpers.mjs';
 
-// total 150: all 150 (main 0..125 (alloc 0..10, parse 10..60 (read_line 10..40, tokenize
-// 40..60), render 60..125 (draw_frames 60..115 (text_width 60..75), write_svg 115..125)),
-// other 125..150 (idle 125..150))
-const SMALL = [
-  'main;parse;read_line 30',
-  'main;parse;tokenize 20',
-  'main;render;draw_frames 40',
-  'main;render;write_svg 10',
-  'main;render;draw_frames;text_width 15',
-  'other;idle 25',
-  'main;alloc 10',
-  '',
-].join('\n');
 // top 0..100 has children aa 0..10 and bb 10..40 and none under its middle (50)
 const GAP = ['top;aa 10', 'top;bb 30', 'top 60', ''].join('\n');
-// 60 threads below main: zooming into one leaves all, main, thread_N, work_N in view, as
-// copies in the zoom layer
-const WIDE = Array.from({ length: 60 }, (_, t) => `main;thread_${t};work_${t} 10`).join('\n') + '\n';
 
 let browser;
 let dir;

@@ -7,20 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { foldsvgBin, frameInfo, frameLocator, launchBrowser, makeTmpDir, openPage, prefixOf, ready } from './helpers.mjs';
+import { foldsvgBin, frameInfo, frameLocator, launchBrowser, makeTmpDir, openPage, prefixOf, ready, SMALL } from './helpers.mjs';
 
-// total 150: main 125 (parse 50, render 65 (draw_frames 55 (text_width 15), write_svg 10),
-// alloc 10), other 25 (idle 25)
-const SMALL = [
-  'main;parse;read_line 30',
-  'main;parse;tokenize 20',
-  'main;render;draw_frames 40',
-  'main;render;write_svg 10',
-  'main;render;draw_frames;text_width 15',
-  'other;idle 25',
-  'main;alloc 10',
-  '',
-].join('\n');
 const OTHER = ['alpha;beta 5', 'alpha;draw_frames 7', 'delta 3', ''].join('\n');
 
 let browser;
