@@ -2,9 +2,9 @@
  * Byte 0 chooses the reader's options and whether the rest is gzip-compressed here (and
  * possibly cut short) before reading, so the JSON grammar is fuzzed through gzip too. */
 #include <string.h>
-#include <zlib.h>
 
 #include "fuzz.h"
+#include "gzip.h"
 #include "parse/firefox.h"
 #include "parse/input.h"
 
@@ -47,33 +47,6 @@ static void on_thread(void *ud, size_t index, const char *name, const char *proc
     (*next)++;
 }
 
-/* gzip of DATA; NULL when out of memory. */
-static unsigned char *gzip(const uint8_t *data, size_t size, size_t *out_len)
-{
-    z_stream zs;
-    memset(&zs, 0, sizeof zs);
-    if (deflateInit2(&zs, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-        return NULL;
-    size_t cap = deflateBound(&zs, (uLong)size) + 32;
-    unsigned char *out = malloc(cap);
-    if (!out) {
-        deflateEnd(&zs);
-        return NULL;
-    }
-    zs.next_in = (Bytef *)(uintptr_t)data;
-    zs.avail_in = (uInt)size;
-    zs.next_out = out;
-    zs.avail_out = (uInt)cap;
-    int rc = deflate(&zs, Z_FINISH);
-    *out_len = cap - zs.avail_out;
-    deflateEnd(&zs);
-    if (rc != Z_STREAM_END) {
-        free(out);
-        return NULL;
-    }
-    return out;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1)
@@ -95,7 +68,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const uint8_t *in_data = data;
     size_t in_len = size;
     if (flags & 16) {
-        gz = gzip(data, size, &in_len);
+        gz = fuzz_gzip(data, size, 1, &in_len);
         if (!gz)
             return 0;
         /* Bits 5-7: cut 0..7 bytes off the end (a truncated download). */
