@@ -1,5 +1,5 @@
 #!/bin/sh
-# foldsvg benchmarks: fixed inputs made by ../shared/tools generators (fixed seeds), each
+# foldsvg benchmarks: fixed inputs made by the generators in tests/tools (fixed seeds), each
 # workload run REPS times, median wall time and peak RSS, next to baselines run in the same
 # invocation (wc -l on the same file; a bare yajl parse; a bare xmlTextWriter loop).
 # Not part of the test suite. Needs /usr/bin/time (Debian package "time").
@@ -7,7 +7,7 @@
 # Data goes to bench/data/ (about 3 GB; reused between runs).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd); root=$(dirname "$here")
-tools="$root/../shared/tools"
+tools="$root/tests/tools"
 build=${1:-$root/build-bench}; reps=${2:-5}
 data="$here/data"; mkdir -p "$data"
 command -v /usr/bin/time >/dev/null || { echo "bench: install the 'time' package" >&2; exit 1; }
@@ -18,15 +18,19 @@ bin="$build/foldsvg"
 cc -O2 -o "$build/yajl_baseline" "$here/yajl_baseline.c" $(pkg-config --cflags --libs yajl)
 cc -O2 -o "$build/xmlwriter_baseline" "$here/xmlwriter_baseline.c" $(pkg-config --cflags --libs libxml-2.0)
 
-# inputs (fixed seeds)
-[ -s "$data/sorted.folded" ] || python3 "$tools/gen_folded.py" 200000 42 >"$data/sorted.folded"
-[ -s "$data/shuffled.folded" ] || python3 -c "
-import random, sys
-lines = open(sys.argv[1]).readlines(); random.Random(7).shuffle(lines)
-sys.stdout.writelines(lines)" "$data/sorted.folded" >"$data/shuffled.folded"
-[ -s "$data/repeated.folded" ] || python3 "$tools/gen_repeated.py" "$data/sorted.folded" 5000 2000 >"$data/repeated.folded"
-[ -s "$data/sp1.json" ] || python3 "$tools/gen_sp1_profile.py" -n 10000000 --seed 7 -o "$data/sp1.json" >/dev/null
-vertx="$root/../shared/compat/inputs/flamegraph/test/results/perf-vertx-stacks-01-collapsed-all.txt"
+# inputs (fixed seeds; README "Benchmarks" says what they are). A file is made again when
+# the generator is newer than it.
+gen() { # gen OUT GENERATOR ARGS...
+    out=$1; shift
+    if [ ! -s "$out" ] || [ "$1" -nt "$out" ]; then
+        python3 "$@" -o "$out.tmp" && mv "$out.tmp" "$out"
+    fi
+}
+gen "$data/sorted.folded" "$tools/gen_folded.py" -n 200000 --seed 42
+gen "$data/shuffled.folded" "$tools/gen_folded.py" -n 200000 --seed 42 --shuffle 7
+gen "$data/repeated.folded" "$tools/gen_folded.py" -n 5000 --seed 42 --repeat 2G
+gen "$data/sp1.json" "$tools/gen_sp1_profile.py" -n 10000000 --seed 7
+vertx="$root/tests/data/compat/inputs/flamegraph/test/results/perf-vertx-stacks-01-collapsed-all.txt"
 
 # measure NAME CMD...: median wall seconds and max RSS (KiB) over REPS runs
 measure() {

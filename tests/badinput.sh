@@ -1,6 +1,6 @@
 #!/bin/sh
 # The bad-input corpus: every case in tests/badinput/ must fail cleanly (issue
-# "Robustness", ../shared/docs/cli.md): the expected exit code, exactly one line on stderr
+# "Robustness", docs/cli.md): the expected exit code, exactly one line on stderr
 # naming the file, the place and what was wrong, no output file created, and an existing
 # output file left untouched (content and mtime).
 #   sh tests/badinput.sh BIN [--no-heavy]

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The command-line contract (../shared/docs/cli.md): exit codes, one-line messages that name
+# The command-line contract (docs/cli.md): exit codes, one-line messages that name
 # the file and line, outputs chosen by -o, no partial or clobbered files.
 #   tests/cli.sh BIN
 set -u

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The stack filters end to end (--strip, --strip-rust-hash, --include, --exclude, --focus,
-# --collapse-recursion; ../shared/docs/cli.md) on folded and Firefox-Profiler input. The
+# --collapse-recursion; docs/cli.md) on folded and Firefox-Profiler input. The
 # expected folded output comes from a small model written here in Python, independent of
 # foldsvg (its `re` and PCRE2 agree on the patterns used with it), and from cases written out
 # by hand (invalid UTF-8, --base, messages).

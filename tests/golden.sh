@@ -1,14 +1,14 @@
 #!/bin/sh
-# Golden tests: every golden/CASE/ holds `args` (shell words; $SHARED is ../shared), usually
-# an input file, and `expected.EXT`, the reviewed output of `foldsvg ARGS -o out.EXT` (or,
-# when the case has a file named `stdout`, of what `foldsvg ARGS` prints).
+# Golden tests: every golden/CASE/ holds `args` (shell words, run in golden/CASE/, so inputs
+# are named relative to it: input.folded, ../../tests/data/...), usually an input file, and
+# `expected.EXT`, the reviewed output of `foldsvg ARGS -o out.EXT` (or, when the case has a
+# file named `stdout`, of what `foldsvg ARGS` prints).
 # Every SVG must also be well-formed XML (xmllint).
-#   tests/golden.sh BIN GOLDEN_DIR SHARED_DIR [CASE...]
+#   tests/golden.sh BIN GOLDEN_DIR [CASE...]
 # UPDATE_GOLDEN=1 rewrites the expected files instead of comparing (review them by eye:
 # open the SVGs, render them to PNG, before committing).
 set -u
-bin=$(realpath "$1"); golden=$(realpath "$2"); SHARED=$(realpath "$3"); shift 3
-export SHARED
+bin=$(realpath "$1"); golden=$(realpath "$2"); shift 2
 pass=0; fail=0
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 for dir in "$golden"/*/; do

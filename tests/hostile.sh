@@ -95,7 +95,7 @@ render diff diff.folded --minwidth 0
 render diff-negate diff.folded --minwidth 0 --negate
 
 # CRLF, tabs, blank and whitespace-only lines, a last line without a newline (a tab alone
-# does not separate the count: inferno's rule, ../shared/docs/inferno-compat.md).
+# does not separate the count: inferno's rule, docs/inferno-compat.md).
 printf 'main;a 1\r\n\r\n\tmain;b\t 2\r\n   \n\t \t\nmain;a 3\r\n\n\nmain;c 4' >ws.folded
 render ws ws.folded
 folded ws ws.folded 'main;a 4\nmain;b 2\nmain;c 4\n'

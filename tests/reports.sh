@@ -1,22 +1,21 @@
 #!/bin/sh
 # End-to-end tests of the profile reports: the numbers of `foldsvg --top` (JSON, text and
 # Markdown) and of the HTML report's tables must equal numbers computed here, independently,
-# in Python from the reference folded output of ../shared/tools/ffprof2folded.py, on the
-# Firefox fixtures, on generated SP1 profiles (plain and gzip) and on folded text with
-# recursion.
-#   tests/reports.sh BIN [SHARED_DIR]
+# in Python from the folded output of the reference converter tests/tools/ffprof2folded.py,
+# on the Firefox fixtures (tests/data/firefox), on SP1 profiles made by
+# tests/tools/gen_sp1_profile.py (plain and gzip) and on folded text with recursion.
+#   tests/reports.sh BIN
 set -eu
 bin=$(realpath "$1")
 here=$(cd "$(dirname "$0")" && pwd)
-shared=$(realpath "${2:-$here/../../shared}")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-exec python3 - "$bin" "$shared" "$work" <<'PY'
+exec python3 - "$bin" "$here" "$work" <<'PY'
 import collections, gzip, html.parser, json, os, random, re, subprocess, sys
 
-bin_, shared, work = sys.argv[1:4]
-tools = os.path.join(shared, "tools")
-fixtures = os.path.join(shared, "fixtures", "firefox")
+bin_, here, work = sys.argv[1:4]
+tools = os.path.join(here, "tools")
+fixtures = os.path.join(here, "data", "firefox")
 passed = failed = 0
 
 
@@ -163,8 +162,15 @@ class Tables(html.parser.HTMLParser):
             self.facts[self.dt] += data
 
 
+def as_xml_text(name):
+    """A name as the page holds it: characters XML cannot hold become U+FFFD."""
+    return re.sub(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]", "\ufffd", name)
+
+
 def check_html(case, path, ref):
     total, unique, self_, incl = ref
+    self_ = [(as_xml_text(n), c) for n, c in self_]
+    incl = [(as_xml_text(n), c) for n, c in incl]
     out = os.path.join(work, "report.html")
     run([path, "-o", out])
     p = Tables()

@@ -3,9 +3,9 @@
 # it had come sorted: the SVG must be byte for byte the one of the sorted input, whatever the
 # sort buffer, from a file or from standard input, and when no temporary file can be made
 # (then the frame tree is used).
-#   tests/unsorted.sh BIN SHARED_DIR
+#   tests/unsorted.sh BIN
 set -u
-bin=$(realpath "$1"); shared=$(realpath "$2")
+bin=$(realpath "$1"); tools=$(cd "$(dirname "$0")" && pwd)/tools
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
 pass=0; fail=0
@@ -20,7 +20,7 @@ run() { # run NAME CMD...: must exit 0
 }
 
 # 3,000 distinct deep stacks (2 MB), shuffled, some lines repeated, a few zero counts
-python3 "$shared/tools/gen_folded.py" 3000 11 >gen.folded
+python3 "$tools/gen_folded.py" -n 3000 --seed 11 >gen.folded
 python3 - <<'PY'
 import random
 lines = open("gen.folded").read().splitlines()

@@ -1,5 +1,5 @@
 /* Colors against hand-computed values (arithmetic in the comments) and against the fills
- * inferno drew in ../shared/compat/expected. */
+ * inferno drew (tests/data/compat/expected). */
 #include "render/colors.h"
 
 #include <math.h>
@@ -8,10 +8,6 @@
 #include <string.h>
 
 #include "testutil.h"
-
-#ifndef FOLDSVG_SHARED_DIR
-#define FOLDSVG_SHARED_DIR "/work/shared"
-#endif
 
 #define S(str) (const unsigned char *)(str), strlen(str)
 
@@ -56,7 +52,7 @@ static char *rgb_text(fs_rgb c, char buf[32])
 static void expected_fill(const char *casename, const char *title, char out[32])
 {
     char path[1024];
-    snprintf(path, sizeof path, "%s/compat/expected/%s.frames.tsv", FOLDSVG_SHARED_DIR, casename);
+    snprintf(path, sizeof path, "%s/compat/expected/%s.frames.tsv", FOLDSVG_TEST_DATA, casename);
     char *text = fs_test_slurp(path, NULL);
     ck_assert_msg(text != NULL, "cannot read %s", path);
     out[0] = '\0';
@@ -203,7 +199,7 @@ static int cmp_str(const void *a, const void *b)
 START_TEST(test_xorshift_base_symbol)
 {
     char path[1024];
-    snprintf(path, sizeof path, "%s/compat/expected/base_symbol.frames.tsv", FOLDSVG_SHARED_DIR);
+    snprintf(path, sizeof path, "%s/compat/expected/base_symbol.frames.tsv", FOLDSVG_TEST_DATA);
     char *text = fs_test_slurp(path, NULL);
     ck_assert_msg(text != NULL, "cannot read %s", path);
     char *want[512], *got[512];

@@ -177,7 +177,7 @@ END_TEST
 
 START_TEST(test_generator_names)
 {
-    /* the hostile names of ../shared/tools/gen_sp1_profile.py --nasty, after sanitizing */
+    /* hostile Rust names (as SP1 profiles hold them), after sanitizing */
     const char *const opts[] = {"strip-rust-hash", NULL, NULL};
     fs_filter *f = make(opts);
     ck_assert_str_eq(apply_sep(f, "weird name::with::newline::h0123456789abcdef", '|'),

@@ -15,15 +15,8 @@
 #include "parse/input.h"
 #include "testutil.h"
 
-#ifndef FOLDSVG_SHARED_DIR
-#define FOLDSVG_SHARED_DIR "/work/shared"
-#endif
-#ifndef FOLDSVG_TEST_DATA
-#define FOLDSVG_TEST_DATA "tests/data"
-#endif
-
-#define FIXDIR FOLDSVG_SHARED_DIR "/fixtures/firefox"
-#define TOOLS FOLDSVG_SHARED_DIR "/tools"
+#define FIXDIR FOLDSVG_TEST_DATA "/firefox"
+#define TOOLS FOLDSVG_TEST_TOOLS
 
 /* ---------------------------------------------------------------- a test sink */
 

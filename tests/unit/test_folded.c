@@ -1,4 +1,4 @@
-/* The folded-stack line rules (../shared/docs/inferno-compat.md, "Input"). */
+/* The folded-stack line rules (docs/inferno-compat.md, "Input"). */
 #include <stdlib.h>
 #include <string.h>
 

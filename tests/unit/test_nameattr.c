@@ -7,11 +7,7 @@
 
 #include "testutil.h"
 
-#ifndef FOLDSVG_SHARED_DIR
-#define FOLDSVG_SHARED_DIR "/work/shared"
-#endif
-
-#define DATA FOLDSVG_SHARED_DIR "/compat/inputs/tests/data/flamegraph/nameattr/"
+#define DATA FOLDSVG_TEST_DATA "/compat/inputs/tests/data/flamegraph/nameattr/"
 
 typedef struct warnings {
     int n;
@@ -108,15 +104,15 @@ END_TEST
  * does not list: main and cksum are absent, noploop (an id only) is a plain frame. */
 START_TEST(test_nameattr_case)
 {
-    char *text = fs_test_slurp(FOLDSVG_SHARED_DIR "/compat/expected/nameattr.frames.tsv", NULL);
+    char *text = fs_test_slurp(FOLDSVG_TEST_DATA "/compat/expected/nameattr.frames.tsv", NULL);
     ck_assert(text != NULL);
     ck_assert(strstr(text, "\tnoploop (") != NULL);
     ck_assert(strstr(text, "\tmain (") == NULL);
     ck_assert(strstr(text, "\tcksum (") == NULL);
     free(text);
     /* and the input does have those frames */
-    text = fs_test_slurp(FOLDSVG_SHARED_DIR "/compat/inputs/flamegraph/test/results/"
-                                            "perf-cycles-instructions-01-collapsed-all.txt",
+    text = fs_test_slurp(FOLDSVG_TEST_DATA "/compat/inputs/flamegraph/test/results/"
+                                           "perf-cycles-instructions-01-collapsed-all.txt",
                          NULL);
     ck_assert(text != NULL);
     ck_assert(strstr(text, ";main;") != NULL);

@@ -10,11 +10,7 @@
 
 #include "testutil.h"
 
-#ifndef FOLDSVG_SHARED_DIR
-#define FOLDSVG_SHARED_DIR "/work/shared"
-#endif
-
-#define EXAMPLE FOLDSVG_SHARED_DIR "/compat/inputs/tests/data/flamegraph/palette-map/palette.map"
+#define EXAMPLE FOLDSVG_TEST_DATA "/compat/inputs/tests/data/flamegraph/palette-map/palette.map"
 
 #define ck_rgb(c, R, G, B)                                                                         \
     do {                                                                                           \
@@ -173,7 +169,7 @@ START_TEST(test_palette_map_case)
 {
     fs_palettemap *m = fs_palettemap_new();
     ck_assert_int_eq(fs_palettemap_load(m, EXAMPLE, NULL), FOLDSVG_OK);
-    char *text = fs_test_slurp(FOLDSVG_SHARED_DIR "/compat/expected/palette_map.frames.tsv", NULL);
+    char *text = fs_test_slurp(FOLDSVG_TEST_DATA "/compat/expected/palette_map.frames.tsv", NULL);
     ck_assert(text != NULL);
     int checked = 0;
     for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {

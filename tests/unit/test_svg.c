@@ -1,5 +1,5 @@
 /* SVG geometry, labels, tooltips and escaping, checked against hand-computed numbers
- * (../shared/docs/inferno-compat.md, "Geometry"). */
+ * (docs/inferno-compat.md, "Geometry"). */
 #include <libxml/parser.h>
 #include <stdlib.h>
 #include <string.h>
