@@ -44,7 +44,7 @@ static const char *const usage_text[] = {
     "      --pretty-xml          indent the SVG\n"
     "      --no-javascript       leave the interactive script out\n"
     "  -q, --quiet               no warnings, no summary line\n"
-    "  -v, --verbose             more messages\n"
+    "  -v, --verbose             accepted for inferno's sake; adds no messages yet\n"
     "  -h, --help                this help\n"
     "  -V, --version             the version\n"
     "\n",
@@ -72,6 +72,7 @@ static const char *const usage_text[] = {
     "      --hash                colors from a hash of the name\n"
     "      --deterministic       colors from a stable hash of the whole name\n"
     "      --cp                  keep colors consistent across runs in ./palette.map\n"
+    "      --palette-map FILE    the palette map --cp reads and rewrites (default palette.map)\n"
     "      --colordiffusion      color by width (wider is redder)\n"
     "      --negate              swap differential colors\n"
     "      --uicolor #RRGGBB     text color of the controls\n"

@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""The options of `foldsvg --help`, docs/cli.md, the man page and the README agree.
+
+    check_docs.py BIN ROOT      (ROOT: the source tree)
+
+- every option --help lists is documented in docs/cli.md (in the first cell of an option
+  table row) and in docs/foldsvg.1 (on the line after a .TP, where the man page defines
+  options);
+- every option those tables and entries define is one --help lists (no documented option
+  that the program lacks);
+- every option docs/cli.md mentions anywhere, and every option the README shows in a code
+  span of its own (`--title`) or on a `foldsvg ...` command line, is one --help lists.
+Prints what disagrees and "docs: N passed, M failed". Python 3 standard library only.
+"""
+import os
+import re
+import subprocess
+import sys
+
+LONG = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*")
+SHORT = re.compile(r"(?<![\w-])-[a-zA-Z](?![\w-])")
+
+
+def help_options(binary):
+    out = subprocess.run([binary, "--help"], capture_output=True, text=True, check=True).stdout
+    opts = set()
+    for line in out.splitlines():
+        # an option line: indented, starting with "-x, --name" or "--name"
+        m = re.match(r"^ {2,}((?:-[a-zA-Z], )?--[a-z][a-z0-9-]*)", line)
+        if m:
+            opts.update(SHORT.findall(m.group(1)) + LONG.findall(m.group(1)))
+    return opts
+
+
+def cli_md(path):
+    """Options defined in the first cell of table rows, and every option mentioned."""
+    defined, mentioned = set(), set()
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            mentioned.update(LONG.findall(line))
+            if line.startswith("| `-"):
+                cell = line.split("|")[1]
+                defined.update(LONG.findall(cell) + SHORT.findall(cell))
+    return defined, mentioned
+
+
+def man_page(path):
+    """Options on the lines that follow .TP (the man page's option entries)."""
+    defined = set()
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    for prev, line in zip(lines, lines[1:]):
+        if prev.strip() == ".TP":
+            text = re.sub(r"\\f[BIRP]", "", line).replace("\\-", "-")
+            text = re.sub(r"^\.(BI|BR|B|IR|I)\s+", "", text)
+            defined.update(LONG.findall(text) + SHORT.findall(text))
+    return defined
+
+
+def readme_options(path):
+    """Options in code spans that start with one, and on foldsvg command lines (other
+    programs' options, as `cmake --install`, are not foldsvg's)."""
+    found = set()
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            for span in re.findall(r"`([^`]+)`", line):
+                if span.startswith("-"):
+                    found.update(LONG.findall(span))
+            if line.startswith("foldsvg "):
+                found.update(LONG.findall(line.split("#")[0]))
+    return found
+
+
+def main(argv):
+    binary, root = argv
+    want = help_options(binary)
+    problems = []
+    if len(want) < 40:
+        problems.append("--help lists only %d options: is its format still parsed?" % len(want))
+    md_defined, md_mentioned = cli_md(os.path.join(root, "docs", "cli.md"))
+    man_defined = man_page(os.path.join(root, "docs", "foldsvg.1"))
+    readme = readme_options(os.path.join(root, "README.md"))
+    checks = [
+        ("listed by --help but not defined in docs/cli.md", want - md_defined),
+        ("listed by --help but not defined in docs/foldsvg.1", want - man_defined),
+        ("defined in docs/cli.md but not listed by --help", md_defined - want),
+        ("defined in docs/foldsvg.1 but not listed by --help", man_defined - want),
+        ("mentioned in docs/cli.md but not listed by --help", md_mentioned - want),
+        ("mentioned in README.md but not listed by --help", readme - want),
+    ]
+    passed = failed = 0
+    for what, bad in checks:
+        if bad:
+            failed += 1
+            problems.append("%s: %s" % (what, " ".join(sorted(bad))))
+        else:
+            passed += 1
+    for p in problems:
+        print("FAIL " + p)
+    print("%d options in --help" % len(want))
+    print("docs: %d passed, %d failed" % (passed, failed + (len(want) < 40)))
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
