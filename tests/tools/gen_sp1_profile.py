@@ -10,7 +10,7 @@ by serde_json), which is what foldsvg must read as a stream:
 - Gecko v24, meta.product "SP1 ZKVM"; one thread; tables {schema, data};
 - a sample per sampled instruction: [stack or null, time in ms, 0.0, RATE], the rate (the
   cycles a sample stands for) in the threadCPUDelta column, time growing by RATE us
-  (floats as a double prints them: 12.345000000000001);
+  (computed as the profiler computes it, so with its artefacts: 0.11990899999999999);
 - stack and frame ids in the order they first appear (a prefix has a smaller id), frames
   rows [location, false, 0, null, null, null, null, 0, 0];
 - the string table holds every function symbol in an arbitrary order, most never sampled;
@@ -265,7 +265,8 @@ def main(argv):
     w(",".join("[%s,%d]" % ("null" if p is None else p, f) for p, f in stack_rows))
     w(']},"samples":{"schema":{"stack":0,"time":1,"eventDelay":2,"threadCPUDelta":3},'
       '"data":[')
-    # Pass 2: the samples. Time is in ms from a start a little after the profile's.
+    # Pass 2: the samples. Time is in ms from a start a little after the profile's,
+    # computed as the profiler does (a Duration's as_secs_f64() * 1000.0), artefacts and all.
     tail = ",0.0,%d]" % a.rate
     ns = 30000 + a.seed % 1000 * 97
     step = a.rate * 1000
@@ -273,7 +274,8 @@ def main(argv):
     for node, n in sample_runs(*runs):
         head = "[null," if node is None else "[%d," % stack_id[node]
         for _ in range(n):
-            chunk.append(head + repr(ns / 1e6) + tail)
+            secs, nanos = divmod(ns, 1000000000)
+            chunk.append(head + repr((secs + nanos / 1e9) * 1000.0) + tail)
             ns += step
         if len(chunk) >= 50000:
             w(sep + ",".join(chunk))
