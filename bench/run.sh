@@ -4,7 +4,8 @@
 # invocation (wc -l on the same file; a bare yajl parse; a bare xmlTextWriter loop).
 # Not part of the test suite. Needs /usr/bin/time (Debian package "time").
 #   bench/run.sh [BUILD_DIR=build-bench] [REPS=5]
-# Data goes to bench/data/ (about 3 GB; reused between runs).
+# Data goes to bench/data/ (about 2.6 GB; reused between runs, made again when a generator
+# changes).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd); root=$(dirname "$here")
 tools="$root/tests/tools"
