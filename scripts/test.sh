@@ -5,21 +5,26 @@
 # Every option the suite relies on is passed, so whatever configured build/ before (e.g.
 # scripts/example.sh, which turns the tests off) the whole suite runs; a build that finds
 # no test fails.
+# FOLDSVG_CONFIGURE_ONLY=DIR only configures the two builds, in DIR/build and
+# DIR/build-asan (tests/testsh.sh checks what they would run).
 set -eu
 cd "$(dirname "$0")/.."
-sh scripts/deps.sh test
+top=${FOLDSVG_CONFIGURE_ONLY:-.}
+[ -n "${FOLDSVG_CONFIGURE_ONLY:-}" ] || sh scripts/deps.sh test
 jobs=$(nproc)
 suite="-DFOLDSVG_TESTS=ON -DFOLDSVG_WERROR=ON -DFOLDSVG_FUZZ=OFF"
 
 # shellcheck disable=SC2086
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo $suite -DFOLDSVG_SANITIZE=OFF \
+cmake -S . -B "$top/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo $suite -DFOLDSVG_SANITIZE=OFF \
     -DFOLDSVG_BROWSER_TESTS=ON >/dev/null
+# shellcheck disable=SC2086
+cmake -S . -B "$top/build-asan" -DCMAKE_BUILD_TYPE=Debug $suite -DFOLDSVG_SANITIZE=ON \
+    -DFOLDSVG_BROWSER_TESTS=OFF >/dev/null
+[ -z "${FOLDSVG_CONFIGURE_ONLY:-}" ] || exit 0
+
 cmake --build build -j"$jobs"
 (cd build && ctest --output-on-failure --no-tests=error -j"$jobs")
 
-# shellcheck disable=SC2086
-cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug $suite -DFOLDSVG_SANITIZE=ON \
-    -DFOLDSVG_BROWSER_TESTS=OFF >/dev/null
 cmake --build build-asan -j"$jobs"
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
