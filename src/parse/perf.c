@@ -283,16 +283,16 @@ out:
     return st;
 }
 
-/* "cycles (12 records), instructions (3 records)" */
+/* "cycles (12 samples), instructions (3 samples)" */
 static void list_seen(const reader *r, fs_buf *b)
 {
     for (size_t i = 0; i < r->nseen; i++) {
-        fs_buf_printf(b, "%s%.*s (%llu record%s)", i ? ", " : "", (int)r->seen[i].len,
+        fs_buf_printf(b, "%s%.*s (%llu sample%s)", i ? ", " : "", (int)r->seen[i].len,
                       r->seen_names.data + r->seen[i].off, (unsigned long long)r->seen[i].records,
                       r->seen[i].records == 1 ? "" : "s");
     }
     if (r->unlisted)
-        fs_buf_printf(b, " and %llu record%s of other events", (unsigned long long)r->unlisted,
+        fs_buf_printf(b, " and %llu sample%s of other events", (unsigned long long)r->unlisted,
                       r->unlisted == 1 ? "" : "s");
 }
 
@@ -319,7 +319,7 @@ static foldsvg_status finish(reader *r)
         fs_buf list = {0};
         list_seen(r, &list);
         foldsvg_status st = fs_error(r->err, FOLDSVG_E_NO_DATA, name,
-                                     "no records of event '%s' (--event-filter); the recording "
+                                     "no samples of event '%s' (--event-filter); the recording "
                                      "has %s",
                                      r->o->event_filter, list.data ? list.data : "none");
         fs_buf_free(&list);
@@ -329,8 +329,9 @@ static foldsvg_status finish(reader *r)
         fs_buf list = {0};
         list_seen(r, &list);
         fs_error(&w, FOLDSVG_OK, name,
-                 "only the first event, %.*s, is shown of %s; choose with --event-filter EVENT",
-                 (int)r->filter_len, r->filter, list.data ? list.data : "several");
+                 "the recording has %s: only the first, %.*s, is shown (choose with "
+                 "--event-filter EVENT)",
+                 list.data ? list.data : "several events", (int)r->filter_len, r->filter);
         fs_buf_free(&list);
         warn(r, &w);
     }
