@@ -37,17 +37,15 @@ static int is_hex(unsigned char c)
     return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 
-/* "main+0x1f" -> "main" */
+/* "main+0x1f" -> "main". The digits after the last "+0x" must all be hex, so they are
+ * the trailing run of hex digits (the 'x' before them is not one). */
 static size_t strip_offset(const char *f, size_t n)
 {
-    for (size_t i = n; i >= 3; i--) {
-        if (f[i - 3] == '+' && f[i - 2] == '0' && f[i - 1] == 'x') {
-            for (size_t j = i; j < n; j++)
-                if (!is_hex((unsigned char)f[j]))
-                    return n;
-            return i - 3;
-        }
-    }
+    size_t i = n;
+    while (i > 0 && is_hex((unsigned char)f[i - 1]))
+        i--;
+    if (i >= 3 && f[i - 3] == '+' && f[i - 2] == '0' && f[i - 1] == 'x')
+        return i - 3;
     return n;
 }
 
@@ -301,6 +299,14 @@ int fs_perf_add_frames(const fs_perf_frame_line *fl, const fs_perf_name_opts *o,
     }
     /* The parts of "a->b->c" (c inlined into b into a), the innermost first: the stack
      * is built leaf first. A match of skip_after drops the parts outside it too. */
+    const char *dash = memchr(f, '-', n);
+    while (dash && (size_t)(dash - f) + 1 < n && dash[1] != '>')
+        dash = memchr(dash + 1, '-', n - (size_t)(dash + 1 - f));
+    if (!dash || (size_t)(dash - f) + 1 >= n) {
+        int m = add_part((fs_strref){f, n}, 0, fl, o, out);
+        *cut = m > 0;
+        return m < 0 ? -1 : 0;
+    }
     size_t end = n;
     for (;;) {
         size_t i = end, start = 0;
