@@ -336,9 +336,12 @@ static foldsvg_status finish(reader *r)
         warn(r, &w);
     }
     if (r->kept && r->sink->count_name) {
+        /* a name cut at a NUL byte (binary junk) may be empty: then samples it is */
+        const char *nul = r->filter ? memchr(r->filter, '\0', r->filter_len) : NULL;
+        size_t n = nul ? (size_t)(nul - r->filter) : r->filter_len;
         char unit[128];
-        if (r->weighted && r->filter_len)
-            snprintf(unit, sizeof unit, "%.*s", (int)r->filter_len, r->filter);
+        if (r->weighted && n)
+            snprintf(unit, sizeof unit, "%.*s", (int)n, r->filter);
         else
             snprintf(unit, sizeof unit, "samples");
         r->sink->count_name(r->sink, unit);
