@@ -495,6 +495,49 @@ START_TEST(line_parts)
 }
 END_TEST
 
+START_TEST(records_across_read_blocks)
+{
+    /* about 3 MB: records and lines straddle the reader's 1 MiB blocks; one frame line is
+     * longer than a block */
+    size_t cap = 8u << 20, len = 0;
+    char *t = malloc(cap);
+    uint64_t want = 0;
+    for (unsigned i = 0; len < 3000000; i++) {
+        len += (size_t)snprintf(t + len, cap - len,
+                                "app 7 [000] %u.5: %u cycles:\n\t1 leaf%u+0x1 (m)\n"
+                                "\t2 main (/usr/bin/app)\n\n",
+                                i, i % 7 + 1, i % 3);
+        want += i % 7 + 1;
+    }
+    len += (size_t)snprintf(t + len, cap - len, "app 7 1.0: 1 cycles:\n\t1 ");
+    memset(t + len, 'x', 1200000);
+    len += 1200000;
+    len += (size_t)snprintf(t + len, cap - len, " (m)\n");
+    want += 1;
+    fs_perf_opts o = {0};
+    fold_sink s;
+    memset(&s, 0, sizeof s);
+    s.sink.stack = on_stack;
+    fs_input *in;
+    foldsvg_error err;
+    ck_assert_int_eq(fs_input_open_mem(&in, t, len, "big", &err), FOLDSVG_OK);
+    ck_assert_int_eq(fs_perf_read(in, &o, &s.sink, &err), FOLDSVG_OK);
+    fs_input_close(in);
+    ck_assert_uint_eq(s.n, 4);
+    uint64_t got = 0;
+    for (size_t i = 0; i < s.n; i++) {
+        got += s.counts[i];
+        ck_assert(strncmp(s.stacks[i], "app;main;leaf", 13) == 0 ||
+                  (strncmp(s.stacks[i], "app;xxx", 7) == 0 && strlen(s.stacks[i]) == 1200004));
+        free(s.stacks[i]);
+    }
+    ck_assert_uint_eq(got, want);
+    free(s.stacks);
+    free(s.counts);
+    free(t);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("perf");
@@ -513,6 +556,7 @@ int main(void)
     tcase_add_test(tc, headers_and_comments);
     tcase_add_test(tc, detection);
     tcase_add_test(tc, line_parts);
+    tcase_add_test(tc, records_across_read_blocks);
     suite_add_tcase(s, tc);
     return fs_test_run(s);
 }
