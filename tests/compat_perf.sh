@@ -75,5 +75,17 @@ grep -q '10,101,010 ticks' "$work/dd2.svg" && ok || bad "--countname does not wi
 printf 'main;work 3\n' | "$bin" --kernel --pid -o "$work/f.folded" 2>"$work/err"
 [ "$(cat "$work/f.folded")" = "main;work 3" ] && ok || bad "folded text read differently with perf options"
 
+# No stacks at all (inferno's no-events case): empty folded text, whichever way it is
+# written (streamed, or through a profile for --reverse), but no SVG.
+: >"$work/empty.txt"
+for extra in "" --reverse; do
+    # shellcheck disable=SC2086
+    "$bin" $extra "$work/empty.txt" -o "$work/empty.folded" 2>"$work/err" && [ -f "$work/empty.folded" ] &&
+        [ ! -s "$work/empty.folded" ] && ok || bad "empty input ${extra:-streamed}: $(cat "$work/err")"
+    rm -f "$work/empty.folded"
+done
+"$bin" "$work/empty.txt" -o "$work/empty.svg" 2>/dev/null
+[ $? = 1 ] && [ ! -e "$work/empty.svg" ] && ok || bad "empty input drew an SVG"
+
 echo "compat-perf: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
