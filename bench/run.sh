@@ -1,7 +1,7 @@
 #!/bin/sh
 # foldsvg benchmarks: fixed inputs made by the generators in tests/tools (fixed seeds), each
 # workload run REPS times, median wall time and peak RSS, next to baselines run in the same
-# invocation (wc -l on the same file; a bare yajl parse; a bare xmlTextWriter loop).
+# invocation (wc -l or cat on the same file; a bare yajl parse; a bare xmlTextWriter loop).
 # Not part of the test suite. Needs /usr/bin/time (Debian package "time").
 #   bench/run.sh [BUILD_DIR=build-bench] [REPS=5]
 # Data goes to bench/data/ (about 2.6 GB; reused between runs, made again when a generator
@@ -33,13 +33,17 @@ gen "$data/repeated.folded" "$tools/gen_folded.py" -n 5000 --seed 42 --repeat 2G
 gen "$data/sp1.json" "$tools/gen_sp1_profile.py" -n 10000000 --seed 7
 vertx="$root/tests/data/compat/inputs/flamegraph/test/results/perf-vertx-stacks-01-collapsed-all.txt"
 
-# measure NAME CMD...: median wall seconds and max RSS (KiB) over REPS runs
+# measure NAME CMD...: median wall seconds and max RSS (KiB) over REPS runs (the wall time
+# from a nanosecond clock: /usr/bin/time's %e has 10 ms steps)
 measure() {
     name=$1; shift
     : >"$data/times"
     i=0
     while [ $i -lt "$reps" ]; do
-        /usr/bin/time -f "%e %M" -a -o "$data/times" "$@" >/dev/null 2>&1
+        t0=$(date +%s%N)
+        /usr/bin/time -f "%M" -o "$data/rss" "$@" >/dev/null 2>&1
+        t1=$(date +%s%N)
+        echo "$(( (t1 - t0) / 1000 )) $(cat "$data/rss")" | awk '{printf "%.6f %d\n", $1 / 1e6, $2}' >>"$data/times"
         i=$((i + 1))
     done
     sort -n "$data/times" | awk -v n="$name" 'BEGIN {gsub(/ /, "_", n)} {t[NR]=$1; if ($2>m) m=$2} END {printf "%s %.3f %d\n", n, t[int((NR+1)/2)], m}'
@@ -76,4 +80,21 @@ echo "# --minwidth 0 wrote $frames frames ($(size "$data/big.svg") bytes)"
 run=$(measure "perf-vertx (266 KB)" "$bin" -q --hash "$vertx" -o "$data/out.svg")
 base=$(measure "wc-l" wc -l "$vertx")
 row "$(size "$vertx")" "$base" "$run"
-rm -f "$data/out.svg" "$data/big.svg" "$data/base.svg" "$data/times"
+# raw perf script output: 10 and 100 copies of FlameGraph's perf-vertx-stacks-01.txt (the
+# 100 copies are 105 MB); memory must not grow with the copies (the distinct stacks only)
+pv="$root/tests/data/compat-perf/inputs/perf-vertx-stacks-01.txt"
+for k in 10 100; do
+    f="$data/perf-vertx-x$k.txt"
+    if [ ! -s "$f" ]; then
+        i=0
+        while [ $i -lt $k ]; do cat "$pv"; i=$((i + 1)); done >"$f"
+    fi
+    base=$(measure "wc-l" wc -l "$f")
+    run=$(measure "perf x$k->folded (/wc-l)" "$bin" -q "$f" -o "$data/out.folded")
+    row "$(size "$f")" "$base" "$run"
+    base=$(measure "cat" cat "$f")
+    run=$(measure "perf x$k->svg (/cat)" "$bin" -q "$f" -o "$data/out.svg")
+    row "$(size "$f")" "$base" "$run"
+done
+echo "# for orientation (not run here): inferno-collapse-perf, 2 threads, x100 -> folded 0.83 s, 6.8 MB"
+rm -f "$data/out.svg" "$data/out.folded" "$data/big.svg" "$data/base.svg" "$data/times" "$data/rss"

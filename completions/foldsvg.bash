@@ -19,7 +19,7 @@ _foldsvg()
             COMPREPLY=($(compgen -W "monospace serif sans-serif cursive fantasy" -- "$cur")); return ;;
         -o|--output|--nameattr|--palette-map)
             COMPREPLY=($(compgen -f -- "$cur")); return ;;
-        --title|--subtitle|--countname|--nametype|--notes|--fontsize|--fontwidth|--height|--width|--minwidth|--factor|--base|--uicolor|--search-color|--stroke-color|--id-prefix|--thread|--strip|--include|--exclude|--focus|--top|--per|--sort-buffer)
+        --title|--subtitle|--countname|--nametype|--notes|--fontsize|--fontwidth|--height|--width|--minwidth|--factor|--base|--uicolor|--search-color|--stroke-color|--id-prefix|--thread|--strip|--include|--exclude|--focus|--top|--per|--sort-buffer|--event-filter|--skip-after)
             return ;;
     esac
     if [[ "$cur" == -* ]]; then

@@ -25,7 +25,8 @@ typedef struct cli_state {
 /* One string per topic: a single literal would pass C's portable length limit. */
 static const char *const usage_text[] = {
     "Usage: foldsvg [OPTIONS] [INPUT...] [-o OUTPUT]\n"
-    "Turn folded stacks or Firefox-Profiler JSON (plain or gzip) into an SVG flamegraph.\n"
+    "Turn folded stacks, perf script output or Firefox-Profiler JSON (plain or gzip) into an\n"
+    "SVG flamegraph.\n"
     "With no INPUT, or INPUT '-', read standard input. Options and inputs mix freely.\n"
     "\n",
     "Input:\n"
@@ -51,7 +52,8 @@ static const char *const usage_text[] = {
     "Layout and text:\n"
     "      --title TEXT          title (default Flame Graph, Icicle Graph, Flame Chart)\n"
     "      --subtitle TEXT       second title line\n"
-    "      --countname NAME      the count unit in tooltips (default: cycles)\n"
+    "      --countname NAME      the count unit in tooltips (default: cycles; perf: samples,\n"
+    "                            or the event when samples carry periods)\n"
     "      --nametype TEXT       the label before names in the details line (Function:)\n"
     "      --notes TEXT          notes stored in a comment\n"
     "      --width N             image width in pixels (default 1200, fluid)\n"
@@ -91,6 +93,16 @@ static const char *const usage_text[] = {
     "      --thread N            only thread N (default: all threads merged)\n"
     "      --list-threads        list the threads (INDEX NAME PROCESS SAMPLES WEIGHT), exit\n"
     "      --weight auto|samples weigh samples by the profile (SP1 cycles) or 1 each\n"
+    "\n",
+    "perf script output (read as is: the collapse step built in, as inferno-collapse-perf):\n"
+    "      --pid                 root each stack at its process (COMMAND-PID)\n"
+    "      --tid                 root each stack at its thread (COMMAND-PID/TID)\n"
+    "      --kernel              mark kernel frames _[k]\n"
+    "      --jit                 mark JIT frames (/tmp/perf-PID.map, jitted-*.so) _[j]\n"
+    "      --all                 --kernel and --jit\n"
+    "      --addrs               frames without a symbol: [MODULE <ADDRESS>]\n"
+    "      --event-filter EVENT  only samples of EVENT (default: the first event named)\n"
+    "      --skip-after FUNC     leave out the callers of frames named FUNC (repeatable)\n"
     "\n",
     "Reports:\n"
     "      --top N               print the N hottest functions by self and inclusive time to\n"

@@ -285,7 +285,8 @@ static foldsvg_status try_stream(const char *const *inputs, size_t n, const char
         size_t k = 0;
         while (k + 1 < n && !fstats[k].invalid)
             k++;
-        st = fs_no_data_error(err, display_name(inputs[k]), &fstats[k]);
+        if (!folded || fstats[k].invalid) /* folded text of nothing is empty */
+            st = fs_no_data_error(err, display_name(inputs[k]), &fstats[k]);
     }
     folded_out fo = {&c, NULL, NULL, {0}, 0, 0, 0, 0, 0, 0};
     if (st == FOLDSVG_OK && !c.use_profile && folded) {

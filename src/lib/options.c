@@ -53,10 +53,12 @@ static void free_strings(foldsvg_options *o)
     free(o->nameattr);
     free(o->palette_map_path);
     free(o->id_prefix);
-    char **const *lists[] = {(char **const *)&o->base, (char **const *)&o->strip,
+    free(o->event_filter);
+    char **const *lists[] = {(char **const *)&o->base,    (char **const *)&o->strip,
                              (char **const *)&o->include, (char **const *)&o->exclude,
-                             (char **const *)&o->focus};
-    const size_t counts[] = {o->nbase, o->nstrip, o->ninclude, o->nexclude, o->nfocus};
+                             (char **const *)&o->focus,   (char **const *)&o->skip_after};
+    const size_t counts[] = {o->nbase,    o->nstrip, o->ninclude,
+                             o->nexclude, o->nfocus, o->nskip_after};
     for (size_t l = 0; l < sizeof counts / sizeof counts[0]; l++) {
         for (size_t i = 0; i < counts[l]; i++)
             free((*lists[l])[i]);
@@ -105,10 +107,11 @@ foldsvg_options *foldsvg_options_clone(const foldsvg_options *src)
     if (!o)
         return NULL;
     *o = *src;
-    o->base = o->strip = o->include = o->exclude = o->focus = NULL;
-    o->nbase = o->nstrip = o->ninclude = o->nexclude = o->nfocus = 0;
-    char **strs[] = {&o->title,    &o->subtitle, &o->countname,        &o->nametype, &o->notes,
-                     &o->fonttype, &o->nameattr, &o->palette_map_path, &o->id_prefix};
+    o->base = o->strip = o->include = o->exclude = o->focus = o->skip_after = NULL;
+    o->nbase = o->nstrip = o->ninclude = o->nexclude = o->nfocus = o->nskip_after = 0;
+    char **strs[] = {&o->title,     &o->subtitle,    &o->countname, &o->nametype,
+                     &o->notes,     &o->fonttype,    &o->nameattr,  &o->palette_map_path,
+                     &o->id_prefix, &o->event_filter};
     int bad = 0;
     for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
         bad |= dup_into(strs[i], *strs[i]);
@@ -117,6 +120,7 @@ foldsvg_options *foldsvg_options_clone(const foldsvg_options *src)
     bad |= clone_list(&o->include, &o->ninclude, src->include, src->ninclude);
     bad |= clone_list(&o->exclude, &o->nexclude, src->exclude, src->nexclude);
     bad |= clone_list(&o->focus, &o->nfocus, src->focus, src->nfocus);
+    bad |= clone_list(&o->skip_after, &o->nskip_after, src->skip_after, src->nskip_after);
     if (bad) {
         foldsvg_options_free(o);
         return NULL;
@@ -287,6 +291,24 @@ static foldsvg_status set_base(foldsvg_options *o, const char *name, const char 
     return push(&o->base, &o->nbase, v, err);
 }
 
+static foldsvg_status set_skip_after(foldsvg_options *o, const char *name, const char *v,
+                                     foldsvg_error *err)
+{
+    (void)name;
+    return push(&o->skip_after, &o->nskip_after, v, err);
+}
+
+/* perf script: --all is --kernel and --jit. */
+static foldsvg_status set_all(foldsvg_options *o, const char *name, const char *v,
+                              foldsvg_error *err)
+{
+    (void)name;
+    (void)v;
+    (void)err;
+    o->perf_kernel = o->perf_jit = 1;
+    return FOLDSVG_OK;
+}
+
 /* Patterns are compiled here once to reject bad ones early (exit 2, nothing written). */
 static foldsvg_status set_pattern(foldsvg_options *o, const char *name, const char *v,
                                   foldsvg_error *err)
@@ -443,6 +465,14 @@ static const option_def options[] = {
     {"top-format", VALUE, set_top_format, 0},
     {"per", VALUE, set_per, 0},
     {"sort-buffer", VALUE, set_sort_buffer, 0},
+    {"pid", FLAG, set_flag, OFF(perf_pid)},
+    {"tid", FLAG, set_flag, OFF(perf_tid)},
+    {"kernel", FLAG, set_flag, OFF(perf_kernel)},
+    {"jit", FLAG, set_flag, OFF(perf_jit)},
+    {"all", FLAG, set_all, 0},
+    {"addrs", FLAG, set_flag, OFF(perf_addrs)},
+    {"event-filter", VALUE, set_string, OFF(event_filter)},
+    {"skip-after", VALUE, set_skip_after, 0},
 };
 
 static const option_def *find(const char *name)

@@ -39,6 +39,12 @@ struct foldsvg_options {
     long thread;        /* -1: all */
     int weight_samples;
 
+    /* perf script input (inferno-collapse-perf's options) */
+    int perf_pid, perf_tid, perf_kernel, perf_jit, perf_addrs;
+    char *event_filter; /* NULL: the first event of the input */
+    char **skip_after;
+    size_t nskip_after;
+
     /* Filters (PCRE2), applied in the order of the pipeline in cli.md. */
     char **strip, **include, **exclude, **focus;
     size_t nstrip, ninclude, nexclude, nfocus;

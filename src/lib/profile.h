@@ -24,7 +24,7 @@ struct foldsvg_profile {
     fs_tree tree;
     fs_order_log log; /* input order, kept when read with "flamechart" */
     int has_log;
-    char count_name[16]; /* the unit of the weights read so far */
+    char count_name[64]; /* the unit of the weights read so far (a perf event's name) */
     char *sanitize_buf;  /* scratch for sanitized names */
     size_t sanitize_cap;
     fs_profile_facts facts; /* for the HTML report */

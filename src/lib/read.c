@@ -10,6 +10,7 @@
 #include "lib/profile.h"
 #include "parse/firefox.h"
 #include "parse/folded.h"
+#include "parse/perf.h"
 #include "parse/input.h"
 #include "util/buf.h"
 #include "util/error.h"
@@ -268,6 +269,38 @@ static void note_stats(foldsvg_profile *p, const foldsvg_options *o, const char 
     fs_warn_folded_stats(o, name, s);
 }
 
+static void perf_warn(void *ud, const foldsvg_error *w)
+{
+    const read_ctx *c = ud;
+    fs_warn(c->o, w);
+}
+
+/* perf script input: the reader's options from ours. */
+static foldsvg_status read_perf(read_ctx *c, fs_input *in, foldsvg_error *err)
+{
+    const foldsvg_options *o = c->o;
+    if (o->no_sort)
+        return fs_error(err, FOLDSVG_E_USAGE, c->name,
+                        "--no-sort needs folded input; this is perf script output: drop "
+                        "--no-sort");
+    fs_perf_opts po = {
+        .pid = o->perf_pid,
+        .tid = o->perf_tid,
+        .kernel = o->perf_kernel,
+        .jit = o->perf_jit,
+        .addrs = o->perf_addrs,
+        .event_filter = o->event_filter,
+        .skip_after = (const char *const *)o->skip_after,
+        .nskip_after = o->nskip_after,
+        .warn = perf_warn,
+        .warn_ud = c,
+    };
+    foldsvg_status st = fs_perf_read(in, &po, &c->sink, err);
+    if (st == FOLDSVG_OK)
+        snprintf(c->facts.format, sizeof c->facts.format, "perf script");
+    return st;
+}
+
 foldsvg_status fs_profile_read_input(foldsvg_profile *p, fs_input *in, const foldsvg_options *o,
                                      foldsvg_error *err)
 {
@@ -303,6 +336,8 @@ foldsvg_status fs_profile_read_input(foldsvg_profile *p, fs_input *in, const fol
             fs_firefox_opts fo = {o->thread, o->weight_samples, NULL, NULL};
             st = fs_firefox_read(in, &fo, &c.sink, err);
         }
+    } else if (st == FOLDSVG_OK && kind == FS_INPUT_PERF) {
+        st = read_perf(&c, in, err);
     } else if (st == FOLDSVG_OK) {
         fs_folded_stats stats;
         memset(&stats, 0, sizeof stats);
@@ -404,7 +439,11 @@ foldsvg_status foldsvg_list_threads(const char *path, const foldsvg_options *opt
         return st;
     fs_input_kind kind;
     st = fs_input_kind_of(in, &kind, err);
-    if (st == FOLDSVG_OK && kind != FS_INPUT_JSON) {
+    if (st == FOLDSVG_OK && kind == FS_INPUT_PERF) {
+        st = fs_error(err, FOLDSVG_E_USAGE, fs_input_name(in),
+                      "--list-threads needs a Firefox-Profiler profile; this is perf script "
+                      "output, whose stacks --pid or --tid root at their process or thread");
+    } else if (st == FOLDSVG_OK && kind != FS_INPUT_JSON) {
         st = fs_error(err, FOLDSVG_E_USAGE, fs_input_name(in),
                       "--list-threads needs a Firefox-Profiler profile; this input is folded "
                       "text, which has no threads");

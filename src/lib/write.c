@@ -94,6 +94,11 @@ static foldsvg_status precheck(const foldsvg_profile *p, foldsvg_format format,
         return fs_error(err, FOLDSVG_E_NO_DATA, p->last_name[0] ? p->last_name : NULL,
                         "every stack was filtered out: nothing to draw (check the --include, "
                         "--exclude and --focus patterns)");
+    /* Folded text of nothing is empty (as inferno's collapsers write it); only invalid
+     * lines make it an error. */
+    if (p->tree.total == 0 && format == FOLDSVG_FORMAT_FOLDED &&
+        !(p->pending_name[0] && p->pending.invalid))
+        return FOLDSVG_OK;
     if (p->tree.total == 0 && p->pending_name[0])
         return fs_no_data_error(err, p->pending_name, &p->pending);
     if (p->tree.total == 0 && p->last_name[0])

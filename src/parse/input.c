@@ -7,6 +7,7 @@
 #include <sys/types.h>
 #include <zlib.h>
 
+#include "parse/perf.h"
 #include "util/error.h"
 
 enum { FS_RAW_CHUNK = 1 << 18, FS_PEEK_MAX = 1 << 16 };
@@ -372,6 +373,23 @@ foldsvg_status fs_input_read(fs_input *in, void *buf, size_t cap, size_t *got, f
     return st;
 }
 
+/* Text: perf script output or folded text, told from the first lines. */
+static void kind_of_text(fs_input *in, fs_input_kind *kind)
+{
+    while (in->ahead_len < FS_PEEK_MAX) {
+        size_t got;
+        /* A read or gzip error is judged on what came before it; it happens again when
+         * the reader gets there, with the place it has then. */
+        foldsvg_error ignored;
+        if (decode(in, in->ahead + in->ahead_len, FS_PEEK_MAX - in->ahead_len, &got, &ignored) ||
+            got == 0)
+            break;
+        in->ahead_len += got;
+    }
+    const char *head = (const char *)in->ahead + in->ahead_pos;
+    *kind = fs_perf_detect(head, in->ahead_len - in->ahead_pos) ? FS_INPUT_PERF : FS_INPUT_FOLDED;
+}
+
 foldsvg_status fs_input_kind_of(fs_input *in, fs_input_kind *kind, foldsvg_error *err)
 {
     *kind = FS_INPUT_FOLDED;
@@ -388,7 +406,11 @@ foldsvg_status fs_input_kind_of(fs_input *in, fs_input_kind *kind, foldsvg_error
             unsigned char c = in->ahead[i];
             if (c == ' ' || c == '\t' || c == '\n' || c == '\r')
                 continue;
-            *kind = c == '{' ? FS_INPUT_JSON : FS_INPUT_FOLDED;
+            if (c == '{') {
+                *kind = FS_INPUT_JSON;
+                return FOLDSVG_OK;
+            }
+            kind_of_text(in, kind);
             return FOLDSVG_OK;
         }
         if (in->ahead_len == FS_PEEK_MAX)

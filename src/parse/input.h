@@ -8,7 +8,7 @@
 
 #include "foldsvg.h"
 
-typedef enum fs_input_kind { FS_INPUT_FOLDED, FS_INPUT_JSON } fs_input_kind;
+typedef enum fs_input_kind { FS_INPUT_FOLDED, FS_INPUT_JSON, FS_INPUT_PERF } fs_input_kind;
 
 typedef struct fs_input fs_input;
 
@@ -44,8 +44,9 @@ const char *fs_input_name(const fs_input *in);
 /* Whether the raw stream was gzip. */
 int fs_input_is_gzip(const fs_input *in);
 
-/* What the (decoded) content is: its first non-whitespace byte '{' means JSON. Consumes
- * nothing. */
+/* What the (decoded) content is: its first non-whitespace byte '{' means JSON; else the
+ * first 64 KiB (or all of a shorter input) are read ahead and `perf script` output is told
+ * by fs_perf_detect; anything else is folded text. Consumes nothing. */
 foldsvg_status fs_input_kind_of(fs_input *in, fs_input_kind *kind, foldsvg_error *err);
 
 /* Copies up to CAP decoded bytes into BUF; *GOT = 0 at the end. Errors (read failure,
