@@ -7,7 +7,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import {
-  frameInfo, frameLocator, launchBrowser, makeTmpDir, openPage, prefixOf, ready, renderSvg,
+  frameInfo, frameLocator, launchBrowser, makeTmpDir, openGraph, openPage, prefixOf, ready, renderSvg,
   SMALL, svgMarkup, text, WIDE,
 } from './helpers.mjs';
 
@@ -35,12 +35,7 @@ after(async () => {
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-async function standalone(file, opts = {}) {
-  const { page, errors } = await openPage(browser, url(file) + (opts.query || ''), opts);
-  const P = await prefixOf(page);
-  await ready(page, `${P}-root`);
-  return { page, errors, P };
-}
+const standalone = (file, opts = {}) => openGraph(browser, url(file) + (opts.query || ''), opts);
 
 describe('standalone SVG', () => {
   test('hover shows the details line', async () => {

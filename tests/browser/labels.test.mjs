@@ -9,8 +9,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import {
-  frameInfo, frameLocator, launchBrowser, makeTmpDir, openPage, prefixOf, ready, renderSvg, repoRoot,
-  SMALL, svgMarkup,
+  frameInfo, frameLocator, launchBrowser, makeTmpDir, openGraph, renderSvg, repoRoot, SMALL, svgMarkup,
 } from './helpers.mjs';
 
 // A real profile with long Java and kernel names (the issue's case: 43 of 364 labels spilled
@@ -67,22 +66,14 @@ after(async () => {
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-async function standalone(file, width) {
-  const { page, errors } = await openPage(browser, url(file), { viewport: { width, height: 900 } });
-  const P = await prefixOf(page);
-  await ready(page, `${P}-root`);
-  return { page, errors, P };
-}
+const standalone = (file, width) => openGraph(browser, url(file), { viewport: { width, height: 900 } });
 
 // An HTML page holding the SVG inline in a container WIDTH px wide (CSS: extra rules).
 async function inline(file, width, css = '') {
   const html = path.join(dir, `${path.basename(file, '.svg')}-${width}${css ? '-css' : ''}.html`);
   fs.writeFileSync(html, `<!doctype html><html><head><meta charset="utf-8"><style>body{margin:0} #box{width:${width}px} ${css}</style></head>
 <body><div id="box">${svgMarkup(file)}</div></body></html>`);
-  const { page, errors } = await openPage(browser, url(html), { viewport: { width: 1300, height: 900 } });
-  const P = await prefixOf(page);
-  await ready(page, `${P}-root`);
-  return { page, errors, P };
+  return openGraph(browser, url(html), { viewport: { width: 1300, height: 900 } });
 }
 
 // Every shown frame with a label, in the layer that shows it (the zoom layer when it is up):
