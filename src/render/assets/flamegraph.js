@@ -98,8 +98,6 @@ style.textContent =
     R + " #" + P + "-ignorecase { text-anchor:end; cursor:pointer; opacity:0.35; }\n" +
     R + " #" + P + "-ignorecase:hover, " + R + " #" + P + "-ignorecase.show { opacity:1; }\n" +
     R + " #" + P + "-search.show { opacity:1; }\n" +
-    /* a label is as wide as the sum of its characters (see fontMeter) */
-    R + " .fs-layer text { font-kerning:none; font-variant-ligatures:none; }\n" +
     FR + ", " + ZM + ", " + R + " > text { outline:none; }\n" +
     R + " > text:focus-visible { text-decoration:underline; }\n" +
     "@media (prefers-color-scheme: dark) {\n" +
@@ -123,10 +121,12 @@ function makeLayer(svg, x, y, w, h, composited) {
     fo.setAttribute("width", w);
     fo.setAttribute("height", String(h));
     /* inline styles, so that the page's styles for div and svg (resets: svg { height:auto })
-     * leave the layers alone */
+     * leave the layers alone; no kerning nor ligatures in labels, inherited (no selector to
+     * match against each label): a label is as wide as the sum of its characters (fontMeter) */
     var div = document.createElementNS(XHTMLNS, "div");
     div.setAttribute("style", "display:block;position:static;float:none;margin:0;padding:0;border:0;" +
-        "background:none;box-sizing:border-box;width:100%;height:100%" + (composited ? ";will-change:opacity" : ""));
+        "background:none;box-sizing:border-box;width:100%;height:100%;font-kerning:none;" +
+        "font-variant-ligatures:none" + (composited ? ";will-change:opacity" : ""));
     svg.setAttribute("height", String(h));
     svg.setAttribute("tabindex", "-1"); /* as an <svg> of its own it would take the focus */
     svg.setAttribute("style", "display:block;margin:0;padding:0;border:0;max-width:none;max-height:none;" +
@@ -314,6 +314,66 @@ function init() {
     var stop = homeIdx;            /* its frame index */
     var stopEl = null;             /* the element holding tabindex="0" for it */
 
+    /* ---- labels ------------------------------------------------------------------------ */
+    /* A label starts LABEL_PAD units into its frame (as inferno's script puts it) and ends at
+     * least LABEL_END before the frame's right edge. Units are those of P-frames, whose width
+     * framesW the frames' % widths are shares of; a scaled SVG scales labels and frames alike. */
+    var LABEL_PAD = 3;
+    var LABEL_END = 1;
+    var meter = fontMeter(layers.probe, fontsize * fontwidth);
+    var fitGen = 1;                /* bumped whenever the frames' width or the font changes */
+    var NW = new Float64Array(n).fill(-1); /* a name's width, -1: not known for this fit */
+    var framesW = 0;               /* the frames' width (set by layout()) */
+    /* the writer's labels (inferno's rule: a label when 3 characters of the estimated width
+     * fit at the static width) */
+    var writerChar = (100 * fontsize * fontwidth) / staticWidth;
+
+    function refit() {
+        NW.fill(-1);
+        fitGen++;
+    }
+
+    function labelFor(i, pct) {
+        if (!texts[i]) {
+            return "";
+        }
+        var room = (pct * framesW) / 100 - LABEL_PAD - LABEL_END;
+        if (room < meter.dots) {
+            return ""; /* as inferno's script: no label in less than two characters */
+        }
+        var nm = nameOf(i);
+        if (NW[i] < 0) {
+            NW[i] = meter.width(nm);
+        }
+        return NW[i] <= room ? nm : meter.cut(nm, room, truncateRight);
+    }
+
+    /* whether the writer may have written a label for frame I (conservative: then it is read) */
+    function writerLabel(i) {
+        return !!texts[i] && (100 * Wd[i]) / total / writerChar >= 3 - 1e-6;
+    }
+
+    /* the narrowest frame (in % of the frames' width) that may get a label */
+    function labelLeast() {
+        return framesW > 0 ? (100 * (LABEL_PAD + LABEL_END + meter.dots)) / framesW : Infinity;
+    }
+
+    /* Measures, in one go, the characters not measured yet of the names of the frames LIST
+     * (in view, wide enough for a label, width not known), before anything is written:
+     * measuring lays the page out. */
+    function measureNames(list) {
+        var need = null;
+        for (var k = 0; list && k < list.length; k++) {
+            if (texts[list[k]]) {
+                need = meter.need(nameOf(list[k]), need);
+            }
+        }
+        if (need && meter.add(need)) {
+            refit();
+        }
+    }
+
+
     /* what the view should show: filled by target() */
     var tState = new Uint8Array(n);
     var tX = new Float64Array(n);
@@ -359,65 +419,11 @@ function init() {
     var searchTerm = null;
     var ignoreCase = false;
 
-    /* ---- labels ------------------------------------------------------------------------ */
-    /* A label starts LABEL_PAD units into its frame (as inferno's script puts it) and ends at
-     * least LABEL_END before the frame's right edge. Units are those of P-frames, whose width
-     * framesW the frames' % widths are shares of; a scaled SVG scales labels and frames alike. */
-    var LABEL_PAD = 3;
-    var LABEL_END = 1;
-    var meter = fontMeter(layers.probe, fontsize * fontwidth);
-    var fitGen = 1;                /* bumped whenever the frames' width or the font changes */
-    var NW = new Float64Array(n).fill(-1); /* a name's width, -1: not known for this fit */
-    var framesW = 0;               /* the frames' width (set by layout()) */
-    /* the writer's labels (inferno's rule: a label when 3 characters of the estimated width
-     * fit at the static width) */
-    var writerChar = (100 * fontsize * fontwidth) / staticWidth;
-
-    function refit() {
-        NW.fill(-1);
-        fitGen++;
-    }
-
-    function labelFor(i, pct) {
-        if (!texts[i]) {
-            return "";
-        }
-        var room = (pct * framesW) / 100 - LABEL_PAD - LABEL_END;
-        if (room < meter.narrowest) {
-            return "";
-        }
-        var nm = nameOf(i);
-        if (NW[i] < 0) {
-            NW[i] = meter.width(nm);
-        }
-        return NW[i] <= room ? nm : meter.cut(nm, room, truncateRight);
-    }
-
-    /* whether the writer may have written a label for frame I (conservative: then it is read) */
-    function writerLabel(i) {
-        return !!texts[i] && (100 * Wd[i]) / total / writerChar >= 3 - 1e-6;
-    }
-
-    /* Measures, in one go, the characters not measured yet of the names that may get a label
-     * in the view to show (before anything is written: measuring lays the page out). */
-    function measureNames() {
-        var least = (100 * (LABEL_PAD + LABEL_END + meter.narrowest)) / framesW;
-        var need = null;
-        for (var i = 0; i < n; i++) {
-            if (tState[i] !== HIDE && NW[i] < 0 && tW[i] >= least && texts[i]) {
-                need = meter.need(nameOf(i), need);
-            }
-        }
-        if (need && meter.add(need)) {
-            refit();
-        }
-    }
-
     /* ---- painting ---------------------------------------------------------------------- */
 
     /* The view to show, into tState/tX/tW (x and width in % of the frames' width); returns
-     * how many frames P-frames would have to change to show it in place, and how many frames
-     * are in view. */
+     * how many frames P-frames would have to change to show it in place, how many frames are
+     * in view, and those in view that may get a label but whose name's width is not known. */
     function target() {
         var zx = 0;
         var zw = total;
@@ -431,6 +437,8 @@ function init() {
         var scale = 100 / zw;
         var changes = 0;
         var inView = 0;
+        var least = labelLeast();
+        var unsized = null;
         for (var i = 0; i < n; i++) {
             var x = X[i];
             var end = x + Wd[i];
@@ -450,6 +458,9 @@ function init() {
             tState[i] = state;
             if (state !== HIDE) {
                 inView++;
+                if (NW[i] < 0 && tW[i] >= least) {
+                    (unsized || (unsized = [])).push(i);
+                }
                 if (state !== shownState[i] || Math.abs(tX[i] - shownPX[i]) > 5e-5 || Math.abs(tW[i] - shownPW[i]) > 5e-5) {
                     changes++;
                 }
@@ -457,12 +468,12 @@ function init() {
                 changes++;
             }
         }
-        return { changes: changes, inView: inView };
+        return { changes: changes, inView: inView, unsized: unsized };
     }
 
     function paint() {
         var t = target();
-        measureNames();
+        measureNames(t.unsized);
         /* a copy in the zoom layer costs about what two in-place changes do */
         var hadFocus = focusedFrame();
         if (zoomed >= 0 && 2 * t.inView <= t.changes) {
@@ -1403,7 +1414,7 @@ function childParts(el) {
  * styled and scaled as the labels are; one layout of it gives the advance of every printable
  * ASCII character (getSubStringLength, as inferno's script measures), and the characters
  * beyond ASCII are measured when a label first needs them, all of them in one layout.
- * Kerning and ligatures are off in labels (our style sheet), so that a label is as wide as
+ * Kerning and ligatures are off in labels (the layers' style), so that a label is as wide as
  * the sum of its characters. Until the probe has been laid out, ESTIMATE (the writer's
  * font size times font width) stands in for every character. */
 var PRINTABLE = (function () {
