@@ -4,12 +4,13 @@
 // --fontsize, after a zoom and after a resize; labels are cut on the left by default and on
 // the right with --truncate-text-right; the title is 17 px; the root frame reads "all".
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import {
-  frameInfo, frameLocator, launchBrowser, makeTmpDir, openGraph, renderSvg, repoRoot, SMALL, svgMarkup,
+  foldsvgBin, frameInfo, frameLocator, launchBrowser, makeTmpDir, openGraph, renderSvg, repoRoot, SMALL, svgMarkup,
 } from './helpers.mjs';
 
 // A real profile with long Java and kernel names (the issue's case: 43 of 364 labels spilled
@@ -193,6 +194,19 @@ describe('labels fit their frames', () => {
       await page.keyboard.press('Escape');
       await resize(1200);
       assertInside(await checkLabels(page, P), 'reset, widened to 1200 px');
+      assert.deepEqual(errors, []);
+      await page.close();
+    }
+  });
+
+  test('in the HTML report, at page widths 1200, 800 and 435 px', async () => {
+    const input = path.join(dir, 'vertx.folded');
+    fs.writeFileSync(input, VERTX);
+    const report = path.join(dir, 'vertx.html');
+    execFileSync(foldsvgBin, [input, '-o', report], { stdio: ['ignore', 'pipe', 'pipe'] });
+    for (const width of WIDTHS) {
+      const { page, errors, P } = await openGraph(browser, url(report), { viewport: { width, height: 900 } });
+      assertInside(await checkLabels(page, P), `report at ${width} px`);
       assert.deepEqual(errors, []);
       await page.close();
     }
