@@ -373,7 +373,6 @@ function init() {
         }
     }
 
-
     /* what the view should show: filled by target() */
     var tState = new Uint8Array(n);
     var tX = new Float64Array(n);
