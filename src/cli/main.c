@@ -61,9 +61,11 @@ static const char *const usage_text[] = {
     "      --minwidth PCT        omit frames narrower than PCT percent (default 0.01)\n"
     "      --fonttype FONT       font family (default monospace)\n"
     "      --fontsize N          font size (default 12)\n"
-    "      --fontwidth X         average character width in ems (default 0.59)\n"
+    "      --fontwidth X         character width in ems of the labels written in the file\n"
+    "                            (default 0.59; the script measures the font it draws)\n"
     "  -i, --inverted            icicle graph (root at the top)\n"
-    "      --truncate-text-right truncate labels on the right\n"
+    "      --truncate-text-right the script cuts long labels at the end (name..), not at\n"
+    "                            the start (..name, the default, as inferno)\n"
     "      --factor X            multiply counts by X in tooltips\n"
     "      --nameattr FILE       per-function attributes (title, href, class, ...)\n"
     "\n",

@@ -461,16 +461,17 @@ static void write_style(svg_ctx *c)
     bad |=
         fs_buf_printf(&s,
                       "; font-size:%upx }\n"
-                      "#%s-title { text-anchor:middle; font-size:%upx; }\n"
+                      /* #P-root in front: #P-root text would outweigh #P-title alone */
+                      "#%s-root #%s-title { text-anchor:middle; font-size:%upx; }\n"
                       "#%s-matched { text-anchor:end; }\n"
                       "#%s-search { text-anchor:end; opacity:0.1; cursor:pointer; }\n"
                       "#%s-search:hover, #%s-search.show { opacity:1; }\n"
-                      "#%s-subtitle { text-anchor:middle; font-color:rgb(160,160,160); }\n"
+                      "#%s-root #%s-subtitle { text-anchor:middle; fill:rgb(160,160,160); }\n"
                       "#%s-unzoom { cursor:pointer; }\n"
                       "#%s-frames > *:hover { stroke:black; stroke-width:0.5; cursor:pointer; }\n"
                       "#%s-root .hide { display:none; }\n"
                       "#%s-root .parent { opacity:0.5; }\n",
-                      c->fs, P, c->fs + 5, P, P, P, P, P, P, P, P, P);
+                      c->fs, P, P, c->fs + 5, P, P, P, P, P, P, P, P, P, P);
     if (c->o->stroke_set)
         bad |=
             fs_buf_printf(&s, "#%s-frames > g > rect { stroke:rgb(%u,%u,%u); stroke-width:1; }\n",

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import {
-  frameInfo, frameLocator, launchBrowser, makeTmpDir, openPage, prefixOf, ready, renderSvg,
+  frameInfo, frameLocator, launchBrowser, makeTmpDir, openGraph, openPage, prefixOf, ready, renderSvg,
   SMALL, svgMarkup, text, WIDE,
 } from './helpers.mjs';
 
@@ -35,12 +35,7 @@ after(async () => {
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-async function standalone(file, opts = {}) {
-  const { page, errors } = await openPage(browser, url(file) + (opts.query || ''), opts);
-  const P = await prefixOf(page);
-  await ready(page, `${P}-root`);
-  return { page, errors, P };
-}
+const standalone = (file, opts = {}) => openGraph(browser, url(file) + (opts.query || ''), opts);
 
 describe('standalone SVG', () => {
   test('hover shows the details line', async () => {
@@ -57,7 +52,7 @@ describe('standalone SVG', () => {
     const { page, errors, P } = await standalone(files.small);
     const before_ = await frameInfo(page, P, 'write_svg');
     // 10/150 of a 1000 px viewport is too narrow for the whole name
-    assert.equal(before_.label, 'write_s..');
+    assert.equal(before_.label, '..te_svg');
     assert.equal(await page.locator(`[id="${P}-unzoom"]`).isVisible(), false);
 
     await frameLocator(page, P, 'render').click();
@@ -247,7 +242,7 @@ describe('standalone SVG', () => {
     const { page, errors, P } = await standalone(files.small, { viewport: { width: 1000, height: 500 } });
     const width = () => page.evaluate((p) => document.getElementById(`${p}-root`).getBoundingClientRect().width, P);
     assert.equal(await width(), 1000);
-    assert.equal((await frameInfo(page, P, 'write_svg')).label, 'write_s..');
+    assert.equal((await frameInfo(page, P, 'write_svg')).label, '..te_svg');
     await page.setViewportSize({ width: 1400, height: 500 });
     await page.waitForFunction((p) => document.getElementById(`${p}-root`).foldsvg.state().width === 1400, P);
     assert.equal((await frameInfo(page, P, 'write_svg')).label, 'write_svg');

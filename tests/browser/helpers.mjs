@@ -96,6 +96,15 @@ export async function ready(page, rootId) {
   }, rootId);
 }
 
+// Opens URL (openPage's options) and waits for the script of its first foldsvg SVG:
+// { page, errors, P } with P that SVG's id prefix.
+export async function openGraph(browser, url, opts = {}) {
+  const { page, errors } = await openPage(browser, url, opts);
+  const P = await prefixOf(page);
+  await ready(page, `${P}-root`);
+  return { page, errors, P };
+}
+
 // The id prefix of the first (or only) foldsvg SVG of the page.
 export async function prefixOf(page, index = 0) {
   return page.evaluate((i) => {

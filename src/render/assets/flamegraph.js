@@ -35,6 +35,14 @@
  *   - reads at the start only what a zoom needs (fg:x, fg:w, y), the rest when needed, and
  *     writes the URL state after the repaint.
  *
+ * Labels: the writer's follow inferno's rule (0.59 em per character of the whole image
+ * width), which spills out of frames in a browser. The script fits every label again at the
+ * start, after each zoom, resize or font load, against the frame's own box (frame widths are
+ * shares of P-frames: the image width minus both paddings) with the font measured in the
+ * page (fontMeter). Long names are cut at the start ("..tail", as inferno's script does) or,
+ * with --truncate-text-right, at the end; the root frame reads "all", as inferno's does once
+ * its script has run.
+ *
  * Keyboard (a "roving tabindex", as in ARIA trees and grids): the frames are one Tab stop.
  * Exactly one frame element has tabindex="0" (at first the root frame, then the frame last
  * focused; the others have none, links -1), so Tab goes from the controls (Reset Zoom, Search,
@@ -105,24 +113,44 @@ if (!document.getElementById(P + "-jsstyle")) {
 /* ---- layers: P-frames in a <foreignObject><div> of its own, and the zoom layer ------------ */
 var layers = null;
 
-function makeLayer(svg, x, y, w) {
+function makeLayer(svg, x, y, w, h, composited) {
     var fo = document.createElementNS(SVGNS, "foreignObject");
     fo.setAttribute("class", "fs-layer");
     fo.setAttribute("x", x);
     fo.setAttribute("y", y);
     fo.setAttribute("width", w);
-    fo.setAttribute("height", String(height));
+    fo.setAttribute("height", String(h));
     /* inline styles, so that the page's styles for div and svg (resets: svg { height:auto })
-     * leave the layers alone */
+     * leave the layers alone; no kerning nor ligatures in labels, inherited (no selector to
+     * match against each label): a label is as wide as the sum of its characters (fontMeter) */
     var div = document.createElementNS(XHTMLNS, "div");
     div.setAttribute("style", "display:block;position:static;float:none;margin:0;padding:0;border:0;" +
-        "background:none;box-sizing:border-box;width:100%;height:100%;will-change:opacity");
-    svg.setAttribute("height", String(height));
+        "background:none;box-sizing:border-box;width:100%;height:100%;font-kerning:none;" +
+        "font-variant-ligatures:none" + (composited ? ";will-change:opacity" : ""));
+    svg.setAttribute("height", String(h));
     svg.setAttribute("tabindex", "-1"); /* as an <svg> of its own it would take the focus */
     svg.setAttribute("style", "display:block;margin:0;padding:0;border:0;max-width:none;max-height:none;" +
-        "width:" + w + "px;height:" + height + "px");
+        "width:" + w + "px;height:" + h + "px");
     fo.appendChild(div);
     return { fo: fo, div: div };
+}
+
+/* The font probe: a <text> where a label would be (a layer like the frames' one, holding
+ * <svg><g><text>), styled and scaled as the labels are, never seen. */
+function makeProbe(x, y, w) {
+    var svg = document.createElementNS(SVGNS, "svg");
+    var g = document.createElementNS(SVGNS, "g");
+    var text = document.createElementNS(SVGNS, "text");
+    text.setAttribute("x", "0");
+    text.setAttribute("y", String(2 * fontsize));
+    g.appendChild(text);
+    svg.appendChild(g);
+    var layer = makeLayer(svg, x, y, w, 3 * fontsize, false);
+    layer.fo.setAttribute("class", "fs-layer fs-probe");
+    layer.fo.setAttribute("aria-hidden", "true");
+    layer.fo.style.visibility = "hidden";
+    layer.div.appendChild(svg);
+    return { fo: layer.fo, text: text };
 }
 
 function wrapFrames(framesEl) {
@@ -132,17 +160,19 @@ function wrapFrames(framesEl) {
     var x = framesEl.getAttribute("x") || String(xpad);
     var y = framesEl.getAttribute("y") || "0";
     var w = framesEl.getAttribute("width") || String(Math.max(staticWidth - 2 * xpad, 1));
-    var base = makeLayer(framesEl, x, y, w);
+    var base = makeLayer(framesEl, x, y, w, height, true);
     root.insertBefore(base.fo, framesEl);
     base.div.appendChild(framesEl);
     var zoomEl = document.createElementNS(SVGNS, "svg");
     zoomEl.setAttribute("id", P + "-zoom");
     zoomEl.setAttribute("width", w);
-    var top = makeLayer(zoomEl, x, y, w);
+    var top = makeLayer(zoomEl, x, y, w, height, true);
     top.fo.style.display = "none";
     top.div.appendChild(zoomEl);
     root.insertBefore(top.fo, base.fo.nextSibling);
-    layers = { frames: framesEl, base: base, top: top, zoom: zoomEl };
+    var probe = makeProbe(x, y, w);
+    root.insertBefore(probe.fo, base.fo);
+    layers = { frames: framesEl, base: base, top: top, zoom: zoomEl, probe: probe.text };
 }
 
 function framesChild() {
@@ -238,8 +268,6 @@ function init() {
 
     var tips = new Array(n);
     var names = new Array(n);
-    var BYTES = new Float64Array(n).fill(-1);   /* UTF-8 length of the name, -1: not known yet */
-    var ASCII = new Uint8Array(n);
     var titleRe = /^([\s\S]*) \([0-9][0-9,]* [^,()]*, [0-9.]+%(?:; [^)]*)?\)$/;
     function tipOf(i) {
         if (tips[i] === undefined) {
@@ -257,11 +285,11 @@ function init() {
     }
 
     /* What P-frames shows now, so that an in-place repaint writes only what changes: the x
-     * and width (in %) it was last painted for, at the image width paintedW (the writer drew
-     * the full graph for the static width); the attribute strings and labels as last written
-     * (undefined: as the writer wrote them, read when needed). The writer marks no frame
-     * hidden or dimmed. */
-    var paintedW = staticWidth;
+     * and width (in %) it was last painted for, the label fit (fitGen) it was last labelled
+     * for (0: the writer's labels, fitted to an estimate of the font); the attribute strings
+     * and labels as last written (undefined: as the writer wrote them, read when needed). The
+     * writer marks no frame hidden or dimmed. */
+    var shownFit = new Uint32Array(n);
     var shownState = new Uint8Array(n).fill(SHOW);
     var shownPX = new Float64Array(n);
     var shownPW = new Float64Array(n);
@@ -285,6 +313,65 @@ function init() {
     }
     var stop = homeIdx;            /* its frame index */
     var stopEl = null;             /* the element holding tabindex="0" for it */
+
+    /* ---- labels ------------------------------------------------------------------------ */
+    /* A label starts LABEL_PAD units into its frame (as inferno's script puts it) and ends at
+     * least LABEL_END before the frame's right edge. Units are those of P-frames, whose width
+     * framesW the frames' % widths are shares of; a scaled SVG scales labels and frames alike. */
+    var LABEL_PAD = 3;
+    var LABEL_END = 1;
+    var meter = fontMeter(layers.probe, fontsize * fontwidth);
+    var fitGen = 1;                /* bumped whenever the frames' width or the font changes */
+    var NW = new Float64Array(n).fill(-1); /* a name's width, -1: not known for this fit */
+    var framesW = 0;               /* the frames' width (set by layout()) */
+    /* the writer's labels (inferno's rule: a label when 3 characters of the estimated width
+     * fit at the static width) */
+    var writerChar = (100 * fontsize * fontwidth) / staticWidth;
+
+    function refit() {
+        NW.fill(-1);
+        fitGen++;
+    }
+
+    function labelFor(i, pct) {
+        if (!texts[i]) {
+            return "";
+        }
+        var room = (pct * framesW) / 100 - LABEL_PAD - LABEL_END;
+        if (room < meter.dots) {
+            return ""; /* as inferno's script: no label in less than two characters */
+        }
+        var nm = nameOf(i);
+        if (NW[i] < 0) {
+            NW[i] = meter.width(nm);
+        }
+        return NW[i] <= room ? nm : meter.cut(nm, room, truncateRight);
+    }
+
+    /* whether the writer may have written a label for frame I (conservative: then it is read) */
+    function writerLabel(i) {
+        return !!texts[i] && (100 * Wd[i]) / total / writerChar >= 3 - 1e-6;
+    }
+
+    /* the narrowest frame (in % of the frames' width) that may get a label */
+    function labelLeast() {
+        return framesW > 0 ? (100 * (LABEL_PAD + LABEL_END + meter.dots)) / framesW : Infinity;
+    }
+
+    /* Measures, in one go, the characters not measured yet of the names of the frames LIST
+     * (in view, wide enough for a label, width not known), before anything is written:
+     * measuring lays the page out. */
+    function measureNames(list) {
+        var need = null;
+        for (var k = 0; list && k < list.length; k++) {
+            if (texts[list[k]]) {
+                need = meter.need(nameOf(list[k]), need);
+            }
+        }
+        if (need && meter.add(need)) {
+            refit();
+        }
+    }
 
     /* what the view should show: filled by target() */
     var tState = new Uint8Array(n);
@@ -332,41 +419,10 @@ function init() {
     var ignoreCase = false;
 
     /* ---- painting ---------------------------------------------------------------------- */
-    /* how many characters fit in a frame PCT % wide in an image W px wide */
-    function labelFits(pct, w) {
-        return Math.floor(pct / ((100 * fontsize * fontwidth) / w));
-    }
-
-    function labelFor(i, pct) {
-        if (i === rootIndex || !texts[i]) {
-            return "";
-        }
-        var fit = labelFits(pct, W);
-        if (fit < 3) {
-            return "";
-        }
-        var nm = nameOf(i);
-        if (BYTES[i] < 0) {
-            BYTES[i] = utf8Length(nm);
-            ASCII[i] = BYTES[i] === nm.length ? 1 : 0;
-        }
-        if (BYTES[i] < fit) {
-            return nm;
-        }
-        var keep = fit - 2;
-        if (ASCII[i]) {
-            return truncateRight ? ".." + nm.slice(nm.length - keep) : nm.slice(0, keep) + "..";
-        }
-        var cps = Array.from(nm);
-        if (keep >= cps.length) {
-            return nm;
-        }
-        return truncateRight ? ".." + cps.slice(cps.length - keep).join("") : cps.slice(0, keep).join("") + "..";
-    }
 
     /* The view to show, into tState/tX/tW (x and width in % of the frames' width); returns
-     * how many frames P-frames would have to change to show it in place, and how many frames
-     * are in view. */
+     * how many frames P-frames would have to change to show it in place, how many frames are
+     * in view, and those in view that may get a label but whose name's width is not known. */
     function target() {
         var zx = 0;
         var zw = total;
@@ -380,6 +436,8 @@ function init() {
         var scale = 100 / zw;
         var changes = 0;
         var inView = 0;
+        var least = labelLeast();
+        var unsized = null;
         for (var i = 0; i < n; i++) {
             var x = X[i];
             var end = x + Wd[i];
@@ -399,6 +457,9 @@ function init() {
             tState[i] = state;
             if (state !== HIDE) {
                 inView++;
+                if (NW[i] < 0 && tW[i] >= least) {
+                    (unsized || (unsized = [])).push(i);
+                }
                 if (state !== shownState[i] || Math.abs(tX[i] - shownPX[i]) > 5e-5 || Math.abs(tW[i] - shownPW[i]) > 5e-5) {
                     changes++;
                 }
@@ -406,11 +467,12 @@ function init() {
                 changes++;
             }
         }
-        return { changes: changes, inView: inView };
+        return { changes: changes, inView: inView, unsized: unsized };
     }
 
     function paint() {
         var t = target();
+        measureNames(t.unsized);
         /* a copy in the zoom layer costs about what two in-place changes do */
         var hadFocus = focusedFrame();
         if (zoomed >= 0 && 2 * t.inView <= t.changes) {
@@ -435,7 +497,7 @@ function init() {
     }
 
     function paintInPlace() {
-        var labelOffset = 300 / W;
+        var labelOffset = (100 * LABEL_PAD) / framesW;
         for (var i = 0; i < n; i++) {
             var state = tState[i];
             if (state !== shownState[i]) {
@@ -459,7 +521,7 @@ function init() {
             var pw = tW[i];
             var oldPW = shownPW[i];
             var moved = px !== shownPX[i] || pw !== oldPW;
-            if (!moved && W === paintedW) {
+            if (!moved && shownFit[i] === fitGen) {
                 continue; /* as shown: same place, same label */
             }
             if (moved) {
@@ -483,9 +545,10 @@ function init() {
             /* labels: most frames of a big graph have none; an empty <text> is left alone
              * (its x is brought up to date when it gets a label) */
             var label = labelFor(i, pw);
+            shownFit[i] = fitGen;
             if (shownLabel[i] === undefined) {
                 /* as the writer wrote it: read it unless it had no room for a label */
-                if (label === "" && (!texts[i] || labelFits(oldPW, paintedW) < 3)) {
+                if (label === "" && !writerLabel(i)) {
                     continue;
                 }
                 shownLabel[i] = texts[i] ? texts[i].textContent : "";
@@ -503,7 +566,6 @@ function init() {
                 shownLabel[i] = label;
             }
         }
-        paintedW = W;
         if (layered) {
             /* show P-frames again (first, so that focus never sits in a hidden layer) */
             layered = false;
@@ -525,7 +587,7 @@ function init() {
 
     /* the zoom layer, filled with copies of the frames in view; P-frames is left as it is */
     function paintLayer() {
-        var labelOffset = 300 / W;
+        var labelOffset = (100 * LABEL_PAD) / framesW;
         clearCopies();
         var frag = document.createDocumentFragment();
         for (var i = 0; i < n; i++) {
@@ -811,11 +873,32 @@ function init() {
                 ui.matched.setAttribute("x", fmt(W - xpad));
             }
         }
+        var f = framesWidth();
+        if (Math.abs(f - framesW) > 0.001) {
+            framesW = f;
+            refit();
+            changed = true;
+        }
+        placeIgnoreCase();
+        return changed;
+    }
+
+    function placeIgnoreCase() {
         if (icEl) {
-            var searchWidth = ui.search ? ui.search.textContent.length * fontsize * fontwidth : 40;
+            var searchWidth = ui.search ? meter.width(ui.search.textContent) : 40;
             icEl.setAttribute("x", fmt(W - xpad - searchWidth - fontsize));
         }
-        return changed;
+    }
+
+    /* the font measured again (the page's scale or fonts may have changed): true when the
+     * labels must be fitted again */
+    function remeasure() {
+        if (!meter.measure()) {
+            return false;
+        }
+        refit();
+        placeIgnoreCase();
+        return true;
     }
 
     var layoutPending = false;
@@ -826,7 +909,8 @@ function init() {
         layoutPending = true;
         requestAnimationFrame(function () {
             layoutPending = false;
-            if (layout()) {
+            var changed = layout();
+            if (remeasure() || changed) {
                 paint();
             }
         });
@@ -1246,14 +1330,22 @@ function init() {
         }
     });
 
-    if (fluid) {
-        if (typeof ResizeObserver === "function") {
-            var ro = new ResizeObserver(onResize);
-            ro.observe(root);
-            if (!standalone && root.parentElement) {
-                ro.observe(root.parentElement);
-            }
+    /* A fluid SVG follows its container's width; any SVG may be scaled by the page, which
+     * can round glyph advances differently, or shown after being laid out hidden: the font
+     * is measured again on each resize. Fonts that load later (a page's web font) too. */
+    if (typeof ResizeObserver === "function") {
+        var ro = new ResizeObserver(onResize);
+        ro.observe(root);
+        if (fluid && !standalone && root.parentElement) {
+            ro.observe(root.parentElement);
         }
+    }
+    if (document.fonts && document.fonts.addEventListener) {
+        document.fonts.addEventListener("loadingdone", function () {
+            if (remeasure()) {
+                paint();
+            }
+        });
     }
 
     root.foldsvg = {
@@ -1284,6 +1376,7 @@ function init() {
     };
 
     layout();
+    remeasure();
     paint();
     restoreState();
 }
@@ -1312,22 +1405,186 @@ function childParts(el) {
     return parts;
 }
 
-function utf8Length(s) {
-    var bytes = 0;
-    for (var i = 0; i < s.length; i++) {
-        var c = s.charCodeAt(i);
-        if (c < 0x80) {
-            bytes += 1;
-        } else if (c < 0x800) {
-            bytes += 2;
-        } else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-            bytes += 4;
-            i++;
-        } else {
-            bytes += 3;
-        }
+/* ---- label widths: the font as the page draws it -----------------------------------------
+ * Labels are fitted against widths measured in the page, never against an estimate in ems:
+ * the font is whatever the browser found for the family (Chromium's monospace is 0.602 em
+ * wide, not 0.59), characters missing from it come from other fonts, and a page that scales
+ * the SVG may round glyph advances at the scale it draws them. PROBE is a hidden <text>
+ * styled and scaled as the labels are; one layout of it gives the advance of every printable
+ * ASCII character (getSubStringLength, as inferno's script measures), and the characters
+ * beyond ASCII are measured when a label first needs them, all of them in one layout.
+ * Kerning and ligatures are off in labels (the layers' style), so that a label is as wide as
+ * the sum of its characters. Until the probe has been laid out, ESTIMATE (the writer's
+ * font size times font width) stands in for every character. */
+var PRINTABLE = (function () {
+    var s = "";
+    for (var c = 0x21; c < 0x7f; c++) {
+        s += String.fromCharCode(c);
     }
-    return bytes;
+    return s;
+})();
+var ONLY_ASCII = /^[\x00-\x7f]*$/;
+var ONLY_PRINTABLE = /^[\x20-\x7e]*$/;
+
+function fontMeter(probe, estimate) {
+    var ascii = new Float64Array(128).fill(estimate);
+    var other = new Map();         /* a character beyond ASCII (one code point) -> its width */
+    var meter = {
+        narrowest: estimate,       /* the narrowest printable ASCII character */
+        mono: estimate,            /* the one width of all printable ASCII, 0 when they differ */
+        dots: 2 * estimate,        /* ".." */
+        measure: measure,
+        need: need,
+        add: add,
+        width: width,
+        cut: cut
+    };
+
+    /* Measures every character known: true when a width changed. The probe's text is the
+     * printable characters, " ..", then each other character after a space (that keeps
+     * apart what could combine). */
+    function measure() {
+        var keys = Array.from(other.keys());
+        var s = PRINTABLE + " ..";
+        var at = [];
+        for (var k = 0; k < keys.length; k++) {
+            at.push(s.length + 1);
+            s += " " + keys[k];
+        }
+        if (probe.textContent !== s) {
+            probe.textContent = s;
+        }
+        var next = new Float64Array(128);
+        var found = [];
+        var run = 0;
+        var dots = 0;
+        var i;
+        try {
+            for (i = 0; i < PRINTABLE.length; i++) {
+                next[0x21 + i] = probe.getSubStringLength(i, 1);
+            }
+            next[0x20] = probe.getSubStringLength(PRINTABLE.length, 1);
+            dots = probe.getSubStringLength(PRINTABLE.length + 1, 2);
+            run = probe.getSubStringLength(0, PRINTABLE.length);
+            for (k = 0; k < keys.length; k++) {
+                found.push(probe.getSubStringLength(at[k], 1));
+            }
+        } catch (e) {
+            run = 0;
+        }
+        if (!(run > 0)) {
+            return false; /* not laid out (hidden, detached): measured when it is */
+        }
+        for (i = 0; i < 0x20; i++) {
+            next[i] = next[0x20]; /* a control character, if any, is drawn as a space */
+        }
+        next[0x7f] = next[0x20];
+        var changed = Math.abs(dots - meter.dots) > 1e-6;
+        var lo = Infinity;
+        var hi = 0;
+        for (i = 0; i < 128; i++) {
+            changed = changed || Math.abs(next[i] - ascii[i]) > 1e-6;
+            if (i > 0x20 && i < 0x7f) {
+                lo = Math.min(lo, next[i]);
+                hi = Math.max(hi, next[i]);
+            }
+        }
+        for (k = 0; k < keys.length; k++) {
+            var v = found[k] >= 0 ? found[k] : 2 * estimate;
+            changed = changed || Math.abs(v - other.get(keys[k])) > 1e-6;
+            other.set(keys[k], v);
+        }
+        ascii = next;
+        meter.dots = dots;
+        meter.narrowest = lo;
+        /* one character's advance comes rounded (to 1/64 px); the run's average is exact */
+        meter.mono = hi - lo < 0.1 ? Math.max(run / PRINTABLE.length, next[0x20]) : 0;
+        return changed;
+    }
+
+    /* adds to the set NEED (made when null) the characters of S not measured yet */
+    function need(s, needs) {
+        if (ONLY_ASCII.test(s)) {
+            return needs;
+        }
+        for (var i = 0; i < s.length; i++) {
+            if (s.charCodeAt(i) >= 0x80) {
+                var ch = charAt(s, i);
+                i += ch.length - 1;
+                if (!other.has(ch)) {
+                    needs = needs || new Set();
+                    needs.add(ch);
+                }
+            }
+        }
+        return needs;
+    }
+
+    /* measures the characters of the set NEEDS too: true when a width changed */
+    function add(needs) {
+        needs.forEach(function (ch) {
+            other.set(ch, 2 * estimate);
+        });
+        return measure();
+    }
+
+    function charAt(s, i) {
+        var c = s.charCodeAt(i);
+        return c >= 0xd800 && c <= 0xdbff && i + 1 < s.length ? s.slice(i, i + 2) : s.charAt(i);
+    }
+
+    function charWidth(ch) {
+        var c = ch.charCodeAt(0);
+        if (c < 0x80) {
+            return ascii[c];
+        }
+        var v = other.get(ch);
+        return v === undefined ? 2 * estimate : v;
+    }
+
+    function width(s) {
+        if (meter.mono && ONLY_PRINTABLE.test(s)) {
+            return s.length * meter.mono;
+        }
+        var w = 0;
+        for (var i = 0; i < s.length; i++) {
+            var ch = charAt(s, i);
+            i += ch.length - 1;
+            w += charWidth(ch);
+        }
+        return w;
+    }
+
+    /* S cut to fit ROOM with "..": its end kept (as inferno cuts by default), its start with
+     * RIGHT; "" when not one character fits */
+    function cut(s, room, right) {
+        var left = room - meter.dots;
+        if (left < meter.narrowest) {
+            return "";
+        }
+        var k;
+        if (meter.mono && ONLY_PRINTABLE.test(s)) {
+            k = Math.min(Math.floor(left / meter.mono), s.length);
+            if (k < 1) {
+                return "";
+            }
+            return right ? s.slice(0, k) + ".." : ".." + s.slice(s.length - k);
+        }
+        var cps = Array.from(s);
+        var w = 0;
+        for (k = 0; k < cps.length; k++) {
+            w += charWidth(cps[right ? k : cps.length - 1 - k]);
+            if (w > left) {
+                break;
+            }
+        }
+        if (k === 0) {
+            return "";
+        }
+        return right ? cps.slice(0, k).join("") + ".." : ".." + cps.slice(cps.length - k).join("");
+    }
+
+    return meter;
 }
 
 function fmt(v) {
