@@ -10,6 +10,7 @@
 #include "render/tables.h"
 #include "util/buf.h"
 #include "util/error.h"
+#include "util/grow.h"
 #include "util/outfile.h"
 
 /* Rows per table when "top" is not set. */
@@ -107,69 +108,68 @@ static char *dup_str(const char *s)
     return d;
 }
 
-static int add_fact(fs_report_section *s, const char *label, const char *value)
+static foldsvg_status add_fact(fs_report_section *s, const char *label, const char *value)
 {
-    fs_report_fact *nf = realloc(s->facts, (s->nfacts + 1) * sizeof *nf);
-    if (!nf)
-        return -1;
-    s->facts = nf;
     char *l = dup_str(label), *v = dup_str(value);
-    if (!l || !v) {
+    if (!l || !v || FS_GROW(s->facts, s->facts_cap, s->nfacts + 1, 8) != FOLDSVG_OK) {
         free(l);
         free(v);
-        return -1;
+        return FOLDSVG_E_NOMEM;
     }
     s->facts[s->nfacts++] = (fs_report_fact){l, v};
-    return 0;
+    return FOLDSVG_OK;
 }
 
-static int add_facts(fs_report_section *s, const foldsvg_profile *p, const char *const *inputs,
-                     size_t ninputs)
+/* The "File" fact: the names given, or those the profile recorded. */
+static foldsvg_status add_files(fs_report_section *s, const foldsvg_profile *p,
+                                const char *const *inputs, size_t ninputs)
 {
     const fs_profile_facts *f = &p->facts;
-    int bad = 0;
-    char v[600];
-    if (ninputs) {
-        fs_buf files = {0};
-        for (size_t i = 0; i < ninputs && !bad; i++) {
-            const char *name = inputs[i] && strcmp(inputs[i], "-") ? inputs[i] : "<stdin>";
-            bad |= fs_buf_printf(&files, "%s%s", i ? ", " : "", name);
-        }
-        if (!bad)
-            bad |= add_fact(s, ninputs > 1 ? "Files" : "File", files.data);
-        fs_buf_free(&files);
-    } else if (f->files[0]) {
-        bad |= add_fact(s, f->ninputs > 1 ? "Files" : "File", f->files);
+    if (!ninputs)
+        return f->files[0] ? add_fact(s, f->ninputs > 1 ? "Files" : "File", f->files) : FOLDSVG_OK;
+    fs_buf files = {0};
+    for (size_t i = 0; i < ninputs; i++) {
+        const char *name = inputs[i] && strcmp(inputs[i], "-") ? inputs[i] : "<stdin>";
+        fs_buf_printf(&files, "%s%s", i ? ", " : "", name);
     }
+    foldsvg_status st = fs_buf_status(&files);
+    if (st == FOLDSVG_OK)
+        st = add_fact(s, ninputs > 1 ? "Files" : "File", files.data);
+    fs_buf_free(&files);
+    return st;
+}
+
+static foldsvg_status add_facts(fs_report_section *s, const foldsvg_profile *p,
+                                const char *const *inputs, size_t ninputs)
+{
+    const fs_profile_facts *f = &p->facts;
+    char v[600];
+    FS_FORWARD_IF_ERROR(add_files(s, p, inputs, ninputs));
     if (f->format[0]) {
         snprintf(v, sizeof v, "%s%s", f->format, f->gzip ? " (gzip)" : "");
-        bad |= add_fact(s, "Format", v);
+        FS_FORWARD_IF_ERROR(add_fact(s, "Format", v));
     }
     if (f->product[0])
-        bad |= add_fact(s, "Product", f->product);
+        FS_FORWARD_IF_ERROR(add_fact(s, "Product", f->product));
     if (f->threads) {
         snprintf(v, sizeof v, "%lu", (unsigned long)f->threads);
-        bad |= add_fact(s, "Threads", v);
+        FS_FORWARD_IF_ERROR(add_fact(s, "Threads", v));
     }
+    char n[32];
     if (f->rate) {
-        char n[32];
         fs_format_thousands(f->rate, n);
         snprintf(v, sizeof v, "1 sample every %s cycles", n);
-        bad |= add_fact(s, "Sample rate", v);
+        FS_FORWARD_IF_ERROR(add_fact(s, "Sample rate", v));
     } else if (f->interval_ms > 0) {
         snprintf(v, sizeof v, "every %g ms", f->interval_ms);
-        bad |= add_fact(s, "Sample interval", v);
+        FS_FORWARD_IF_ERROR(add_fact(s, "Sample interval", v));
     }
-    const char *unit = s->countname;
-    char n[32];
     fs_format_thousands(p->tree.total, n);
-    snprintf(v, sizeof v, "%s", n);
     char label[64];
-    snprintf(label, sizeof label, "Total %.40s", unit);
-    bad |= add_fact(s, label, v);
+    snprintf(label, sizeof label, "Total %.40s", s->countname);
+    FS_FORWARD_IF_ERROR(add_fact(s, label, n));
     fs_format_thousands((uint64_t)p->tree.unique, n);
-    bad |= add_fact(s, "Unique stacks", n);
-    return bad ? -1 : 0;
+    return add_fact(s, "Unique stacks", n);
 }
 
 /* The tables' names copied into one block, so a section outlives its profile. */
@@ -227,7 +227,7 @@ static foldsvg_status make_section(fs_report_section *s, const foldsvg_profile *
     st = FOLDSVG_E_NOMEM;
     if (s->countname && (!heading || s->heading) &&
         fs_tables_compute(&p->tree, top_rows(o), &s->tables) == FOLDSVG_OK && copy_rows(s) == 0 &&
-        add_facts(s, p, inputs, ninputs) == 0)
+        add_facts(s, p, inputs, ninputs) == FOLDSVG_OK)
         st = FOLDSVG_OK;
     if (st) {
         fs_report_section_free(s);
@@ -297,14 +297,8 @@ foldsvg_status foldsvg_report_add(foldsvg_report *r, const foldsvg_profile *p, c
 {
     if (!r || !p || (!inputs && ninputs))
         return fs_error(err, FOLDSVG_E_ARG, NULL, "NULL report, profile or inputs");
-    if (r->n == r->cap) {
-        size_t cap = r->cap ? 2 * r->cap : 4;
-        fs_report_section *ns = realloc(r->secs, cap * sizeof *ns);
-        if (!ns)
-            return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
-        r->secs = ns;
-        r->cap = cap;
-    }
+    if (FS_GROW(r->secs, r->cap, r->n + 1, 4) != FOLDSVG_OK)
+        return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
     /* Every SVG on the page needs its own ids. The first keeps the usual prefix (the
      * user's, or the content hash); later ones get a suffix no content hash can have. */
     foldsvg_options *o = r->opts;

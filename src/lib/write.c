@@ -70,11 +70,11 @@ static int folded_line(void *user, const char *path, size_t len, uint64_t count,
 {
     folded_ctx *c = user;
     fs_buf_clear(&c->line);
-    int bad = fs_buf_append(&c->line, path, len);
+    fs_buf_append(&c->line, path, len);
     if (has_before)
-        bad |= fs_buf_printf(&c->line, " %llu", (unsigned long long)before);
-    bad |= fs_buf_printf(&c->line, " %llu\n", (unsigned long long)count);
-    if (bad || out_write(c->out, c->line.data, c->line.len) != 0) {
+        fs_buf_printf(&c->line, " %llu", (unsigned long long)before);
+    fs_buf_printf(&c->line, " %llu\n", (unsigned long long)count);
+    if (c->line.failed || out_write(c->out, c->line.data, c->line.len) != 0) {
         c->out->failed = 1;
         return 1;
     }

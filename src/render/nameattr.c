@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "util/error.h"
+#include "util/grow.h"
 #include "util/strmap.h"
 
 struct fs_nameattr_map {
@@ -90,16 +91,8 @@ static fs_nameattr *entry_for(fs_nameattr_map *m, const char *name, size_t len)
 {
     uint32_t n = fs_strmap_size(&m->names);
     /* Room for the attributes first: once the map holds the name, its index must be valid. */
-    if (n == m->cap) {
-        size_t cap = m->cap ? m->cap * 2 : 16;
-        if (cap > SIZE_MAX / sizeof *m->attrs)
-            return NULL;
-        fs_nameattr *attrs = realloc(m->attrs, cap * sizeof *attrs);
-        if (!attrs)
-            return NULL;
-        m->attrs = attrs;
-        m->cap = cap;
-    }
+    if (FS_GROW(m->attrs, m->cap, (size_t)n + 1, 16) != FOLDSVG_OK)
+        return NULL;
     uint32_t i;
     int added;
     if (fs_strmap_put(&m->names, name, len, 0, &i, &added) != FOLDSVG_OK)
@@ -125,13 +118,9 @@ static int put_pair(fs_attr_pair **pairs, size_t *n, const char *k, size_t kn, c
     for (size_t i = 0; i < *n; i++)
         if (strlen((*pairs)[i].key) == kn && memcmp((*pairs)[i].key, k, kn) == 0)
             return set_string(&(*pairs)[i].value, v, vn);
-    if (*n >= SIZE_MAX / sizeof(fs_attr_pair) - 1)
+    if (*n == SIZE_MAX || fs_resize(pairs, *n + 1, sizeof **pairs) != FOLDSVG_OK)
         return -1;
-    fs_attr_pair *grown = realloc(*pairs, (*n + 1) * sizeof(fs_attr_pair));
-    if (!grown)
-        return -1;
-    *pairs = grown;
-    fs_attr_pair *p = &grown[*n];
+    fs_attr_pair *p = &(*pairs)[*n];
     p->key = dup_bytes(k, kn);
     p->value = dup_bytes(v, vn);
     if (!p->key || !p->value) {

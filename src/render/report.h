@@ -17,7 +17,7 @@ typedef struct fs_report_fact {
 typedef struct fs_report_section {
     char *heading; /* NULL: none (the page title says it all) */
     fs_report_fact *facts;
-    size_t nfacts;
+    size_t nfacts, facts_cap;
     char *svg; /* the SVG from its root element on (no XML declaration, no DOCTYPE) */
     size_t svg_len;
     fs_tables tables; /* rows point into NAMES */

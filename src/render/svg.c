@@ -11,6 +11,7 @@
 #include "render/numfmt.h"
 #include "render/script.h"
 #include "render/xmltext.h"
+#include "util/utf8.h"
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/hash.h"
@@ -264,32 +265,31 @@ static void build_tooltip(svg_ctx *c, const fs_frame *f, const char *name, size_
     fs_format_thousands(shown, num);
     fs_buf *t = &c->tip;
     fs_buf_clear(t);
-    int bad = 0;
     if (f->depth == 0) {
-        bad |= fs_buf_printf(t, "all (%s %s, 100%%)", num, c->in->countname);
+        fs_buf_printf(t, "all (%s %s, 100%%)", num, c->in->countname);
     } else {
         double pct = 100.0 * (double)shown / ((double)c->total * o->factor);
         char pnum[48];
         fs_fmt_fixed(pnum, pct, 2);
-        bad |= fs_xml_clean(t, name, n);
-        bad |= fs_buf_puts(t, " (");
-        bad |= fs_buf_puts(t, num);
-        bad |= fs_buf_puts(t, " ");
-        bad |= fs_buf_puts(t, c->in->countname);
-        bad |= fs_buf_puts(t, ", ");
-        bad |= fs_buf_puts(t, pnum);
-        bad |= fs_buf_puts(t, "%");
+        fs_xml_clean(t, name, n);
+        fs_buf_puts(t, " (");
+        fs_buf_puts(t, num);
+        fs_buf_puts(t, " ");
+        fs_buf_puts(t, c->in->countname);
+        fs_buf_puts(t, ", ");
+        fs_buf_puts(t, pnum);
+        fs_buf_puts(t, "%");
         if (f->has_delta) {
             if (f->delta == 0) {
-                bad |= fs_buf_puts(t, "; 0.00%");
+                fs_buf_puts(t, "; 0.00%");
             } else {
                 double d = 100.0 * (double)f->delta / ((double)c->total * o->factor);
-                bad |= fs_buf_printf(t, "; %+.2f%%", o->negate ? -d : d);
+                fs_buf_printf(t, "; %+.2f%%", o->negate ? -d : d);
             }
         }
-        bad |= fs_buf_puts(t, ")");
+        fs_buf_puts(t, ")");
     }
-    if (bad)
+    if (t->failed)
         c->st = FOLDSVG_E_NOMEM;
 }
 
@@ -301,17 +301,16 @@ static void build_label(svg_ctx *c, const char *name, size_t n, double width_pct
     double fit = floor(width_pct / per_char);
     if (fit < 3)
         return;
-    int bad = 0;
     if ((double)n < fit) {
-        bad |= fs_xml_clean(l, name, n);
+        fs_xml_clean(l, name, n);
     } else {
         fs_buf_clear(&c->name);
-        bad |= fs_xml_clean(&c->name, name, n);
-        size_t keep = fs_utf8_prefix(c->name.data, c->name.len, (size_t)fit - 2);
-        bad |= fs_buf_append(l, c->name.data, keep);
-        bad |= fs_buf_puts(l, "..");
+        fs_xml_clean(&c->name, name, n);
+        size_t keep = fs_utf8_prefix(fs_buf_str(&c->name), c->name.len, (size_t)fit - 2);
+        fs_buf_append(l, c->name.data, keep);
+        fs_buf_puts(l, "..");
     }
-    if (bad)
+    if (l->failed || c->name.failed)
         c->st = FOLDSVG_E_NOMEM;
 }
 
@@ -424,15 +423,15 @@ static void write_notes(svg_ctx *c)
 {
     fs_buf clean = {0}, safe = {0};
     const char *notes = c->o->notes ? c->o->notes : "";
-    int bad = fs_xml_clean(&clean, notes, strlen(notes));
+    fs_xml_clean(&clean, notes, strlen(notes));
     /* "--" may not appear inside a comment, nor may it end with '-'. */
-    bad |= fs_buf_puts(&safe, "NOTES: ");
-    for (size_t i = 0; !bad && i < clean.len; i++) {
-        bad |= fs_buf_append(&safe, &clean.data[i], 1);
+    fs_buf_puts(&safe, "NOTES: ");
+    for (size_t i = 0; i < clean.len; i++) {
+        fs_buf_append(&safe, &clean.data[i], 1);
         if (clean.data[i] == '-' && (i + 1 == clean.len || clean.data[i + 1] == '-'))
-            bad |= fs_buf_puts(&safe, " ");
+            fs_buf_puts(&safe, " ");
     }
-    if (bad)
+    if (clean.failed || safe.failed)
         c->st = FOLDSVG_E_NOMEM;
     else
         check(c, xmlTextWriterWriteComment(c->w, XC(safe.data)));
