@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "fold/sanitize.h"
-#include "lib/options.h"
+#include "fold/pipeline.h"
 #include "util/arena.h"
 #include "util/error.h"
 #include "util/hash.h"
@@ -127,8 +127,10 @@ void fs_filter_free(fs_filter *f)
  * EXTRA are left to the caller. *COUNT covers every slot at once: pcre2_code_free(NULL) is
  * harmless, so a failure halfway frees just what exists. */
 static foldsvg_status compile_list(pcre2_code ***out, size_t *count, size_t extra, const char *flag,
-                                   char *const *patterns, size_t n, foldsvg_error *err)
+                                   const fs_strlist *list, foldsvg_error *err)
 {
+    char *const *patterns = list->v;
+    size_t n = list->n;
     if (n + extra == 0)
         return FOLDSVG_OK;
     *out = calloc(n + extra, sizeof **out);
@@ -171,11 +173,11 @@ static unsigned match_flags(fs_filter *f, const char *s, size_t len)
     return m;
 }
 
-foldsvg_status fs_filter_new(fs_filter **out, const foldsvg_options *opts, foldsvg_error *err)
+foldsvg_status fs_filter_new(fs_filter **out, const fs_stack_opts *opts, foldsvg_error *err)
 {
     *out = NULL;
-    if (!opts->strip_rust_hash && !opts->collapse_recursion && opts->nstrip == 0 &&
-        opts->ninclude == 0 && opts->nexclude == 0 && opts->nfocus == 0)
+    if (!opts->strip_rust_hash && !opts->collapse_recursion && opts->strip.n == 0 &&
+        opts->include.n == 0 && opts->exclude.n == 0 && opts->focus.n == 0)
         return FOLDSVG_OK;
     fs_filter *f = calloc(1, sizeof *f);
     if (!f)
@@ -183,21 +185,18 @@ foldsvg_status fs_filter_new(fs_filter **out, const foldsvg_options *opts, folds
     fs_arena_init(&f->names);
     f->collapse_recursion = opts->collapse_recursion;
     size_t rust = opts->strip_rust_hash ? 1 : 0;
-    foldsvg_status st =
-        compile_list(&f->strip, &f->nstrip, rust, "strip", opts->strip, opts->nstrip, err);
+    foldsvg_status st = compile_list(&f->strip, &f->nstrip, rust, "strip", &opts->strip, err);
     if (st == FOLDSVG_OK && rust) {
         st = compile(&f->strip[0], "strip-rust-hash", rust_hash_pattern, err);
         if (st == FOLDSVG_OK)
             pcre2_jit_compile(f->strip[0], PCRE2_JIT_COMPLETE);
     }
     if (st == FOLDSVG_OK)
-        st = compile_list(&f->include, &f->ninclude, 0, "include", opts->include, opts->ninclude,
-                          err);
+        st = compile_list(&f->include, &f->ninclude, 0, "include", &opts->include, err);
     if (st == FOLDSVG_OK)
-        st = compile_list(&f->exclude, &f->nexclude, 0, "exclude", opts->exclude, opts->nexclude,
-                          err);
+        st = compile_list(&f->exclude, &f->nexclude, 0, "exclude", &opts->exclude, err);
     if (st == FOLDSVG_OK)
-        st = compile_list(&f->focus, &f->nfocus, 0, "focus", opts->focus, opts->nfocus, err);
+        st = compile_list(&f->focus, &f->nfocus, 0, "focus", &opts->focus, err);
     if (st == FOLDSVG_OK) {
         /* One ovector pair is all we read; match data sized by the patterns' groups
          * would only cost memory. */

@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 
+#include "fold/pipeline.h"
 #include "foldsvg.h"
 #include "parse/sink.h"
 
@@ -15,8 +16,8 @@ typedef struct fs_filter fs_filter;
  * FOLDSVG_E_USAGE naming the flag, quoting the pattern, with PCRE2's message and offset. */
 foldsvg_status fs_filter_check_pattern(const char *flag, const char *pattern, foldsvg_error *err);
 
-/* Compiles the filters set in OPTS (a foldsvg_options). *OUT is NULL when none is set. */
-foldsvg_status fs_filter_new(fs_filter **out, const foldsvg_options *opts, foldsvg_error *err);
+/* Compiles the filters set in OPTS. *OUT is NULL when none is set. */
+foldsvg_status fs_filter_new(fs_filter **out, const fs_stack_opts *opts, foldsvg_error *err);
 void fs_filter_free(fs_filter *f);
 
 /* Applies the filters to FRAMES[0..*n) (root first) in place. Names rewritten by --strip

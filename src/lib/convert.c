@@ -59,7 +59,7 @@ static foldsvg_status on_line(void *user, const fs_folded_line *l, foldsvg_error
     if (st)
         return fs_stack_error(err, st, c->name, l->lineno);
     if (out_of_order) {
-        if (c->o->no_sort)
+        if (c->o->stack.no_sort)
             return fs_unsorted_error(err, c->name, l->lineno, c->prev_line);
         c->fallback = 1;
         return FOLDSVG_E_UNSORTED; /* stops the read; not reported */
@@ -80,8 +80,7 @@ static foldsvg_status on_sorted(void *user, const char *stack, size_t len, uint6
 
 static int has_transforms(const foldsvg_options *o)
 {
-    return o->reverse || o->nbase || o->nstrip || o->ninclude || o->nexclude || o->nfocus ||
-           o->strip_rust_hash || o->collapse_recursion;
+    return fs_options_stage_set(o, FOLDSVG_STAGE_STACK);
 }
 
 static int is_stdin(const char *path)
@@ -98,10 +97,10 @@ static const char *display_name(const char *path)
 static int streamable(const char *const *inputs, size_t n, foldsvg_format format,
                       const foldsvg_options *o)
 {
-    if (o->flamechart || has_transforms(o) || n == 0)
+    if (o->stack.flamechart || has_transforms(o) || n == 0)
         return 0;
     /* folded output: the sorter's order is the output's; --no-sort checks need the profile */
-    if (format != FOLDSVG_FORMAT_SVG && !(format == FOLDSVG_FORMAT_FOLDED && !o->no_sort))
+    if (format != FOLDSVG_FORMAT_SVG && !(format == FOLDSVG_FORMAT_FOLDED && !o->stack.no_sort))
         return 0;
     size_t nstdin = 0;
     for (size_t i = 0; i < n; i++) {
@@ -187,7 +186,7 @@ static foldsvg_status sort_read(stream_ctx *c, const char *const *inputs, size_t
 static foldsvg_status sort_into_stream(stream_ctx *c, foldsvg_error *err)
 {
     fs_stream_free(&c->s);
-    if (fs_stream_init(&c->s, c->o->minwidth) != FOLDSVG_OK)
+    if (fs_stream_init(&c->s, c->o->svg.minwidth) != FOLDSVG_OK)
         return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
     c->s.final_total = c->total; /* the sum of every line read */
     foldsvg_status st = fs_sorter_finish(c->sorter, on_sorted, c);
@@ -271,7 +270,7 @@ static foldsvg_status try_stream(const char *const *inputs, size_t n, const char
     stream_ctx c;
     memset(&c, 0, sizeof c);
     c.o = o;
-    if (fs_stream_init(&c.s, o->minwidth) != FOLDSVG_OK)
+    if (fs_stream_init(&c.s, o->svg.minwidth) != FOLDSVG_OK)
         return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
     fs_folded_stats *fstats = calloc(n, sizeof *fstats);
     foldsvg_status st = fstats ? FOLDSVG_OK : fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
@@ -307,10 +306,10 @@ static foldsvg_status try_stream(const char *const *inputs, size_t n, const char
                 .tree = &c.s.names,
                 .frames = c.s.kept,
                 .nframes = c.s.nkept,
-                .opts = o,
+                .opts = &o->svg,
                 .countname = o->countname ? o->countname : "cycles",
             };
-            st = fs_write_svg_frames(&in, output, err);
+            st = fs_write_svg_frames(&in, o, output, err);
         }
     }
     if (st == FOLDSVG_OK && !c.use_profile) {

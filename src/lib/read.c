@@ -48,10 +48,7 @@ static foldsvg_status grow_frames(read_ctx *c, size_t n)
 
 static int is_base(const read_ctx *c, fs_strref f)
 {
-    for (size_t i = 0; i < c->o->nbase; i++)
-        if (strlen(c->o->base[i]) == f.len && memcmp(c->o->base[i], f.ptr, f.len) == 0)
-            return 1;
-    return 0;
+    return fs_strlist_has(&c->o->stack.base, f.ptr, f.len);
 }
 
 static const fs_strref unknown_frame = {FS_UNKNOWN_FRAME, sizeof FS_UNKNOWN_FRAME - 1};
@@ -67,7 +64,7 @@ static int transform(read_ctx *c, size_t *n, size_t *first)
         f[0] = unknown_frame;
         *n = 1;
     }
-    if (c->o->reverse) {
+    if (c->o->stack.reverse) {
         for (size_t i = 0, j = *n - 1; i < j; i++, j--) {
             fs_strref t = f[i];
             f[i] = f[j];
@@ -113,7 +110,7 @@ static foldsvg_status add_stack(read_ctx *c, size_t n, uint64_t count, uint64_t 
     uint32_t leaf;
     foldsvg_status st = fs_tree_add_frames(&c->p->tree, c->frames + first, n - first, count, before,
                                            is_diff, &leaf);
-    if (st == FOLDSVG_OK && c->o->flamechart)
+    if (st == FOLDSVG_OK && c->o->stack.flamechart)
         st = fs_order_log_add(&c->p->log, leaf, count, before, is_diff);
     return st ? fs_stack_error(err, st, c->name, lineno) : FOLDSVG_OK;
 }
@@ -121,7 +118,7 @@ static foldsvg_status add_stack(read_ctx *c, size_t n, uint64_t count, uint64_t 
 static foldsvg_status on_line(void *user, const fs_folded_line *l, foldsvg_error *err)
 {
     read_ctx *c = user;
-    if (c->o->no_sort) {
+    if (c->o->stack.no_sort) {
         if (c->have_prev && fs_strcmp_bytes(l->stack, l->len, c->prev.data, c->prev.len) < 0)
             return fs_unsorted_error(err, c->name, l->lineno, c->prev_line);
         fs_buf_clear(&c->prev);
@@ -132,11 +129,11 @@ static foldsvg_status on_line(void *user, const fs_folded_line *l, foldsvg_error
     }
     if (l->count == 0 && !(l->is_diff && l->before > 0))
         return FOLDSVG_OK;
-    if (!c->o->reverse && !c->use_base && !c->filter) {
+    if (!c->o->stack.reverse && !c->use_base && !c->filter) {
         uint32_t leaf;
         foldsvg_status st =
             fs_tree_add_path(&c->p->tree, l->stack, l->len, l->count, l->before, l->is_diff, &leaf);
-        if (st == FOLDSVG_OK && c->o->flamechart)
+        if (st == FOLDSVG_OK && c->o->stack.flamechart)
             st = fs_order_log_add(&c->p->log, leaf, l->count, l->before, l->is_diff);
         return st ? fs_stack_error(err, st, c->name, l->lineno) : FOLDSVG_OK;
     }
@@ -283,24 +280,24 @@ foldsvg_status fs_profile_read_input(foldsvg_profile *p, fs_input *in, const fol
     c.name = fs_input_name(in);
     if (o->progress)
         fs_input_set_progress(in, o->progress, o->progress_user);
-    c.use_base = o->nbase > 0 && !o->flamechart && !o->no_sort;
-    if (o->flamechart)
+    c.use_base = o->stack.base.n > 0 && !o->stack.flamechart && !o->stack.no_sort;
+    if (o->stack.flamechart)
         p->has_log = 1;
     fs_input_kind kind;
-    foldsvg_status st = fs_filter_new(&c.filter, o, err);
+    foldsvg_status st = fs_filter_new(&c.filter, &o->stack, err);
     if (st == FOLDSVG_OK && (st = grow_frames(&c, 64)) != FOLDSVG_OK)
         fs_error(err, st, c.name, "out of memory");
     if (st == FOLDSVG_OK)
         st = fs_input_kind_of(in, &kind, err);
     if (st == FOLDSVG_OK && kind == FS_INPUT_JSON) {
-        if (o->flamechart || o->no_sort) {
+        if (o->stack.flamechart || o->stack.no_sort) {
             st = fs_error(err, FOLDSVG_E_USAGE, c.name,
                           "--%s needs folded input (it depends on line order); this is a "
                           "Firefox-Profiler profile: drop --%s",
-                          o->flamechart ? "flamechart" : "no-sort",
-                          o->flamechart ? "flamechart" : "no-sort");
+                          o->stack.flamechart ? "flamechart" : "no-sort",
+                          o->stack.flamechart ? "flamechart" : "no-sort");
         } else {
-            fs_firefox_opts fo = {o->thread, o->weight_samples, NULL, NULL};
+            fs_firefox_opts fo = {o->input.thread, o->input.weight_samples, NULL, NULL};
             st = fs_firefox_read(in, &fo, &c.sink, err);
         }
     } else if (st == FOLDSVG_OK) {
@@ -411,7 +408,7 @@ foldsvg_status foldsvg_list_threads(const char *path, const foldsvg_options *opt
     } else if (st == FOLDSVG_OK) {
         list_ctx c = {{ignore_stack, NULL, NULL}, fn, user};
         /* Every thread is listed whatever --thread says. */
-        fs_firefox_opts fo = {-1, o->weight_samples, on_thread, &c};
+        fs_firefox_opts fo = {-1, o->input.weight_samples, on_thread, &c};
         st = fs_firefox_read(in, &fo, &c.sink, err);
     }
     fs_input_close(in);

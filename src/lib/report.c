@@ -18,7 +18,7 @@
 
 static size_t top_rows(const foldsvg_options *o)
 {
-    return o->top ? o->top : FS_REPORT_DEFAULT_TOP;
+    return o->report.top ? o->report.top : FS_REPORT_DEFAULT_TOP;
 }
 
 static const char *unit_of(const foldsvg_profile *p, const foldsvg_options *o)
@@ -44,7 +44,8 @@ foldsvg_status foldsvg_profile_write_top(const foldsvg_profile *p, FILE *out,
     fs_tables tb;
     if (fs_tables_compute(&p->tree, top_rows(o), &tb) != FOLDSVG_OK)
         return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
-    foldsvg_status st = fs_tables_write(&tb, o->top_format, o->per, unit_of(p, o), out, err);
+    foldsvg_status st =
+        fs_tables_write(&tb, o->report.top_format, o->report.per, unit_of(p, o), out, err);
     fs_tables_free(&tb);
     return st;
 }
@@ -221,7 +222,7 @@ static foldsvg_status make_section(fs_report_section *s, const foldsvg_profile *
     s->svg_len = len - (size_t)(root - svg);
     memmove(svg, root, s->svg_len + 1);
     s->svg = svg;
-    s->per = o->per;
+    s->per = o->report.per;
     s->countname = dup_str(unit_of(p, o));
     s->heading = heading ? dup_str(heading) : NULL;
     st = FOLDSVG_E_NOMEM;
@@ -238,7 +239,7 @@ static foldsvg_status make_section(fs_report_section *s, const foldsvg_profile *
 
 static const char *page_title(const foldsvg_options *o)
 {
-    return o->title ? o->title : "Profile report";
+    return o->svg.title ? o->svg.title : "Profile report";
 }
 
 foldsvg_status fs_report_render_profile(const foldsvg_profile *p, const foldsvg_options *o,
@@ -302,14 +303,14 @@ foldsvg_status foldsvg_report_add(foldsvg_report *r, const foldsvg_profile *p, c
     /* Every SVG on the page needs its own ids. The first keeps the usual prefix (the
      * user's, or the content hash); later ones get a suffix no content hash can have. */
     foldsvg_options *o = r->opts;
-    char *saved = o->id_prefix;
+    char *saved = o->svg.id_prefix;
     char prefix[96];
     if (r->n > 0) {
         snprintf(prefix, sizeof prefix, "%s-s%zu", saved ? saved : "fg", r->n + 1);
-        o->id_prefix = prefix;
+        o->svg.id_prefix = prefix;
     }
     foldsvg_status st = make_section(&r->secs[r->n], p, heading, inputs, ninputs, o, err);
-    o->id_prefix = saved;
+    o->svg.id_prefix = saved;
     if (st)
         return st;
     r->n++;

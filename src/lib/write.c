@@ -90,7 +90,7 @@ static const char *palette_map_path(const foldsvg_options *o)
 static foldsvg_status precheck(const foldsvg_profile *p, foldsvg_format format,
                                const foldsvg_options *o, foldsvg_error *err)
 {
-    if (p->tree.total == 0 && (o->ninclude || o->nexclude || o->nfocus))
+    if (p->tree.total == 0 && (o->stack.include.n || o->stack.exclude.n || o->stack.focus.n))
         return fs_error(err, FOLDSVG_E_NO_DATA, p->last_name[0] ? p->last_name : NULL,
                         "every stack was filtered out: nothing to draw (check the --include, "
                         "--exclude and --focus patterns)");
@@ -100,7 +100,7 @@ static foldsvg_status precheck(const foldsvg_profile *p, foldsvg_format format,
         return fs_no_data_error(err, p->last_name, NULL);
     if (p->tree.total == 0)
         return fs_error(err, FOLDSVG_E_NO_DATA, NULL, "no stacks were recorded: nothing to draw");
-    if (format != FOLDSVG_FORMAT_FOLDED && o->flamechart && !p->has_log)
+    if (format != FOLDSVG_FORMAT_FOLDED && o->stack.flamechart && !p->has_log)
         return fs_error(err, FOLDSVG_E_USAGE, NULL,
                         "--flamechart needs the input order: read the input with the flamechart "
                         "option set");
@@ -109,10 +109,9 @@ static foldsvg_status precheck(const foldsvg_profile *p, foldsvg_format format,
 
 /* Renders IN (its palette map and name attributes are loaded here from the options) as
  * SVG into OUT. *PMAP gets the --cp map to save once the output is in place. */
-static foldsvg_status render_svg(const fs_svg_input *base, sink_out *out, fs_palettemap **pmap,
-                                 foldsvg_error *err)
+static foldsvg_status render_svg(const fs_svg_input *base, const foldsvg_options *o, sink_out *out,
+                                 fs_palettemap **pmap, foldsvg_error *err)
 {
-    const foldsvg_options *o = base->opts;
     fs_svg_input in = *base;
     *pmap = NULL;
     if (o->cp) {
@@ -182,11 +181,11 @@ static foldsvg_status render_to(const foldsvg_profile *p, foldsvg_format format,
     }
     fs_svg_input in = {
         .tree = &p->tree,
-        .log = o->flamechart ? &p->log : NULL,
-        .opts = o,
+        .log = o->stack.flamechart ? &p->log : NULL,
+        .opts = &o->svg,
         .countname = o->countname ? o->countname : p->count_name,
     };
-    return render_svg(&in, out, pmap, err);
+    return render_svg(&in, o, out, pmap, err);
 }
 
 static foldsvg_status save_palette(fs_palettemap *pmap, const foldsvg_options *o,
@@ -311,19 +310,27 @@ foldsvg_status foldsvg_profile_write_as(const foldsvg_profile *p, const char *pa
     return write_with(path, o, render_profile_job, &j, err);
 }
 
+typedef struct frames_job {
+    const fs_svg_input *in;
+    const foldsvg_options *o;
+} frames_job;
+
 static foldsvg_status render_frames_job(const void *ctx, sink_out *out, fs_palettemap **pmap,
                                         foldsvg_error *err)
 {
-    return render_svg(ctx, out, pmap, err);
+    const frames_job *j = ctx;
+    return render_svg(j->in, j->o, out, pmap, err);
 }
 
-foldsvg_status fs_write_svg_frames(const fs_svg_input *in, const char *path, foldsvg_error *err)
+foldsvg_status fs_write_svg_frames(const fs_svg_input *in, const foldsvg_options *o,
+                                   const char *path, foldsvg_error *err)
 {
     if (in->tree->total == 0)
         return fs_error(err, FOLDSVG_E_NO_DATA, NULL,
                         "no valid stacks in the input: nothing to draw (lines look like "
                         "'frame;frame;... COUNT')");
-    return write_with(path, in->opts, render_frames_job, in, err);
+    frames_job j = {in, o};
+    return write_with(path, o, render_frames_job, &j, err);
 }
 
 typedef struct folded_job {

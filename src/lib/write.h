@@ -7,7 +7,8 @@
 
 /* Writes the SVG of IN (a frame list or a tree) to PATH with the usual output rules
  * (temporary file renamed on success; "-" is standard output). */
-foldsvg_status fs_write_svg_frames(const fs_svg_input *in, const char *path, foldsvg_error *err);
+foldsvg_status fs_write_svg_frames(const fs_svg_input *in, const foldsvg_options *o,
+                                   const char *path, foldsvg_error *err);
 
 /* Calls LINE (with LINE_USER) once per distinct stack, in order; a non-zero return from LINE
  * means the output failed: stop. */

@@ -25,7 +25,7 @@
 /* Everything the per-frame callbacks need. */
 typedef struct svg_ctx {
     const fs_svg_input *in;
-    const foldsvg_options *o;
+    const fs_svg_opts *o;
     const fs_tree *tree;
     fs_xmlw x;
 
@@ -120,7 +120,7 @@ static int is_generic_font(const char *f)
 static fs_rgb frame_color(svg_ctx *c, const fs_frame *f, const char *name, size_t n,
                           double width_pct)
 {
-    const foldsvg_options *o = c->o;
+    const fs_svg_opts *o = c->o;
     if (n == 2 && name[0] == '-' && name[1] == '-')
         return (fs_rgb){160, 160, 160};
     if (n == 1 && name[0] == '-')
@@ -194,7 +194,7 @@ static uint64_t scaled_count(uint64_t units, double factor)
 
 static void build_tooltip(svg_ctx *c, const fs_frame *f, const char *name, size_t n)
 {
-    const foldsvg_options *o = c->o;
+    const fs_svg_opts *o = c->o;
     char num[32];
     uint64_t shown = scaled_count(f->end - f->start, o->factor);
     fs_format_thousands(shown, num);
@@ -431,11 +431,11 @@ static void ui_text(svg_ctx *c, const char *id, const char *klass, int fill, con
     fs_xmlw_end(&c->x);
 }
 
-static const char *default_title(const foldsvg_options *o)
+static const char *default_title(const fs_svg_opts *o, const fs_order_log *log)
 {
     if (o->title)
         return o->title;
-    if (o->flamechart)
+    if (log)
         return "Flame Chart";
     if (o->inverted)
         return "Icicle Graph";
@@ -444,7 +444,7 @@ static const char *default_title(const foldsvg_options *o)
 
 static void write_document(svg_ctx *c)
 {
-    const foldsvg_options *o = c->o;
+    const fs_svg_opts *o = c->o;
     xmlTextWriterPtr w = c->x.w;
     if (o->pretty_xml) {
         fs_xmlw_check(&c->x, xmlTextWriterSetIndent(w, 1));
@@ -454,7 +454,7 @@ static void write_document(svg_ctx *c)
     fs_xmlw_check(&c->x, xmlTextWriterWriteDTD(
                              w, FS_XC("svg"), FS_XC("-//W3C//DTD SVG 1.1//EN"),
                              FS_XC("http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd"), NULL));
-    const char *title = default_title(o);
+    const char *title = default_title(o, c->in->log);
     char num[32];
     fs_format_thousands(c->total, num);
 
@@ -571,7 +571,7 @@ static void write_document(svg_ctx *c)
 
 foldsvg_status fs_render_svg(const fs_svg_input *in, xmlOutputBufferPtr out, foldsvg_error *err)
 {
-    const foldsvg_options *o = in->opts;
+    const fs_svg_opts *o = in->opts;
     svg_ctx c;
     memset(&c, 0, sizeof c);
     c.in = in;

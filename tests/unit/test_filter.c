@@ -1,6 +1,7 @@
 /* The PCRE2 stack filters (--strip, --strip-rust-hash, --include, --exclude, --focus,
  * --collapse-recursion) on single stacks, UTF-8 and invalid UTF-8 names, bad patterns. */
 #include "fold/filter.h"
+#include "lib/options.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +21,7 @@ static fs_filter *make(const char *const *opts)
         ck_assert_msg(foldsvg_options_set(o, opts[i], opts[i + 1], &err) == FOLDSVG_OK, "--%s: %s",
                       opts[i], err.message);
     fs_filter *f;
-    ck_assert_int_eq(fs_filter_new(&f, o, &err), FOLDSVG_OK);
+    ck_assert_int_eq(fs_filter_new(&f, &o->stack, &err), FOLDSVG_OK);
     ck_assert(f != NULL);
     foldsvg_options_free(o);
     return f;
@@ -73,7 +74,7 @@ START_TEST(test_none)
     ck_assert(o != NULL);
     foldsvg_error err;
     fs_filter *f = (fs_filter *)o; /* anything non-NULL: must be overwritten */
-    ck_assert_int_eq(fs_filter_new(&f, o, &err), FOLDSVG_OK);
+    ck_assert_int_eq(fs_filter_new(&f, &o->stack, &err), FOLDSVG_OK);
     ck_assert(f == NULL);
     ck_apply(NULL, "a;b", "a;b");
     foldsvg_options_free(o);
