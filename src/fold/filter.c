@@ -357,10 +357,17 @@ static void reset_cache(fs_filter *f)
     fs_arena_init(&f->names);
 }
 
-int fs_filter_apply(fs_filter *f, fs_strref *frames, size_t *n)
+static foldsvg_status drop(int *keep)
 {
+    *keep = 0;
+    return FOLDSVG_OK;
+}
+
+foldsvg_status fs_filter_apply(fs_filter *f, fs_strref *frames, size_t *n, int *keep)
+{
+    *keep = 1;
     if (!f)
-        return 1;
+        return FOLDSVG_OK;
     int use_cache = f->nstrip || f->ninclude || f->nexclude || f->nfocus;
     /* Only here, between calls, may the names handed out before go away. */
     if (use_cache &&
@@ -373,12 +380,12 @@ int fs_filter_apply(fs_filter *f, fs_strref *frames, size_t *n)
         if (use_cache) {
             const cache_entry *e = lookup(f, fr.ptr, fr.len);
             if (!e)
-                return -1;
+                return FOLDSVG_E_NOMEM;
             /* Only names that --strip emptied go; an empty name in the input stays. */
             if (e->olen == 0 && fr.len > 0)
                 continue;
             if (e->flags & M_EXCLUDE)
-                return 0;
+                return drop(keep);
             seen |= e->flags;
             if ((e->flags & M_FOCUS) && focus_at == SIZE_MAX)
                 focus_at = k;
@@ -396,14 +403,14 @@ int fs_filter_apply(fs_filter *f, fs_strref *frames, size_t *n)
         /* The caller records an emptied stack as [unknown]: filter it as that. */
         seen = f->unknown_flags;
         if (seen & M_EXCLUDE)
-            return 0;
+            return drop(keep);
         focus_at = (seen & M_FOCUS) ? 0 : SIZE_MAX;
     }
     if (f->ninclude && !(seen & M_INCLUDE))
-        return 0;
+        return drop(keep);
     if (f->nfocus) {
         if (focus_at == SIZE_MAX)
-            return 0;
+            return drop(keep);
         if (focus_at > 0) {
             memmove(frames, frames + focus_at, (k - focus_at) * sizeof *frames);
             k -= focus_at;
@@ -421,5 +428,5 @@ int fs_filter_apply(fs_filter *f, fs_strref *frames, size_t *n)
         k = w;
     }
     *n = k;
-    return 1;
+    return FOLDSVG_OK;
 }

@@ -8,7 +8,7 @@
 
 #include "fold/pipeline.h"
 #include "foldsvg.h"
-#include "parse/sink.h"
+#include "util/strref.h"
 
 typedef struct fs_filter fs_filter;
 
@@ -22,8 +22,8 @@ void fs_filter_free(fs_filter *f);
 
 /* Applies the filters to FRAMES[0..*n) (root first) in place. Names rewritten by --strip
  * point into memory owned by F, valid until the next call. Frames whose name becomes empty
- * are removed (*n may become 0: the caller records "[unknown]"). Returns 1 to keep the
- * stack, 0 to drop it, -1 when out of memory. */
-int fs_filter_apply(fs_filter *f, fs_strref *frames, size_t *n);
+ * are removed (*n may become 0: the caller records "[unknown]"). *KEEP says whether the
+ * stack stays. FOLDSVG_E_NOMEM. F NULL keeps every stack as it is. */
+foldsvg_status fs_filter_apply(fs_filter *f, fs_strref *frames, size_t *n, int *keep);
 
 #endif

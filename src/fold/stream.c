@@ -1,5 +1,7 @@
 #include "fold/stream.h"
 
+#include "fold/prune.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,16 +28,16 @@ void fs_stream_free(fs_stream *s)
     memset(s, 0, sizeof s[0]);
 }
 
-/* The same test as the SVG writer's pruning, against the running total (or the final one,
- * when known: then nothing kept is dropped later). */
+/* The pruning rule (fold/prune.h) against the running total (or the final one, when known:
+ * then nothing kept is dropped later). */
 static int prunable(fs_stream *s, uint64_t width)
 {
     uint64_t t = s->final_total > s->t ? s->final_total : s->t;
     if (t != s->limit_t) { /* the limit changes with the total only: one division a stack */
-        s->limit = s->minwidth / (100.0 / (double)t);
+        s->limit = fs_prune_limit(s->minwidth, t);
         s->limit_t = t;
     }
-    return t > 0 && (double)width < s->limit;
+    return t > 0 && fs_pruned(width, s->limit);
 }
 
 static void compact(fs_stream *s)

@@ -4,14 +4,15 @@
 #include <string.h>
 
 #include "lib/options.h"
+#include "lib/output.h"
 #include "lib/profile.h"
+#include "lib/report.h"
 #include "render/report.h"
 #include "render/svg.h"
 #include "render/tables.h"
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/grow.h"
-#include "util/outfile.h"
 
 /* Rows per table when "top" is not set. */
 #define FS_REPORT_DEFAULT_TOP 25
@@ -48,54 +49,6 @@ foldsvg_status foldsvg_profile_write_top(const foldsvg_profile *p, FILE *out,
         fs_tables_write(&tb, o->report.top_format, o->report.per, unit_of(p, o), out, err);
     fs_tables_free(&tb);
     return st;
-}
-
-/* ---- input facts ------------------------------------------------------------------------ */
-
-static void append_file(fs_profile_facts *f, const char *name)
-{
-    size_t have = strlen(f->files), cap = sizeof f->files;
-    if (have >= 3 && strcmp(f->files + have - 3, "...") == 0)
-        return;
-    const char *sep = have ? ", " : "";
-    if (have + strlen(sep) + strlen(name) + 4 < cap)
-        snprintf(f->files + have, cap - have, "%s%s", sep, name);
-    else if (have + 6 < cap)
-        snprintf(f->files + have, cap - have, "%s...", sep);
-}
-
-/* The first input sets a text fact; a later one that says something else makes it
- * "mixed". */
-static void merge_text(char *dst, size_t cap, const char *src, uint32_t before)
-{
-    if (!src[0])
-        return;
-    if (before == 0 || !dst[0])
-        snprintf(dst, cap, "%s", src);
-    else if (strcmp(dst, src) != 0)
-        snprintf(dst, cap, "mixed");
-}
-
-void fs_profile_note_input(foldsvg_profile *p, const fs_profile_facts *in)
-{
-    if (!p || !in)
-        return;
-    fs_profile_facts *f = &p->facts;
-    uint32_t before = f->ninputs;
-    append_file(f, in->files[0] ? in->files : "<stdin>");
-    merge_text(f->format, sizeof f->format, in->format, before);
-    merge_text(f->product, sizeof f->product, in->product, before);
-    f->gzip |= in->gzip;
-    f->threads += in->threads;
-    if (before == 0 || f->interval_ms == in->interval_ms)
-        f->interval_ms = in->interval_ms;
-    else
-        f->interval_ms = 0;
-    if (before == 0 || f->rate == in->rate)
-        f->rate = in->rate;
-    else
-        f->rate = 0;
-    f->ninputs++;
 }
 
 /* ---- sections ----------------------------------------------------------------------------- */
@@ -210,7 +163,8 @@ static foldsvg_status make_section(fs_report_section *s, const foldsvg_profile *
         return no_data(err);
     char *svg = NULL;
     size_t len = 0;
-    foldsvg_status st = foldsvg_profile_render_mem(p, FOLDSVG_FORMAT_SVG, o, &svg, &len, err);
+    fs_profile_job job = {p, FOLDSVG_FORMAT_SVG, o};
+    foldsvg_status st = fs_output_mem(fs_output_profile, &job, o, &svg, &len, err);
     if (st)
         return st;
     /* Inline SVG in HTML takes no XML declaration or DOCTYPE: start at the root element. */
@@ -343,23 +297,18 @@ foldsvg_status foldsvg_report_render(const foldsvg_report *r, FILE *out, foldsvg
     return st;
 }
 
+static foldsvg_status draw_report(const void *job, fs_out *out, fs_palettemap **pmap,
+                                  foldsvg_error *err)
+{
+    *pmap = NULL;
+    return out->f ? foldsvg_report_render(job, out->f, err) : FOLDSVG_E_ARG;
+}
+
 foldsvg_status foldsvg_report_write(const foldsvg_report *r, const char *path, foldsvg_error *err)
 {
     if (!r)
         return fs_error(err, FOLDSVG_E_ARG, path, "NULL report");
     if (r->n == 0)
         return no_data(err);
-    fs_outfile f;
-    foldsvg_status st = fs_outfile_open(&f, path, err);
-    if (st)
-        return st;
-    st = foldsvg_report_render(r, f.f, err);
-    if (st) {
-        fs_outfile_abort(&f);
-        if (err && !err->file[0])
-            snprintf(err->file, sizeof err->file, "%s",
-                     path && strcmp(path, "-") ? path : "<stdout>");
-        return st;
-    }
-    return fs_outfile_commit(&f, err);
+    return fs_output_file(draw_report, r, r->opts, path, err);
 }

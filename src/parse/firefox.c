@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fold/sanitize.h"
 #include "parse/firefox_internal.h"
 #include "util/error.h"
 
@@ -276,161 +275,6 @@ static void acc_weight(const ff_weighting *w, const ff_thread *t, const ff_acc *
     }
 }
 
-/* ---------------------------------------------------------------- fractional sums */
-
-/* Fractional weights are summed per folded stack (after sanitizing) before rounding, as
- * the format asks; only then do equal stacks of different threads or stack ids meet. */
-typedef struct ff_fent {
-    char *key;
-    size_t len;
-    int unknown;
-    int64_t wi;
-    double hi, lo;
-} ff_fent;
-
-typedef struct ff_fmap {
-    ff_fent *e;
-    size_t cap, n;
-    char *buf;
-    size_t bcap;
-} ff_fmap;
-
-static size_t hash_bytes(const char *s, size_t n, int unknown)
-{
-    uint64_t h = UINT64_C(1469598103934665603) ^ (uint64_t)unknown;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * UINT64_C(1099511628211);
-    return (size_t)h;
-}
-
-static void frac_add(double *hi, double *lo, double x)
-{
-    double t = *hi + x;
-    if (fabs(*hi) >= fabs(x))
-        *lo += (*hi - t) + x;
-    else
-        *lo += (x - t) + *hi;
-    *hi = t;
-}
-
-static foldsvg_status fmap_add(ff_fmap *m, const fs_strref *fr, size_t n, int64_t wi, double hi,
-                               double lo, const char *file, foldsvg_error *err)
-{
-    size_t len = 0;
-    for (size_t i = 0; i < n; i++)
-        len += fr[i].len + (i > 0);
-    if (len + 1 > m->bcap) {
-        char *nb = realloc(m->buf, len + 1);
-        if (!nb)
-            return nomem(file, err);
-        m->buf = nb;
-        m->bcap = len + 1;
-    }
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (i)
-            m->buf[k++] = ';';
-        fs_sanitize_name(m->buf + k, fr[i].ptr, fr[i].len);
-        k += fr[i].len;
-    }
-    int unknown = n == 0;
-    if ((m->n + 1) * 2 > m->cap) {
-        size_t nc = m->cap ? m->cap * 2 : 256;
-        ff_fent *ne = calloc(nc, sizeof *ne);
-        if (!ne)
-            return nomem(file, err);
-        for (size_t i = 0; i < m->cap; i++) {
-            if (!m->e[i].key)
-                continue;
-            size_t h = hash_bytes(m->e[i].key, m->e[i].len, m->e[i].unknown) & (nc - 1);
-            while (ne[h].key)
-                h = (h + 1) & (nc - 1);
-            ne[h] = m->e[i];
-        }
-        free(m->e);
-        m->e = ne;
-        m->cap = nc;
-    }
-    size_t h = hash_bytes(m->buf, len, unknown) & (m->cap - 1);
-    while (m->e[h].key && !(m->e[h].len == len && m->e[h].unknown == unknown &&
-                            memcmp(m->e[h].key, m->buf, len) == 0))
-        h = (h + 1) & (m->cap - 1);
-    ff_fent *e = &m->e[h];
-    if (!e->key) {
-        if (!(e->key = malloc(len + 1)))
-            return nomem(file, err);
-        memcpy(e->key, m->buf, len);
-        e->key[len] = '\0';
-        e->len = len;
-        e->unknown = unknown;
-        m->n++;
-    }
-    if ((wi > 0 && e->wi > INT64_MAX - wi) || (wi < 0 && e->wi < INT64_MIN - wi))
-        return fs_error(err, FOLDSVG_E_OVERFLOW, file, "a stack's weight overflows 64 bits");
-    e->wi += wi;
-    frac_add(&e->hi, &e->lo, hi);
-    frac_add(&e->hi, &e->lo, lo);
-    return FOLDSVG_OK;
-}
-
-static foldsvg_status fmap_emit(ff_fmap *m, fs_sink *sink, const char *file, foldsvg_error *err)
-{
-    fs_strref *fr = NULL;
-    size_t cfr = 0;
-    foldsvg_status st = FOLDSVG_OK;
-    for (size_t i = 0; i < m->cap && !st; i++) {
-        ff_fent *e = &m->e[i];
-        if (!e->key)
-            continue;
-        /* round half up: floor(wi + hi + lo + 1/2), with hi + lo split to stay exact-ish */
-        double k = floor(e->hi);
-        double rem = (e->hi - k) + e->lo;
-        double kk = floor(rem);
-        k += kk;
-        rem -= kk;
-        double total = (double)e->wi + k + (rem >= 0.5 ? 1.0 : 0.0);
-        if (total < 0 || total >= 9.2e18) {
-            st = fs_error(err, FOLDSVG_E_PARSE, file,
-                          "the weights of stack \"%.200s\" sum to %g, which is not a count", e->key,
-                          total);
-            break;
-        }
-        uint64_t count = (uint64_t)total;
-        if (count == 0)
-            continue;
-        size_t n = 0;
-        if (!e->unknown) {
-            n = 1;
-            for (size_t j = 0; j < e->len; j++)
-                n += e->key[j] == ';';
-        }
-        if (n > cfr) {
-            fs_strref *nf = realloc(fr, n * sizeof *nf);
-            if (!nf) {
-                st = nomem(file, err);
-                break;
-            }
-            fr = nf;
-            cfr = n;
-        }
-        size_t a = 0, f = 0;
-        for (size_t j = 0; n && j <= e->len; j++) {
-            if (j == e->len || e->key[j] == ';') {
-                fr[f].ptr = e->key + a;
-                fr[f++].len = j - a;
-                a = j + 1;
-            }
-        }
-        st = sink->stack(sink, fr, n, count, err);
-    }
-    free(fr);
-    for (size_t i = 0; i < m->cap; i++)
-        free(m->e[i].key);
-    free(m->e);
-    free(m->buf);
-    return st;
-}
-
 /* ---------------------------------------------------------------- per thread */
 
 /* Tables of a thread (its own, or processed "shared" ones) and the structural checks the
@@ -502,7 +346,7 @@ static foldsvg_status thread_setup(ff_res *r, const ff_profile *root)
 }
 
 static foldsvg_status emit_thread(ff_res *r, const ff_weighting *w, const ff_agg *g, int frac,
-                                  ff_fmap *fm, fs_sink *sink)
+                                  fs_sink *sink)
 {
     ff_thread *t = r->t;
     if (w->sp1 && !w->weight_samples && !w->processed && t->cpu_bad_row)
@@ -536,7 +380,8 @@ static foldsvg_status emit_thread(ff_res *r, const ff_weighting *w, const ff_agg
                 break;
         }
         if (frac) {
-            st = fmap_add(fm, r->frames, n, wi, hi, lo, r->file, r->err);
+            fs_weight fw = {wi, hi, lo};
+            st = sink->weight ? sink->weight(sink, r->frames, n, &fw, r->err) : FOLDSVG_OK;
         } else if (wi < 0) {
             st =
                 fs_error(r->err, FOLDSVG_E_PARSE, r->file,
@@ -646,12 +491,17 @@ static const char *count_name_of(const ff_thread *t, const ff_weighting *w)
     return w->sp1 ? NULL : "samples";
 }
 
-foldsvg_status fs_firefox_read(fs_input *in, const fs_firefox_opts *opts, fs_sink *sink,
-                               foldsvg_error *err)
+/* What one read does: the selection and weighting, and the thread listing. */
+typedef struct ff_read_opts {
+    long thread;
+    int weight_samples;
+    foldsvg_thread_fn thread_cb; /* NULL: no listing */
+    void *thread_ud;
+} ff_read_opts;
+
+static foldsvg_status ff_read(fs_input *in, const ff_read_opts *opts, fs_sink *sink,
+                              foldsvg_error *err)
 {
-    fs_firefox_opts defaults = {.thread = -1};
-    if (!opts)
-        opts = &defaults;
     const char *file = fs_input_name(in);
     ff_profile *top = ff_profile_new(NULL);
     if (!top)
@@ -663,8 +513,6 @@ foldsvg_status fs_firefox_read(fs_input *in, const fs_firefox_opts *opts, fs_sin
     memset(&r, 0, sizeof r);
     r.file = file;
     r.err = err;
-    ff_fmap fm;
-    memset(&fm, 0, sizeof fm);
     int frac = 0;
 
     foldsvg_status st = ff_parse_input(in, top, &q, err);
@@ -780,24 +628,53 @@ foldsvg_status fs_firefox_read(fs_input *in, const fs_firefox_opts *opts, fs_sin
         w.sp1 = threads[i].sp1;
         w.dur = use_duration(r.t, root, processed);
         const ff_agg *g = w.dur ? &r.t->agg_dur : &r.t->agg;
-        if ((st = emit_thread(&r, &w, g, frac, &fm, sink)))
+        if ((st = emit_thread(&r, &w, g, frac, sink)))
             goto out;
     }
-    if (frac) {
-        st = fmap_emit(&fm, sink, file, err);
-        memset(&fm, 0, sizeof fm);
-    }
 out:
-    if (fm.e) {
-        for (size_t i = 0; i < fm.cap; i++)
-            free(fm.e[i].key);
-        free(fm.e);
-    }
-    free(fm.buf);
     free(r.path);
     free(r.frames);
     free(threads);
     /* pending sub-profiles belong to the tree; the queue only links them */
     ff_profile_free(top);
     return st;
+}
+
+int fs_firefox_detect(const unsigned char *head, size_t len, int complete)
+{
+    /* Only leading whitespace is looked through: beyond FS_INPUT_PEEK_MAX bytes of it the
+     * input is taken for folded text (which skips blank lines anyway). */
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = head[i];
+        if (c != ' ' && c != '\t' && c != '\n' && c != '\r')
+            return c == '{';
+    }
+    return complete ? 0 : -1;
+}
+
+foldsvg_status fs_firefox_read(fs_input *in, const fs_input_opts *opts, fs_sink *sink,
+                               foldsvg_error *err)
+{
+    ff_read_opts o = {opts ? opts->thread : -1, opts ? opts->weight_samples : 0, NULL, NULL};
+    return ff_read(in, &o, sink, err);
+}
+
+static foldsvg_status ignore_stack(fs_sink *self, const fs_strref *frames, size_t n, uint64_t count,
+                                   foldsvg_error *err)
+{
+    (void)self;
+    (void)frames;
+    (void)n;
+    (void)count;
+    (void)err;
+    return FOLDSVG_OK;
+}
+
+foldsvg_status fs_firefox_list_threads(fs_input *in, const fs_input_opts *opts,
+                                       foldsvg_thread_fn fn, void *user, foldsvg_error *err)
+{
+    /* Every thread is listed whatever --thread says; the stacks go nowhere. */
+    ff_read_opts o = {-1, opts ? opts->weight_samples : 0, fn, user};
+    fs_sink none = {.stack = ignore_stack};
+    return ff_read(in, &o, &none, err);
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "util/error.h"
+#include "util/grow.h"
 
 enum { FS_READ_BLOCK = 1 << 20 };
 
@@ -142,12 +143,10 @@ foldsvg_status fs_folded_read(fs_input *in, fs_folded_fn fn, void *user, fs_fold
                                       (size_t)FS_MAX_LINE);
                 break;
             }
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) {
+            if (fs_resize(&buf, cap * 2, 1) != FOLDSVG_OK) {
                 st = fs_error(err, FOLDSVG_E_NOMEM, fs_input_name(in), "out of memory");
                 break;
             }
-            buf = nb;
             cap *= 2;
         }
         size_t got;
@@ -179,4 +178,32 @@ foldsvg_status fs_folded_read(fs_input *in, fs_folded_fn fn, void *user, fs_fold
 out:
     free(buf);
     return st;
+}
+
+int fs_folded_detect(const unsigned char *head, size_t len, int complete)
+{
+    (void)head;
+    (void)len;
+    (void)complete;
+    return 1;
+}
+
+static foldsvg_status to_sink(void *user, const fs_folded_line *line, foldsvg_error *err)
+{
+    fs_sink *sink = user;
+    return sink->line(sink, line, err);
+}
+
+foldsvg_status fs_folded_read_input(fs_input *in, const fs_input_opts *opts, fs_sink *sink,
+                                    foldsvg_error *err)
+{
+    (void)opts;
+    if (sink->facts)
+        sink->facts(sink, "folded", "", 0, 0);
+    fs_folded_stats stats;
+    memset(&stats, 0, sizeof stats);
+    FS_FORWARD_IF_ERROR(fs_folded_read(in, to_sink, sink, &stats, err));
+    if (sink->stats)
+        sink->stats(sink, &stats);
+    return FOLDSVG_OK;
 }

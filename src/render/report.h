@@ -32,9 +32,4 @@ void fs_report_section_free(fs_report_section *s);
 foldsvg_status fs_report_write_html(const fs_report_section *secs, size_t n, const char *title,
                                     xmlOutputBufferPtr out, foldsvg_error *err);
 
-/* The report of one profile (the HTML output of foldsvg_profile_render/_write): implemented in
- * src/lib/report.c, where profiles are known. Closes OUT. */
-foldsvg_status fs_report_render_profile(const foldsvg_profile *p, const foldsvg_options *o,
-                                        xmlOutputBufferPtr out, foldsvg_error *err);
-
 #endif

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fold/prune.h"
 #include "render/annotation.h"
 #include "render/assets.h"
 #include "render/colors.h"
@@ -158,7 +159,7 @@ static fs_strref frame_name(const svg_ctx *c, const fs_frame *f)
 
 static int pruned(const svg_ctx *c, const fs_frame *f)
 {
-    return (double)(f->end - f->start) < c->min_units;
+    return fs_pruned(f->end - f->start, c->min_units);
 }
 
 /* Pass 1: how deep the drawn graph is, how many frames, the largest delta, and a hash of
@@ -583,7 +584,7 @@ foldsvg_status fs_render_svg(const fs_svg_input *in, xmlOutputBufferPtr out, fol
         return fs_error(err, FOLDSVG_E_NO_DATA, NULL, "no stacks to draw (the total count is 0)");
     }
     c.k = 100.0 / (double)c.total;
-    c.min_units = o->minwidth / c.k;
+    c.min_units = fs_prune_limit(o->minwidth, c.total);
     c.W = o->width ? o->width : 1200;
     c.fs = o->fontsize;
     c.fh = o->frameheight;
