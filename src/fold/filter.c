@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "fold/sanitize.h"
-#include "fold/pipeline.h"
+#include "fold/stackopts.h"
 #include "util/arena.h"
 #include "util/error.h"
 #include "util/hash.h"

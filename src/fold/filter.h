@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "fold/pipeline.h"
+#include "fold/stackopts.h"
 #include "foldsvg.h"
 #include "util/strref.h"
 
