@@ -18,6 +18,7 @@
 #include "fold/stackopts.h"
 #include "util/arena.h"
 #include "util/error.h"
+#include "util/grow.h"
 #include "util/hash.h"
 
 enum {
@@ -311,12 +312,9 @@ static const cache_entry *lookup(fs_filter *f, const char *name, size_t len)
     e.olen = len;
     if (f->nstrip) {
         if (len > f->scratch_cap) {
-            for (int b = 0; b < 2; b++) {
-                char *ns = realloc(f->scratch[b], len);
-                if (!ns)
+            for (int b = 0; b < 2; b++)
+                if (fs_resize(&f->scratch[b], len, 1) != FOLDSVG_OK)
                     return NULL;
-                f->scratch[b] = ns;
-            }
             f->scratch_cap = len;
         }
         const char *s = e.key;

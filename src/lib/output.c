@@ -10,20 +10,21 @@
 #include "util/error.h"
 #include "util/outfile.h"
 
-static int out_write(fs_out *s, const char *data, size_t n)
+/* FOLDSVG_E_IO once a write failed (sticky: the output is broken). */
+static foldsvg_status out_write(fs_out *s, const char *data, size_t n)
 {
     if (s->failed)
-        return -1;
+        return FOLDSVG_E_IO;
     if (s->mem ? fs_buf_append(s->mem, data, n) != FOLDSVG_OK : fwrite(data, 1, n, s->f) != n) {
         s->failed = 1;
-        return -1;
+        return FOLDSVG_E_IO;
     }
-    return 0;
+    return FOLDSVG_OK;
 }
 
 static int xml_write_cb(void *ctx, const char *data, int len)
 {
-    return out_write(ctx, data, (size_t)len) == 0 ? len : -1;
+    return out_write(ctx, data, (size_t)len) == FOLDSVG_OK ? len : -1;
 }
 
 static int xml_close_cb(void *ctx)
@@ -193,7 +194,7 @@ static int folded_line(void *user, const char *path, size_t len, uint64_t count,
     if (has_before)
         fs_buf_printf(&c->line, " %llu", (unsigned long long)before);
     fs_buf_printf(&c->line, " %llu\n", (unsigned long long)count);
-    if (c->line.failed || out_write(c->out, c->line.data, c->line.len) != 0) {
+    if (c->line.failed || out_write(c->out, c->line.data, c->line.len) != FOLDSVG_OK) {
         c->out->failed = 1;
         return 1;
     }

@@ -127,7 +127,7 @@ static foldsvg_status add_facts(fs_report_section *s, const foldsvg_profile *p,
 }
 
 /* The tables' names copied into one block, so a section outlives its profile. */
-static int copy_rows(fs_report_section *s)
+static foldsvg_status copy_rows(fs_report_section *s)
 {
     fs_tables *tb = &s->tables;
     size_t bytes = 1;
@@ -137,7 +137,7 @@ static int copy_rows(fs_report_section *s)
         bytes += tb->incl[i].len;
     s->names = malloc(bytes);
     if (!s->names)
-        return -1;
+        return FOLDSVG_E_NOMEM;
     size_t off = 0;
     for (int k = 0; k < 2; k++) {
         fs_top_row *rows = k ? tb->incl : tb->self;
@@ -149,7 +149,7 @@ static int copy_rows(fs_report_section *s)
             off += rows[i].len;
         }
     }
-    return 0;
+    return FOLDSVG_OK;
 }
 
 /* Fills S from P: the SVG (rendered with O, whose id prefix the caller chose), the tables
@@ -181,8 +181,8 @@ static foldsvg_status make_section(fs_report_section *s, const foldsvg_profile *
     s->heading = heading ? dup_str(heading) : NULL;
     st = FOLDSVG_E_NOMEM;
     if (s->countname && (!heading || s->heading) &&
-        fs_tables_compute(&p->tree, top_rows(o), &s->tables) == FOLDSVG_OK && copy_rows(s) == 0 &&
-        add_facts(s, p, inputs, ninputs) == FOLDSVG_OK)
+        fs_tables_compute(&p->tree, top_rows(o), &s->tables) == FOLDSVG_OK &&
+        copy_rows(s) == FOLDSVG_OK && add_facts(s, p, inputs, ninputs) == FOLDSVG_OK)
         st = FOLDSVG_OK;
     if (st) {
         fs_report_section_free(s);

@@ -236,17 +236,17 @@ static int cmp_entries(const void *a, const void *b)
     return x->len < y->len ? -1 : x->len > y->len;
 }
 
-static int write_entries(FILE *f, const pm_entry *items, size_t n)
+static foldsvg_status write_entries(FILE *f, const pm_entry *items, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         const pm_entry *e = &items[i];
         if (e->len > 0 && fwrite(e->name, 1, e->len, f) != e->len)
-            return -1;
+            return FOLDSVG_E_IO;
         if (fprintf(f, "->rgb(%u,%u,%u)\n", (unsigned)e->rgb.r, (unsigned)e->rgb.g,
                     (unsigned)e->rgb.b) < 0)
-            return -1;
+            return FOLDSVG_E_IO;
     }
-    return 0;
+    return FOLDSVG_OK;
 }
 
 foldsvg_status fs_palettemap_save(const fs_palettemap *m, const char *path, foldsvg_error *err)
@@ -275,7 +275,7 @@ foldsvg_status fs_palettemap_save(const fs_palettemap *m, const char *path, fold
     int saved = errno;
     if (f) {
         a.fd = -1; /* the stream owns it */
-        failed = write_entries(f, sorted, n) != 0;
+        failed = write_entries(f, sorted, n) != FOLDSVG_OK;
         if (failed)
             saved = errno;
         if (fclose(f) != 0 && !failed) {

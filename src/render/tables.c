@@ -351,11 +351,11 @@ static void json_rows(json_out *j, const fs_top_row *rows, size_t n, uint64_t to
     jcheck(j, yajl_gen_array_close(j->g));
 }
 
-static int write_json(out_ctx *o, const fs_tables *tb, uint64_t per, const char *unit)
+static foldsvg_status write_json(out_ctx *o, const fs_tables *tb, uint64_t per, const char *unit)
 {
     json_out j = {yajl_gen_alloc(NULL), 0, {0}};
     if (!j.g)
-        return -1;
+        return FOLDSVG_E_NOMEM;
     yajl_gen_config(j.g, yajl_gen_beautify, 1);
     yajl_gen_config(j.g, yajl_gen_indent_string, "  ");
     yajl_gen_config(j.g, yajl_gen_print_callback, json_print, o);
@@ -380,7 +380,7 @@ static int write_json(out_ctx *o, const fs_tables *tb, uint64_t per, const char 
     jcheck(&j, yajl_gen_map_close(j.g));
     fs_buf_free(&j.scratch);
     yajl_gen_free(j.g);
-    return j.failed ? -1 : 0;
+    return j.failed ? FOLDSVG_E_NOMEM : FOLDSVG_OK;
 }
 
 foldsvg_status fs_tables_write(const fs_tables *tb, int format, uint64_t per, const char *countname,
@@ -389,7 +389,7 @@ foldsvg_status fs_tables_write(const fs_tables *tb, int format, uint64_t per, co
     out_ctx o = {out, 0};
     const char *unit = countname ? countname : "cycles";
     if (format == FOLDSVG_TOP_JSON) {
-        if (write_json(&o, tb, per, unit) != 0 && !o.failed)
+        if (write_json(&o, tb, per, unit) != FOLDSVG_OK && !o.failed)
             return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
     } else if (format == FOLDSVG_TOP_MARKDOWN) {
         write_markdown(&o, tb, per, unit);
