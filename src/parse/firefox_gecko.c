@@ -89,15 +89,7 @@ static foldsvg_status setup(ff_res *r, const ff_profile *root)
 
 static foldsvg_status parent(ff_res *r, int64_t s, int64_t *par)
 {
-    fs_json_value c = ff_table_cell(r->stack, (size_t)s, FF_C_PREFIX);
-    if (c.tag == FS_JSON_NULL) {
-        *par = -1;
-        return FOLDSVG_OK;
-    }
-    if (!ff_index_ok(c, r->nstacks))
-        return ff_bad_index(r, "stackTable", s, "prefix", c, "table", r->nstacks, "rows");
-    *par = c.v.i;
-    return FOLDSVG_OK;
+    return ff_prefix_parent(r, s, ff_table_cell(r->stack, (size_t)s, FF_C_PREFIX), par);
 }
 
 /* stackTable.frame -> frameTable.location -> stringTable */

@@ -104,15 +104,7 @@ static foldsvg_status parent(ff_res *r, int64_t s, int64_t *par)
                         "table (it has %zu rows)",
                         r->ti, (long long)s, ff_value_text(c, b, sizeof b), r->nstacks);
     }
-    c = col_cell(r->stack, FF_C_PREFIX, s);
-    if (c.tag == FS_JSON_NULL) {
-        *par = -1;
-        return FOLDSVG_OK;
-    }
-    if (!ff_index_ok(c, r->nstacks))
-        return ff_bad_index(r, "stackTable", s, "prefix", c, "table", r->nstacks, "rows");
-    *par = c.v.i;
-    return FOLDSVG_OK;
+    return ff_prefix_parent(r, s, col_cell(r->stack, FF_C_PREFIX, s), par);
 }
 
 /* stackTable.frame -> frameTable.func -> funcTable.name -> stringArray */

@@ -51,6 +51,18 @@ foldsvg_status ff_bad_index(ff_res *r, const char *table, int64_t row, const cha
                     (long long)row, col, ff_value_text(c, b, sizeof b), target, n, unit);
 }
 
+foldsvg_status ff_prefix_parent(ff_res *r, int64_t s, fs_json_value c, int64_t *par)
+{
+    if (c.tag == FS_JSON_NULL) {
+        *par = -1;
+        return FOLDSVG_OK;
+    }
+    if (!ff_index_ok(c, r->nstacks))
+        return ff_bad_index(r, "stackTable", s, "prefix", c, "table", r->nstacks, "rows");
+    *par = c.v.i;
+    return FOLDSVG_OK;
+}
+
 foldsvg_status ff_string_at(ff_res *r, const char *what, int64_t si, int64_t from_row,
                             fs_strref *out)
 {

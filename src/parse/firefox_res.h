@@ -83,6 +83,8 @@ const char *ff_value_text(fs_json_value c, char *buf, size_t n);
 /* "thread T TABLE row ROW: COL V out of range (TARGET has N UNIT)". */
 foldsvg_status ff_bad_index(ff_res *r, const char *table, int64_t row, const char *col,
                             fs_json_value c, const char *target, size_t n, const char *unit);
+/* The parent of stack S from its prefix value C: null for a root, else a row of the table. */
+foldsvg_status ff_prefix_parent(ff_res *r, int64_t s, fs_json_value c, int64_t *par);
 /* The name of string SI of the string table WHAT, used by row FROM_ROW. */
 foldsvg_status ff_string_at(ff_res *r, const char *what, int64_t si, int64_t from_row,
                             fs_strref *out);
