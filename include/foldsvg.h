@@ -127,7 +127,9 @@ typedef struct foldsvg_option_desc {
     /* The --help text, lines separated by '\n'; NULL for an option --help leaves out. The
      * word "{values}" stands for VALUES listed, the default marked "(default)". */
     const char *help;
-    const char *const *values; /* the words a value must be one of (NULL-terminated), or NULL */
+    /* The words of an option that takes one of a list (NULL-terminated), or NULL. Some also
+     * take other forms (--bgcolors #rrggbb). */
+    const char *const *values;
     const char *default_value; /* the default, when VALUES lists it; else NULL */
 } foldsvg_option_desc;
 

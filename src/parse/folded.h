@@ -14,16 +14,13 @@
  * out-of-memory kill. */
 #define FS_MAX_LINE ((size_t)1 << 30)
 
-/* Called per valid line; a non-OK status stops the read and is returned (ERR filled by
- * the callback). */
-typedef foldsvg_status (*fs_folded_fn)(void *user, const fs_folded_line *line, foldsvg_error *err);
-
 /* Parses one line (without its newline). Returns 1 valid, 0 skipped silently (blank or
  * "# " comment), -1 invalid. *FRACTIONAL is set when a count had a non-zero fraction. */
 int fs_folded_parse_line(const char *line, size_t len, fs_folded_line *out, int *fractional);
 
-/* Reads every line of IN. STATS (required) counts what was seen, for the warnings. */
-foldsvg_status fs_folded_read(fs_input *in, fs_folded_fn fn, void *user, fs_folded_stats *stats,
+/* Reads every line of IN into SINK->line (a non-OK status from it stops the read and is
+ * returned, ERR filled by it). STATS (required) counts what was seen, for the warnings. */
+foldsvg_status fs_folded_read(fs_input *in, fs_sink *sink, fs_folded_stats *stats,
                               foldsvg_error *err);
 
 /* The registry's entry points (parse/format.c): folded text takes any input, and gives
