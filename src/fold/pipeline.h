@@ -21,9 +21,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fold/stackopts.h"
 #include "foldsvg.h"
 #include "parse/sink.h"
-#include "fold/stackopts.h"
 
 /* Where the stacks that come through go. Each callback returns FOLDSVG_OK, an error it wrote
  * to ERR (naming the input and line), or FS_STOP to end the read early. */

@@ -20,6 +20,8 @@ foldsvg_status fs_buf_reserve(fs_buf *b, size_t extra)
 {
     if (b->failed)
         return FOLDSVG_E_NOMEM;
+    if (extra < b->cap - b->len) /* room for EXTRA and the NUL: nearly always */
+        return FOLDSVG_OK;
     if (extra > SIZE_MAX - b->len - 1 ||
         fs_grow(&b->data, &b->cap, b->len + extra + 1, 1, 64) != FOLDSVG_OK) {
         b->failed = 1;

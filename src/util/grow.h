@@ -21,7 +21,10 @@ foldsvg_status fs_resize(void *pptr, size_t n, size_t elem);
  * Nothing changes on failure (FOLDSVG_E_NOMEM). */
 foldsvg_status fs_grow(void *pptr, size_t *cap, size_t need, size_t elem, size_t min);
 
-/* fs_grow for an array variable ARR (any element type) and its size_t capacity CAP. */
-#define FS_GROW(arr, cap, need, min) fs_grow(&(arr), &(cap), (need), sizeof *(arr), (min))
+/* fs_grow for an array variable ARR (any element type) and its size_t capacity CAP. The
+ * common case, room enough, costs a comparison and no call: it sits on per-line paths. NEED
+ * is evaluated twice. */
+#define FS_GROW(arr, cap, need, min)                                                               \
+    ((need) <= (cap) ? FOLDSVG_OK : fs_grow(&(arr), &(cap), (need), sizeof *(arr), (min)))
 
 #endif
