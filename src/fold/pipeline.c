@@ -17,6 +17,7 @@ struct fs_pipeline {
     fs_consumer to;
     int use_base;      /* --base applies (not under --flamechart or --no-sort) */
     int rewrites;      /* some transform applies: folded lines are split */
+    int direct;        /* nothing but the zero-count rule applies to folded lines */
     fs_filter *filter; /* NULL when no filter is set */
     char name[1024];   /* the current input */
     /* --no-sort: the previous valid line */
@@ -128,6 +129,9 @@ static foldsvg_status add_stack(fs_pipeline *pl, size_t n, uint64_t count, uint6
 static foldsvg_status on_line(fs_sink *self, const fs_folded_line *l, foldsvg_error *err)
 {
     fs_pipeline *pl = (fs_pipeline *)(void *)self;
+    if (pl->direct) /* the common case, per line: straight through */
+        return l->count == 0 && !(l->is_diff && l->before > 0) ? FOLDSVG_OK
+                                                               : pl->to.path(pl->to.user, l, err);
     if (pl->o->no_sort) {
         if (pl->have_prev && fs_strcmp_bytes(l->stack, l->len, pl->prev.data, pl->prev.len) < 0)
             return fs_unsorted_error(err, pl->name, l->lineno, pl->prev_line);
@@ -224,6 +228,7 @@ foldsvg_status fs_pipeline_new(fs_pipeline **out, const fs_stack_opts *o, const 
         return st;
     }
     pl->rewrites = o->reverse || pl->use_base || pl->filter;
+    pl->direct = !pl->rewrites && !o->no_sort && to->path;
     *out = pl;
     return FOLDSVG_OK;
 }
