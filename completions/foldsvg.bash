@@ -1,7 +1,9 @@
-# bash completion for foldsvg
+# bash completion for foldsvg. Option names, and which options take a value, come from the
+# program itself (foldsvg --list-options); the value words below are checked against what
+# each option accepts by tests/options.sh.
 _foldsvg()
 {
-    local cur prev
+    local cur prev table
     cur=${COMP_WORDS[COMP_CWORD]}
     prev=${COMP_WORDS[COMP_CWORD-1]}
     case "$prev" in
@@ -19,11 +21,15 @@ _foldsvg()
             COMPREPLY=($(compgen -W "monospace serif sans-serif cursive fantasy" -- "$cur")); return ;;
         -o|--output|--nameattr|--palette-map)
             COMPREPLY=($(compgen -f -- "$cur")); return ;;
-        --title|--subtitle|--countname|--nametype|--notes|--fontsize|--fontwidth|--height|--width|--minwidth|--factor|--base|--uicolor|--search-color|--stroke-color|--id-prefix|--thread|--strip|--include|--exclude|--focus|--top|--per|--sort-buffer|--event-filter|--skip-after)
-            return ;;
     esac
+    table=$(foldsvg --list-options 2>/dev/null)
+    # any other option that takes a value: nothing to offer
+    if [[ "$prev" == -* ]] && printf '%s\n' "$table" | awk -F'\t' -v p="$prev" \
+        '$3 == 1 && ("--" $1 == p || ($2 != "" && "-" $2 == p)) { found = 1 } END { exit !found }'; then
+        return
+    fi
     if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W "$(foldsvg --help 2>/dev/null | grep -oE -- '--[a-z][a-z-]*' | sort -u) -o -c -i -q -v -h -V" -- "$cur"))
+        COMPREPLY=($(compgen -W "$(printf '%s\n' "$table" | awk -F'\t' '{ print "--" $1; if ($2 != "") print "-" $2 }' | sort -u)" -- "$cur"))
         return
     fi
     COMPREPLY=($(compgen -f -- "$cur"))

@@ -28,6 +28,13 @@ static foldsvg_status on_stack(fs_sink *self, const fs_strref *frames, size_t n,
     return FOLDSVG_OK;
 }
 
+static foldsvg_status on_weight(fs_sink *self, const fs_strref *frames, size_t n,
+                                const fs_weight *w, foldsvg_error *err)
+{
+    FUZZ_CHECK(w->hi == w->hi && w->lo == w->lo); /* not NaN */
+    return on_stack(self, frames, n, 0, err);
+}
+
 static void on_count_name(fs_sink *self, const char *name)
 {
     (void)self;
@@ -55,15 +62,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     data++;
     size--;
     static const long threads[4] = {-1, 0, 1, 2};
-    fs_firefox_opts fo;
+    fs_input_opts fo;
     memset(&fo, 0, sizeof fo);
     fo.thread = threads[flags & 3];
     fo.weight_samples = (flags >> 2) & 1;
     size_t next_thread = 0;
-    if (flags & 8) {
-        fo.thread_cb = on_thread;
-        fo.thread_ud = &next_thread;
-    }
     unsigned char *gz = NULL;
     const uint8_t *in_data = data;
     size_t in_len = size;
@@ -92,7 +95,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         memset(&cs, 0, sizeof cs);
         cs.sink.stack = on_stack;
         cs.sink.count_name = on_count_name;
-        foldsvg_status st = fs_firefox_read(in, &fo, &cs.sink, &err);
+        cs.sink.weight = on_weight;
+        /* Bit 3: list the threads (every one, whatever the selection) instead of reading. */
+        foldsvg_status st = flags & 8
+                                ? fs_firefox_list_threads(in, &fo, on_thread, &next_thread, &err)
+                                : fs_firefox_read(in, &fo, &cs.sink, &err);
         if (st != FOLDSVG_OK)
             FUZZ_CHECK(strchr(err.message, '\n') == NULL && err.message[0]);
         fs_input_close(in);

@@ -13,14 +13,15 @@ static int is_ws(unsigned char c)
 }
 
 typedef struct seen {
+    fs_sink sink; /* first: the reader passes a pointer to it */
     uint64_t calls, last_line;
     unsigned sum; /* every stack byte is read, so ASan catches a pointer past the buffer */
 } seen;
 
-static foldsvg_status on_line(void *user, const fs_folded_line *l, foldsvg_error *err)
+static foldsvg_status on_line(fs_sink *self, const fs_folded_line *l, foldsvg_error *err)
 {
     (void)err;
-    seen *s = user;
+    seen *s = (seen *)(void *)self;
     FUZZ_CHECK(l->len > 0);
     FUZZ_CHECK(l->lineno > s->last_line);
     FUZZ_CHECK(!is_ws((unsigned char)l->stack[0]) && !is_ws((unsigned char)l->stack[l->len - 1]));
@@ -51,9 +52,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     seen s;
     memset(&s, 0, sizeof s);
+    s.sink.line = on_line;
     fs_folded_stats st;
     memset(&st, 0, sizeof st);
-    foldsvg_status rc = fs_folded_read(in, on_line, &s, &st, &err);
+    foldsvg_status rc = fs_folded_read(in, &s.sink, &st, &err);
     if (rc == FOLDSVG_OK) {
         FUZZ_CHECK(st.valid == s.calls);
         FUZZ_CHECK(st.valid + st.invalid <= st.lines);

@@ -53,9 +53,12 @@ typedef struct warns {
     uint64_t hash, lines;
 } warns;
 
-static void on_warn(void *ud, const foldsvg_error *w)
+static warns *current_warns; /* the outcome being read */
+
+static void on_warn(fs_sink *self, const foldsvg_error *w)
 {
-    warns *ws = ud;
+    (void)self;
+    warns *ws = current_warns;
     FUZZ_CHECK(w->message[0] && strchr(w->message, '\n') == NULL);
     FUZZ_CHECK(w->line <= ws->lines + 1);
     mix(&ws->hash, w->message, strlen(w->message));
@@ -73,10 +76,9 @@ static void read_once(const uint8_t *data, size_t size, const fs_perf_opts *base
     memset(out, 0, sizeof *out);
     for (size_t i = 0; i < size; i++)
         out->warn.lines += data[i] == '\n';
-    fs_perf_opts o = *base;
-    o.warn = on_warn;
-    o.warn_ud = &out->warn;
+    current_warns = &out->warn;
     out->sink.sink.stack = on_stack;
+    out->sink.sink.warn = on_warn;
     out->sink.sink.count_name = on_count_name;
     fs_input *in;
     foldsvg_error err;
@@ -84,7 +86,7 @@ static void read_once(const uint8_t *data, size_t size, const fs_perf_opts *base
         out->st = err.code;
         return;
     }
-    out->st = fs_perf_read(in, &o, &out->sink.sink, &err);
+    out->st = fs_perf_read(in, base, &out->sink.sink, &err);
     if (out->st != FOLDSVG_OK)
         FUZZ_CHECK(err.message[0] && strchr(err.message, '\n') == NULL);
     FUZZ_CHECK(out->sink.units <= 1);
@@ -98,10 +100,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint8_t flags = data[0];
     data++;
     size--;
-    (void)fs_perf_detect((const char *)data, size);
+    (void)fs_perf_detect(data, size, 1);
+    (void)fs_perf_detect(data, size, 0);
 
     static const char *const filters[4] = {NULL, "cycles", "sched:sched_switch", "cpu-clock"};
-    static const char *const skips[1] = {"main"};
     fs_perf_opts o;
     memset(&o, 0, sizeof o);
     o.pid = flags & 1;
@@ -110,14 +112,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     o.jit = (flags >> 3) & 1;
     o.addrs = (flags >> 4) & 1;
     o.event_filter = filters[(flags >> 5) & 3];
-    if (flags & 128) {
-        o.skip_after = skips;
-        o.nskip_after = 1;
-    }
+    if ((flags & 128) && fs_strlist_push(&o.skip_after, "main") != FOLDSVG_OK)
+        return 0;
     /* An exactly sized copy, so a read past the end is caught. */
     unsigned char *exact = malloc(size ? size : 1);
-    if (!exact)
+    if (!exact) {
+        fs_strlist_free(&o.skip_after);
         return 0;
+    }
     memcpy(exact, data, size);
     outcome a;
     read_once(exact, size, &o, &a);
@@ -142,5 +144,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         free(crlf);
     }
     free(exact);
+    fs_strlist_free(&o.skip_after);
     return 0;
 }

@@ -99,8 +99,44 @@ FOLDSVG_API void foldsvg_options_free(foldsvg_options *o);
 FOLDSVG_API foldsvg_status foldsvg_options_set(foldsvg_options *o, const char *name,
                                                const char *value, foldsvg_error *err);
 
-/* 1 when the option NAME takes a value, 0 when it is a flag, -1 when it is unknown. */
+/* 1 when the option NAME takes a value, 0 when it is a flag, -1 when it is unknown (or one
+ * of the command line's own, FOLDSVG_STAGE_CLI). */
 FOLDSVG_API int foldsvg_option_takes_value(const char *name);
+
+/* The option table: every option of the command line as data, in --help order, with what
+ * it changes. Front-ends build their help, completion and option routing from it (foldsvg
+ * --list-options prints it). */
+typedef enum foldsvg_option_stage {
+    FOLDSVG_STAGE_INPUT = 0, /* how inputs are read and in what order (--thread, --no-sort) */
+    FOLDSVG_STAGE_STACK,     /* what is done to each stack (--reverse, --base, the filters) */
+    FOLDSVG_STAGE_RENDER,    /* the picture (--title, --colors, --minwidth...) */
+    FOLDSVG_STAGE_REPORT,    /* the tables (--top, --top-format, --per) */
+    FOLDSVG_STAGE_CLI        /* the command's own (-o, --format, -q...): not a library option */
+} foldsvg_option_stage;
+
+typedef struct foldsvg_option_desc {
+    const char *name; /* the long name, without the dashes */
+    char short_name;  /* the one-letter form, or 0 */
+    int takes_value;  /* 1: --NAME VALUE, 0: a flag */
+    int repeatable;   /* 1: every value counts (--base, the filters); else the last */
+    foldsvg_option_stage stage;
+    const char *stage_name;  /* "input", "stack", "render", "report" or "cli" */
+    const char *group;       /* its --help section as a word: "input", "output", "layout", ... */
+    const char *group_title; /* the section's heading in --help ("Layout and text") */
+    const char *metavar;     /* the value's name in --help ("FILE"); NULL for flags */
+    /* The --help text, lines separated by '\n'; NULL for an option --help leaves out. The
+     * word "{values}" stands for VALUES listed, the default marked "(default)". */
+    const char *help;
+    /* The words of an option that takes one of a list (NULL-terminated), or NULL. Some also
+     * take other forms (--bgcolors #rrggbb). */
+    const char *const *values;
+    const char *default_value; /* the default, when VALUES lists it; else NULL */
+} foldsvg_option_desc;
+
+/* How many options the table has; foldsvg_option_info fills OUT with the INDEX-th
+ * (FOLDSVG_E_ARG past the end). Strings are static. */
+FOLDSVG_API size_t foldsvg_option_count(void);
+FOLDSVG_API foldsvg_status foldsvg_option_info(size_t index, foldsvg_option_desc *out);
 
 /* Checks the options against each other (e.g. "reverse" with "no-sort", "hash" with
  * "deterministic"): FOLDSVG_E_USAGE naming both, or FOLDSVG_OK. */

@@ -1,5 +1,6 @@
 /* foldsvg: the command line. Options become library calls; nothing here knows formats.
  * Exit codes: 0 done (warnings allowed), 1 input or output failure, 2 usage error. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,106 +18,99 @@ typedef struct cli_state {
     const char *output; /* NULL: standard output */
     foldsvg_format format;
     int quiet, verbose;
-    int help, version, list_threads;
+    int help, version, list_threads, list_options;
     int top;      /* --top given: tables on standard output */
     int sections; /* --sections: one report section per input */
 } cli_state;
 
-/* One string per topic: a single literal would pass C's portable length limit. */
-static const char *const usage_text[] = {
+/* --help: these lines around the option table (foldsvg_option_info), which gives the rest. */
+static const char usage_head[] =
     "Usage: foldsvg [OPTIONS] [INPUT...] [-o OUTPUT]\n"
-    "Turn folded stacks, perf script output or Firefox-Profiler JSON (plain or gzip) into an\n"
-    "SVG flamegraph.\n"
-    "With no INPUT, or INPUT '-', read standard input. Options and inputs mix freely.\n"
-    "\n",
-    "Input:\n"
-    "      --reverse             reverse each stack's frame order before merging\n"
-    "      --base SYM            re-root stacks at the deepest frame named SYM (repeatable)\n"
-    "      --no-sort             input is already sorted; check it instead of sorting\n"
-    "      --sort-buffer SIZE    memory for sorting unsorted folded text before it spills to\n"
-    "                            $TMPDIR (K, M, G suffixes; default 64M)\n"
-    "      --flamechart          keep input order (a flame chart over time); title Flame Chart\n"
-    "\n",
-    "Output:\n"
-    "  -o, --output FILE         FILE.svg: SVG; FILE.html: HTML report (flamegraph and tables);\n"
-    "                            any other name: folded text; '-': stdout SVG\n"
-    "      --format FMT          svg, folded or html, overriding the name of -o\n"
-    "      --id-prefix P         prefix of the SVG's element ids (default: a content hash)\n"
-    "      --pretty-xml          indent the SVG\n"
-    "      --no-javascript       leave the interactive script out\n"
-    "  -q, --quiet               no warnings, no summary line\n"
-    "  -v, --verbose             accepted for inferno's sake; adds no messages yet\n"
-    "  -h, --help                this help\n"
-    "  -V, --version             the version\n"
-    "\n",
-    "Layout and text:\n"
-    "      --title TEXT          title (default Flame Graph, Icicle Graph, Flame Chart)\n"
-    "      --subtitle TEXT       second title line\n"
-    "      --countname NAME      the count unit in tooltips (default: cycles; perf: samples,\n"
-    "                            or the event when samples carry periods)\n"
-    "      --nametype TEXT       the label before names in the details line (Function:)\n"
-    "      --notes TEXT          notes stored in a comment\n"
-    "      --width N             image width in pixels (default 1200, fluid)\n"
-    "      --height N            frame height in pixels (default 16)\n"
-    "      --minwidth PCT        omit frames narrower than PCT percent (default 0.01)\n"
-    "      --fonttype FONT       font family (default monospace)\n"
-    "      --fontsize N          font size (default 12)\n"
-    "      --fontwidth X         character width in ems of the labels written in the file\n"
-    "                            (default 0.59; the script measures the font it draws)\n"
-    "  -i, --inverted            icicle graph (root at the top)\n"
-    "      --truncate-text-right the script cuts long labels at the end (name..), not at\n"
-    "                            the start (..name, the default, as inferno)\n"
-    "      --factor X            multiply counts by X in tooltips\n"
-    "      --nameattr FILE       per-function attributes (title, href, class, ...)\n"
-    "\n",
-    "Colors:\n"
-    "  -c, --colors PALETTE      hot (default), mem, io, wakeup, java, js, perl, python, rust,\n"
-    "                            red, green, blue, aqua, yellow, purple, orange\n"
-    "      --bgcolors COLOR      yellow, blue, green, grey or #rrggbb\n"
-    "      --hash                colors from a hash of the name\n"
-    "      --deterministic       colors from a stable hash of the whole name\n"
-    "      --cp                  keep colors consistent across runs in ./palette.map\n"
-    "      --palette-map FILE    the palette map --cp reads and rewrites (default palette.map)\n"
-    "      --colordiffusion      color by width (wider is redder)\n"
-    "      --negate              swap differential colors\n"
-    "      --uicolor #RRGGBB     text color of the controls\n"
-    "      --search-color #RRGGBB  color of search matches\n"
-    "      --stroke-color #RRGGBB  outline of frames\n"
-    "\n",
-    "Filters (PCRE2 regular expressions, applied in this order):\n"
-    "      --strip RE            delete every match of RE in frame names (repeatable, in order)\n"
-    "      --strip-rust-hash     drop Rust symbol hashes (::h<16 hex>, v0 crate[hash]); first\n"
-    "      --include RE          keep only stacks with a frame matching RE (repeatable: any)\n"
-    "      --exclude RE          drop stacks with a frame matching RE (repeatable: any)\n"
-    "      --focus RE            re-root each stack at its outermost frame matching RE\n"
-    "      --collapse-recursion  merge directly recursive frames (a;a;b -> a;b)\n"
-    "\n",
-    "Profiles (Firefox-Profiler JSON):\n"
-    "      --thread N            only thread N (default: all threads merged)\n"
-    "      --list-threads        list the threads (INDEX NAME PROCESS SAMPLES WEIGHT), exit\n"
-    "      --weight auto|samples weigh samples by the profile (SP1 cycles) or 1 each\n"
-    "\n",
-    "perf script output (read as is: the collapse step built in, as inferno-collapse-perf):\n"
-    "      --pid                 root each stack at its process (COMMAND-PID)\n"
-    "      --tid                 root each stack at its thread (COMMAND-PID/TID)\n"
-    "      --kernel              mark kernel frames _[k]\n"
-    "      --jit                 mark JIT frames (/tmp/perf-PID.map, jitted-*.so) _[j]\n"
-    "      --all                 --kernel and --jit\n"
-    "      --addrs               frames without a symbol: [MODULE <ADDRESS>]\n"
-    "      --event-filter EVENT  only samples of EVENT (default: the first event named)\n"
-    "      --skip-after FUNC     leave out the callers of frames named FUNC (repeatable)\n"
-    "\n",
-    "Reports:\n"
-    "      --top N               print the N hottest functions by self and inclusive time to\n"
-    "                            stdout (nothing else unless -o FILE); in HTML, rows per table\n"
-    "      --top-format FMT      text (default), markdown or json\n"
-    "      --per K               divide the tables' counts by K (cost per iteration)\n"
-    "      --sections            HTML report: one section per INPUT instead of one merged\n"
-    "                            profile\n"
-    "\n",
+    "Turn folded stacks or Firefox-Profiler JSON (plain or gzip) into an SVG flamegraph.\n"
+    "With no INPUT, or INPUT '-', read standard input. Options and inputs mix freely.\n";
+static const char usage_tail[] =
     "Exit status: 0 done (warnings allowed), 1 input or output failure, 2 usage error.\n"
-    "See foldsvg(1) for details and examples.\n",
-};
+    "See foldsvg(1) for details and examples.\n";
+
+enum { HELP_COLUMN = 28, HELP_WIDTH = 90 };
+
+/* The words of D->values, the default marked, wrapped at HELP_WIDTH. */
+static void print_values(const foldsvg_option_desc *d)
+{
+    size_t col = HELP_COLUMN;
+    for (size_t i = 0; d->values[i]; i++) {
+        char word[64];
+        int last = d->values[i + 1] == NULL;
+        int is_default = d->default_value && strcmp(d->values[i], d->default_value) == 0;
+        int n = snprintf(word, sizeof word, "%s%s%s", d->values[i], is_default ? " (default)" : "",
+                         last ? "" : ",");
+        if (i > 0 && col + 1 + (size_t)n > HELP_WIDTH) {
+            printf("\n%*s", HELP_COLUMN, "");
+            col = HELP_COLUMN;
+        } else if (i > 0) {
+            putchar(' ');
+            col++;
+        }
+        fputs(word, stdout);
+        col += (size_t)n;
+    }
+}
+
+/* One option: "  -c, --colors PALETTE" in the left column, its help lines in the right. */
+static void print_option(const foldsvg_option_desc *d)
+{
+    char left[64];
+    const char *sep = d->metavar ? " " : "", *meta = d->metavar ? d->metavar : "";
+    int n = d->short_name
+                ? snprintf(left, sizeof left, "  -%c, --%s%s%s", d->short_name, d->name, sep, meta)
+                : snprintf(left, sizeof left, "      --%s%s%s", d->name, sep, meta);
+    printf("%s%*s", left, n < HELP_COLUMN ? HELP_COLUMN - n : 2, "");
+    for (const char *h = d->help; *h;) {
+        const char *nl = strchr(h, '\n');
+        size_t len = nl ? (size_t)(nl - h) : strlen(h);
+        if (len == 8 && strncmp(h, "{values}", 8) == 0 && d->values)
+            print_values(d);
+        else
+            fwrite(h, 1, len, stdout);
+        putchar('\n');
+        if (!nl)
+            break;
+        h = nl + 1;
+        printf("%*s", HELP_COLUMN, "");
+    }
+}
+
+static int print_help(void)
+{
+    fputs(usage_head, stdout);
+    const char *group = NULL;
+    for (size_t i = 0; i < foldsvg_option_count(); i++) {
+        foldsvg_option_desc d;
+        foldsvg_option_info(i, &d);
+        if (!d.help)
+            continue;
+        if (!group || strcmp(group, d.group) != 0) {
+            printf("\n%s:\n", d.group_title);
+            group = d.group;
+        }
+        print_option(&d);
+    }
+    fputs("\n", stdout);
+    fputs(usage_tail, stdout);
+    return fflush(stdout) == 0 ? 0 : EXIT_INPUT;
+}
+
+/* --list-options: the table as TSV, for front-ends that route options by stage. */
+static int print_options(void)
+{
+    for (size_t i = 0; i < foldsvg_option_count(); i++) {
+        foldsvg_option_desc d;
+        foldsvg_option_info(i, &d);
+        char s[2] = {d.short_name, 0};
+        printf("%s\t%s\t%d\t%s\t%s\n", d.name, s, d.takes_value, d.stage_name, d.group);
+    }
+    return fflush(stdout) == 0 ? 0 : EXIT_INPUT;
+}
 
 /* WHAT is "unknown option", "missing value for option", ...; ARG is the word at fault.
  * Returns the exit code, so callers can `return usage(...)`. */
@@ -228,67 +222,51 @@ static int parse_format(const char *v, foldsvg_format *out)
     return 0;
 }
 
-/* Options of the command itself, not of the library. Returns 1 when NAME was one, -1 when
- * its value is bad (reported). */
+/* Options of the command itself (stage "cli" in the table), not of the library. Returns 1
+ * when NAME was one, -1 when its value is bad (reported). */
 static int cli_option(cli_state *s, const char *name, const char *value)
 {
+    static const struct {
+        const char *name;
+        size_t off;
+    } flags[] = {
+        {"quiet", offsetof(cli_state, quiet)},
+        {"verbose", offsetof(cli_state, verbose)},
+        {"help", offsetof(cli_state, help)},
+        {"version", offsetof(cli_state, version)},
+        {"list-threads", offsetof(cli_state, list_threads)},
+        {"list-options", offsetof(cli_state, list_options)},
+        {"sections", offsetof(cli_state, sections)},
+    };
     if (strcmp(name, "output") == 0) {
         s->output = value;
-    } else if (strcmp(name, "format") == 0) {
-        if (parse_format(value, &s->format) != 0) {
-            fprintf(stderr,
-                    "foldsvg: invalid value '%s' for --format: expected svg, folded or html\n",
-                    value);
-            return -1;
-        }
-    } else if (strcmp(name, "quiet") == 0)
-        s->quiet = 1;
-    else if (strcmp(name, "verbose") == 0)
-        s->verbose = 1;
-    else if (strcmp(name, "help") == 0)
-        s->help = 1;
-    else if (strcmp(name, "version") == 0)
-        s->version = 1;
-    else if (strcmp(name, "list-threads") == 0)
-        s->list_threads = 1;
-    else if (strcmp(name, "sections") == 0)
-        s->sections = 1;
-    else
-        return 0;
-    return 1;
-}
-
-static int cli_takes_value(const char *name)
-{
-    if (strcmp(name, "output") == 0 || strcmp(name, "format") == 0)
         return 1;
-    if (strcmp(name, "quiet") == 0 || strcmp(name, "verbose") == 0 || strcmp(name, "help") == 0 ||
-        strcmp(name, "version") == 0 || strcmp(name, "list-threads") == 0 ||
-        strcmp(name, "sections") == 0)
-        return 0;
-    return foldsvg_option_takes_value(name);
+    }
+    if (strcmp(name, "format") == 0) {
+        if (parse_format(value, &s->format) == 0)
+            return 1;
+        fprintf(stderr, "foldsvg: invalid value '%s' for --format: expected svg, folded or html\n",
+                value);
+        return -1;
+    }
+    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) {
+        if (strcmp(name, flags[i].name) == 0) {
+            *(int *)(void *)((char *)s + flags[i].off) = 1;
+            return 1;
+        }
+    }
+    return 0;
 }
 
-static const char *short_name(char c)
+/* The table's row for the long NAME, or for the short C when NAME is NULL. */
+static int find_option(const char *name, char c, foldsvg_option_desc *out)
 {
-    switch (c) {
-    case 'o':
-        return "output";
-    case 'c':
-        return "colors";
-    case 'i':
-        return "inverted";
-    case 'q':
-        return "quiet";
-    case 'v':
-        return "verbose";
-    case 'h':
-        return "help";
-    case 'V':
-        return "version";
-    default:
-        return NULL;
+    for (size_t i = 0; i < foldsvg_option_count(); i++) {
+        foldsvg_option_info(i, out);
+        if (name ? strcmp(out->name, name) == 0 : out->short_name == c)
+            return 1;
     }
+    return 0;
 }
 
 /* Returns 0 or the exit code of a usage error (reported). */
@@ -336,15 +314,12 @@ static int parse_args(cli_state *s, int argc, char **argv)
                 value = eq + 1;
                 inline_value = 1;
             }
-        } else {
-            const char *longname = a[2] == '\0' ? short_name(a[1]) : NULL;
-            if (!longname)
-                return usage("unknown option", a);
-            snprintf(name, sizeof name, "%s", longname);
         }
-        int takes = cli_takes_value(name);
-        if (takes < 0)
+        foldsvg_option_desc d;
+        if (!(a[1] == '-' ? find_option(name, 0, &d) : a[2] == '\0' && find_option(NULL, a[1], &d)))
             return usage("unknown option", a);
+        snprintf(name, sizeof name, "%s", d.name);
+        int takes = d.takes_value;
         if (takes && !inline_value) {
             if (i + 1 >= argc)
                 return usage("missing value for option", a);
@@ -391,11 +366,10 @@ static int write_sections(cli_state *s, const char *output)
 /* Everything after parsing; returns the exit code. */
 static int run(cli_state *s, foldsvg_profile *p)
 {
-    if (s->help) {
-        for (size_t i = 0; i < sizeof usage_text / sizeof usage_text[0]; i++)
-            fputs(usage_text[i], stdout);
-        return fflush(stdout) == 0 ? 0 : EXIT_INPUT;
-    }
+    if (s->help)
+        return print_help();
+    if (s->list_options)
+        return print_options();
     if (s->version) {
         printf("foldsvg %s\n", foldsvg_version());
         return fflush(stdout) == 0 ? 0 : EXIT_INPUT;

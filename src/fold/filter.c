@@ -15,9 +15,10 @@
 #include <string.h>
 
 #include "fold/sanitize.h"
-#include "lib/options.h"
+#include "fold/stackopts.h"
 #include "util/arena.h"
 #include "util/error.h"
+#include "util/grow.h"
 #include "util/hash.h"
 
 enum {
@@ -127,8 +128,10 @@ void fs_filter_free(fs_filter *f)
  * EXTRA are left to the caller. *COUNT covers every slot at once: pcre2_code_free(NULL) is
  * harmless, so a failure halfway frees just what exists. */
 static foldsvg_status compile_list(pcre2_code ***out, size_t *count, size_t extra, const char *flag,
-                                   char *const *patterns, size_t n, foldsvg_error *err)
+                                   const fs_strlist *list, foldsvg_error *err)
 {
+    char *const *patterns = list->v;
+    size_t n = list->n;
     if (n + extra == 0)
         return FOLDSVG_OK;
     *out = calloc(n + extra, sizeof **out);
@@ -171,11 +174,11 @@ static unsigned match_flags(fs_filter *f, const char *s, size_t len)
     return m;
 }
 
-foldsvg_status fs_filter_new(fs_filter **out, const foldsvg_options *opts, foldsvg_error *err)
+foldsvg_status fs_filter_new(fs_filter **out, const fs_stack_opts *opts, foldsvg_error *err)
 {
     *out = NULL;
-    if (!opts->strip_rust_hash && !opts->collapse_recursion && opts->nstrip == 0 &&
-        opts->ninclude == 0 && opts->nexclude == 0 && opts->nfocus == 0)
+    if (!opts->strip_rust_hash && !opts->collapse_recursion && opts->strip.n == 0 &&
+        opts->include.n == 0 && opts->exclude.n == 0 && opts->focus.n == 0)
         return FOLDSVG_OK;
     fs_filter *f = calloc(1, sizeof *f);
     if (!f)
@@ -183,21 +186,18 @@ foldsvg_status fs_filter_new(fs_filter **out, const foldsvg_options *opts, folds
     fs_arena_init(&f->names);
     f->collapse_recursion = opts->collapse_recursion;
     size_t rust = opts->strip_rust_hash ? 1 : 0;
-    foldsvg_status st =
-        compile_list(&f->strip, &f->nstrip, rust, "strip", opts->strip, opts->nstrip, err);
+    foldsvg_status st = compile_list(&f->strip, &f->nstrip, rust, "strip", &opts->strip, err);
     if (st == FOLDSVG_OK && rust) {
         st = compile(&f->strip[0], "strip-rust-hash", rust_hash_pattern, err);
         if (st == FOLDSVG_OK)
             pcre2_jit_compile(f->strip[0], PCRE2_JIT_COMPLETE);
     }
     if (st == FOLDSVG_OK)
-        st = compile_list(&f->include, &f->ninclude, 0, "include", opts->include, opts->ninclude,
-                          err);
+        st = compile_list(&f->include, &f->ninclude, 0, "include", &opts->include, err);
     if (st == FOLDSVG_OK)
-        st = compile_list(&f->exclude, &f->nexclude, 0, "exclude", opts->exclude, opts->nexclude,
-                          err);
+        st = compile_list(&f->exclude, &f->nexclude, 0, "exclude", &opts->exclude, err);
     if (st == FOLDSVG_OK)
-        st = compile_list(&f->focus, &f->nfocus, 0, "focus", opts->focus, opts->nfocus, err);
+        st = compile_list(&f->focus, &f->nfocus, 0, "focus", &opts->focus, err);
     if (st == FOLDSVG_OK) {
         /* One ovector pair is all we read; match data sized by the patterns' groups
          * would only cost memory. */
@@ -312,12 +312,9 @@ static const cache_entry *lookup(fs_filter *f, const char *name, size_t len)
     e.olen = len;
     if (f->nstrip) {
         if (len > f->scratch_cap) {
-            for (int b = 0; b < 2; b++) {
-                char *ns = realloc(f->scratch[b], len);
-                if (!ns)
+            for (int b = 0; b < 2; b++)
+                if (fs_resize(&f->scratch[b], len, 1) != FOLDSVG_OK)
                     return NULL;
-                f->scratch[b] = ns;
-            }
             f->scratch_cap = len;
         }
         const char *s = e.key;
@@ -358,10 +355,17 @@ static void reset_cache(fs_filter *f)
     fs_arena_init(&f->names);
 }
 
-int fs_filter_apply(fs_filter *f, fs_strref *frames, size_t *n)
+static foldsvg_status drop(int *keep)
 {
+    *keep = 0;
+    return FOLDSVG_OK;
+}
+
+foldsvg_status fs_filter_apply(fs_filter *f, fs_strref *frames, size_t *n, int *keep)
+{
+    *keep = 1;
     if (!f)
-        return 1;
+        return FOLDSVG_OK;
     int use_cache = f->nstrip || f->ninclude || f->nexclude || f->nfocus;
     /* Only here, between calls, may the names handed out before go away. */
     if (use_cache &&
@@ -374,12 +378,12 @@ int fs_filter_apply(fs_filter *f, fs_strref *frames, size_t *n)
         if (use_cache) {
             const cache_entry *e = lookup(f, fr.ptr, fr.len);
             if (!e)
-                return -1;
+                return FOLDSVG_E_NOMEM;
             /* Only names that --strip emptied go; an empty name in the input stays. */
             if (e->olen == 0 && fr.len > 0)
                 continue;
             if (e->flags & M_EXCLUDE)
-                return 0;
+                return drop(keep);
             seen |= e->flags;
             if ((e->flags & M_FOCUS) && focus_at == SIZE_MAX)
                 focus_at = k;
@@ -397,14 +401,14 @@ int fs_filter_apply(fs_filter *f, fs_strref *frames, size_t *n)
         /* The caller records an emptied stack as [unknown]: filter it as that. */
         seen = f->unknown_flags;
         if (seen & M_EXCLUDE)
-            return 0;
+            return drop(keep);
         focus_at = (seen & M_FOCUS) ? 0 : SIZE_MAX;
     }
     if (f->ninclude && !(seen & M_INCLUDE))
-        return 0;
+        return drop(keep);
     if (f->nfocus) {
         if (focus_at == SIZE_MAX)
-            return 0;
+            return drop(keep);
         if (focus_at > 0) {
             memmove(frames, frames + focus_at, (k - focus_at) * sizeof *frames);
             k -= focus_at;
@@ -422,5 +426,5 @@ int fs_filter_apply(fs_filter *f, fs_strref *frames, size_t *n)
         k = w;
     }
     *n = k;
-    return 1;
+    return FOLDSVG_OK;
 }

@@ -1,13 +1,14 @@
 /* Stack filters and name transforms with PCRE2 (--strip, --strip-rust-hash, --include,
  * --exclude, --focus, --collapse-recursion), in the order of the pipeline in
- * ../shared/docs/cli.md. */
+ * docs/cli.md. */
 #ifndef FOLDSVG_FOLD_FILTER_H
 #define FOLDSVG_FOLD_FILTER_H
 
 #include <stddef.h>
 
+#include "fold/stackopts.h"
 #include "foldsvg.h"
-#include "parse/sink.h"
+#include "util/strref.h"
 
 typedef struct fs_filter fs_filter;
 
@@ -15,14 +16,14 @@ typedef struct fs_filter fs_filter;
  * FOLDSVG_E_USAGE naming the flag, quoting the pattern, with PCRE2's message and offset. */
 foldsvg_status fs_filter_check_pattern(const char *flag, const char *pattern, foldsvg_error *err);
 
-/* Compiles the filters set in OPTS (a foldsvg_options). *OUT is NULL when none is set. */
-foldsvg_status fs_filter_new(fs_filter **out, const foldsvg_options *opts, foldsvg_error *err);
+/* Compiles the filters set in OPTS. *OUT is NULL when none is set. */
+foldsvg_status fs_filter_new(fs_filter **out, const fs_stack_opts *opts, foldsvg_error *err);
 void fs_filter_free(fs_filter *f);
 
 /* Applies the filters to FRAMES[0..*n) (root first) in place. Names rewritten by --strip
  * point into memory owned by F, valid until the next call. Frames whose name becomes empty
- * are removed (*n may become 0: the caller records "[unknown]"). Returns 1 to keep the
- * stack, 0 to drop it, -1 when out of memory. */
-int fs_filter_apply(fs_filter *f, fs_strref *frames, size_t *n);
+ * are removed (*n may become 0: the caller records "[unknown]"). *KEEP says whether the
+ * stack stays. FOLDSVG_E_NOMEM. F NULL keeps every stack as it is. */
+foldsvg_status fs_filter_apply(fs_filter *f, fs_strref *frames, size_t *n, int *keep);
 
 #endif

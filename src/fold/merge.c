@@ -3,6 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/error.h"
+#include "util/grow.h"
+
 typedef struct open_frame {
     uint32_t node;
     uint64_t start;
@@ -57,17 +60,9 @@ static int merge_stack(merger *m, const uint32_t *path, size_t n, uint64_t count
     int rc = close_from(m, same);
     if (rc)
         return rc;
-    if (n > m->cap) {
-        size_t cap = m->cap ? m->cap : 64;
-        while (cap < n)
-            cap *= 2;
-        open_frame *no = realloc(m->open, cap * sizeof *no);
-        if (!no) {
-            m->failed = 1;
-            return -1;
-        }
-        m->open = no;
-        m->cap = cap;
+    if (FS_GROW(m->open, m->cap, n, 64) != FOLDSVG_OK) {
+        m->failed = 1;
+        return -1;
     }
     for (size_t i = same; i < n; i++) {
         int leaf = i == n - 1;
@@ -104,18 +99,10 @@ static int replay_log(merger *m, const fs_order_log *log)
         size_t n = 0;
         for (uint32_t x = log->leaf[k]; x != FS_NONE; x = m->tree->nodes[x].parent)
             n++;
-        if (n > cap) {
-            size_t ncap = cap ? cap : 64;
-            while (ncap < n)
-                ncap *= 2;
-            uint32_t *np = realloc(path, ncap * sizeof *np);
-            if (!np) {
-                m->failed = 1;
-                rc = -1;
-                break;
-            }
-            path = np;
-            cap = ncap;
+        if (FS_GROW(path, cap, n, 64) != FOLDSVG_OK) {
+            m->failed = 1;
+            rc = -1;
+            break;
         }
         size_t i = n;
         for (uint32_t x = log->leaf[k]; x != FS_NONE; x = m->tree->nodes[x].parent)
@@ -165,24 +152,15 @@ foldsvg_status fs_order_log_add(fs_order_log *log, uint32_t leaf, uint64_t count
                                 int is_diff)
 {
     if (log->n == log->cap) {
-        size_t cap = log->cap ? log->cap * 2 : 1024;
-        uint32_t *l = realloc(log->leaf, cap * sizeof *l);
-        if (!l)
+        /* parallel arrays: one capacity, each array resized to it */
+        size_t cap = fs_grow_cap(log->cap, log->n + 1, 1024, sizeof *log->count);
+        if (!cap)
             return FOLDSVG_E_NOMEM;
-        log->leaf = l;
-        uint64_t *c = realloc(log->count, cap * sizeof *c);
-        if (!c)
-            return FOLDSVG_E_NOMEM;
-        log->count = c;
+        FS_FORWARD_IF_ERROR(fs_resize(&log->leaf, cap, sizeof *log->leaf));
+        FS_FORWARD_IF_ERROR(fs_resize(&log->count, cap, sizeof *log->count));
         if (log->before) {
-            uint64_t *b = realloc(log->before, cap * sizeof *b);
-            if (!b)
-                return FOLDSVG_E_NOMEM;
-            log->before = b;
-            uint8_t *d = realloc(log->is_diff, cap);
-            if (!d)
-                return FOLDSVG_E_NOMEM;
-            log->is_diff = d;
+            FS_FORWARD_IF_ERROR(fs_resize(&log->before, cap, sizeof *log->before));
+            FS_FORWARD_IF_ERROR(fs_resize(&log->is_diff, cap, 1));
         }
         log->cap = cap;
     }

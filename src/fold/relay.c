@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/error.h"
+#include "util/grow.h"
+
 enum { NBATCH = 4, BATCH = 256 << 10 };
 
 typedef struct record {
@@ -68,10 +71,9 @@ static foldsvg_status emit(void *user, const char *stack, size_t len, uint64_t c
         b = &r->b[r->head % NBATCH];
     }
     if (b->cap - b->len < need) { /* a stack larger than a batch */
-        unsigned char *nd = realloc(b->data, b->len + need);
-        if (!nd)
+        if (b->len > SIZE_MAX - need)
             return FOLDSVG_E_NOMEM;
-        b->data = nd;
+        FS_FORWARD_IF_ERROR(fs_resize(&b->data, b->len + need, 1));
         b->cap = b->len + need;
     }
     record h = {count, before, len, is_diff};

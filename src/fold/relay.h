@@ -4,7 +4,15 @@
 #ifndef FOLDSVG_FOLD_RELAY_H
 #define FOLDSVG_FOLD_RELAY_H
 
-#include "fold/sorter.h"
+#include <stddef.h>
+#include <stdint.h>
+
+#include "foldsvg.h"
+
+/* Takes one stack of a sequence in byte order (the sorter's output); equal stacks may come
+ * more than once (from different runs), each with its part of the counts. */
+typedef foldsvg_status (*fs_sorted_fn)(void *user, const char *stack, size_t len, uint64_t count,
+                                       uint64_t before, int is_diff);
 
 /* Emits stacks through EMIT (with EMIT_USER); a status other than OK from EMIT means stop
  * and return it. */

@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "util/error.h"
+
 int fs_name_needs_sanitize(const char *src, size_t n)
 {
     for (size_t i = 0; i < n; i++)
@@ -25,4 +27,23 @@ int fs_sanitize_name(char *dst, const char *src, size_t n)
         dst[i] = c;
     }
     return changed;
+}
+
+foldsvg_status fs_sanitize_frames(fs_strref *out, const fs_strref *in, size_t n, fs_buf *scratch)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += in[i].len;
+    fs_buf_clear(scratch);
+    FS_FORWARD_IF_ERROR(fs_buf_reserve(scratch, total));
+    for (size_t i = 0; i < n; i++) {
+        out[i] = in[i];
+        if (fs_name_needs_sanitize(in[i].ptr, in[i].len)) {
+            char *dst = scratch->data + scratch->len;
+            fs_sanitize_name(dst, in[i].ptr, in[i].len);
+            scratch->len += in[i].len;
+            out[i].ptr = dst;
+        }
+    }
+    return FOLDSVG_OK;
 }

@@ -7,6 +7,8 @@
 #include "fold/relay.h"
 #include "fold/runs.h"
 #include "fold/strsort.h"
+#include "util/error.h"
+#include "util/grow.h"
 #include "util/strmap.h"
 
 typedef struct counts {
@@ -128,14 +130,7 @@ static foldsvg_status sort_chunk(const chunk *c, uint32_t **order)
 
 static foldsvg_status push_run(fs_sorter *s, fs_run r)
 {
-    if (s->nruns == s->runs_cap) {
-        size_t cap = s->runs_cap ? s->runs_cap * 2 : 16;
-        fs_run *nr = realloc(s->runs, cap * sizeof *nr);
-        if (!nr)
-            return FOLDSVG_E_NOMEM;
-        s->runs = nr;
-        s->runs_cap = cap;
-    }
+    FS_FORWARD_IF_ERROR(FS_GROW(s->runs, s->runs_cap, s->nruns + 1, 16));
     s->runs[s->nruns++] = r;
     return FOLDSVG_OK;
 }
@@ -253,14 +248,7 @@ foldsvg_status fs_sorter_add(fs_sorter *s, const char *stack, size_t len, uint64
 {
     chunk *c = s->cur;
     uint32_t n = fs_strmap_size(&c->map);
-    if (n == c->cap) {
-        size_t cap = c->cap ? c->cap * 2 : 1024;
-        counts *nc = realloc(c->c, cap * sizeof *nc);
-        if (!nc)
-            return FOLDSVG_E_NOMEM;
-        c->c = nc;
-        c->cap = cap;
-    }
+    FS_FORWARD_IF_ERROR(FS_GROW(c->c, c->cap, (size_t)n + 1, 1024));
     uint32_t e;
     int added;
     foldsvg_status st = fs_strmap_put(&c->map, stack, len, 0, &e, &added);

@@ -10,14 +10,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fold/relay.h"
 #include "foldsvg.h"
 
 typedef struct fs_sorter fs_sorter;
-
-/* Called once per stack in byte order; equal stacks may come more than once (from
- * different runs), each with its part of the counts. */
-typedef foldsvg_status (*fs_sorted_fn)(void *user, const char *stack, size_t len, uint64_t count,
-                                       uint64_t before, int is_diff);
 
 /* BUDGET: bytes of memory for a chunk (0: the default, 32 MiB); two chunks may be held at
  * once, one filling while the other is written. FANIN: most runs merged at once (0:

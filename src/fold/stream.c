@@ -1,8 +1,12 @@
 #include "fold/stream.h"
 
+#include "fold/prune.h"
+
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/error.h"
+#include "util/grow.h"
 #include "util/mismatch.h"
 
 enum { FS_COMPACT_MIN = 1 << 16 };
@@ -24,16 +28,16 @@ void fs_stream_free(fs_stream *s)
     memset(s, 0, sizeof s[0]);
 }
 
-/* The same test as the SVG writer's pruning, against the running total (or the final one,
- * when known: then nothing kept is dropped later). */
+/* The pruning rule (fold/prune.h) against the running total (or the final one, when known:
+ * then nothing kept is dropped later). */
 static int prunable(fs_stream *s, uint64_t width)
 {
     uint64_t t = s->final_total > s->t ? s->final_total : s->t;
     if (t != s->limit_t) { /* the limit changes with the total only: one division a stack */
-        s->limit = s->minwidth / (100.0 / (double)t);
+        s->limit = fs_prune_limit(s->minwidth, t);
         s->limit_t = t;
     }
-    return t > 0 && (double)width < s->limit;
+    return t > 0 && fs_pruned(width, s->limit);
 }
 
 static void compact(fs_stream *s)
@@ -57,14 +61,7 @@ static foldsvg_status keep(fs_stream *s, const fs_stream_open *o, size_t depth)
         return st;
     if (s->nkept == s->compact_at)
         compact(s);
-    if (s->nkept == s->kept_cap) {
-        size_t cap = s->kept_cap ? s->kept_cap * 2 : 1024;
-        fs_frame *nk = realloc(s->kept, cap * sizeof *nk);
-        if (!nk)
-            return FOLDSVG_E_NOMEM;
-        s->kept = nk;
-        s->kept_cap = cap;
-    }
+    FS_FORWARD_IF_ERROR(FS_GROW(s->kept, s->kept_cap, s->nkept + 1, 1024));
     s->kept[s->nkept++] =
         (fs_frame){FS_NONE, name, (uint32_t)depth, o->start, s->t, o->delta, o->has_delta};
     return FOLDSVG_OK;
@@ -80,21 +77,6 @@ static foldsvg_status close_from(fs_stream *s, size_t keep_depth)
     if (keep_depth < s->depth)
         s->depth = keep_depth;
     return FOLDSVG_OK;
-}
-
-static int grow_open(fs_stream *s, size_t n)
-{
-    if (n <= s->open_cap)
-        return 0;
-    size_t cap = s->open_cap ? s->open_cap : 64;
-    while (cap < n)
-        cap *= 2;
-    fs_stream_open *no = realloc(s->open, cap * sizeof *no);
-    if (!no)
-        return -1;
-    s->open = no;
-    s->open_cap = cap;
-    return 0;
 }
 
 /* The leaf of the current stack gets the delta of its summed counts. */
@@ -156,7 +138,7 @@ foldsvg_status fs_stream_add(fs_stream *s, const char *stack, size_t len, uint64
     }
     size_t opened_from = same;
     if (same == 0) {
-        if (grow_open(s, 1) != 0)
+        if (FS_GROW(s->open, s->open_cap, 1, 64) != FOLDSVG_OK)
             return FOLDSVG_E_NOMEM;
         s->open[0] = (fs_stream_open){0, 0, s->t, 0, is_diff};
         same = 1;
@@ -165,7 +147,7 @@ foldsvg_status fs_stream_add(fs_stream *s, const char *stack, size_t len, uint64
     for (;;) {
         const char *semi = memchr(stack + pos, ';', len - pos);
         size_t flen = semi ? (size_t)(semi - stack - pos) : len - pos;
-        if (d == s->open_cap && grow_open(s, d + 1) != 0)
+        if (d == s->open_cap && FS_GROW(s->open, s->open_cap, d + 1, 64) != FOLDSVG_OK)
             return FOLDSVG_E_NOMEM;
         s->open[d++] = (fs_stream_open){pos, flen, s->t, 0, is_diff};
         if (!semi)

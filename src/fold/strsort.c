@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/error.h"
+#include "util/grow.h"
 #include "util/mismatch.h"
 
 typedef struct item {
@@ -104,20 +106,13 @@ static int by_digit(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-static int push(part **stack, size_t *n, size_t *cap, part p)
+static foldsvg_status push(part **stack, size_t *n, size_t *cap, part p)
 {
     if (p.n < 2)
-        return 0;
-    if (*n == *cap) {
-        size_t nc = *cap ? *cap * 2 : 64;
-        part *ns = realloc(*stack, nc * sizeof *ns);
-        if (!ns)
-            return -1;
-        *stack = ns;
-        *cap = nc;
-    }
+        return FOLDSVG_OK;
+    FS_FORWARD_IF_ERROR(fs_grow(stack, cap, *n + 1, sizeof **stack, 64));
     (*stack)[(*n)++] = p;
-    return 0;
+    return FOLDSVG_OK;
 }
 
 foldsvg_status fs_strsort(const char *const *keys, const uint32_t *lens, uint32_t *order, size_t n)

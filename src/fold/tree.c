@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "util/error.h"
+#include "util/grow.h"
 #include "util/hash.h"
 
 static foldsvg_status nomem(void)
@@ -75,12 +76,12 @@ static inline uint64_t child_hash(uint32_t parent, uint32_t name)
     return fs_mix64(((uint64_t)parent << 32) | name);
 }
 
-static int grow_child_table(fs_tree *t)
+static foldsvg_status grow_child_table(fs_tree *t)
 {
     size_t cap = (t->child_mask + 1) * 2;
     uint32_t *slots = new_slots(cap);
     if (!slots)
-        return -1;
+        return FOLDSVG_E_NOMEM;
     for (uint32_t id = 1; id < t->nnodes; id++) {
         size_t i = child_hash(t->nodes[id].parent, t->nodes[id].name) & (cap - 1);
         while (slots[i])
@@ -90,32 +91,23 @@ static int grow_child_table(fs_tree *t)
     free(t->child_slots);
     t->child_slots = slots;
     t->child_mask = cap - 1;
-    return 0;
+    return FOLDSVG_OK;
 }
 
-static int grow_nodes(fs_tree *t)
+static foldsvg_status grow_nodes(fs_tree *t)
 {
     if (t->nodes_cap >= UINT32_MAX / 2)
-        return -1;
-    uint32_t cap = t->nodes_cap * 2;
-    fs_node *nodes = realloc(t->nodes, (size_t)cap * sizeof *nodes);
-    if (!nodes)
-        return -1;
-    t->nodes = nodes;
+        return FOLDSVG_E_NOMEM;
+    size_t old = t->nodes_cap, cap = old * 2;
+    FS_FORWARD_IF_ERROR(fs_resize(&t->nodes, cap, sizeof *t->nodes));
     if (t->before) {
-        uint64_t *b = realloc(t->before, (size_t)cap * sizeof *b);
-        if (!b)
-            return -1;
-        memset(b + t->nodes_cap, 0, (size_t)(cap - t->nodes_cap) * sizeof *b);
-        t->before = b;
-        uint8_t *d = realloc(t->is_diff, cap);
-        if (!d)
-            return -1;
-        memset(d + t->nodes_cap, 0, cap - t->nodes_cap);
-        t->is_diff = d;
+        FS_FORWARD_IF_ERROR(fs_resize(&t->before, cap, sizeof *t->before));
+        memset(t->before + old, 0, (cap - old) * sizeof *t->before);
+        FS_FORWARD_IF_ERROR(fs_resize(&t->is_diff, cap, 1));
+        memset(t->is_diff + old, 0, cap - old);
     }
-    t->nodes_cap = cap;
-    return 0;
+    t->nodes_cap = (uint32_t)cap;
+    return FOLDSVG_OK;
 }
 
 foldsvg_status fs_tree_child(fs_tree *t, uint32_t parent, uint32_t name, uint32_t *child)
@@ -130,16 +122,16 @@ foldsvg_status fs_tree_child(fs_tree *t, uint32_t parent, uint32_t name, uint32_
     }
     if (t->nnodes == UINT32_MAX - 1)
         return FOLDSVG_E_LIMIT;
-    if (t->nnodes == t->nodes_cap && grow_nodes(t) != 0)
-        return nomem();
+    if (t->nnodes == t->nodes_cap)
+        FS_FORWARD_IF_ERROR(grow_nodes(t));
     uint32_t id = t->nnodes++;
     fs_node *p = &t->nodes[parent];
     t->nodes[id] = (fs_node){parent, name, FS_NONE, p->first_child, 0};
     p->first_child = id;
     t->child_slots[i] = id + 1;
     *child = id;
-    if ((size_t)t->nnodes * 2 > t->child_mask && grow_child_table(t) != 0)
-        return nomem();
+    if ((size_t)t->nnodes * 2 > t->child_mask)
+        return grow_child_table(t);
     return FOLDSVG_OK;
 }
 
@@ -184,21 +176,6 @@ static foldsvg_status add_count(fs_tree *t, uint32_t node, uint64_t count, uint6
     if (!was_counted && (n->count > 0 || is_diff))
         t->unique++;
     return FOLDSVG_OK;
-}
-
-static int set_last_depth(fs_tree *t, size_t depth)
-{
-    if (depth + 1 > t->last_cap) {
-        size_t cap = t->last_cap ? t->last_cap * 2 : 64;
-        while (cap < depth + 1)
-            cap *= 2;
-        uint32_t *nl = realloc(t->last_nodes, cap * sizeof *nl);
-        if (!nl)
-            return -1;
-        t->last_nodes = nl;
-        t->last_cap = cap;
-    }
-    return 0;
 }
 
 foldsvg_status fs_tree_add_frames(fs_tree *t, const fs_strref *frames, size_t n, uint64_t count,
@@ -305,8 +282,7 @@ static foldsvg_status fs_tree_add_path_frames(fs_tree *t, const char *path, size
             st = fs_tree_child(t, node, name, &next);
             if (st)
                 return st;
-            if (set_last_depth(t, depth) != 0)
-                return nomem();
+            FS_FORWARD_IF_ERROR(FS_GROW(t->last_nodes, t->last_cap, depth + 1, 64));
             t->last_nodes[depth] = next;
         }
         node = next;
@@ -355,19 +331,14 @@ typedef struct walk_frame {
     size_t base, count, next;
 } walk_frame;
 
-static int grow_walk(walk_frame **frames, uint32_t **path, size_t *cap)
+static foldsvg_status grow_walk(walk_frame **frames, uint32_t **path, size_t *cap)
 {
-    size_t ncap = *cap ? *cap * 2 : 64;
-    walk_frame *nf = realloc(*frames, ncap * sizeof *nf);
-    if (!nf)
-        return -1;
-    *frames = nf;
-    uint32_t *np = realloc(*path, ncap * sizeof *np);
-    if (!np)
-        return -1;
-    *path = np;
+    size_t ncap = fs_grow_cap(*cap, *cap + 1, 64, sizeof **frames);
+    if (!ncap || fs_resize(frames, ncap, sizeof **frames) != FOLDSVG_OK ||
+        fs_resize(path, ncap, sizeof **path) != FOLDSVG_OK)
+        return FOLDSVG_E_NOMEM;
     *cap = ncap;
-    return 0;
+    return FOLDSVG_OK;
 }
 
 static int node_has_stack(const fs_tree *t, uint32_t n)
@@ -396,16 +367,10 @@ int fs_tree_walk_sorted(const fs_tree *t, fs_tree_walk_fn fn, void *user, foldsv
         path[depth] = node;
         size_t base = nents;
         for (uint32_t c = t->nodes[node].first_child; c != FS_NONE; c = t->nodes[c].next_sibling) {
-            if (nents + 2 > ents_cap) {
-                size_t ncap = ents_cap ? ents_cap * 2 : 256;
-                walk_entry *ne = realloc(ents, ncap * sizeof *ne);
-                if (!ne) {
-                    *st = FOLDSVG_E_NOMEM;
-                    rc = -1;
-                    goto out;
-                }
-                ents = ne;
-                ents_cap = ncap;
+            if (FS_GROW(ents, ents_cap, nents + 2, 256) != FOLDSVG_OK) {
+                *st = FOLDSVG_E_NOMEM;
+                rc = -1;
+                goto out;
             }
             fs_strref name = fs_tree_name(t, c);
             if (node_has_stack(t, c))

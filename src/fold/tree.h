@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "foldsvg.h"
-#include "parse/sink.h"
+#include "util/strref.h"
 #include "util/arena.h"
 #include "util/strmap.h"
 

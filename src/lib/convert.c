@@ -1,43 +1,52 @@
-/* foldsvg_convert: inputs to one output the cheapest way. Sorted folded text (what stack
- * collapsers write; plain or gzip) is merged as it streams by, keeping only the frames that
- * can be drawn.
- * Unsorted folded text is read a second time into a sorter (equal stacks summed in memory,
- * distinct ones spilled to a temporary file in sorted runs when they outgrow its budget)
- * whose output the same merge takes: memory stays bounded and the frame tree is never
- * built. Files are read again by name, standard input from a copy kept in a temporary file
- * as it was read (gzip stays compressed there). Folded output is the sorter's output, lines
- * summed. Anything else (JSON, transforms, flamechart, HTML output), or a sorter without a
- * temporary file, goes through a profile. */
+/* foldsvg_convert: inputs to one output the cheapest way. One place, the route below,
+ * decides how:
+ *  - STREAM: sorted folded text (what stack collapsers write; plain or gzip) is merged as it
+ *    streams by, keeping only the frames that can be drawn;
+ *  - SORT: unsorted folded text (found out while streaming: it is read again) goes through a
+ *    sorter (equal stacks summed in memory, distinct ones spilled to a temporary file in
+ *    sorted runs when they outgrow its budget) whose output the same merge takes, or which
+ *    is the folded output itself: memory stays bounded and the frame tree is never built;
+ *  - PROFILE: anything else (profiles, stack transforms, --flamechart, HTML output), and a
+ *    sorter that cannot spill, goes through a profile (the frame tree).
+ * Every stack passes the stack pipeline (fold/pipeline.h) whatever the route. Files are read
+ * again by name, standard input from a copy kept in a temporary file as it was read (gzip
+ * stays compressed there). */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "fold/pipeline.h"
 #include "fold/sorter.h"
 #include "fold/stream.h"
+#include "lib/diag.h"
 #include "lib/options.h"
 #include "lib/read.h"
 #include "lib/write.h"
-#include "parse/folded.h"
+#include "parse/format.h"
 #include "parse/input.h"
+#include "util/buf.h"
 #include "util/error.h"
 #include "util/tmpfile.h"
 
+typedef enum convert_route { ROUTE_STREAM, ROUTE_SORT, ROUTE_PROFILE } convert_route;
+
 typedef struct stream_ctx {
+    convert_route route; /* a pass may move it on: STREAM -> SORT -> PROFILE */
     fs_stream s;
-    fs_sorter *sorter; /* the second pass: lines go here, then into s in order */
+    fs_sorter *sorter; /* SORT: lines go here, then into s in order */
     const foldsvg_options *o;
     const char *name;
     uint64_t prev_line;
     uint64_t total, total_before; /* of the current pass */
-    int fallback;                 /* the input turned out unsorted: sort it */
-    int use_profile;              /* the sorter could not spill: use a profile */
+    fs_folded_stats *fstats;      /* per input, of the current pass */
+    size_t input;                 /* the one being read */
+    int unsorted_runs;            /* the sorter's output came back out of order */
 } stream_ctx;
 
-static foldsvg_status on_line(void *user, const fs_folded_line *l, foldsvg_error *err)
+/* The route's consumer of the pipeline: each line into the merge, or the sorter. */
+static foldsvg_status on_path(void *user, const fs_folded_line *l, foldsvg_error *err)
 {
     stream_ctx *c = user;
-    if (l->count == 0 && !(l->is_diff && l->before > 0))
-        return FOLDSVG_OK;
     /* the totals' overflow is found here, where the line is known, as the tree does */
     if (l->count > UINT64_MAX - c->total ||
         (l->is_diff && l->before > UINT64_MAX - c->total_before))
@@ -46,11 +55,11 @@ static foldsvg_status on_line(void *user, const fs_folded_line *l, foldsvg_error
     if (l->is_diff)
         c->total_before += l->before;
     foldsvg_status st;
-    if (c->sorter) {
+    if (c->route == ROUTE_SORT) {
         st = fs_sorter_add(c->sorter, l->stack, l->len, l->count, l->before, l->is_diff);
-        if (st == FOLDSVG_E_IO) {
-            c->use_profile = 1;
-            return st; /* stops the read; not reported */
+        if (st == FOLDSVG_E_IO) { /* it cannot spill */
+            c->route = ROUTE_PROFILE;
+            return FS_STOP;
         }
         return st ? fs_stack_error(err, st, c->name, l->lineno) : FOLDSVG_OK;
     }
@@ -59,13 +68,27 @@ static foldsvg_status on_line(void *user, const fs_folded_line *l, foldsvg_error
     if (st)
         return fs_stack_error(err, st, c->name, l->lineno);
     if (out_of_order) {
-        if (c->o->no_sort)
+        /* within an input the pipeline checked --no-sort already: this is where one input
+         * sorts before the end of the one before it */
+        if (c->o->stack.no_sort)
             return fs_unsorted_error(err, c->name, l->lineno, c->prev_line);
-        c->fallback = 1;
-        return FOLDSVG_E_UNSORTED; /* stops the read; not reported */
+        c->route = ROUTE_SORT;
+        return FS_STOP;
     }
     c->prev_line = l->lineno;
     return FOLDSVG_OK;
+}
+
+static void on_stats(void *user, const fs_folded_stats *s)
+{
+    stream_ctx *c = user;
+    c->fstats[c->input] = *s;
+}
+
+static void on_warn(void *user, const foldsvg_error *w)
+{
+    stream_ctx *c = user;
+    fs_warn(c->o, w);
 }
 
 /* The sorter's output, in order, into the merge. */
@@ -75,13 +98,11 @@ static foldsvg_status on_sorted(void *user, const char *stack, size_t len, uint6
     stream_ctx *c = user;
     int out_of_order;
     foldsvg_status st = fs_stream_add(&c->s, stack, len, count, before, is_diff, &out_of_order);
-    return st == FOLDSVG_OK && out_of_order ? FOLDSVG_E_ARG : st;
-}
-
-static int has_transforms(const foldsvg_options *o)
-{
-    return o->reverse || o->nbase || o->nstrip || o->ninclude || o->nexclude || o->nfocus ||
-           o->strip_rust_hash || o->collapse_recursion;
+    if (st == FOLDSVG_OK && out_of_order) {
+        c->unsorted_runs = 1;
+        return FS_STOP;
+    }
+    return st;
 }
 
 static int is_stdin(const char *path)
@@ -95,14 +116,16 @@ static const char *display_name(const char *path)
     return is_stdin(path) ? "<stdin>" : path;
 }
 
-static int streamable(const char *const *inputs, size_t n, foldsvg_format format,
-                      const foldsvg_options *o)
+/* The route to start on. */
+static convert_route first_route(const char *const *inputs, size_t n, foldsvg_format format,
+                                 const foldsvg_options *o)
 {
-    if (o->flamechart || has_transforms(o) || n == 0)
-        return 0;
+    if (o->stack.flamechart || fs_options_stage_set(o, FOLDSVG_STAGE_STACK) || n == 0)
+        return ROUTE_PROFILE;
     /* folded output: the sorter's order is the output's; --no-sort checks need the profile */
-    if (format != FOLDSVG_FORMAT_SVG && !(format == FOLDSVG_FORMAT_FOLDED && !o->no_sort))
-        return 0;
+    int folded = format == FOLDSVG_FORMAT_FOLDED && !o->stack.no_sort;
+    if (format != FOLDSVG_FORMAT_SVG && !folded)
+        return ROUTE_PROFILE;
     size_t nstdin = 0;
     for (size_t i = 0; i < n; i++) {
         struct stat sb;
@@ -111,23 +134,25 @@ static int streamable(const char *const *inputs, size_t n, foldsvg_format format
         if (is_stdin(inputs[i]))
             nstdin++;
         else if (stat(inputs[i], &sb) != 0 || !S_ISREG(sb.st_mode))
-            return 0;
+            return ROUTE_PROFILE;
     }
-    return nstdin <= 1;
+    if (nstdin > 1)
+        return ROUTE_PROFILE;
+    return folded ? ROUTE_SORT : ROUTE_STREAM;
 }
 
-/* One reading of every input into the merge (or, with c->sorter, into the sorter). Stops
- * early with c->fallback (a line out of order) or c->use_profile (an input that is not folded
- * text, a sorter that cannot spill). Standard input is copied to *SPOOL as it is read
- * the first time, then read from the copy; one that is not folded text is left in *HELD,
- * unread, for the profile. */
-static foldsvg_status run_pass(stream_ctx *c, const char *const *inputs, size_t n, FILE **spool,
-                               fs_input **held, fs_folded_stats *fstats, foldsvg_error *err)
+/* One reading of every input on the current route. Stops early when the route changes (a
+ * line out of order, an input that is not folded paths, a sorter that cannot spill).
+ * Standard input is copied to *SPOOL as it is read the first time, then read from the copy;
+ * one that is not folded text is left in *HELD, unread, for the profile. */
+static foldsvg_status run_pass(stream_ctx *c, fs_pipeline *pl, const char *const *inputs, size_t n,
+                               FILE **spool, fs_input **held, foldsvg_error *err)
 {
+    convert_route route = c->route;
     foldsvg_status st = FOLDSVG_OK;
-    memset(fstats, 0, n * sizeof *fstats);
+    memset(c->fstats, 0, n * sizeof *c->fstats);
     c->total = c->total_before = 0;
-    for (size_t i = 0; st == FOLDSVG_OK && i < n && !c->fallback && !c->use_profile; i++) {
+    for (size_t i = 0; st == FOLDSVG_OK && i < n && c->route == route; i++) {
         fs_input *in;
         int teed = 0;
         if (is_stdin(inputs[i]) && *spool) {
@@ -136,7 +161,7 @@ static foldsvg_status run_pass(stream_ctx *c, const char *const *inputs, size_t 
         } else if (is_stdin(inputs[i])) {
             *spool = fs_tmpfile();
             if (!*spool) {
-                c->use_profile = 1; /* stdin untouched: the profile reads it */
+                c->route = ROUTE_PROFILE; /* stdin untouched: the profile reads it */
                 break;
             }
             st = fs_input_open_stream_tee(&in, stdin, "<stdin>", *spool, err);
@@ -148,10 +173,10 @@ static foldsvg_status run_pass(stream_ctx *c, const char *const *inputs, size_t 
             break;
         if (c->o->progress)
             fs_input_set_progress(in, c->o->progress, c->o->progress_user);
-        fs_input_kind kind;
-        st = fs_input_kind_of(in, &kind, err);
-        if (st == FOLDSVG_OK && kind != FS_INPUT_FOLDED) {
-            c->use_profile = 1;
+        const fs_format *format;
+        st = fs_format_detect(in, &format, err);
+        if (st == FOLDSVG_OK && !(format->flags & FS_FORMAT_PATHS)) {
+            c->route = ROUTE_PROFILE;
             if (teed) {
                 /* nothing of it was used yet: the profile reads on from here */
                 fs_input_untee(in);
@@ -161,25 +186,34 @@ static foldsvg_status run_pass(stream_ctx *c, const char *const *inputs, size_t 
         } else if (st == FOLDSVG_OK) {
             c->name = fs_input_name(in);
             c->prev_line = 0;
-            st = fs_folded_read(in, on_line, c, &fstats[i], err);
-            if (c->fallback || c->use_profile)
-                st = FOLDSVG_OK; /* the callback's stop, not an error */
+            c->input = i;
+            st = format->read(in, &c->o->input, fs_pipeline_begin(pl, c->name), err);
+            if (st == FOLDSVG_OK)
+                st = fs_pipeline_end(pl, err);
+            if (st == FS_STOP)
+                st = FOLDSVG_OK; /* the route changed */
         }
-        if (st == FOLDSVG_OK && teed && (c->fallback || c->use_profile))
+        if (st == FOLDSVG_OK && teed && c->route != route)
             st = fs_input_drain_raw(in, err); /* the copy must hold all of it */
         fs_input_close(in);
     }
     return st;
 }
 
-/* The reading into a sorter (for an input found unsorted, or for folded output). */
-static foldsvg_status sort_read(stream_ctx *c, const char *const *inputs, size_t n, FILE **spool,
-                                fs_input **held, fs_folded_stats *fstats, foldsvg_error *err)
+/* Reads every input until the route settles: STREAM may turn into SORT (the inputs are
+ * read again, into the sorter) and either into PROFILE. */
+static foldsvg_status read_inputs(stream_ctx *c, fs_pipeline *pl, const char *const *inputs,
+                                  size_t n, FILE **spool, fs_input **held, foldsvg_error *err)
 {
-    c->fallback = 0;
-    if (fs_sorter_new(&c->sorter, c->o->sort_buffer / 2, 0) != FOLDSVG_OK)
-        return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
-    return run_pass(c, inputs, n, spool, held, fstats, err);
+    for (;;) {
+        convert_route route = c->route;
+        if (route == ROUTE_SORT && !c->sorter &&
+            fs_sorter_new(&c->sorter, c->o->sort_buffer / 2, 0) != FOLDSVG_OK)
+            return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
+        FS_FORWARD_IF_ERROR(run_pass(c, pl, inputs, n, spool, held, err));
+        if (c->route == route || c->route == ROUTE_PROFILE)
+            return FOLDSVG_OK;
+    }
 }
 
 /* The sorted stacks into a fresh merge. A sorter that cannot spill (no temporary file, a
@@ -187,14 +221,18 @@ static foldsvg_status sort_read(stream_ctx *c, const char *const *inputs, size_t
 static foldsvg_status sort_into_stream(stream_ctx *c, foldsvg_error *err)
 {
     fs_stream_free(&c->s);
-    if (fs_stream_init(&c->s, c->o->minwidth) != FOLDSVG_OK)
+    if (fs_stream_init(&c->s, c->o->svg.minwidth) != FOLDSVG_OK)
         return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
     c->s.final_total = c->total; /* the sum of every line read */
     foldsvg_status st = fs_sorter_finish(c->sorter, on_sorted, c);
     if (st == FOLDSVG_E_IO) {
-        c->use_profile = 1;
+        c->route = ROUTE_PROFILE;
         return FOLDSVG_OK;
     }
+    if (c->unsorted_runs)
+        return fs_error(err, FOLDSVG_E_IO, NULL,
+                        "sorting the stacks: the sorted runs came back out of order (did a "
+                        "temporary file change?)");
     return st ? fs_error(err, st, NULL, "sorting the stacks: %s", foldsvg_status_name(st)) : st;
 }
 
@@ -206,7 +244,7 @@ typedef struct folded_out {
     void *line_user;
     fs_buf stack; /* the pending stack */
     uint64_t count, before;
-    int is_diff, pending, stopped;
+    int is_diff, pending;
     size_t lines;
 } folded_out;
 
@@ -216,12 +254,11 @@ static foldsvg_status flush_line(folded_out *f)
         return FOLDSVG_OK;
     f->pending = 0;
     f->lines++;
-    if (f->line(f->line_user, f->stack.data ? f->stack.data : "", f->stack.len, f->count, f->before,
-                f->is_diff)) {
-        f->stopped = 1;
-        return FOLDSVG_E_IO;
-    }
-    return FOLDSVG_OK;
+    /* the writer failed: it says so itself */
+    return f->line(f->line_user, fs_buf_str(&f->stack), f->stack.len, f->count, f->before,
+                   f->is_diff)
+               ? FS_STOP
+               : FOLDSVG_OK;
 }
 
 static foldsvg_status on_sorted_line(void *user, const char *stack, size_t len, uint64_t count,
@@ -234,12 +271,9 @@ static foldsvg_status on_sorted_line(void *user, const char *stack, size_t len, 
         f->is_diff |= is_diff;
         return FOLDSVG_OK;
     }
-    foldsvg_status st = flush_line(f);
-    if (st)
-        return st;
+    FS_FORWARD_IF_ERROR(flush_line(f));
     fs_buf_clear(&f->stack);
-    if (fs_buf_append(&f->stack, stack, len) != 0)
-        return FOLDSVG_E_NOMEM;
+    FS_FORWARD_IF_ERROR(fs_buf_append(&f->stack, stack, len));
     f->count = count;
     f->before = before;
     f->is_diff = is_diff;
@@ -255,81 +289,96 @@ static foldsvg_status produce_folded(void *user, foldsvg_stack_fn line, void *li
     foldsvg_status st = fs_sorter_finish(f->c->sorter, on_sorted_line, f);
     if (st == FOLDSVG_OK)
         st = flush_line(f);
-    if (st == FOLDSVG_E_IO && !f->stopped && f->lines == 0 && !f->pending)
-        f->c->use_profile = 1; /* the sorter could not spill; nothing written yet */
+    if (st == FOLDSVG_E_IO && f->lines == 0 && !f->pending)
+        f->c->route = ROUTE_PROFILE; /* the sorter could not spill; nothing written yet */
     return st;
 }
 
-/* Returns FOLDSVG_OK with *DONE set when the output was written by streaming; *DONE clear
- * (and OK) means: use a profile. */
-static foldsvg_status try_stream(const char *const *inputs, size_t n, const char *output,
-                                 foldsvg_format format, const foldsvg_options *o,
-                                 foldsvg_convert_stats *stats, int *done, FILE **spool,
-                                 fs_input **held, foldsvg_error *err)
+/* The output of a settled STREAM or SORT route; the route may still turn into PROFILE. */
+static foldsvg_status write_route(stream_ctx *c, const char *output, foldsvg_format format,
+                                  const char *const *inputs, size_t n, size_t *unique,
+                                  foldsvg_error *err)
+{
+    const foldsvg_options *o = c->o;
+    if (format == FOLDSVG_FORMAT_FOLDED) {
+        folded_out fo = {c, NULL, NULL, {0}, 0, 0, 0, 0, 0};
+        foldsvg_status st = fs_write_folded(output, produce_folded, &fo, err);
+        fs_buf_free(&fo.stack);
+        *unique = fo.lines;
+        if (c->route == ROUTE_PROFILE)
+            return FOLDSVG_OK;
+        if (st == FOLDSVG_OK) /* after the output, as SVG runs warn before it */
+            for (size_t i = 0; i < n; i++)
+                fs_warn_folded_stats(o, display_name(inputs[i]), &c->fstats[i]);
+        return st;
+    }
+    if (c->sorter) {
+        FS_FORWARD_IF_ERROR(sort_into_stream(c, err));
+        if (c->route == ROUTE_PROFILE)
+            return FOLDSVG_OK;
+    }
+    for (size_t i = 0; i < n; i++)
+        fs_warn_folded_stats(o, display_name(inputs[i]), &c->fstats[i]);
+    foldsvg_status st = fs_stream_finish(&c->s);
+    if (st)
+        return fs_error(err, st, NULL, "%s", foldsvg_status_name(st));
+    *unique = c->s.unique;
+    fs_svg_input in = {
+        .tree = &c->s.names,
+        .frames = c->s.kept,
+        .nframes = c->s.nkept,
+        .opts = &o->svg,
+        .countname = o->countname ? o->countname : "cycles",
+    };
+    return fs_write_svg_frames(&in, o, output, err);
+}
+
+/* The STREAM and SORT routes. FOLDSVG_OK with *DONE set when the output was written; *DONE
+ * clear (and OK) means: the route became PROFILE. */
+static foldsvg_status convert_folded(convert_route route, const char *const *inputs, size_t n,
+                                     const char *output, foldsvg_format format,
+                                     const foldsvg_options *o, foldsvg_convert_stats *stats,
+                                     int *done, FILE **spool, fs_input **held, foldsvg_error *err)
 {
     *done = 0;
     stream_ctx c;
     memset(&c, 0, sizeof c);
+    c.route = route;
     c.o = o;
-    if (fs_stream_init(&c.s, o->minwidth) != FOLDSVG_OK)
+    if (fs_stream_init(&c.s, o->svg.minwidth) != FOLDSVG_OK)
         return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
-    fs_folded_stats *fstats = calloc(n, sizeof *fstats);
-    foldsvg_status st = fstats ? FOLDSVG_OK : fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
-    int folded = format == FOLDSVG_FORMAT_FOLDED;
-    if (st == FOLDSVG_OK && !folded)
-        st = run_pass(&c, inputs, n, spool, held, fstats, err);
-    if (st == FOLDSVG_OK && (folded || c.fallback) && !c.use_profile)
-        st = sort_read(&c, inputs, n, spool, held, fstats, err);
-    if (st == FOLDSVG_OK && !c.use_profile && c.total == 0) {
+    c.fstats = calloc(n, sizeof *c.fstats);
+    fs_consumer to = {&c, on_path, NULL, NULL, NULL, on_stats, on_warn};
+    fs_pipeline *pl = NULL;
+    foldsvg_status st = c.fstats ? fs_pipeline_new(&pl, &o->stack, &to, err)
+                                 : fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
+    if (st == FOLDSVG_OK)
+        st = read_inputs(&c, pl, inputs, n, spool, held, err);
+    if (st == FOLDSVG_OK && c.route != ROUTE_PROFILE && c.total == 0) {
         /* nothing to draw: one error naming the first input with invalid lines */
         size_t k = 0;
-        while (k + 1 < n && !fstats[k].invalid)
+        while (k + 1 < n && !c.fstats[k].invalid)
             k++;
-        if (!folded || fstats[k].invalid) /* folded text of nothing is empty */
-            st = fs_no_data_error(err, display_name(inputs[k]), &fstats[k]);
+        if (format != FOLDSVG_FORMAT_FOLDED ||
+            c.fstats[k].invalid) /* folded text of nothing is empty */
+            st = fs_no_data_error(err, display_name(inputs[k]), &c.fstats[k]);
     }
-    folded_out fo = {&c, NULL, NULL, {0}, 0, 0, 0, 0, 0, 0};
-    if (st == FOLDSVG_OK && !c.use_profile && folded) {
-        st = fs_write_folded(output, produce_folded, &fo, err);
-        if (c.use_profile)
-            st = FOLDSVG_OK;
-    } else if (st == FOLDSVG_OK && !c.use_profile) {
-        if (c.sorter)
-            st = sort_into_stream(&c, err);
-        if (st == FOLDSVG_OK && !c.use_profile) {
-            for (size_t i = 0; i < n; i++)
-                fs_warn_folded_stats(o, display_name(inputs[i]), &fstats[i]);
-            st = fs_stream_finish(&c.s);
-            if (st)
-                fs_error(err, st, NULL, "%s", foldsvg_status_name(st));
-        }
-        if (st == FOLDSVG_OK && !c.use_profile) {
-            fs_svg_input in = {
-                .tree = &c.s.names,
-                .frames = c.s.kept,
-                .nframes = c.s.nkept,
-                .opts = o,
-                .countname = o->countname ? o->countname : "cycles",
-            };
-            st = fs_write_svg_frames(&in, output, err);
-        }
-    }
-    if (st == FOLDSVG_OK && !c.use_profile) {
-        if (folded) /* SVG runs warned before writing */
-            for (size_t i = 0; i < n; i++)
-                fs_warn_folded_stats(o, display_name(inputs[i]), &fstats[i]);
+    size_t unique = 0;
+    if (st == FOLDSVG_OK && c.route != ROUTE_PROFILE)
+        st = write_route(&c, output, format, inputs, n, &unique, err);
+    if (st == FOLDSVG_OK && c.route != ROUTE_PROFILE) {
         *done = 1;
         if (stats) {
             stats->total = c.total;
-            stats->unique_stacks = folded ? fo.lines : c.s.unique;
+            stats->unique_stacks = unique;
             snprintf(stats->count_name, sizeof stats->count_name, "%s",
                      o->countname ? o->countname : "cycles");
             stats->streamed = 1;
         }
     }
-    fs_buf_free(&fo.stack);
+    fs_pipeline_free(pl);
     fs_sorter_free(c.sorter);
-    free(fstats);
+    free(c.fstats);
     fs_stream_free(&c.s);
     return st;
 }
@@ -350,15 +399,16 @@ foldsvg_status foldsvg_convert(const char *const *inputs, size_t ninputs, const 
         format = foldsvg_format_for_path(output);
     if (stats)
         memset(stats, 0, sizeof *stats);
-    foldsvg_status st = foldsvg_options_check(o, err);
-    if (st)
-        return st;
+    FS_FORWARD_IF_ERROR(foldsvg_options_check(o, err));
     FILE *spool = NULL;
     fs_input *held = NULL;
     foldsvg_profile *p = NULL;
-    if (streamable(inputs, ninputs, format, o)) {
+    foldsvg_status st = FOLDSVG_OK;
+    convert_route route = first_route(inputs, ninputs, format, o);
+    if (route != ROUTE_PROFILE) {
         int done;
-        st = try_stream(inputs, ninputs, output, format, o, stats, &done, &spool, &held, err);
+        st = convert_folded(route, inputs, ninputs, output, format, o, stats, &done, &spool, &held,
+                            err);
         if (st || done)
             goto out;
     }

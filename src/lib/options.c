@@ -1,3 +1,8 @@
+/* The option table (curl's and zstd's way): one row per option of the command line. A row
+ * says where the value goes (a field of foldsvg_options, which holds each layer's settings
+ * struct), how it is parsed and bounded, and how --help shows it. The setters are generic by
+ * type; free, clone, the stage tests and the public table (foldsvg_option_info) walk the
+ * rows. Adding an option is adding a row (and its field). */
 #include "lib/options.h"
 
 #include <ctype.h>
@@ -8,19 +13,24 @@
 #include <string.h>
 
 #include "fold/filter.h"
+#include "render/colors.h"
+#include "util/buf.h"
 #include "util/error.h"
 
 static const foldsvg_options defaults = {
-    .palette = FS_PAL_HOT,
-    .uicolor = {0, 0, 0},
-    .searchcolor = {230, 0, 230},
-    .fontsize = 12,
-    .fontwidth = 0.59,
-    .frameheight = 16,
-    .width = 0,
-    .minwidth = 0.01,
-    .factor = 1.0,
-    .thread = -1,
+    .input = {.thread = -1},
+    .svg =
+        {
+            .palette = FS_PAL_HOT,
+            .uicolor = {0, 0, 0},
+            .searchcolor = {230, 0, 230},
+            .fontsize = 12,
+            .fontwidth = 0.59,
+            .frameheight = 16,
+            .width = 0,
+            .minwidth = 0.01,
+            .factor = 1.0,
+        },
 };
 
 const foldsvg_options *fs_default_options(void)
@@ -34,6 +44,539 @@ void fs_warn(const foldsvg_options *o, const foldsvg_error *w)
         o->warn(o->warn_user, w);
 }
 
+/* ---- the table ---------------------------------------------------------------------------- */
+
+typedef enum opt_type {
+    T_FLAG,       /* int, set to 1 */
+    T_STRING,     /* char *, a copy; CHECK may refuse the value */
+    T_UINT,       /* a decimal in [UMIN, UMAX], stored as CTYPE */
+    T_REAL,       /* a finite double above DMIN (F_MIN_INCLUSIVE: at least DMIN) */
+    T_ENUM,       /* one of VALUES, stored as its index (int) */
+    T_LIST,       /* fs_strlist, every value appended; CHECK may refuse one */
+    T_SIZE,       /* SIZE[K|M|G] (binary units, as sort -S), at least 1K, size_t */
+    T_COLOR,      /* #rrggbb, fs_rgb */
+    T_PALETTE,    /* one of fs_palette_names, fs_palette */
+    T_BACKGROUND, /* one of fs_background_names or #rrggbb, fs_background */
+    T_CLI         /* the command line's own: not stored, foldsvg_options_set refuses it */
+} opt_type;
+
+typedef enum c_type { C_UNSIGNED, C_SIZE, C_U64, C_LONG } c_type;
+
+enum { F_MIN_INCLUSIVE = 1 };
+
+typedef enum opt_group {
+    G_INPUT,
+    G_OUTPUT,
+    G_LAYOUT,
+    G_COLORS,
+    G_FILTERS,
+    G_PROFILES,
+    G_PERF,
+    G_REPORTS
+} opt_group;
+
+static const struct {
+    const char *word, *title;
+} groups[] = {
+    [G_INPUT] = {"input", "Input"},
+    [G_OUTPUT] = {"output", "Output"},
+    [G_LAYOUT] = {"layout", "Layout and text"},
+    [G_COLORS] = {"colors", "Colors"},
+    [G_FILTERS] = {"filters", "Filters (PCRE2 regular expressions, applied in this order)"},
+    [G_PROFILES] = {"profiles", "Profiles (Firefox-Profiler JSON)"},
+    [G_PERF] = {"perf", "perf script output (read as is: the collapse step built in, as "
+                        "inferno-collapse-perf)"},
+    [G_REPORTS] = {"reports", "Reports"},
+};
+
+static const char *const stage_names[] = {
+    [FOLDSVG_STAGE_INPUT] = "input",   [FOLDSVG_STAGE_STACK] = "stack",
+    [FOLDSVG_STAGE_RENDER] = "render", [FOLDSVG_STAGE_REPORT] = "report",
+    [FOLDSVG_STAGE_CLI] = "cli",
+};
+
+typedef foldsvg_status (*opt_check)(const char *name, const char *value, foldsvg_error *err);
+
+typedef struct opt_row {
+    const char *name;
+    char short_name;
+    uint8_t type, stage, group;
+    uint8_t ctype, flags;
+    size_t off, size; /* the field */
+    size_t set_off;   /* + 1: an int set to 1 when the option is given; 0: none */
+    uint64_t umin, umax;
+    double dmin;
+    const char *const *values;
+    const char *default_value;
+    const char *expected; /* the end of "invalid value 'V' for --NAME: expected ..." */
+    opt_check check;
+    const char *metavar, *help;
+} opt_row;
+
+static foldsvg_status check_id_prefix(const char *name, const char *v, foldsvg_error *err);
+static foldsvg_status check_pattern(const char *name, const char *v, foldsvg_error *err);
+
+static const char *const top_formats[] = {"text", "markdown", "json", NULL};
+static const char *const weights[] = {"auto", "samples", NULL};
+static const char *const out_formats[] = {"svg", "folded", "html", NULL};
+
+#define FIELD(f) .off = offsetof(foldsvg_options, f), .size = sizeof(((foldsvg_options *)0)->f)
+#define SET(f) .set_off = offsetof(foldsvg_options, f) + 1
+#define IN .stage = FOLDSVG_STAGE_INPUT
+#define STACK .stage = FOLDSVG_STAGE_STACK
+#define RENDER .stage = FOLDSVG_STAGE_RENDER
+#define REPORT .stage = FOLDSVG_STAGE_REPORT
+#define CLI .type = T_CLI, .stage = FOLDSVG_STAGE_CLI
+#define WHOLE(lo, hi, c) .type = T_UINT, .umin = (lo), .umax = (hi), .ctype = (c)
+#define POSITIVE_INT WHOLE(1, 1000000, C_UNSIGNED), .expected = "a whole number from 1 to 1000000"
+#define ABOVE_0 .type = T_REAL, .dmin = 0, .expected = "a number above 0"
+#define COLOR .type = T_COLOR, .expected = "a color #rrggbb", .metavar = "#RRGGBB"
+
+/* In --help order. */
+static const opt_row rows[] = {
+    {"reverse", 0, T_FLAG, STACK, G_INPUT, FIELD(stack.reverse),
+     .help = "reverse each stack's frame order before merging"},
+    {"base", 0, T_LIST, STACK, G_INPUT, FIELD(stack.base), .metavar = "SYM",
+     .help = "re-root stacks at the deepest frame named SYM (repeatable)"},
+    {"no-sort", 0, T_FLAG, IN, G_INPUT, FIELD(stack.no_sort),
+     .help = "input is already sorted; check it instead of sorting"},
+    {"sort-buffer", 0, T_SIZE, IN, G_INPUT, FIELD(sort_buffer), .metavar = "SIZE",
+     .expected = "a size of 1K or more, as 64M or 2G",
+     .help = "memory for sorting unsorted folded text before it spills to\n"
+             "$TMPDIR (K, M, G suffixes; default 64M)"},
+    {"flamechart", 0, T_FLAG, IN, G_INPUT, FIELD(stack.flamechart),
+     .help = "keep input order (a flame chart over time); title Flame Chart"},
+
+    {"output", 'o', CLI, G_OUTPUT, .metavar = "FILE",
+     .help = "FILE.svg: SVG; FILE.html: HTML report (flamegraph and tables);\n"
+             "any other name: folded text; '-': stdout SVG"},
+    {"format", 0, CLI, G_OUTPUT, .metavar = "FMT", .values = out_formats,
+     .help = "svg, folded or html, overriding the name of -o"},
+    {"id-prefix", 0, T_STRING, RENDER, G_OUTPUT, FIELD(svg.id_prefix), .metavar = "P",
+     .check = check_id_prefix, .expected = "a letter followed by letters, digits, '_' or '-'",
+     .help = "prefix of the SVG's element ids (default: a content hash)"},
+    {"pretty-xml", 0, T_FLAG, RENDER, G_OUTPUT, FIELD(svg.pretty_xml), .help = "indent the SVG"},
+    {"no-javascript", 0, T_FLAG, RENDER, G_OUTPUT, FIELD(svg.no_javascript),
+     .help = "leave the interactive script out"},
+    {"quiet", 'q', CLI, G_OUTPUT, .help = "no warnings, no summary line"},
+    {"verbose", 'v', CLI, G_OUTPUT, .help = "accepted for inferno's sake; adds no messages yet"},
+    {"help", 'h', CLI, G_OUTPUT, .help = "this help"},
+    {"version", 'V', CLI, G_OUTPUT, .help = "the version"},
+    {"list-options", 0, CLI, G_OUTPUT,
+     .help = "list the options (NAME SHORT TAKES_VALUE STAGE GROUP), exit"},
+
+    {"title", 0, T_STRING, RENDER, G_LAYOUT, FIELD(svg.title), .metavar = "TEXT",
+     .help = "title (default Flame Graph, Icicle Graph, Flame Chart)"},
+    {"subtitle", 0, T_STRING, RENDER, G_LAYOUT, FIELD(svg.subtitle), .metavar = "TEXT",
+     .help = "second title line"},
+    {"countname", 0, T_STRING, RENDER, G_LAYOUT, FIELD(countname), .metavar = "NAME",
+     .help = "the count unit in tooltips (default: cycles; perf: samples,\n"
+             "or the event when samples carry periods)"},
+    {"nametype", 0, T_STRING, RENDER, G_LAYOUT, FIELD(svg.nametype), .metavar = "TEXT",
+     .help = "the label before names in the details line (Function:)"},
+    {"notes", 0, T_STRING, RENDER, G_LAYOUT, FIELD(svg.notes), .metavar = "TEXT",
+     .help = "notes stored in a comment"},
+    {"width", 0, POSITIVE_INT, RENDER, G_LAYOUT, FIELD(svg.width), .metavar = "N",
+     .help = "image width in pixels (default 1200, fluid)"},
+    {"height", 0, POSITIVE_INT, RENDER, G_LAYOUT, FIELD(svg.frameheight), .metavar = "N",
+     .help = "frame height in pixels (default 16)"},
+    {"minwidth", 0, T_REAL, RENDER, G_LAYOUT, FIELD(svg.minwidth), .dmin = 0,
+     .flags = F_MIN_INCLUSIVE, .expected = "a percentage of 0 or more", .metavar = "PCT",
+     .help = "omit frames narrower than PCT percent (default 0.01)"},
+    {"fonttype", 0, T_STRING, RENDER, G_LAYOUT, FIELD(svg.fonttype), .metavar = "FONT",
+     .help = "font family (default monospace)"},
+    {"fontsize", 0, POSITIVE_INT, RENDER, G_LAYOUT, FIELD(svg.fontsize), .metavar = "N",
+     .help = "font size (default 12)"},
+    {"fontwidth", 0, ABOVE_0, RENDER, G_LAYOUT, FIELD(svg.fontwidth), .metavar = "X",
+     .help = "character width in ems of the labels written in the file\n"
+             "(default 0.59; the script measures the font it draws)"},
+    {"inverted", 'i', T_FLAG, RENDER, G_LAYOUT, FIELD(svg.inverted),
+     .help = "icicle graph (root at the top)"},
+    {"truncate-text-right", 0, T_FLAG, RENDER, G_LAYOUT, FIELD(svg.truncate_text_right),
+     .help = "the script cuts long labels at the end (name..), not at\n"
+             "the start (..name, the default, as inferno)"},
+    {"factor", 0, ABOVE_0, RENDER, G_LAYOUT, FIELD(svg.factor), .metavar = "X",
+     .help = "multiply counts by X in tooltips"},
+    {"nameattr", 0, T_STRING, RENDER, G_LAYOUT, FIELD(nameattr), .metavar = "FILE",
+     .help = "per-function attributes (title, href, class, ...)"},
+
+    {"colors", 'c', T_PALETTE, RENDER, G_COLORS, FIELD(svg.palette), SET(palette_set),
+     .values = fs_palette_names, .default_value = "hot", .metavar = "PALETTE", .help = "{values}"},
+    {"bgcolors", 0, T_BACKGROUND, RENDER, G_COLORS, FIELD(svg.bg), SET(svg.bg_set),
+     .values = fs_background_names, .expected = "yellow, blue, green, grey or #rrggbb",
+     .metavar = "COLOR", .help = "yellow, blue, green, grey or #rrggbb"},
+    {"hash", 0, T_FLAG, RENDER, G_COLORS, FIELD(svg.hash),
+     .help = "colors from a hash of the name"},
+    {"deterministic", 0, T_FLAG, RENDER, G_COLORS, FIELD(svg.deterministic),
+     .help = "colors from a stable hash of the whole name"},
+    {"cp", 0, T_FLAG, RENDER, G_COLORS, FIELD(cp),
+     .help = "keep colors consistent across runs in ./palette.map"},
+    {"palette-map", 0, T_STRING, RENDER, G_COLORS, FIELD(palette_map_path), .metavar = "FILE",
+     .help = "the palette map --cp reads and rewrites (default palette.map)"},
+    {"colordiffusion", 0, T_FLAG, RENDER, G_COLORS, FIELD(svg.colordiffusion),
+     .help = "color by width (wider is redder)"},
+    {"negate", 0, T_FLAG, RENDER, G_COLORS, FIELD(svg.negate), .help = "swap differential colors"},
+    {"uicolor", 0, COLOR, RENDER, G_COLORS, FIELD(svg.uicolor),
+     .help = "text color of the controls"},
+    {"search-color", 0, COLOR, RENDER, G_COLORS, FIELD(svg.searchcolor),
+     .help = "color of search matches"},
+    {"stroke-color", 0, COLOR, RENDER, G_COLORS, FIELD(svg.strokecolor), SET(svg.stroke_set),
+     .help = "outline of frames"},
+
+    {"strip", 0, T_LIST, STACK, G_FILTERS, FIELD(stack.strip), .check = check_pattern,
+     .metavar = "RE", .help = "delete every match of RE in frame names (repeatable, in order)"},
+    {"strip-rust-hash", 0, T_FLAG, STACK, G_FILTERS, FIELD(stack.strip_rust_hash),
+     .help = "drop Rust symbol hashes (::h<16 hex>, v0 crate[hash]); first"},
+    {"include", 0, T_LIST, STACK, G_FILTERS, FIELD(stack.include), .check = check_pattern,
+     .metavar = "RE", .help = "keep only stacks with a frame matching RE (repeatable: any)"},
+    {"exclude", 0, T_LIST, STACK, G_FILTERS, FIELD(stack.exclude), .check = check_pattern,
+     .metavar = "RE", .help = "drop stacks with a frame matching RE (repeatable: any)"},
+    {"focus", 0, T_LIST, STACK, G_FILTERS, FIELD(stack.focus), .check = check_pattern,
+     .metavar = "RE", .help = "re-root each stack at its outermost frame matching RE"},
+    {"collapse-recursion", 0, T_FLAG, STACK, G_FILTERS, FIELD(stack.collapse_recursion),
+     .help = "merge directly recursive frames (a;a;b -> a;b)"},
+
+    {"thread", 0, WHOLE(0, 1000000000, C_LONG), IN, G_PROFILES, FIELD(input.thread),
+     .expected = "a thread index (0, 1, ...; see --list-threads)", .metavar = "N",
+     .help = "only thread N (default: all threads merged)"},
+    {"list-threads", 0, CLI, G_PROFILES,
+     .help = "list the threads (INDEX NAME PROCESS SAMPLES WEIGHT), exit"},
+    {"weight", 0, T_ENUM, IN, G_PROFILES, FIELD(input.weight_samples), .values = weights,
+     .default_value = "auto", .metavar = "auto|samples",
+     .help = "weigh samples by the profile (SP1 cycles) or 1 each"},
+
+    {"pid", 0, T_FLAG, IN, G_PERF, FIELD(input.perf.pid),
+     .help = "root each stack at its process (COMMAND-PID)"},
+    {"tid", 0, T_FLAG, IN, G_PERF, FIELD(input.perf.tid),
+     .help = "root each stack at its thread (COMMAND-PID/TID)"},
+    {"kernel", 0, T_FLAG, IN, G_PERF, FIELD(input.perf.kernel), .help = "mark kernel frames _[k]"},
+    {"jit", 0, T_FLAG, IN, G_PERF, FIELD(input.perf.jit),
+     .help = "mark JIT frames (/tmp/perf-PID.map, jitted-*.so) _[j]"},
+    /* the "given" int of --all is --jit's field: one flag sets both */
+    {"all", 0, T_FLAG, IN, G_PERF, FIELD(input.perf.kernel), SET(input.perf.jit),
+     .help = "--kernel and --jit"},
+    {"addrs", 0, T_FLAG, IN, G_PERF, FIELD(input.perf.addrs),
+     .help = "frames without a symbol: [MODULE <ADDRESS>]"},
+    {"event-filter", 0, T_STRING, IN, G_PERF, FIELD(input.perf.event_filter), .metavar = "EVENT",
+     .help = "only samples of EVENT (default: the first event named)"},
+    {"skip-after", 0, T_LIST, IN, G_PERF, FIELD(input.perf.skip_after), .metavar = "FUNC",
+     .help = "leave out the callers of frames named FUNC (repeatable)"},
+
+    {"top", 0, WHOLE(1, 1000000000, C_SIZE), REPORT, G_REPORTS, FIELD(report.top),
+     .expected = "a number of rows, 1 or more", .metavar = "N",
+     .help = "print the N hottest functions by self and inclusive time to\n"
+             "stdout (nothing else unless -o FILE); in HTML, rows per table"},
+    {"top-format", 0, T_ENUM, REPORT, G_REPORTS, FIELD(report.top_format), .values = top_formats,
+     .default_value = "text", .metavar = "FMT", .help = "text (default), markdown or json"},
+    {"per", 0, WHOLE(1, UINT64_MAX, C_U64), REPORT, G_REPORTS, FIELD(report.per),
+     .expected = "a whole number, 1 or more", .metavar = "K",
+     .help = "divide the tables' counts by K (cost per iteration)"},
+    {"sections", 0, CLI, G_REPORTS,
+     .help = "HTML report: one section per INPUT instead of one merged\nprofile"},
+};
+
+#define NROWS (sizeof rows / sizeof rows[0])
+
+static const opt_row *find(const char *name)
+{
+    for (size_t i = 0; i < NROWS; i++)
+        if (strcmp(rows[i].name, name) == 0)
+            return &rows[i];
+    return NULL;
+}
+
+static int takes_value(const opt_row *r)
+{
+    return r->type == T_CLI ? r->metavar != NULL : r->type != T_FLAG;
+}
+
+static void *field(foldsvg_options *o, const opt_row *r)
+{
+    return (char *)o + r->off;
+}
+
+static const void *cfield(const foldsvg_options *o, const opt_row *r)
+{
+    return (const char *)o + r->off;
+}
+
+size_t foldsvg_option_count(void)
+{
+    return NROWS;
+}
+
+foldsvg_status foldsvg_option_info(size_t index, foldsvg_option_desc *out)
+{
+    if (index >= NROWS || !out)
+        return FOLDSVG_E_ARG;
+    const opt_row *r = &rows[index];
+    *out = (foldsvg_option_desc){
+        .name = r->name,
+        .short_name = r->short_name,
+        .takes_value = takes_value(r),
+        .repeatable = r->type == T_LIST,
+        .stage = (foldsvg_option_stage)r->stage,
+        .stage_name = stage_names[r->stage],
+        .group = groups[r->group].word,
+        .group_title = groups[r->group].title,
+        .metavar = r->metavar,
+        .help = r->help,
+        .values = r->values,
+        .default_value = r->default_value,
+    };
+    return FOLDSVG_OK;
+}
+
+int foldsvg_option_takes_value(const char *name)
+{
+    const opt_row *r = name ? find(name) : NULL;
+    if (!r || r->type == T_CLI)
+        return -1;
+    return takes_value(r);
+}
+
+/* ---- values ------------------------------------------------------------------------------ */
+
+static foldsvg_status bad_value(foldsvg_error *err, const char *name, const char *v,
+                                const char *expected)
+{
+    return fs_error(err, FOLDSVG_E_USAGE, NULL, "invalid value '%s' for --%s: expected %s", v, name,
+                    expected);
+}
+
+static foldsvg_status nomem(foldsvg_error *err)
+{
+    return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
+}
+
+static int cmp_words(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* "one of a, b, c": VALUES sorted, for a list too long to read in its own order. */
+static foldsvg_status bad_word(foldsvg_error *err, const opt_row *r, const char *v)
+{
+    const char *sorted[64];
+    size_t n = 0;
+    while (r->values[n] && n < sizeof sorted / sizeof sorted[0]) {
+        sorted[n] = r->values[n];
+        n++;
+    }
+    qsort(sorted, n, sizeof *sorted, cmp_words);
+    char list[1024] = "one of ";
+    for (size_t i = 0; i < n; i++) {
+        size_t len = strlen(list);
+        snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "", sorted[i]);
+    }
+    return bad_value(err, r->name, v, list);
+}
+
+/* "a, b or c": VALUES in their order. */
+static foldsvg_status bad_choice(foldsvg_error *err, const opt_row *r, const char *v)
+{
+    char list[512] = "";
+    for (size_t i = 0; r->values[i]; i++) {
+        size_t len = strlen(list);
+        snprintf(list + len, sizeof list - len, "%s%s",
+                 i == 0             ? ""
+                 : r->values[i + 1] ? ", "
+                                    : " or ",
+                 r->values[i]);
+    }
+    return bad_value(err, r->name, v, list);
+}
+
+static int parse_uint(const char *v, uint64_t max, uint64_t *out)
+{
+    if (!v || !isdigit((unsigned char)v[0]))
+        return -1;
+    errno = 0;
+    char *end;
+    unsigned long long x = strtoull(v, &end, 10);
+    if (errno || *end || x > max)
+        return -1;
+    *out = x;
+    return 0;
+}
+
+static int parse_double(const char *v, double *out)
+{
+    if (!v || !*v || isspace((unsigned char)v[0]))
+        return -1;
+    errno = 0;
+    char *end;
+    double x = strtod(v, &end);
+    if (errno || *end || !isfinite(x))
+        return -1;
+    *out = x;
+    return 0;
+}
+
+/* SIZE[K|M|G] (binary units), as sort -S. */
+static int parse_size(const char *v, size_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long x = isdigit((unsigned char)v[0]) ? strtoull(v, &end, 10) : 0;
+    unsigned shift = 0;
+    if (x > 0 && errno == 0) {
+        if (*end == 'K' || *end == 'k')
+            shift = 10;
+        else if (*end == 'M' || *end == 'm')
+            shift = 20;
+        else if (*end == 'G' || *end == 'g')
+            shift = 30;
+        end += shift != 0;
+    }
+    if (x == 0 || errno || *end || x > (SIZE_MAX >> shift) || (x << shift) < 1024)
+        return -1;
+    *out = (size_t)(x << shift);
+    return 0;
+}
+
+static void store_uint(void *f, c_type t, uint64_t x)
+{
+    switch (t) {
+    case C_UNSIGNED:
+        *(unsigned *)f = (unsigned)x;
+        break;
+    case C_SIZE:
+        *(size_t *)f = (size_t)x;
+        break;
+    case C_U64:
+        *(uint64_t *)f = x;
+        break;
+    case C_LONG:
+        *(long *)f = (long)x;
+        break;
+    }
+}
+
+static foldsvg_status check_id_prefix(const char *name, const char *v, foldsvg_error *err)
+{
+    (void)name;
+    (void)err;
+    /* The prefix becomes part of XML ids and CSS selectors: keep it to characters that
+     * need no escaping in either. */
+    int ok = isalpha((unsigned char)v[0]) && strlen(v) <= 64;
+    for (const char *p = v; ok && *p; p++)
+        ok = isalnum((unsigned char)*p) || *p == '_' || *p == '-';
+    return ok ? FOLDSVG_OK : FOLDSVG_E_USAGE;
+}
+
+/* Patterns are compiled here once to reject bad ones early (exit 2, nothing written); the
+ * message is PCRE2's. */
+static foldsvg_status check_pattern(const char *name, const char *v, foldsvg_error *err)
+{
+    return fs_filter_check_pattern(name, v, err);
+}
+
+/* The generic setter: parses V by the row's type into its field. */
+static foldsvg_status set_value(foldsvg_options *o, const opt_row *r, const char *v,
+                                foldsvg_error *err)
+{
+    void *f = field(o, r);
+    if (r->check) {
+        foldsvg_status st = r->check(r->name, v, err);
+        if (st)
+            return r->expected ? bad_value(err, r->name, v, r->expected) : st;
+    }
+    switch ((opt_type)r->type) {
+    case T_FLAG:
+        *(int *)f = 1;
+        break;
+    case T_STRING: {
+        char *copy = strdup(v);
+        if (!copy)
+            return nomem(err);
+        free(*(char **)f);
+        *(char **)f = copy;
+        break;
+    }
+    case T_UINT: {
+        uint64_t x;
+        if (parse_uint(v, r->umax, &x) != 0 || x < r->umin)
+            return bad_value(err, r->name, v, r->expected);
+        store_uint(f, (c_type)r->ctype, x);
+        break;
+    }
+    case T_REAL: {
+        double x;
+        int ok =
+            parse_double(v, &x) == 0 && ((r->flags & F_MIN_INCLUSIVE) ? x >= r->dmin : x > r->dmin);
+        if (!ok)
+            return bad_value(err, r->name, v, r->expected);
+        *(double *)f = x;
+        break;
+    }
+    case T_ENUM: {
+        size_t i = 0;
+        while (r->values[i] && strcmp(r->values[i], v) != 0)
+            i++;
+        if (!r->values[i])
+            return bad_choice(err, r, v);
+        *(int *)f = (int)i;
+        break;
+    }
+    case T_LIST:
+        if (fs_strlist_push(f, v) != FOLDSVG_OK)
+            return nomem(err);
+        break;
+    case T_SIZE:
+        if (parse_size(v, f) != 0)
+            return bad_value(err, r->name, v, r->expected);
+        break;
+    case T_COLOR:
+        if (fs_rgb_parse_hex(v, f) != 0)
+            return bad_value(err, r->name, v, r->expected);
+        break;
+    case T_PALETTE:
+        if (fs_palette_from_name(v, f) != 0)
+            return bad_word(err, r, v);
+        break;
+    case T_BACKGROUND:
+        if (fs_background_parse(v, f) != 0)
+            return bad_value(err, r->name, v, r->expected);
+        break;
+    case T_CLI:
+        return fs_error(err, FOLDSVG_E_USAGE, NULL, "unknown option --%s", r->name);
+    }
+    if (r->set_off)
+        *(int *)(void *)((char *)o + r->set_off - 1) = 1;
+    return FOLDSVG_OK;
+}
+
+foldsvg_status foldsvg_options_set(foldsvg_options *o, const char *name, const char *value,
+                                   foldsvg_error *err)
+{
+    if (!o || !name)
+        return fs_error(err, FOLDSVG_E_ARG, NULL, "foldsvg_options_set: NULL argument");
+    const opt_row *r = find(name);
+    if (!r || r->type == T_CLI)
+        return fs_error(err, FOLDSVG_E_USAGE, NULL, "unknown option --%s", name);
+    if (takes_value(r) && !value)
+        return fs_error(err, FOLDSVG_E_USAGE, NULL, "option --%s needs a value", name);
+    if (!takes_value(r) && value)
+        return fs_error(err, FOLDSVG_E_USAGE, NULL, "option --%s takes no value", name);
+    return set_value(o, r, value, err);
+}
+
+int fs_options_stage_set(const foldsvg_options *o, foldsvg_option_stage stage)
+{
+    for (size_t i = 0; i < NROWS; i++) {
+        const opt_row *r = &rows[i];
+        if (r->stage != stage || r->type == T_CLI)
+            continue;
+        if (r->type == T_LIST ? ((const fs_strlist *)cfield(o, r))->n > 0
+                              : memcmp(cfield(o, r), cfield(&defaults, r), r->size) != 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* ---- the whole set ----------------------------------------------------------------------- */
+
 foldsvg_options *foldsvg_options_new(void)
 {
     foldsvg_options *o = malloc(sizeof *o);
@@ -42,63 +585,17 @@ foldsvg_options *foldsvg_options_new(void)
     return o;
 }
 
-static void free_strings(foldsvg_options *o)
-{
-    free(o->title);
-    free(o->subtitle);
-    free(o->countname);
-    free(o->nametype);
-    free(o->notes);
-    free(o->fonttype);
-    free(o->nameattr);
-    free(o->palette_map_path);
-    free(o->id_prefix);
-    free(o->event_filter);
-    char **const *lists[] = {(char **const *)&o->base,    (char **const *)&o->strip,
-                             (char **const *)&o->include, (char **const *)&o->exclude,
-                             (char **const *)&o->focus,   (char **const *)&o->skip_after};
-    const size_t counts[] = {o->nbase,    o->nstrip, o->ninclude,
-                             o->nexclude, o->nfocus, o->nskip_after};
-    for (size_t l = 0; l < sizeof counts / sizeof counts[0]; l++) {
-        for (size_t i = 0; i < counts[l]; i++)
-            free((*lists[l])[i]);
-        free(*lists[l]);
-    }
-}
-
-static int clone_list(char ***dst, size_t *ndst, char *const *src, size_t n)
-{
-    *dst = NULL;
-    *ndst = 0;
-    if (!n)
-        return 0;
-    *dst = calloc(n, sizeof **dst);
-    if (!*dst)
-        return -1;
-    for (size_t i = 0; i < n; i++) {
-        if (!((*dst)[i] = strdup(src[i])))
-            return -1;
-        *ndst = i + 1;
-    }
-    return 0;
-}
-
 void foldsvg_options_free(foldsvg_options *o)
 {
     if (!o)
         return;
-    free_strings(o);
-    free(o);
-}
-
-static int dup_into(char **dst, const char *src)
-{
-    if (!src) {
-        *dst = NULL;
-        return 0;
+    for (size_t i = 0; i < NROWS; i++) {
+        if (rows[i].type == T_STRING)
+            free(*(char **)field(o, &rows[i]));
+        else if (rows[i].type == T_LIST)
+            fs_strlist_free(field(o, &rows[i]));
     }
-    *dst = strdup(src);
-    return *dst ? 0 : -1;
+    free(o);
 }
 
 foldsvg_options *foldsvg_options_clone(const foldsvg_options *src)
@@ -107,20 +604,24 @@ foldsvg_options *foldsvg_options_clone(const foldsvg_options *src)
     if (!o)
         return NULL;
     *o = *src;
-    o->base = o->strip = o->include = o->exclude = o->focus = o->skip_after = NULL;
-    o->nbase = o->nstrip = o->ninclude = o->nexclude = o->nfocus = o->nskip_after = 0;
-    char **strs[] = {&o->title,     &o->subtitle,    &o->countname, &o->nametype,
-                     &o->notes,     &o->fonttype,    &o->nameattr,  &o->palette_map_path,
-                     &o->id_prefix, &o->event_filter};
+    /* First every owned value is detached, so that a failure halfway frees only copies. */
+    for (size_t i = 0; i < NROWS; i++) {
+        if (rows[i].type == T_STRING)
+            *(char **)field(o, &rows[i]) = NULL;
+        else if (rows[i].type == T_LIST)
+            memset(field(o, &rows[i]), 0, sizeof(fs_strlist));
+    }
     int bad = 0;
-    for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
-        bad |= dup_into(strs[i], *strs[i]);
-    bad |= clone_list(&o->base, &o->nbase, src->base, src->nbase);
-    bad |= clone_list(&o->strip, &o->nstrip, src->strip, src->nstrip);
-    bad |= clone_list(&o->include, &o->ninclude, src->include, src->ninclude);
-    bad |= clone_list(&o->exclude, &o->nexclude, src->exclude, src->nexclude);
-    bad |= clone_list(&o->focus, &o->nfocus, src->focus, src->nfocus);
-    bad |= clone_list(&o->skip_after, &o->nskip_after, src->skip_after, src->nskip_after);
+    for (size_t i = 0; i < NROWS && !bad; i++) {
+        const opt_row *r = &rows[i];
+        if (r->type == T_STRING) {
+            const char *s = *(char *const *)cfield(src, r);
+            if (s && !(*(char **)field(o, r) = strdup(s)))
+                bad = 1;
+        } else if (r->type == T_LIST) {
+            bad = fs_strlist_copy(field(o, r), cfield(src, r)) != FOLDSVG_OK;
+        }
+    }
     if (bad) {
         foldsvg_options_free(o);
         return NULL;
@@ -144,391 +645,7 @@ void foldsvg_options_set_progress_handler(foldsvg_options *o, foldsvg_progress_f
     o->progress_user = user;
 }
 
-typedef enum kind { FLAG, VALUE } kind;
-
-typedef foldsvg_status (*setter)(foldsvg_options *o, const char *name, const char *v,
-                                 foldsvg_error *err);
-
-typedef struct option_def {
-    const char *name;
-    kind kind;
-    setter set;
-    size_t offset; /* for the generic flag and string setters */
-} option_def;
-
-static foldsvg_status bad_value(foldsvg_error *err, const char *name, const char *v,
-                                const char *expected)
-{
-    return fs_error(err, FOLDSVG_E_USAGE, NULL, "invalid value '%s' for --%s: expected %s", v, name,
-                    expected);
-}
-
-static foldsvg_status nomem(foldsvg_error *err)
-{
-    return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
-}
-
-static foldsvg_status set_flag(foldsvg_options *o, const char *name, const char *v,
-                               foldsvg_error *err);
-static foldsvg_status set_string(foldsvg_options *o, const char *name, const char *v,
-                                 foldsvg_error *err);
-
-static int parse_uint(const char *v, unsigned long max, unsigned long *out)
-{
-    if (!v || !isdigit((unsigned char)v[0]))
-        return -1;
-    errno = 0;
-    char *end;
-    unsigned long x = strtoul(v, &end, 10);
-    if (errno || *end || x > max)
-        return -1;
-    *out = x;
-    return 0;
-}
-
-static int parse_double(const char *v, double *out)
-{
-    if (!v || !*v || isspace((unsigned char)v[0]))
-        return -1;
-    errno = 0;
-    char *end;
-    double x = strtod(v, &end);
-    if (errno || *end || !isfinite(x))
-        return -1;
-    *out = x;
-    return 0;
-}
-
-static foldsvg_status set_colors(foldsvg_options *o, const char *name, const char *v,
-                                 foldsvg_error *err)
-{
-    if (fs_palette_from_name(v, &o->palette) != 0)
-        return bad_value(err, name, v,
-                         "one of aqua, blue, green, hot, io, java, js, mem, orange, perl, "
-                         "python, purple, red, rust, wakeup, yellow");
-    o->palette_set = 1;
-    return FOLDSVG_OK;
-}
-
-static foldsvg_status set_bgcolors(foldsvg_options *o, const char *name, const char *v,
-                                   foldsvg_error *err)
-{
-    if (fs_background_parse(v, &o->bg) != 0)
-        return bad_value(err, name, v, "yellow, blue, green, grey or #rrggbb");
-    o->bg_set = 1;
-    return FOLDSVG_OK;
-}
-
-static foldsvg_status set_rgb(foldsvg_options *o, const char *name, const char *v,
-                              foldsvg_error *err)
-{
-    fs_rgb c;
-    if (fs_rgb_parse_hex(v, &c) != 0)
-        return bad_value(err, name, v, "a color #rrggbb");
-    if (strcmp(name, "uicolor") == 0) {
-        o->uicolor = c;
-    } else if (strcmp(name, "search-color") == 0) {
-        o->searchcolor = c;
-    } else {
-        o->strokecolor = c;
-        o->stroke_set = 1;
-    }
-    return FOLDSVG_OK;
-}
-
-static foldsvg_status set_positive_int(foldsvg_options *o, const char *name, const char *v,
-                                       foldsvg_error *err)
-{
-    unsigned long x;
-    if (parse_uint(v, 1000000, &x) != 0 || x == 0)
-        return bad_value(err, name, v, "a whole number from 1 to 1000000");
-    if (strcmp(name, "fontsize") == 0)
-        o->fontsize = (unsigned)x;
-    else if (strcmp(name, "height") == 0)
-        o->frameheight = (unsigned)x;
-    else
-        o->width = (unsigned)x;
-    return FOLDSVG_OK;
-}
-
-static foldsvg_status set_real(foldsvg_options *o, const char *name, const char *v,
-                               foldsvg_error *err)
-{
-    double x;
-    int ok = parse_double(v, &x) == 0;
-    if (strcmp(name, "fontwidth") == 0) {
-        if (!ok || x <= 0)
-            return bad_value(err, name, v, "a number above 0");
-        o->fontwidth = x;
-    } else if (strcmp(name, "minwidth") == 0) {
-        if (!ok || x < 0)
-            return bad_value(err, name, v, "a percentage of 0 or more");
-        o->minwidth = x;
-    } else {
-        if (!ok || x <= 0)
-            return bad_value(err, name, v, "a number above 0");
-        o->factor = x;
-    }
-    return FOLDSVG_OK;
-}
-
-static foldsvg_status push(char ***list, size_t *n, const char *v, foldsvg_error *err)
-{
-    char **nl = realloc(*list, (*n + 1) * sizeof *nl);
-    if (!nl)
-        return nomem(err);
-    *list = nl;
-    if (!(nl[*n] = strdup(v)))
-        return nomem(err);
-    (*n)++;
-    return FOLDSVG_OK;
-}
-
-static foldsvg_status set_base(foldsvg_options *o, const char *name, const char *v,
-                               foldsvg_error *err)
-{
-    (void)name;
-    return push(&o->base, &o->nbase, v, err);
-}
-
-static foldsvg_status set_skip_after(foldsvg_options *o, const char *name, const char *v,
-                                     foldsvg_error *err)
-{
-    (void)name;
-    return push(&o->skip_after, &o->nskip_after, v, err);
-}
-
-/* perf script: --all is --kernel and --jit. */
-static foldsvg_status set_all(foldsvg_options *o, const char *name, const char *v,
-                              foldsvg_error *err)
-{
-    (void)name;
-    (void)v;
-    (void)err;
-    o->perf_kernel = o->perf_jit = 1;
-    return FOLDSVG_OK;
-}
-
-/* Patterns are compiled here once to reject bad ones early (exit 2, nothing written). */
-static foldsvg_status set_pattern(foldsvg_options *o, const char *name, const char *v,
-                                  foldsvg_error *err)
-{
-    foldsvg_status st = fs_filter_check_pattern(name, v, err);
-    if (st)
-        return st;
-    if (strcmp(name, "strip") == 0)
-        return push(&o->strip, &o->nstrip, v, err);
-    if (strcmp(name, "include") == 0)
-        return push(&o->include, &o->ninclude, v, err);
-    if (strcmp(name, "exclude") == 0)
-        return push(&o->exclude, &o->nexclude, v, err);
-    return push(&o->focus, &o->nfocus, v, err);
-}
-
-static foldsvg_status set_top(foldsvg_options *o, const char *name, const char *v,
-                              foldsvg_error *err)
-{
-    unsigned long x;
-    if (parse_uint(v, 1000000000UL, &x) != 0 || x == 0)
-        return bad_value(err, name, v, "a number of rows, 1 or more");
-    o->top = x;
-    return FOLDSVG_OK;
-}
-
-static foldsvg_status set_top_format(foldsvg_options *o, const char *name, const char *v,
-                                     foldsvg_error *err)
-{
-    if (strcmp(v, "text") == 0)
-        o->top_format = FOLDSVG_TOP_TEXT;
-    else if (strcmp(v, "markdown") == 0)
-        o->top_format = FOLDSVG_TOP_MARKDOWN;
-    else if (strcmp(v, "json") == 0)
-        o->top_format = FOLDSVG_TOP_JSON;
-    else
-        return bad_value(err, name, v, "text, markdown or json");
-    return FOLDSVG_OK;
-}
-
-static foldsvg_status set_per(foldsvg_options *o, const char *name, const char *v,
-                              foldsvg_error *err)
-{
-    unsigned long x;
-    if (parse_uint(v, ULONG_MAX, &x) != 0 || x == 0)
-        return bad_value(err, name, v, "a whole number, 1 or more");
-    o->per = x;
-    return FOLDSVG_OK;
-}
-
-/* SIZE[K|M|G] (binary units), as sort -S. */
-static foldsvg_status set_sort_buffer(foldsvg_options *o, const char *name, const char *v,
-                                      foldsvg_error *err)
-{
-    char *end;
-    errno = 0;
-    unsigned long long x = isdigit((unsigned char)v[0]) ? strtoull(v, &end, 10) : 0;
-    unsigned shift = 0;
-    if (x > 0 && errno == 0) {
-        if (*end == 'K' || *end == 'k')
-            shift = 10;
-        else if (*end == 'M' || *end == 'm')
-            shift = 20;
-        else if (*end == 'G' || *end == 'g')
-            shift = 30;
-        end += shift != 0;
-    }
-    if (x == 0 || errno || *end || x > (SIZE_MAX >> shift) || (x << shift) < 1024)
-        return bad_value(err, name, v, "a size of 1K or more, as 64M or 2G");
-    o->sort_buffer = (size_t)(x << shift);
-    return FOLDSVG_OK;
-}
-
-static foldsvg_status set_id_prefix(foldsvg_options *o, const char *name, const char *v,
-                                    foldsvg_error *err)
-{
-    /* The prefix becomes part of XML ids and CSS selectors: keep it to characters that
-     * need no escaping in either. */
-    int ok = isalpha((unsigned char)v[0]) && strlen(v) <= 64;
-    for (const char *p = v; ok && *p; p++)
-        ok = isalnum((unsigned char)*p) || *p == '_' || *p == '-';
-    if (!ok)
-        return bad_value(err, name, v, "a letter followed by letters, digits, '_' or '-'");
-    return set_string(o, name, v, err);
-}
-
-static foldsvg_status set_thread(foldsvg_options *o, const char *name, const char *v,
-                                 foldsvg_error *err)
-{
-    unsigned long x;
-    if (parse_uint(v, 1000000000UL, &x) != 0)
-        return bad_value(err, name, v, "a thread index (0, 1, ...; see --list-threads)");
-    o->thread = (long)x;
-    return FOLDSVG_OK;
-}
-
-static foldsvg_status set_weight(foldsvg_options *o, const char *name, const char *v,
-                                 foldsvg_error *err)
-{
-    if (strcmp(v, "auto") == 0)
-        o->weight_samples = 0;
-    else if (strcmp(v, "samples") == 0)
-        o->weight_samples = 1;
-    else
-        return bad_value(err, name, v, "auto or samples");
-    return FOLDSVG_OK;
-}
-
-#define OFF(field) offsetof(foldsvg_options, field)
-
-static const option_def options[] = {
-    {"title", VALUE, set_string, OFF(title)},
-    {"subtitle", VALUE, set_string, OFF(subtitle)},
-    {"countname", VALUE, set_string, OFF(countname)},
-    {"nametype", VALUE, set_string, OFF(nametype)},
-    {"notes", VALUE, set_string, OFF(notes)},
-    {"colors", VALUE, set_colors, 0},
-    {"bgcolors", VALUE, set_bgcolors, 0},
-    {"hash", FLAG, set_flag, OFF(hash)},
-    {"deterministic", FLAG, set_flag, OFF(deterministic)},
-    {"cp", FLAG, set_flag, OFF(cp)},
-    {"colordiffusion", FLAG, set_flag, OFF(colordiffusion)},
-    {"uicolor", VALUE, set_rgb, 0},
-    {"search-color", VALUE, set_rgb, 0},
-    {"stroke-color", VALUE, set_rgb, 0},
-    {"fonttype", VALUE, set_string, OFF(fonttype)},
-    {"fontsize", VALUE, set_positive_int, 0},
-    {"fontwidth", VALUE, set_real, 0},
-    {"height", VALUE, set_positive_int, 0},
-    {"width", VALUE, set_positive_int, 0},
-    {"minwidth", VALUE, set_real, 0},
-    {"inverted", FLAG, set_flag, OFF(inverted)},
-    {"truncate-text-right", FLAG, set_flag, OFF(truncate_text_right)},
-    {"reverse", FLAG, set_flag, OFF(reverse)},
-    {"flamechart", FLAG, set_flag, OFF(flamechart)},
-    {"no-sort", FLAG, set_flag, OFF(no_sort)},
-    {"negate", FLAG, set_flag, OFF(negate)},
-    {"factor", VALUE, set_real, 0},
-    {"base", VALUE, set_base, 0},
-    {"nameattr", VALUE, set_string, OFF(nameattr)},
-    {"palette-map", VALUE, set_string, OFF(palette_map_path)},
-    {"pretty-xml", FLAG, set_flag, OFF(pretty_xml)},
-    {"no-javascript", FLAG, set_flag, OFF(no_javascript)},
-    {"id-prefix", VALUE, set_id_prefix, OFF(id_prefix)},
-    {"thread", VALUE, set_thread, 0},
-    {"weight", VALUE, set_weight, 0},
-    {"strip", VALUE, set_pattern, 0},
-    {"strip-rust-hash", FLAG, set_flag, OFF(strip_rust_hash)},
-    {"include", VALUE, set_pattern, 0},
-    {"exclude", VALUE, set_pattern, 0},
-    {"focus", VALUE, set_pattern, 0},
-    {"collapse-recursion", FLAG, set_flag, OFF(collapse_recursion)},
-    {"top", VALUE, set_top, 0},
-    {"top-format", VALUE, set_top_format, 0},
-    {"per", VALUE, set_per, 0},
-    {"sort-buffer", VALUE, set_sort_buffer, 0},
-    {"pid", FLAG, set_flag, OFF(perf_pid)},
-    {"tid", FLAG, set_flag, OFF(perf_tid)},
-    {"kernel", FLAG, set_flag, OFF(perf_kernel)},
-    {"jit", FLAG, set_flag, OFF(perf_jit)},
-    {"all", FLAG, set_all, 0},
-    {"addrs", FLAG, set_flag, OFF(perf_addrs)},
-    {"event-filter", VALUE, set_string, OFF(event_filter)},
-    {"skip-after", VALUE, set_skip_after, 0},
-};
-
-static const option_def *find(const char *name)
-{
-    for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
-        if (strcmp(options[i].name, name) == 0)
-            return &options[i];
-    return NULL;
-}
-
-static foldsvg_status set_flag(foldsvg_options *o, const char *name, const char *v,
-                               foldsvg_error *err)
-{
-    (void)v;
-    const option_def *d = find(name);
-    if (!d)
-        return fs_error(err, FOLDSVG_E_ARG, NULL, "unknown option --%s", name);
-    *(int *)(void *)((char *)o + d->offset) = 1;
-    return FOLDSVG_OK;
-}
-
-static foldsvg_status set_string(foldsvg_options *o, const char *name, const char *v,
-                                 foldsvg_error *err)
-{
-    const option_def *d = find(name);
-    if (!d)
-        return fs_error(err, FOLDSVG_E_ARG, NULL, "unknown option --%s", name);
-    char **slot = (char **)(void *)((char *)o + d->offset);
-    char *copy = strdup(v);
-    if (!copy)
-        return nomem(err);
-    free(*slot);
-    *slot = copy;
-    return FOLDSVG_OK;
-}
-
-int foldsvg_option_takes_value(const char *name)
-{
-    const option_def *d = name ? find(name) : NULL;
-    return d ? d->kind == VALUE : -1;
-}
-
-foldsvg_status foldsvg_options_set(foldsvg_options *o, const char *name, const char *value,
-                                   foldsvg_error *err)
-{
-    if (!o || !name)
-        return fs_error(err, FOLDSVG_E_ARG, NULL, "foldsvg_options_set: NULL argument");
-    const option_def *d = find(name);
-    if (!d)
-        return fs_error(err, FOLDSVG_E_USAGE, NULL, "unknown option --%s", name);
-    if (d->kind == VALUE && !value)
-        return fs_error(err, FOLDSVG_E_USAGE, NULL, "option --%s needs a value", name);
-    if (d->kind == FLAG && value)
-        return fs_error(err, FOLDSVG_E_USAGE, NULL, "option --%s takes no value", name);
-    return d->set(o, name, value, err);
-}
+#define OFF(f) offsetof(foldsvg_options, f)
 
 foldsvg_status foldsvg_options_check(const foldsvg_options *o, foldsvg_error *err)
 {
@@ -538,11 +655,11 @@ foldsvg_status foldsvg_options_check(const foldsvg_options *o, foldsvg_error *er
         size_t a, b;
         const char *na, *nb;
     } conflicts[] = {
-        {OFF(reverse), OFF(no_sort), "reverse", "no-sort"},
-        {OFF(flamechart), OFF(no_sort), "flamechart", "no-sort"},
-        {OFF(reverse), OFF(flamechart), "reverse", "flamechart"},
-        {OFF(hash), OFF(deterministic), "hash", "deterministic"},
-        {OFF(colordiffusion), OFF(palette_set), "colordiffusion", "colors"},
+        {OFF(stack.reverse), OFF(stack.no_sort), "reverse", "no-sort"},
+        {OFF(stack.flamechart), OFF(stack.no_sort), "flamechart", "no-sort"},
+        {OFF(stack.reverse), OFF(stack.flamechart), "reverse", "flamechart"},
+        {OFF(svg.hash), OFF(svg.deterministic), "hash", "deterministic"},
+        {OFF(svg.colordiffusion), OFF(palette_set), "colordiffusion", "colors"},
     };
     for (size_t i = 0; i < sizeof conflicts / sizeof conflicts[0]; i++) {
         int a = *(const int *)(const void *)((const char *)o + conflicts[i].a);

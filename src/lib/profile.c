@@ -5,6 +5,8 @@
 
 #include "fold/sanitize.h"
 #include "util/buf.h"
+#include "util/error.h"
+#include "util/grow.h"
 
 const char *foldsvg_version(void)
 {
@@ -35,7 +37,8 @@ void foldsvg_profile_free(foldsvg_profile *p)
         return;
     fs_tree_free(&p->tree);
     fs_order_log_free(&p->log);
-    free(p->sanitize_buf);
+    fs_buf_free(&p->names);
+    free(p->frames);
     free(p);
 }
 
@@ -47,36 +50,9 @@ foldsvg_status fs_profile_record_frames(foldsvg_profile *p, const fs_strref *fra
     static const fs_strref unknown = {FS_UNKNOWN_FRAME, sizeof FS_UNKNOWN_FRAME - 1};
     if (n == 0)
         return fs_tree_add_frames(&p->tree, &unknown, 1, count, 0, 0, leaf);
-    /* Names that need no change (nearly all) are interned straight from the caller's
-     * memory; the others go through one scratch buffer. */
-    size_t need = 0;
-    for (size_t i = 0; i < n; i++)
-        if (fs_name_needs_sanitize(frames[i].ptr, frames[i].len))
-            need += frames[i].len;
-    if (need == 0)
-        return fs_tree_add_frames(&p->tree, frames, n, count, 0, 0, leaf);
-    if (need > p->sanitize_cap) {
-        char *nb = realloc(p->sanitize_buf, need);
-        if (!nb)
-            return FOLDSVG_E_NOMEM;
-        p->sanitize_buf = nb;
-        p->sanitize_cap = need;
-    }
-    fs_strref *copy = malloc(n * sizeof *copy);
-    if (!copy)
-        return FOLDSVG_E_NOMEM;
-    size_t off = 0;
-    for (size_t i = 0; i < n; i++) {
-        copy[i] = frames[i];
-        if (fs_name_needs_sanitize(frames[i].ptr, frames[i].len)) {
-            fs_sanitize_name(p->sanitize_buf + off, frames[i].ptr, frames[i].len);
-            copy[i].ptr = p->sanitize_buf + off;
-            off += frames[i].len;
-        }
-    }
-    foldsvg_status st = fs_tree_add_frames(&p->tree, copy, n, count, 0, 0, leaf);
-    free(copy);
-    return st;
+    FS_FORWARD_IF_ERROR(FS_GROW(p->frames, p->frames_cap, n, 64));
+    FS_FORWARD_IF_ERROR(fs_sanitize_frames(p->frames, frames, n, &p->names));
+    return fs_tree_add_frames(&p->tree, p->frames, n, count, 0, 0, leaf);
 }
 
 foldsvg_status foldsvg_profile_record_stack(foldsvg_profile *p, const char *const *frames,
@@ -203,4 +179,52 @@ foldsvg_status foldsvg_profile_foreach(const foldsvg_profile *p, foldsvg_stack_f
     if (c.nomem)
         return FOLDSVG_E_NOMEM;
     return st;
+}
+
+/* ---- input facts ------------------------------------------------------------------------ */
+
+static void append_file(fs_profile_facts *f, const char *name)
+{
+    size_t have = strlen(f->files), cap = sizeof f->files;
+    if (have >= 3 && strcmp(f->files + have - 3, "...") == 0)
+        return;
+    const char *sep = have ? ", " : "";
+    if (have + strlen(sep) + strlen(name) + 4 < cap)
+        snprintf(f->files + have, cap - have, "%s%s", sep, name);
+    else if (have + 6 < cap)
+        snprintf(f->files + have, cap - have, "%s...", sep);
+}
+
+/* The first input sets a text fact; a later one that says something else makes it
+ * "mixed". */
+static void merge_text(char *dst, size_t cap, const char *src, uint32_t before)
+{
+    if (!src[0])
+        return;
+    if (before == 0 || !dst[0])
+        snprintf(dst, cap, "%s", src);
+    else if (strcmp(dst, src) != 0)
+        snprintf(dst, cap, "mixed");
+}
+
+void fs_profile_note_input(foldsvg_profile *p, const fs_profile_facts *in)
+{
+    if (!p || !in)
+        return;
+    fs_profile_facts *f = &p->facts;
+    uint32_t before = f->ninputs;
+    append_file(f, in->files[0] ? in->files : "<stdin>");
+    merge_text(f->format, sizeof f->format, in->format, before);
+    merge_text(f->product, sizeof f->product, in->product, before);
+    f->gzip |= in->gzip;
+    f->threads += in->threads;
+    if (before == 0 || f->interval_ms == in->interval_ms)
+        f->interval_ms = in->interval_ms;
+    else
+        f->interval_ms = 0;
+    if (before == 0 || f->rate == in->rate)
+        f->rate = in->rate;
+    else
+        f->rate = 0;
+    f->ninputs++;
 }

@@ -5,10 +5,11 @@
 #include "fold/merge.h"
 #include "fold/tree.h"
 #include "foldsvg.h"
-#include "parse/folded.h"
+#include "parse/sink.h"
+#include "util/buf.h"
 
-/* What the HTML report tells about the inputs; "" or 0 where not known. Readers record each
- * input with fs_profile_note_input (src/lib/report.c), which merges them. */
+/* What the HTML report tells about the inputs; "" or 0 where not known. Each input read is
+ * recorded with fs_profile_note_input, which merges them. */
 typedef struct fs_profile_facts {
     char files[512];    /* input names, ", "-separated ("..." when they do not fit) */
     char format[48];    /* "folded", "Gecko v24", "processed v49"; "mixed" when inputs differ */
@@ -24,9 +25,10 @@ struct foldsvg_profile {
     fs_tree tree;
     fs_order_log log; /* input order, kept when read with "flamechart" */
     int has_log;
-    char count_name[64]; /* the unit of the weights read so far (a perf event's name) */
-    char *sanitize_buf;  /* scratch for sanitized names */
-    size_t sanitize_cap;
+    char count_name[64]; /* the unit of the weights read so far */
+    fs_buf names;        /* recording: scratch for sanitized names */
+    fs_strref *frames;
+    size_t frames_cap;
     fs_profile_facts facts; /* for the HTML report */
     /* While nothing drawable has been read, the first input with invalid lines keeps its
      * warning back: if nothing valid follows, that input is the one-line error instead. */
@@ -40,7 +42,7 @@ foldsvg_status fs_profile_record_frames(foldsvg_profile *p, const fs_strref *fra
                                         uint64_t count, uint32_t *leaf);
 
 /* Records the facts of one more input read into P (IN->files is its name; fields of IN left
- * "" or 0 are unknown). Implemented in src/lib/report.c. */
+ * "" or 0 are unknown). */
 void fs_profile_note_input(foldsvg_profile *p, const fs_profile_facts *in);
 
 #endif

@@ -1,257 +1,80 @@
-/* Reading inputs into a profile: kind detection, the per-stack transforms of the pipeline
- * (../shared/docs/cli.md "The stack pipeline") and the order-dependent inferno modes. */
+/* Reading inputs into a profile: the format from the registry (parse/format.h), the stacks
+ * through the stack pipeline (fold/pipeline.h) into the profile's prefix tree, which is the
+ * pipeline's consumer here; and the order-dependent inferno modes. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "fold/filter.h"
-#include "fold/sanitize.h"
-#include "fold/strsort.h"
+#include "fold/pipeline.h"
+#include "lib/diag.h"
 #include "lib/options.h"
 #include "lib/profile.h"
-#include "parse/firefox.h"
-#include "parse/folded.h"
-#include "parse/perf.h"
-#include "parse/input.h"
-#include "util/buf.h"
-#include "util/error.h"
 #include "lib/read.h"
+#include "parse/format.h"
+#include "parse/input.h"
+#include "util/error.h"
 
-typedef struct read_ctx {
-    fs_sink sink; /* first: the JSON reader calls back with a pointer to it */
+/* The tree as the pipeline's consumer, for one input. */
+typedef struct tree_in {
     foldsvg_profile *p;
     const foldsvg_options *o;
     const char *name;
-    fs_buf prev; /* no-sort: the previous valid line's stack */
-    uint64_t prev_line;
-    int have_prev;
-    fs_strref *frames; /* scratch for transforms */
-    size_t frames_cap;
-    fs_buf names; /* scratch for sanitized names */
-    int use_base;
-    fs_filter *filter;      /* NULL when no filter is set */
     fs_profile_facts facts; /* what this input is, for reports */
-} read_ctx;
+    fs_folded_stats stats;  /* its lines, when it has lines */
+    int has_stats;
+} tree_in;
 
-static foldsvg_status grow_frames(read_ctx *c, size_t n)
+static foldsvg_status add_path(void *user, const fs_folded_line *l, foldsvg_error *err)
 {
-    if (n <= c->frames_cap)
-        return FOLDSVG_OK;
-    size_t cap = c->frames_cap ? c->frames_cap : 64;
-    while (cap < n)
-        cap *= 2;
-    fs_strref *nf = realloc(c->frames, cap * sizeof *nf);
-    if (!nf)
-        return FOLDSVG_E_NOMEM;
-    c->frames = nf;
-    c->frames_cap = cap;
-    return FOLDSVG_OK;
-}
-
-static int is_base(const read_ctx *c, fs_strref f)
-{
-    for (size_t i = 0; i < c->o->nbase; i++)
-        if (strlen(c->o->base[i]) == f.len && memcmp(c->o->base[i], f.ptr, f.len) == 0)
-            return 1;
-    return 0;
-}
-
-static const fs_strref unknown_frame = {FS_UNKNOWN_FRAME, sizeof FS_UNKNOWN_FRAME - 1};
-
-/* The per-stack part of the pipeline on c->frames[0..*n): --reverse, the filters, --base.
- * Returns 1 to keep the stack (from c->frames[*first]), 0 to drop it, -1 when out of
- * memory. */
-static int transform(read_ctx *c, size_t *n, size_t *first)
-{
-    fs_strref *f = c->frames;
-    *first = 0;
-    if (*n == 0) {
-        f[0] = unknown_frame;
-        *n = 1;
-    }
-    if (c->o->reverse) {
-        for (size_t i = 0, j = *n - 1; i < j; i++, j--) {
-            fs_strref t = f[i];
-            f[i] = f[j];
-            f[j] = t;
-        }
-    }
-    if (c->filter) {
-        int r = fs_filter_apply(c->filter, f, n);
-        if (r <= 0)
-            return r;
-        if (*n == 0) {
-            f[0] = unknown_frame;
-            *n = 1;
-        }
-    }
-    if (c->use_base) {
-        /* The deepest base symbol above the leaf starts the stack; a stack without one,
-         * or whose match is its outermost frame, is dropped (inferno's rule). */
-        size_t i = *n - 1;
-        int found = 0;
-        while (i-- > 0) {
-            if (is_base(c, f[i])) {
-                found = 1;
-                break;
-            }
-        }
-        if (!found || i == 0)
-            return 0;
-        *first = i;
-    }
-    return 1;
-}
-
-static foldsvg_status add_stack(read_ctx *c, size_t n, uint64_t count, uint64_t before, int is_diff,
-                                uint64_t lineno, foldsvg_error *err)
-{
-    size_t first = 0;
-    int keep = transform(c, &n, &first);
-    if (keep < 0)
-        return fs_error_at_line(err, FOLDSVG_E_NOMEM, c->name, lineno, 0, "out of memory");
-    if (keep == 0)
-        return FOLDSVG_OK;
+    tree_in *c = user;
     uint32_t leaf;
-    foldsvg_status st = fs_tree_add_frames(&c->p->tree, c->frames + first, n - first, count, before,
-                                           is_diff, &leaf);
-    if (st == FOLDSVG_OK && c->o->flamechart)
+    foldsvg_status st =
+        fs_tree_add_path(&c->p->tree, l->stack, l->len, l->count, l->before, l->is_diff, &leaf);
+    if (st == FOLDSVG_OK && c->o->stack.flamechart)
+        st = fs_order_log_add(&c->p->log, leaf, l->count, l->before, l->is_diff);
+    return st ? fs_stack_error(err, st, c->name, l->lineno) : FOLDSVG_OK;
+}
+
+static foldsvg_status add_frames(void *user, const fs_strref *frames, size_t n, uint64_t count,
+                                 uint64_t before, int is_diff, uint64_t lineno, foldsvg_error *err)
+{
+    tree_in *c = user;
+    uint32_t leaf;
+    foldsvg_status st = fs_tree_add_frames(&c->p->tree, frames, n, count, before, is_diff, &leaf);
+    if (st == FOLDSVG_OK && c->o->stack.flamechart)
         st = fs_order_log_add(&c->p->log, leaf, count, before, is_diff);
     return st ? fs_stack_error(err, st, c->name, lineno) : FOLDSVG_OK;
 }
 
-static foldsvg_status on_line(void *user, const fs_folded_line *l, foldsvg_error *err)
+static void on_count_name(void *user, const char *name)
 {
-    read_ctx *c = user;
-    if (c->o->no_sort) {
-        if (c->have_prev && fs_strcmp_bytes(l->stack, l->len, c->prev.data, c->prev.len) < 0)
-            return fs_unsorted_error(err, c->name, l->lineno, c->prev_line);
-        fs_buf_clear(&c->prev);
-        if (fs_buf_append(&c->prev, l->stack, l->len) != 0)
-            return fs_error(err, FOLDSVG_E_NOMEM, c->name, "out of memory");
-        c->have_prev = 1;
-        c->prev_line = l->lineno;
-    }
-    if (l->count == 0 && !(l->is_diff && l->before > 0))
-        return FOLDSVG_OK;
-    if (!c->o->reverse && !c->use_base && !c->filter) {
-        uint32_t leaf;
-        foldsvg_status st =
-            fs_tree_add_path(&c->p->tree, l->stack, l->len, l->count, l->before, l->is_diff, &leaf);
-        if (st == FOLDSVG_OK && c->o->flamechart)
-            st = fs_order_log_add(&c->p->log, leaf, l->count, l->before, l->is_diff);
-        return st ? fs_stack_error(err, st, c->name, l->lineno) : FOLDSVG_OK;
-    }
-    size_t n = 1;
-    for (size_t i = 0; i < l->len; i++)
-        n += l->stack[i] == ';';
-    if (grow_frames(c, n) != FOLDSVG_OK)
-        return fs_error(err, FOLDSVG_E_NOMEM, c->name, "out of memory");
-    size_t k = 0, startpos = 0;
-    for (size_t i = 0; i <= l->len; i++) {
-        if (i == l->len || l->stack[i] == ';') {
-            c->frames[k++] = (fs_strref){l->stack + startpos, i - startpos};
-            startpos = i + 1;
-        }
-    }
-    return add_stack(c, n, l->count, l->before, l->is_diff, l->lineno, err);
+    tree_in *c = user;
+    snprintf(c->p->count_name, sizeof c->p->count_name, "%s", name);
 }
 
-static foldsvg_status on_profile_stack(fs_sink *self, const fs_strref *frames, size_t n,
-                                       uint64_t count, foldsvg_error *err)
-{
-    read_ctx *c = (read_ctx *)(void *)self;
-    if (count == 0)
-        return FOLDSVG_OK;
-    if (grow_frames(c, n + 1) != FOLDSVG_OK)
-        return fs_error(err, FOLDSVG_E_NOMEM, c->name, "out of memory");
-    size_t total = 0;
-    for (size_t i = 0; i < n; i++)
-        total += frames[i].len;
-    fs_buf_clear(&c->names);
-    if (fs_buf_reserve(&c->names, total) != 0)
-        return fs_error(err, FOLDSVG_E_NOMEM, c->name, "out of memory");
-    for (size_t i = 0; i < n; i++) {
-        c->frames[i] = frames[i];
-        if (fs_name_needs_sanitize(frames[i].ptr, frames[i].len)) {
-            char *dst = c->names.data + c->names.len;
-            fs_sanitize_name(dst, frames[i].ptr, frames[i].len);
-            c->names.len += frames[i].len;
-            c->frames[i].ptr = dst;
-        }
-    }
-    return add_stack(c, n, count, 0, 0, 0, err);
-}
-
-static void on_facts(fs_sink *self, const char *format, const char *product, uint32_t threads,
+static void on_facts(void *user, const char *format, const char *product, uint32_t threads,
                      uint64_t rate)
 {
-    read_ctx *c = (read_ctx *)(void *)self;
+    tree_in *c = user;
     snprintf(c->facts.format, sizeof c->facts.format, "%s", format);
     snprintf(c->facts.product, sizeof c->facts.product, "%s", product);
     c->facts.threads = threads;
     c->facts.rate = rate;
 }
 
-static void on_count_name(fs_sink *self, const char *name)
+static void on_stats(void *user, const fs_folded_stats *s)
 {
-    read_ctx *c = (read_ctx *)(void *)self;
-    snprintf(c->p->count_name, sizeof c->p->count_name, "%s", name);
+    tree_in *c = user;
+    c->stats = *s;
+    c->has_stats = 1;
 }
 
-foldsvg_status fs_stack_error(foldsvg_error *err, foldsvg_status st, const char *name,
-                              uint64_t line)
+static void on_warn(void *user, const foldsvg_error *w)
 {
-    if (st == FOLDSVG_E_OVERFLOW)
-        return fs_error_at_line(err, st, name, line, 0,
-                                "the total count passes 2^64-1; the input's counts are too large");
-    return fs_error_at_line(err, st, name, line, 0, "%s", foldsvg_status_name(st));
+    tree_in *c = user;
+    fs_warn(c->o, w);
 }
 
-foldsvg_status fs_unsorted_error(foldsvg_error *err, const char *name, uint64_t line,
-                                 uint64_t prev_line)
-{
-    return fs_error_at_line(err, FOLDSVG_E_UNSORTED, name, line, 0,
-                            "unsorted input lines detected: this stack sorts before the one on "
-                            "line %llu; drop --no-sort or sort the input",
-                            (unsigned long long)prev_line);
-}
-
-foldsvg_status fs_no_data_error(foldsvg_error *err, const char *name, const fs_folded_stats *s)
-{
-    if (s && s->invalid)
-        return fs_error_at_line(err, FOLDSVG_E_NO_DATA, name, s->first_invalid, 0,
-                                "no valid stacks, nothing to draw: %llu line%s with invalid "
-                                "format, the first is this one (a line is 'frame;frame;... "
-                                "COUNT')",
-                                (unsigned long long)s->invalid, s->invalid == 1 ? "" : "s");
-    if (!s)
-        return fs_error(err, FOLDSVG_E_NO_DATA, name,
-                        "no valid stacks, nothing to draw: no sample has a stack with a "
-                        "non-zero weight");
-    return fs_error(err, FOLDSVG_E_NO_DATA, name, "no valid stacks, nothing to draw: the input %s",
-                    s->lines ? "holds only blank lines, comments or zero counts" : "is empty");
-}
-
-void fs_warn_folded_stats(const foldsvg_options *o, const char *name, const fs_folded_stats *s)
-{
-    foldsvg_error w;
-    if (s->invalid) {
-        fs_error_at_line(&w, FOLDSVG_OK, name, s->first_invalid, 0,
-                         "ignored %llu line%s with invalid format (the first is this one; a "
-                         "line is 'frame;frame;... COUNT')",
-                         (unsigned long long)s->invalid, s->invalid == 1 ? "" : "s");
-        fs_warn(o, &w);
-    }
-    if (s->fractional) {
-        fs_error_at_line(&w, FOLDSVG_OK, name, s->first_fractional, 0,
-                         "%llu line%s had fractional counts; the fractions were dropped (scale "
-                         "the input and use --factor to keep them)",
-                         (unsigned long long)s->fractional, s->fractional == 1 ? "" : "s");
-        fs_warn(o, &w);
-    }
-}
-
-/* Warnings of a folded input, held back while nothing drawable has been read. */
+/* Warnings of a line input, held back while nothing drawable has been read. */
 static void note_stats(foldsvg_profile *p, const foldsvg_options *o, const char *name,
                        const fs_folded_stats *s)
 {
@@ -269,36 +92,21 @@ static void note_stats(foldsvg_profile *p, const foldsvg_options *o, const char 
     fs_warn_folded_stats(o, name, s);
 }
 
-static void perf_warn(void *ud, const foldsvg_error *w)
+/* The order-dependent modes need a format whose order means something: --flamechart a time
+ * order of samples, --no-sort lines already sorted by their stacks (folded text only). */
+static foldsvg_status check_order_modes(const fs_format *f, const foldsvg_options *o,
+                                        const char *name, foldsvg_error *err)
 {
-    const read_ctx *c = ud;
-    fs_warn(c->o, w);
-}
-
-/* perf script input: the reader's options from ours. */
-static foldsvg_status read_perf(read_ctx *c, fs_input *in, foldsvg_error *err)
-{
-    const foldsvg_options *o = c->o;
-    if (o->no_sort)
-        return fs_error(err, FOLDSVG_E_USAGE, c->name,
-                        "--no-sort needs folded input; this is perf script output: drop "
-                        "--no-sort");
-    fs_perf_opts po = {
-        .pid = o->perf_pid,
-        .tid = o->perf_tid,
-        .kernel = o->perf_kernel,
-        .jit = o->perf_jit,
-        .addrs = o->perf_addrs,
-        .event_filter = o->event_filter,
-        .skip_after = (const char *const *)o->skip_after,
-        .nskip_after = o->nskip_after,
-        .warn = perf_warn,
-        .warn_ud = c,
-    };
-    foldsvg_status st = fs_perf_read(in, &po, &c->sink, err);
-    if (st == FOLDSVG_OK)
-        snprintf(c->facts.format, sizeof c->facts.format, "perf script");
-    return st;
+    const char *mode = NULL;
+    if (o->stack.flamechart && !(f->flags & FS_FORMAT_ORDERED))
+        mode = "flamechart";
+    else if (o->stack.no_sort && !(f->flags & FS_FORMAT_PATHS))
+        mode = "no-sort";
+    if (!mode)
+        return FOLDSVG_OK;
+    return fs_error(err, FOLDSVG_E_USAGE, name,
+                    "--%s needs folded input (it depends on line order); this is %s: drop --%s",
+                    mode, f->what, mode);
 }
 
 foldsvg_status fs_profile_read_input(foldsvg_profile *p, fs_input *in, const foldsvg_options *o,
@@ -306,57 +114,36 @@ foldsvg_status fs_profile_read_input(foldsvg_profile *p, fs_input *in, const fol
 {
     if (!o)
         o = fs_default_options();
-    read_ctx c;
+    tree_in c;
     memset(&c, 0, sizeof c);
-    c.sink.stack = on_profile_stack;
-    c.sink.count_name = on_count_name;
-    c.sink.facts = on_facts;
     c.p = p;
     c.o = o;
     c.name = fs_input_name(in);
     if (o->progress)
         fs_input_set_progress(in, o->progress, o->progress_user);
-    c.use_base = o->nbase > 0 && !o->flamechart && !o->no_sort;
-    if (o->flamechart)
+    if (o->stack.flamechart)
         p->has_log = 1;
-    fs_input_kind kind;
-    foldsvg_status st = fs_filter_new(&c.filter, o, err);
-    if (st == FOLDSVG_OK && (st = grow_frames(&c, 64)) != FOLDSVG_OK)
-        fs_error(err, st, c.name, "out of memory");
+    fs_consumer to = {&c, add_path, add_frames, on_count_name, on_facts, on_stats, on_warn};
+    fs_pipeline *pl;
+    const fs_format *format = NULL;
+    foldsvg_status st = fs_pipeline_new(&pl, &o->stack, &to, err);
     if (st == FOLDSVG_OK)
-        st = fs_input_kind_of(in, &kind, err);
-    if (st == FOLDSVG_OK && kind == FS_INPUT_JSON) {
-        if (o->flamechart || o->no_sort) {
-            st = fs_error(err, FOLDSVG_E_USAGE, c.name,
-                          "--%s needs folded input (it depends on line order); this is a "
-                          "Firefox-Profiler profile: drop --%s",
-                          o->flamechart ? "flamechart" : "no-sort",
-                          o->flamechart ? "flamechart" : "no-sort");
-        } else {
-            fs_firefox_opts fo = {o->thread, o->weight_samples, NULL, NULL};
-            st = fs_firefox_read(in, &fo, &c.sink, err);
-        }
-    } else if (st == FOLDSVG_OK && kind == FS_INPUT_PERF) {
-        st = read_perf(&c, in, err);
-    } else if (st == FOLDSVG_OK) {
-        fs_folded_stats stats;
-        memset(&stats, 0, sizeof stats);
-        st = fs_folded_read(in, on_line, &c, &stats, err);
-        if (st == FOLDSVG_OK)
-            note_stats(p, o, c.name, &stats);
-    }
+        st = fs_format_detect(in, &format, err);
+    if (st == FOLDSVG_OK)
+        st = check_order_modes(format, o, c.name, err);
+    if (st == FOLDSVG_OK)
+        st = format->read(in, &o->input, fs_pipeline_begin(pl, c.name), err);
+    if (st == FOLDSVG_OK)
+        st = fs_pipeline_end(pl, err);
+    if (st == FOLDSVG_OK && c.has_stats)
+        note_stats(p, o, c.name, &c.stats);
     snprintf(p->last_name, sizeof p->last_name, "%s", c.name);
     if (st == FOLDSVG_OK) {
         snprintf(c.facts.files, sizeof c.facts.files, "%s", c.name);
-        if (kind == FS_INPUT_FOLDED)
-            snprintf(c.facts.format, sizeof c.facts.format, "folded");
         c.facts.gzip = fs_input_is_gzip(in);
         fs_profile_note_input(p, &c.facts);
     }
-    fs_filter_free(c.filter);
-    fs_buf_free(&c.prev);
-    fs_buf_free(&c.names);
-    free(c.frames);
+    fs_pipeline_free(pl);
     return st;
 }
 
@@ -366,10 +153,8 @@ foldsvg_status foldsvg_profile_read_file(foldsvg_profile *p, const char *path,
     if (!p)
         return fs_error(err, FOLDSVG_E_ARG, path, "NULL profile");
     fs_input *in;
-    foldsvg_status st = fs_input_open_file(&in, path, err);
-    if (st)
-        return st;
-    st = fs_profile_read_input(p, in, opts, err);
+    FS_FORWARD_IF_ERROR(fs_input_open_file(&in, path, err));
+    foldsvg_status st = fs_profile_read_input(p, in, opts, err);
     fs_input_close(in);
     return st;
 }
@@ -380,10 +165,8 @@ foldsvg_status foldsvg_profile_read_stream(foldsvg_profile *p, FILE *f, const ch
     if (!p || !f)
         return fs_error(err, FOLDSVG_E_ARG, name, "NULL profile or stream");
     fs_input *in;
-    foldsvg_status st = fs_input_open_stream(&in, f, name, err);
-    if (st)
-        return st;
-    st = fs_profile_read_input(p, in, opts, err);
+    FS_FORWARD_IF_ERROR(fs_input_open_stream(&in, f, name, err));
+    foldsvg_status st = fs_profile_read_input(p, in, opts, err);
     fs_input_close(in);
     return st;
 }
@@ -395,36 +178,10 @@ foldsvg_status foldsvg_profile_read_buffer(foldsvg_profile *p, const void *data,
     if (!p || (!data && len))
         return fs_error(err, FOLDSVG_E_ARG, name, "NULL profile or data");
     fs_input *in;
-    foldsvg_status st = fs_input_open_mem(&in, data, len, name, err);
-    if (st)
-        return st;
-    st = fs_profile_read_input(p, in, opts, err);
+    FS_FORWARD_IF_ERROR(fs_input_open_mem(&in, data, len, name, err));
+    foldsvg_status st = fs_profile_read_input(p, in, opts, err);
     fs_input_close(in);
     return st;
-}
-
-typedef struct list_ctx {
-    fs_sink sink;
-    foldsvg_thread_fn fn;
-    void *user;
-} list_ctx;
-
-static foldsvg_status ignore_stack(fs_sink *self, const fs_strref *frames, size_t n, uint64_t count,
-                                   foldsvg_error *err)
-{
-    (void)self;
-    (void)frames;
-    (void)n;
-    (void)count;
-    (void)err;
-    return FOLDSVG_OK;
-}
-
-static void on_thread(void *ud, size_t index, const char *name, const char *process,
-                      uint64_t samples, double weight)
-{
-    list_ctx *c = ud;
-    c->fn(c->user, index, name, process, samples, weight);
 }
 
 foldsvg_status foldsvg_list_threads(const char *path, const foldsvg_options *opts,
@@ -434,25 +191,16 @@ foldsvg_status foldsvg_list_threads(const char *path, const foldsvg_options *opt
         return fs_error(err, FOLDSVG_E_ARG, path, "NULL callback");
     const foldsvg_options *o = opts ? opts : fs_default_options();
     fs_input *in;
-    foldsvg_status st = fs_input_open_file(&in, path, err);
-    if (st)
-        return st;
-    fs_input_kind kind;
-    st = fs_input_kind_of(in, &kind, err);
-    if (st == FOLDSVG_OK && kind == FS_INPUT_PERF) {
+    FS_FORWARD_IF_ERROR(fs_input_open_file(&in, path, err));
+    const fs_format *format;
+    foldsvg_status st = fs_format_detect(in, &format, err);
+    if (st == FOLDSVG_OK && !format->list_threads)
         st = fs_error(err, FOLDSVG_E_USAGE, fs_input_name(in),
-                      "--list-threads needs a Firefox-Profiler profile; this is perf script "
-                      "output, whose stacks --pid or --tid root at their process or thread");
-    } else if (st == FOLDSVG_OK && kind != FS_INPUT_JSON) {
-        st = fs_error(err, FOLDSVG_E_USAGE, fs_input_name(in),
-                      "--list-threads needs a Firefox-Profiler profile; this input is folded "
-                      "text, which has no threads");
-    } else if (st == FOLDSVG_OK) {
-        list_ctx c = {{ignore_stack, NULL, NULL}, fn, user};
-        /* Every thread is listed whatever --thread says. */
-        fs_firefox_opts fo = {-1, o->weight_samples, on_thread, &c};
-        st = fs_firefox_read(in, &fo, &c.sink, err);
-    }
+                      "--list-threads needs a Firefox-Profiler profile; this input is %s, which "
+                      "has no threads",
+                      format->what);
+    else if (st == FOLDSVG_OK)
+        st = format->list_threads(in, &o->input, fn, user, err);
     fs_input_close(in);
     return st;
 }

@@ -4,20 +4,22 @@
 #include <string.h>
 
 #include "lib/options.h"
+#include "lib/output.h"
 #include "lib/profile.h"
+#include "lib/report.h"
 #include "render/report.h"
 #include "render/svg.h"
 #include "render/tables.h"
 #include "util/buf.h"
 #include "util/error.h"
-#include "util/outfile.h"
+#include "util/grow.h"
 
 /* Rows per table when "top" is not set. */
 #define FS_REPORT_DEFAULT_TOP 25
 
 static size_t top_rows(const foldsvg_options *o)
 {
-    return o->top ? o->top : FS_REPORT_DEFAULT_TOP;
+    return o->report.top ? o->report.top : FS_REPORT_DEFAULT_TOP;
 }
 
 static const char *unit_of(const foldsvg_profile *p, const foldsvg_options *o)
@@ -43,57 +45,10 @@ foldsvg_status foldsvg_profile_write_top(const foldsvg_profile *p, FILE *out,
     fs_tables tb;
     if (fs_tables_compute(&p->tree, top_rows(o), &tb) != FOLDSVG_OK)
         return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
-    foldsvg_status st = fs_tables_write(&tb, o->top_format, o->per, unit_of(p, o), out, err);
+    foldsvg_status st =
+        fs_tables_write(&tb, o->report.top_format, o->report.per, unit_of(p, o), out, err);
     fs_tables_free(&tb);
     return st;
-}
-
-/* ---- input facts ------------------------------------------------------------------------ */
-
-static void append_file(fs_profile_facts *f, const char *name)
-{
-    size_t have = strlen(f->files), cap = sizeof f->files;
-    if (have >= 3 && strcmp(f->files + have - 3, "...") == 0)
-        return;
-    const char *sep = have ? ", " : "";
-    if (have + strlen(sep) + strlen(name) + 4 < cap)
-        snprintf(f->files + have, cap - have, "%s%s", sep, name);
-    else if (have + 6 < cap)
-        snprintf(f->files + have, cap - have, "%s...", sep);
-}
-
-/* The first input sets a text fact; a later one that says something else makes it
- * "mixed". */
-static void merge_text(char *dst, size_t cap, const char *src, uint32_t before)
-{
-    if (!src[0])
-        return;
-    if (before == 0 || !dst[0])
-        snprintf(dst, cap, "%s", src);
-    else if (strcmp(dst, src) != 0)
-        snprintf(dst, cap, "mixed");
-}
-
-void fs_profile_note_input(foldsvg_profile *p, const fs_profile_facts *in)
-{
-    if (!p || !in)
-        return;
-    fs_profile_facts *f = &p->facts;
-    uint32_t before = f->ninputs;
-    append_file(f, in->files[0] ? in->files : "<stdin>");
-    merge_text(f->format, sizeof f->format, in->format, before);
-    merge_text(f->product, sizeof f->product, in->product, before);
-    f->gzip |= in->gzip;
-    f->threads += in->threads;
-    if (before == 0 || f->interval_ms == in->interval_ms)
-        f->interval_ms = in->interval_ms;
-    else
-        f->interval_ms = 0;
-    if (before == 0 || f->rate == in->rate)
-        f->rate = in->rate;
-    else
-        f->rate = 0;
-    f->ninputs++;
 }
 
 /* ---- sections ----------------------------------------------------------------------------- */
@@ -107,73 +62,72 @@ static char *dup_str(const char *s)
     return d;
 }
 
-static int add_fact(fs_report_section *s, const char *label, const char *value)
+static foldsvg_status add_fact(fs_report_section *s, const char *label, const char *value)
 {
-    fs_report_fact *nf = realloc(s->facts, (s->nfacts + 1) * sizeof *nf);
-    if (!nf)
-        return -1;
-    s->facts = nf;
     char *l = dup_str(label), *v = dup_str(value);
-    if (!l || !v) {
+    if (!l || !v || FS_GROW(s->facts, s->facts_cap, s->nfacts + 1, 8) != FOLDSVG_OK) {
         free(l);
         free(v);
-        return -1;
+        return FOLDSVG_E_NOMEM;
     }
     s->facts[s->nfacts++] = (fs_report_fact){l, v};
-    return 0;
+    return FOLDSVG_OK;
 }
 
-static int add_facts(fs_report_section *s, const foldsvg_profile *p, const char *const *inputs,
-                     size_t ninputs)
+/* The "File" fact: the names given, or those the profile recorded. */
+static foldsvg_status add_files(fs_report_section *s, const foldsvg_profile *p,
+                                const char *const *inputs, size_t ninputs)
 {
     const fs_profile_facts *f = &p->facts;
-    int bad = 0;
-    char v[600];
-    if (ninputs) {
-        fs_buf files = {0};
-        for (size_t i = 0; i < ninputs && !bad; i++) {
-            const char *name = inputs[i] && strcmp(inputs[i], "-") ? inputs[i] : "<stdin>";
-            bad |= fs_buf_printf(&files, "%s%s", i ? ", " : "", name);
-        }
-        if (!bad)
-            bad |= add_fact(s, ninputs > 1 ? "Files" : "File", files.data);
-        fs_buf_free(&files);
-    } else if (f->files[0]) {
-        bad |= add_fact(s, f->ninputs > 1 ? "Files" : "File", f->files);
+    if (!ninputs)
+        return f->files[0] ? add_fact(s, f->ninputs > 1 ? "Files" : "File", f->files) : FOLDSVG_OK;
+    fs_buf files = {0};
+    for (size_t i = 0; i < ninputs; i++) {
+        const char *name = inputs[i] && strcmp(inputs[i], "-") ? inputs[i] : "<stdin>";
+        fs_buf_printf(&files, "%s%s", i ? ", " : "", name);
     }
+    foldsvg_status st = fs_buf_status(&files);
+    if (st == FOLDSVG_OK)
+        st = add_fact(s, ninputs > 1 ? "Files" : "File", files.data);
+    fs_buf_free(&files);
+    return st;
+}
+
+static foldsvg_status add_facts(fs_report_section *s, const foldsvg_profile *p,
+                                const char *const *inputs, size_t ninputs)
+{
+    const fs_profile_facts *f = &p->facts;
+    char v[600];
+    FS_FORWARD_IF_ERROR(add_files(s, p, inputs, ninputs));
     if (f->format[0]) {
         snprintf(v, sizeof v, "%s%s", f->format, f->gzip ? " (gzip)" : "");
-        bad |= add_fact(s, "Format", v);
+        FS_FORWARD_IF_ERROR(add_fact(s, "Format", v));
     }
     if (f->product[0])
-        bad |= add_fact(s, "Product", f->product);
+        FS_FORWARD_IF_ERROR(add_fact(s, "Product", f->product));
     if (f->threads) {
         snprintf(v, sizeof v, "%lu", (unsigned long)f->threads);
-        bad |= add_fact(s, "Threads", v);
+        FS_FORWARD_IF_ERROR(add_fact(s, "Threads", v));
     }
+    char n[32];
     if (f->rate) {
-        char n[32];
         fs_format_thousands(f->rate, n);
         snprintf(v, sizeof v, "1 sample every %s cycles", n);
-        bad |= add_fact(s, "Sample rate", v);
+        FS_FORWARD_IF_ERROR(add_fact(s, "Sample rate", v));
     } else if (f->interval_ms > 0) {
         snprintf(v, sizeof v, "every %g ms", f->interval_ms);
-        bad |= add_fact(s, "Sample interval", v);
+        FS_FORWARD_IF_ERROR(add_fact(s, "Sample interval", v));
     }
-    const char *unit = s->countname;
-    char n[32];
     fs_format_thousands(p->tree.total, n);
-    snprintf(v, sizeof v, "%s", n);
     char label[64];
-    snprintf(label, sizeof label, "Total %.40s", unit);
-    bad |= add_fact(s, label, v);
+    snprintf(label, sizeof label, "Total %.40s", s->countname);
+    FS_FORWARD_IF_ERROR(add_fact(s, label, n));
     fs_format_thousands((uint64_t)p->tree.unique, n);
-    bad |= add_fact(s, "Unique stacks", n);
-    return bad ? -1 : 0;
+    return add_fact(s, "Unique stacks", n);
 }
 
 /* The tables' names copied into one block, so a section outlives its profile. */
-static int copy_rows(fs_report_section *s)
+static foldsvg_status copy_rows(fs_report_section *s)
 {
     fs_tables *tb = &s->tables;
     size_t bytes = 1;
@@ -183,7 +137,7 @@ static int copy_rows(fs_report_section *s)
         bytes += tb->incl[i].len;
     s->names = malloc(bytes);
     if (!s->names)
-        return -1;
+        return FOLDSVG_E_NOMEM;
     size_t off = 0;
     for (int k = 0; k < 2; k++) {
         fs_top_row *rows = k ? tb->incl : tb->self;
@@ -195,7 +149,7 @@ static int copy_rows(fs_report_section *s)
             off += rows[i].len;
         }
     }
-    return 0;
+    return FOLDSVG_OK;
 }
 
 /* Fills S from P: the SVG (rendered with O, whose id prefix the caller chose), the tables
@@ -209,7 +163,8 @@ static foldsvg_status make_section(fs_report_section *s, const foldsvg_profile *
         return no_data(err);
     char *svg = NULL;
     size_t len = 0;
-    foldsvg_status st = foldsvg_profile_render_mem(p, FOLDSVG_FORMAT_SVG, o, &svg, &len, err);
+    fs_profile_job job = {p, FOLDSVG_FORMAT_SVG, o};
+    foldsvg_status st = fs_output_mem(fs_output_profile, &job, o, &svg, &len, err);
     if (st)
         return st;
     /* Inline SVG in HTML takes no XML declaration or DOCTYPE: start at the root element. */
@@ -221,13 +176,13 @@ static foldsvg_status make_section(fs_report_section *s, const foldsvg_profile *
     s->svg_len = len - (size_t)(root - svg);
     memmove(svg, root, s->svg_len + 1);
     s->svg = svg;
-    s->per = o->per;
+    s->per = o->report.per;
     s->countname = dup_str(unit_of(p, o));
     s->heading = heading ? dup_str(heading) : NULL;
     st = FOLDSVG_E_NOMEM;
     if (s->countname && (!heading || s->heading) &&
-        fs_tables_compute(&p->tree, top_rows(o), &s->tables) == FOLDSVG_OK && copy_rows(s) == 0 &&
-        add_facts(s, p, inputs, ninputs) == 0)
+        fs_tables_compute(&p->tree, top_rows(o), &s->tables) == FOLDSVG_OK &&
+        copy_rows(s) == FOLDSVG_OK && add_facts(s, p, inputs, ninputs) == FOLDSVG_OK)
         st = FOLDSVG_OK;
     if (st) {
         fs_report_section_free(s);
@@ -238,7 +193,7 @@ static foldsvg_status make_section(fs_report_section *s, const foldsvg_profile *
 
 static const char *page_title(const foldsvg_options *o)
 {
-    return o->title ? o->title : "Profile report";
+    return o->svg.title ? o->svg.title : "Profile report";
 }
 
 foldsvg_status fs_report_render_profile(const foldsvg_profile *p, const foldsvg_options *o,
@@ -297,25 +252,19 @@ foldsvg_status foldsvg_report_add(foldsvg_report *r, const foldsvg_profile *p, c
 {
     if (!r || !p || (!inputs && ninputs))
         return fs_error(err, FOLDSVG_E_ARG, NULL, "NULL report, profile or inputs");
-    if (r->n == r->cap) {
-        size_t cap = r->cap ? 2 * r->cap : 4;
-        fs_report_section *ns = realloc(r->secs, cap * sizeof *ns);
-        if (!ns)
-            return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
-        r->secs = ns;
-        r->cap = cap;
-    }
+    if (FS_GROW(r->secs, r->cap, r->n + 1, 4) != FOLDSVG_OK)
+        return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
     /* Every SVG on the page needs its own ids. The first keeps the usual prefix (the
      * user's, or the content hash); later ones get a suffix no content hash can have. */
     foldsvg_options *o = r->opts;
-    char *saved = o->id_prefix;
+    char *saved = o->svg.id_prefix;
     char prefix[96];
     if (r->n > 0) {
         snprintf(prefix, sizeof prefix, "%s-s%zu", saved ? saved : "fg", r->n + 1);
-        o->id_prefix = prefix;
+        o->svg.id_prefix = prefix;
     }
     foldsvg_status st = make_section(&r->secs[r->n], p, heading, inputs, ninputs, o, err);
-    o->id_prefix = saved;
+    o->svg.id_prefix = saved;
     if (st)
         return st;
     r->n++;
@@ -348,23 +297,18 @@ foldsvg_status foldsvg_report_render(const foldsvg_report *r, FILE *out, foldsvg
     return st;
 }
 
+static foldsvg_status draw_report(const void *job, fs_out *out, fs_palettemap **pmap,
+                                  foldsvg_error *err)
+{
+    *pmap = NULL;
+    return out->f ? foldsvg_report_render(job, out->f, err) : FOLDSVG_E_ARG;
+}
+
 foldsvg_status foldsvg_report_write(const foldsvg_report *r, const char *path, foldsvg_error *err)
 {
     if (!r)
         return fs_error(err, FOLDSVG_E_ARG, path, "NULL report");
     if (r->n == 0)
         return no_data(err);
-    fs_outfile f;
-    foldsvg_status st = fs_outfile_open(&f, path, err);
-    if (st)
-        return st;
-    st = foldsvg_report_render(r, f.f, err);
-    if (st) {
-        fs_outfile_abort(&f);
-        if (err && !err->file[0])
-            snprintf(err->file, sizeof err->file, "%s",
-                     path && strcmp(path, "-") ? path : "<stdout>");
-        return st;
-    }
-    return fs_outfile_commit(&f, err);
+    return fs_output_file(draw_report, r, r->opts, path, err);
 }

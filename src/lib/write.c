@@ -1,49 +1,17 @@
-/* Rendering a profile (SVG, folded text) to streams, memory and files. */
+/* The public entry points that draw a profile (SVG, folded text, the HTML report) to
+ * streams, memory and files: they pick the format and hand the drawing to lib/output.c,
+ * the HTML report to lib/report.c. */
 #include <libxml/xmlIO.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "lib/options.h"
+#include "lib/output.h"
 #include "lib/profile.h"
-#include "render/nameattr.h"
-#include "render/palettemap.h"
-#include "render/report.h"
-#include "render/svg.h"
-#include "util/buf.h"
-#include "util/error.h"
-#include "util/outfile.h"
+#include "lib/report.h"
 #include "lib/write.h"
-#include "lib/read.h"
-
-/* Where rendered bytes go: a stream or a growing buffer. */
-typedef struct sink_out {
-    FILE *f;
-    fs_buf *mem;
-    int failed;
-} sink_out;
-
-static int out_write(sink_out *s, const char *data, size_t n)
-{
-    if (s->failed)
-        return -1;
-    if (s->mem ? fs_buf_append(s->mem, data, n) != 0 : fwrite(data, 1, n, s->f) != n) {
-        s->failed = 1;
-        return -1;
-    }
-    return 0;
-}
-
-static int xml_write_cb(void *ctx, const char *data, int len)
-{
-    return out_write(ctx, data, (size_t)len) == 0 ? len : -1;
-}
-
-static int xml_close_cb(void *ctx)
-{
-    (void)ctx;
-    return 0;
-}
+#include "util/error.h"
 
 foldsvg_format foldsvg_format_for_path(const char *path)
 {
@@ -60,147 +28,20 @@ foldsvg_format foldsvg_format_for_path(const char *path)
     return FOLDSVG_FORMAT_FOLDED;
 }
 
-typedef struct folded_ctx {
-    sink_out *out;
-    fs_buf line;
-} folded_ctx;
-
-static int folded_line(void *user, const char *path, size_t len, uint64_t count, uint64_t before,
-                       int has_before)
+/* A profile in any format: the HTML report, or what lib/output.c draws. */
+static foldsvg_status draw(const void *job, fs_out *out, fs_palettemap **pmap, foldsvg_error *err)
 {
-    folded_ctx *c = user;
-    fs_buf_clear(&c->line);
-    int bad = fs_buf_append(&c->line, path, len);
-    if (has_before)
-        bad |= fs_buf_printf(&c->line, " %llu", (unsigned long long)before);
-    bad |= fs_buf_printf(&c->line, " %llu\n", (unsigned long long)count);
-    if (bad || out_write(c->out, c->line.data, c->line.len) != 0) {
-        c->out->failed = 1;
-        return 1;
-    }
-    return 0;
-}
-
-static const char *palette_map_path(const foldsvg_options *o)
-{
-    return o->palette_map_path ? o->palette_map_path : "palette.map";
-}
-
-/* What makes a render fail before it writes anything. */
-static foldsvg_status precheck(const foldsvg_profile *p, foldsvg_format format,
-                               const foldsvg_options *o, foldsvg_error *err)
-{
-    if (p->tree.total == 0 && (o->ninclude || o->nexclude || o->nfocus))
-        return fs_error(err, FOLDSVG_E_NO_DATA, p->last_name[0] ? p->last_name : NULL,
-                        "every stack was filtered out: nothing to draw (check the --include, "
-                        "--exclude and --focus patterns)");
-    /* Folded text of nothing is empty (as inferno's collapsers write it); only invalid
-     * lines make it an error. */
-    if (p->tree.total == 0 && format == FOLDSVG_FORMAT_FOLDED &&
-        !(p->pending_name[0] && p->pending.invalid))
-        return FOLDSVG_OK;
-    if (p->tree.total == 0 && p->pending_name[0])
-        return fs_no_data_error(err, p->pending_name, &p->pending);
-    if (p->tree.total == 0 && p->last_name[0])
-        return fs_no_data_error(err, p->last_name, NULL);
-    if (p->tree.total == 0)
-        return fs_error(err, FOLDSVG_E_NO_DATA, NULL, "no stacks were recorded: nothing to draw");
-    if (format != FOLDSVG_FORMAT_FOLDED && o->flamechart && !p->has_log)
-        return fs_error(err, FOLDSVG_E_USAGE, NULL,
-                        "--flamechart needs the input order: read the input with the flamechart "
-                        "option set");
-    return FOLDSVG_OK;
-}
-
-/* Renders IN (its palette map and name attributes are loaded here from the options) as
- * SVG into OUT. *PMAP gets the --cp map to save once the output is in place. */
-static foldsvg_status render_svg(const fs_svg_input *base, sink_out *out, fs_palettemap **pmap,
-                                 foldsvg_error *err)
-{
-    const foldsvg_options *o = base->opts;
-    fs_svg_input in = *base;
+    const fs_profile_job *j = job;
+    if (j->format != FOLDSVG_FORMAT_HTML)
+        return fs_output_profile(job, out, pmap, err);
     *pmap = NULL;
-    if (o->cp) {
-        in.palette_map = fs_palettemap_new();
-        if (!in.palette_map)
-            return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
-        foldsvg_status st = fs_palettemap_load(in.palette_map, palette_map_path(o), err);
-        if (st) {
-            fs_palettemap_free(in.palette_map);
-            return st;
-        }
-    }
-    fs_nameattr_map *attrs = NULL;
-    if (o->nameattr) {
-        attrs = fs_nameattr_new();
-        foldsvg_status st = attrs ? fs_nameattr_load(attrs, o->nameattr, o->warn, o->warn_user, err)
-                                  : fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
-        if (st) {
-            fs_nameattr_free(attrs);
-            fs_palettemap_free(in.palette_map);
-            return st;
-        }
-        in.nameattrs = attrs;
-    }
-    xmlOutputBufferPtr xb = xmlOutputBufferCreateIO(xml_write_cb, xml_close_cb, out, NULL);
-    if (!xb) {
-        fs_nameattr_free(attrs);
-        fs_palettemap_free(in.palette_map);
-        return fs_error(err, FOLDSVG_E_NOMEM, NULL, "cannot create the XML output");
-    }
-    foldsvg_status st = fs_render_svg(&in, xb, err);
-    fs_nameattr_free(attrs);
+    FS_FORWARD_IF_ERROR(fs_output_precheck(j->p, j->format, j->o, err));
+    xmlOutputBufferPtr xb = fs_out_xml(out);
+    if (!xb)
+        return fs_error(err, FOLDSVG_E_NOMEM, NULL, "cannot create the HTML output");
+    foldsvg_status st = fs_report_render_profile(j->p, j->o, xb, err);
     if (st == FOLDSVG_OK && out->failed)
         st = fs_error(err, FOLDSVG_E_IO, NULL, "write failed");
-    if (st)
-        fs_palettemap_free(in.palette_map);
-    else
-        *pmap = in.palette_map;
-    return st;
-}
-
-/* Renders into OUT. *PMAP gets the --cp map to save once the output is in place. */
-static foldsvg_status render_to(const foldsvg_profile *p, foldsvg_format format,
-                                const foldsvg_options *o, sink_out *out, fs_palettemap **pmap,
-                                foldsvg_error *err)
-{
-    *pmap = NULL;
-    foldsvg_status pre = precheck(p, format, o, err);
-    if (pre)
-        return pre;
-    if (format == FOLDSVG_FORMAT_FOLDED) {
-        folded_ctx c = {out, {0}};
-        foldsvg_status st = foldsvg_profile_foreach(p, folded_line, &c);
-        fs_buf_free(&c.line);
-        if (st)
-            return fs_error(err, st, NULL, "%s", foldsvg_status_name(st));
-        return out->failed ? fs_error(err, FOLDSVG_E_IO, NULL, "write failed") : FOLDSVG_OK;
-    }
-    if (format == FOLDSVG_FORMAT_HTML) {
-        xmlOutputBufferPtr xb = xmlOutputBufferCreateIO(xml_write_cb, xml_close_cb, out, NULL);
-        if (!xb)
-            return fs_error(err, FOLDSVG_E_NOMEM, NULL, "cannot create the HTML output");
-        foldsvg_status st = fs_report_render_profile(p, o, xb, err);
-        if (st == FOLDSVG_OK && out->failed)
-            st = fs_error(err, FOLDSVG_E_IO, NULL, "write failed");
-        return st;
-    }
-    fs_svg_input in = {
-        .tree = &p->tree,
-        .log = o->flamechart ? &p->log : NULL,
-        .opts = o,
-        .countname = o->countname ? o->countname : p->count_name,
-    };
-    return render_svg(&in, out, pmap, err);
-}
-
-static foldsvg_status save_palette(fs_palettemap *pmap, const foldsvg_options *o,
-                                   foldsvg_error *err)
-{
-    if (!pmap)
-        return FOLDSVG_OK;
-    foldsvg_status st = fs_palettemap_save(pmap, palette_map_path(o), err);
-    fs_palettemap_free(pmap);
     return st;
 }
 
@@ -210,18 +51,8 @@ foldsvg_status foldsvg_profile_render(const foldsvg_profile *p, foldsvg_format f
     if (!p || !out)
         return fs_error(err, FOLDSVG_E_ARG, NULL, "NULL profile or stream");
     const foldsvg_options *o = opts ? opts : fs_default_options();
-    if (format == FOLDSVG_FORMAT_AUTO)
-        format = FOLDSVG_FORMAT_SVG;
-    sink_out s = {out, NULL, 0};
-    fs_palettemap *pmap;
-    foldsvg_status st = render_to(p, format, o, &s, &pmap, err);
-    if (st == FOLDSVG_OK && fflush(out) != 0)
-        st = fs_error(err, FOLDSVG_E_IO, NULL, "write failed");
-    if (st) {
-        fs_palettemap_free(pmap);
-        return st;
-    }
-    return save_palette(pmap, o, err);
+    fs_profile_job j = {p, format == FOLDSVG_FORMAT_AUTO ? FOLDSVG_FORMAT_SVG : format, o};
+    return fs_output_stream(draw, &j, o, out, err);
 }
 
 foldsvg_status foldsvg_profile_render_mem(const foldsvg_profile *p, foldsvg_format format,
@@ -234,69 +65,8 @@ foldsvg_status foldsvg_profile_render_mem(const foldsvg_profile *p, foldsvg_form
     if (len)
         *len = 0;
     const foldsvg_options *o = opts ? opts : fs_default_options();
-    if (format == FOLDSVG_FORMAT_AUTO)
-        format = FOLDSVG_FORMAT_SVG;
-    fs_buf mem = {0};
-    sink_out s = {NULL, &mem, 0};
-    fs_palettemap *pmap;
-    foldsvg_status st = render_to(p, format, o, &s, &pmap, err);
-    if (st == FOLDSVG_OK && fs_buf_append(&mem, "", 0) != 0)
-        st = fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
-    if (st) {
-        fs_buf_free(&mem);
-        return st;
-    }
-    *out = mem.data;
-    if (len)
-        *len = mem.len;
-    return save_palette(pmap, o, err);
-}
-
-static void name_output(foldsvg_error *err, const char *path)
-{
-    if (err && !err->file[0])
-        snprintf(err->file, sizeof err->file, "%s", path && strcmp(path, "-") ? path : "<stdout>");
-}
-
-/* Renders through FN into PATH: a temporary file renamed on success (see outfile.h), then
- * the --cp palette map is saved. */
-typedef foldsvg_status (*render_fn)(const void *ctx, sink_out *out, fs_palettemap **pmap,
-                                    foldsvg_error *err);
-
-static foldsvg_status write_with(const char *path, const foldsvg_options *o, render_fn fn,
-                                 const void *ctx, foldsvg_error *err)
-{
-    fs_outfile f;
-    foldsvg_status st = fs_outfile_open(&f, path, err);
-    if (st)
-        return st;
-    sink_out s = {f.f, NULL, 0};
-    fs_palettemap *pmap;
-    st = fn(ctx, &s, &pmap, err);
-    if (st) {
-        fs_outfile_abort(&f);
-        name_output(err, path);
-        return st;
-    }
-    st = fs_outfile_commit(&f, err);
-    if (st) {
-        fs_palettemap_free(pmap);
-        return st;
-    }
-    return save_palette(pmap, o, err);
-}
-
-typedef struct profile_job {
-    const foldsvg_profile *p;
-    foldsvg_format format;
-    const foldsvg_options *o;
-} profile_job;
-
-static foldsvg_status render_profile_job(const void *ctx, sink_out *out, fs_palettemap **pmap,
-                                         foldsvg_error *err)
-{
-    const profile_job *j = ctx;
-    return render_to(j->p, j->format, j->o, out, pmap, err);
+    fs_profile_job j = {p, format == FOLDSVG_FORMAT_AUTO ? FOLDSVG_FORMAT_SVG : format, o};
+    return fs_output_mem(draw, &j, o, out, len, err);
 }
 
 foldsvg_status foldsvg_profile_write_as(const foldsvg_profile *p, const char *path,
@@ -309,55 +79,31 @@ foldsvg_status foldsvg_profile_write_as(const foldsvg_profile *p, const char *pa
     if (format == FOLDSVG_FORMAT_AUTO)
         format = foldsvg_format_for_path(path);
     /* What can fail early fails before any file is created. */
-    foldsvg_status st = precheck(p, format, o, err);
-    if (st)
-        return st;
-    profile_job j = {p, format, o};
-    return write_with(path, o, render_profile_job, &j, err);
-}
-
-static foldsvg_status render_frames_job(const void *ctx, sink_out *out, fs_palettemap **pmap,
-                                        foldsvg_error *err)
-{
-    return render_svg(ctx, out, pmap, err);
-}
-
-foldsvg_status fs_write_svg_frames(const fs_svg_input *in, const char *path, foldsvg_error *err)
-{
-    if (in->tree->total == 0)
-        return fs_error(err, FOLDSVG_E_NO_DATA, NULL,
-                        "no valid stacks in the input: nothing to draw (lines look like "
-                        "'frame;frame;... COUNT')");
-    return write_with(path, in->opts, render_frames_job, in, err);
-}
-
-typedef struct folded_job {
-    fs_folded_producer produce;
-    void *user;
-} folded_job;
-
-static foldsvg_status render_folded_job(const void *ctx, sink_out *out, fs_palettemap **pmap,
-                                        foldsvg_error *err)
-{
-    const folded_job *j = ctx;
-    *pmap = NULL;
-    folded_ctx c = {out, {0}};
-    foldsvg_status st = j->produce(j->user, folded_line, &c);
-    fs_buf_free(&c.line);
-    if (out->failed)
-        return fs_error(err, FOLDSVG_E_IO, NULL, "write failed");
-    return st ? fs_error(err, st, NULL, "%s", foldsvg_status_name(st)) : FOLDSVG_OK;
-}
-
-foldsvg_status fs_write_folded(const char *path, fs_folded_producer produce, void *user,
-                               foldsvg_error *err)
-{
-    folded_job j = {produce, user};
-    return write_with(path, fs_default_options(), render_folded_job, &j, err);
+    FS_FORWARD_IF_ERROR(fs_output_precheck(p, format, o, err));
+    fs_profile_job j = {p, format, o};
+    return fs_output_file(draw, &j, o, path, err);
 }
 
 foldsvg_status foldsvg_profile_write(const foldsvg_profile *p, const char *path,
                                      const foldsvg_options *opts, foldsvg_error *err)
 {
     return foldsvg_profile_write_as(p, path, FOLDSVG_FORMAT_AUTO, opts, err);
+}
+
+foldsvg_status fs_write_svg_frames(const fs_svg_input *in, const foldsvg_options *o,
+                                   const char *path, foldsvg_error *err)
+{
+    if (in->tree->total == 0)
+        return fs_error(err, FOLDSVG_E_NO_DATA, NULL,
+                        "no valid stacks in the input: nothing to draw (lines look like "
+                        "'frame;frame;... COUNT')");
+    fs_frames_job j = {in, o};
+    return fs_output_file(fs_output_frames, &j, o, path, err);
+}
+
+foldsvg_status fs_write_folded(const char *path, fs_folded_producer produce, void *user,
+                               foldsvg_error *err)
+{
+    fs_folded_job j = {produce, user};
+    return fs_output_file(fs_output_folded, &j, fs_default_options(), path, err);
 }

@@ -1,17 +1,15 @@
-/* Writing outputs, for the library's own entry points. */
+/* Writing outputs to files, for lib/convert.c (which draws without a profile). */
 #ifndef FOLDSVG_LIB_WRITE_H
 #define FOLDSVG_LIB_WRITE_H
 
 #include "foldsvg.h"
+#include "lib/output.h"
 #include "render/svg.h"
 
 /* Writes the SVG of IN (a frame list or a tree) to PATH with the usual output rules
  * (temporary file renamed on success; "-" is standard output). */
-foldsvg_status fs_write_svg_frames(const fs_svg_input *in, const char *path, foldsvg_error *err);
-
-/* Calls LINE (with LINE_USER) once per distinct stack, in order; a non-zero return from LINE
- * means the output failed: stop. */
-typedef foldsvg_status (*fs_folded_producer)(void *user, foldsvg_stack_fn line, void *line_user);
+foldsvg_status fs_write_svg_frames(const fs_svg_input *in, const foldsvg_options *o,
+                                   const char *path, foldsvg_error *err);
 
 /* Writes folded text ("STACK [BEFORE ]COUNT" lines) from PRODUCE to PATH, with the same
  * output rules. */

@@ -13,31 +13,30 @@
 
 #include "foldsvg.h"
 #include "parse/input.h"
+#include "parse/reader.h"
 #include "parse/sink.h"
 
-typedef struct fs_firefox_opts {
-    /* Only the thread with this index (document order, from 0); -1 merges all threads. */
-    long thread;
-    /* --weight samples: every sample weighs 1, whatever the profile says. */
-    int weight_samples;
-    /* --list-threads: called once per thread in document order, after the whole input was
-     * read and before any stack reaches the sink. NAME and PROCESS are never NULL ("" when
-     * absent) and live only for the call. SAMPLES counts sample rows, WEIGHT sums their
-     * weights (as the selected weighting gives them). NULL-able. */
-    void (*thread_cb)(void *ud, size_t index, const char *name, const char *process,
-                      uint64_t samples, double weight);
-    void *thread_ud;
-} fs_firefox_opts;
-
-/* Reads the whole profile from IN (already gunzipped by the input) and gives the sink one
- * stack() call per distinct (thread, stack), root first, names raw; a null stack gives
- * n == 0. count_name() is called once before the stacks unless the weights are SP1 cycles.
- * OPTS NULL means all threads, automatic weights, no listing.
- * Errors: FOLDSVG_E_PARSE for malformed JSON or tables (message names the byte offset in
- * the decoded JSON text, or the thread, table and row), FOLDSVG_E_USAGE when opts->thread
- * is out of range, FOLDSVG_E_OVERFLOW, FOLDSVG_E_NOMEM, or what the input or the sink
- * returned. On error the sink may have received part of the stacks. */
-foldsvg_status fs_firefox_read(fs_input *in, const fs_firefox_opts *opts, fs_sink *sink,
+/* The registry's entry points (parse/format.c). Detection: the first byte that is not
+ * whitespace is '{'.
+ *
+ * Reading gives the sink one stack() call per distinct (thread, stack), root first, names
+ * raw; a null stack gives n == 0. When a weight of the selection has a fraction, every stack
+ * comes through weight() instead, to be summed per folded stack and rounded at the end.
+ * count_name() is called once before the stacks unless the weights are SP1 cycles, facts()
+ * once. OPTS->thread selects a thread (-1: all merged), OPTS->weight_samples weighs each
+ * sample 1. Errors: FOLDSVG_E_PARSE for malformed JSON or tables (the message names the
+ * byte offset in the decoded JSON text, or the thread, table and row), FOLDSVG_E_USAGE when
+ * the thread is out of range, FOLDSVG_E_OVERFLOW, FOLDSVG_E_NOMEM, or what the input or the
+ * sink returned. On error the sink may have received part of the stacks.
+ *
+ * Listing calls FN once per thread in document order (INDEX what --thread takes), every
+ * thread whatever OPTS->thread says; NAME and PROCESS are never NULL ("" when absent) and
+ * live only for the call; SAMPLES counts sample rows, WEIGHT sums their weights as the
+ * weighting gives them. */
+int fs_firefox_detect(const unsigned char *head, size_t len, int complete);
+foldsvg_status fs_firefox_read(fs_input *in, const fs_input_opts *opts, fs_sink *sink,
                                foldsvg_error *err);
+foldsvg_status fs_firefox_list_threads(fs_input *in, const fs_input_opts *opts,
+                                       foldsvg_thread_fn fn, void *user, foldsvg_error *err);
 
 #endif

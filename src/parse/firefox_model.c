@@ -1,12 +1,11 @@
-/* Containers of the Firefox-Profiler reader: string tables, tables captured in both the
- * Gecko and the processed shape, and the per-stack sample sums (an open-addressing hash,
- * so memory follows distinct stacks, not samples). */
-#include <errno.h>
+#include "parse/firefox_model.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "parse/firefox_internal.h"
+#include "util/error.h"
+#include "util/grow.h"
 
 const char *const ff_column_names[FF_NCOLS] = {
     "prefix", "frame", "prefixOffset",   "location", "func",
@@ -20,93 +19,19 @@ int ff_column_id(const char *name, size_t len)
     return -1;
 }
 
-/* Grows *P (element size SZ) to hold at least NEED elements. */
-static int grow(void **p, size_t *cap, size_t need, size_t sz)
+foldsvg_status ff_cells_push(ff_cells *c, fs_json_value v)
 {
-    if (need <= *cap)
-        return 1;
-    size_t nc = *cap ? *cap : 16;
-    while (nc < need) {
-        if (nc > SIZE_MAX / 2 / sz)
-            return 0;
-        nc *= 2;
-    }
-    void *q = realloc(*p, nc * sz);
-    if (!q)
-        return 0;
-    *p = q;
-    *cap = nc;
-    return 1;
-}
-
-int ff_cells_push(ff_cells *c, ff_cell v)
-{
-    if (c->n == c->cap && !grow((void **)&c->a, &c->cap, c->n + 1, sizeof *c->a))
-        return 0;
+    FS_FORWARD_IF_ERROR(FS_GROW(c->a, c->cap, c->n + 1, 16));
     c->a[c->n++] = v;
-    return 1;
-}
-
-ff_cell ff_number(const char *s, size_t len)
-{
-    ff_cell c;
-    size_t i = 0;
-    int neg = 0;
-    if (i < len && s[i] == '-') {
-        neg = 1;
-        i++;
-    }
-    uint64_t v = 0;
-    int ok = i < len && len - i <= 18; /* 18 digits always fit in int64 */
-    for (size_t k = i; ok && k < len; k++) {
-        unsigned d = (unsigned)(unsigned char)s[k] - '0';
-        if (d > 9)
-            ok = 0;
-        else
-            v = v * 10 + d;
-    }
-    if (ok) {
-        c.tag = FF_INT;
-        c.v.i = neg ? -(int64_t)v : (int64_t)v;
-        return c;
-    }
-    /* Floats, exponents and very long integers: strtod wants a terminated copy. */
-    char tmp[64];
-    char *buf = tmp;
-    if (len >= sizeof tmp) {
-        buf = malloc(len + 1);
-        if (!buf) {
-            c.tag = FF_NUM;
-            c.v.d = NAN;
-            return c;
-        }
-    }
-    memcpy(buf, s, len);
-    buf[len] = '\0';
-    c.tag = FF_NUM;
-    c.v.d = strtod(buf, NULL);
-    if (strpbrk(buf, ".eE") == NULL) {
-        /* An integer too long for the fast path is still an integer when it fits. */
-        errno = 0;
-        long long ll = strtoll(buf, NULL, 10);
-        if (errno == 0) {
-            c.tag = FF_INT;
-            c.v.i = (int64_t)ll;
-        }
-    }
-    if (buf != tmp)
-        free(buf);
-    return c;
+    return FOLDSVG_OK;
 }
 
 /* ---------------------------------------------------------------- strings */
 
-int ff_strings_push(ff_strings *s, const char *str, size_t len, int is_string)
+foldsvg_status ff_strings_push(ff_strings *s, const char *str, size_t len, int is_string)
 {
-    if (s->n + 2 > s->ncap && !grow((void **)&s->off, &s->ncap, s->n + 2, sizeof *s->off))
-        return 0;
-    if (s->len + len > s->cap && !grow((void **)&s->buf, &s->cap, s->len + len, 1))
-        return 0;
+    FS_FORWARD_IF_ERROR(FS_GROW(s->off, s->ncap, s->n + 2, 16));
+    FS_FORWARD_IF_ERROR(FS_GROW(s->buf, s->cap, s->len + len, 16));
     if (len)
         memcpy(s->buf + s->len, str, len);
     if (s->n == 0)
@@ -115,7 +40,7 @@ int ff_strings_push(ff_strings *s, const char *str, size_t len, int is_string)
     s->len += len;
     s->off[s->n + 1] = s->len;
     s->n++;
-    return 1;
+    return FOLDSVG_OK;
 }
 
 int ff_strings_get(const ff_strings *s, int64_t i, const char **ptr, size_t *len)
@@ -168,40 +93,36 @@ void ff_table_data_begin(ff_table *t, const int *wanted, int nwanted)
             t->keep[t->nkeep++] = wanted[i];
 }
 
-int ff_table_row_begin(ff_table *t)
+foldsvg_status ff_table_row_begin(ff_table *t)
 {
     if (t->compact) {
-        ff_cell nul = {.tag = FF_NULL};
+        fs_json_value nul = {.tag = FS_JSON_NULL};
         for (int i = 0; i < t->nkeep; i++)
-            if (!ff_cells_push(&t->cells, nul))
-                return 0;
-        return 1;
+            FS_FORWARD_IF_ERROR(ff_cells_push(&t->cells, nul));
+        return FOLDSVG_OK;
     }
-    if (t->nrows + 2 > t->rcap &&
-        !grow((void **)&t->rowstart, &t->rcap, t->nrows + 2, sizeof *t->rowstart))
-        return 0;
+    FS_FORWARD_IF_ERROR(FS_GROW(t->rowstart, t->rcap, t->nrows + 2, 16));
     t->rowstart[t->nrows] = t->cells.n;
-    return 1;
+    return FOLDSVG_OK;
 }
 
-int ff_table_row_cell(ff_table *t, size_t k, ff_cell v)
+foldsvg_status ff_table_row_cell(ff_table *t, size_t k, fs_json_value v)
 {
     if (t->compact) {
-        ff_cell *row = t->cells.a + t->cells.n - (size_t)t->nkeep;
+        fs_json_value *row = t->cells.a + t->cells.n - (size_t)t->nkeep;
         for (int i = 0; i < t->nkeep; i++)
             if (t->schema[t->keep[i]] == (int64_t)k)
                 row[i] = v;
-        return 1;
+        return FOLDSVG_OK;
     }
     return ff_cells_push(&t->cells, v);
 }
 
-int ff_table_row_end(ff_table *t)
+void ff_table_row_end(ff_table *t)
 {
     t->nrows++;
     if (!t->compact)
         t->rowstart[t->nrows] = t->cells.n;
-    return 1;
 }
 
 size_t ff_table_rows(const ff_table *t)
@@ -209,9 +130,9 @@ size_t ff_table_rows(const ff_table *t)
     return t->nrows;
 }
 
-ff_cell ff_table_cell(const ff_table *t, size_t r, int col)
+fs_json_value ff_table_cell(const ff_table *t, size_t r, int col)
 {
-    ff_cell nul = {.tag = FF_NULL};
+    fs_json_value nul = {.tag = FS_JSON_NULL};
     int64_t k = t->schema[col];
     if (k < 0 || r >= t->nrows)
         return nul;
@@ -237,15 +158,17 @@ static size_t hash64(int64_t k)
 
 #define FF_EMPTY INT64_MIN
 
-ff_acc *ff_agg_get(ff_agg *g, int64_t key, uint64_t row)
+foldsvg_status ff_agg_get(ff_agg *g, int64_t key, uint64_t row, ff_acc **out)
 {
-    if (g->last && g->last->key == key)
-        return g->last;
+    if (g->last && g->last->key == key) {
+        *out = g->last;
+        return FOLDSVG_OK;
+    }
     if ((g->count + 1) * 4 > g->cap * 3) {
         size_t nc = g->cap ? g->cap * 2 : 1024;
         ff_acc *ns = malloc(nc * sizeof *ns);
         if (!ns)
-            return NULL;
+            return FOLDSVG_E_NOMEM;
         for (size_t i = 0; i < nc; i++)
             ns[i].key = FF_EMPTY;
         for (size_t i = 0; i < g->cap; i++) {
@@ -271,7 +194,8 @@ ff_acc *ff_agg_get(ff_agg *g, int64_t key, uint64_t row)
         g->count++;
     }
     g->last = a;
-    return a;
+    *out = a;
+    return FOLDSVG_OK;
 }
 
 void ff_agg_free(ff_agg *g)
@@ -280,23 +204,23 @@ void ff_agg_free(ff_agg *g)
     memset(g, 0, sizeof *g);
 }
 
-int ff_acc_add(ff_acc *a, const ff_cell *w)
+foldsvg_status ff_acc_add(ff_acc *a, const fs_json_value *w)
 {
-    if (w->tag == FF_INT) {
+    if (w->tag == FS_JSON_INT) {
         int64_t v = w->v.i;
         if ((v > 0 && a->wint > INT64_MAX - v) || (v < 0 && a->wint < INT64_MIN - v))
-            return 0;
+            return FOLDSVG_E_OVERFLOW;
         a->wint += v;
-        return 1;
+        return FOLDSVG_OK;
     }
     double d = w->v.d;
     if (!isfinite(d) || d >= 9.2e18 || d <= -9.2e18)
-        return 0;
+        return FOLDSVG_E_OVERFLOW;
     double ip = floor(d);
     double fr = d - ip; /* exact: both parts of a double are doubles */
     int64_t v = (int64_t)ip;
     if ((v > 0 && a->wint > INT64_MAX - v) || (v < 0 && a->wint < INT64_MIN - v))
-        return 0;
+        return FOLDSVG_E_OVERFLOW;
     a->wint += v;
     if (fr != 0.0) {
         /* Neumaier: the error of each addition is kept in flo, so the half-up rounding at
@@ -308,7 +232,7 @@ int ff_acc_add(ff_acc *a, const ff_cell *w)
             a->flo += (fr - t) + a->fhi;
         a->fhi = t;
     }
-    return 1;
+    return FOLDSVG_OK;
 }
 
 /* ---------------------------------------------------------------- profiles */
@@ -342,12 +266,11 @@ ff_thread *ff_thread_new(ff_profile *p)
     return t;
 }
 
-int ff_profile_add_sub(ff_profile ***v, size_t *n, size_t *cap, ff_profile *sub)
+foldsvg_status ff_profile_add_sub(ff_profile ***v, size_t *n, size_t *cap, ff_profile *sub)
 {
-    if (*n == *cap && !grow((void **)v, cap, *n + 1, sizeof **v))
-        return 0;
+    FS_FORWARD_IF_ERROR(fs_grow(v, cap, *n + 1, sizeof **v, 16));
     (*v)[(*n)++] = sub;
-    return 1;
+    return FOLDSVG_OK;
 }
 
 static void thread_free(ff_thread *t)
@@ -363,8 +286,8 @@ static void thread_free(ff_thread *t)
     ff_agg_free(&t->agg);
     ff_agg_free(&t->agg_dur);
     for (int i = 0; i < FF_NP; i++)
-        ff_region_reset(&t->preg[i]);
-    ff_region_reset(&t->rows_reg);
+        fs_json_region_reset(&t->preg[i]);
+    fs_json_region_reset(&t->rows_reg);
     free(t);
 }
 
@@ -375,13 +298,13 @@ void ff_profile_free(ff_profile *root)
     size_t n = 0, cap = 0;
     ff_profile *p = root;
     while (p) {
-        int ok = 1;
-        for (size_t i = 0; i < p->nstr && ok; i++)
-            ok = ff_profile_add_sub(&todo, &n, &cap, p->str_subs[i]);
-        for (size_t i = 0; i < p->nproc && ok; i++)
-            ok = ff_profile_add_sub(&todo, &n, &cap, p->proc_subs[i]);
-        if (ok && p->wrapped)
-            ok = ff_profile_add_sub(&todo, &n, &cap, p->wrapped);
+        foldsvg_status st = FOLDSVG_OK;
+        for (size_t i = 0; i < p->nstr && !st; i++)
+            st = ff_profile_add_sub(&todo, &n, &cap, p->str_subs[i]);
+        for (size_t i = 0; i < p->nproc && !st; i++)
+            st = ff_profile_add_sub(&todo, &n, &cap, p->proc_subs[i]);
+        if (!st && p->wrapped)
+            st = ff_profile_add_sub(&todo, &n, &cap, p->wrapped);
         /* Out of memory here only leaks; freeing must not fail. */
         for (ff_thread *t = p->threads, *nx; t; t = nx) {
             nx = t->next;

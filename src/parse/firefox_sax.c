@@ -1,15 +1,20 @@
 /* The yajl callbacks of the Firefox-Profiler reader. A heap stack of frames, one per open
  * JSON container, says what each value means ("the stack column of a sample row", "a
  * string of thread 2's string table", ...); uninteresting subtrees are skipped with a
- * depth counter. Samples are summed as their rows close (firefox_samples.c); yajl is run
- * over the text by firefox_parse.c. */
+ * depth counter. Samples are summed as their rows close (parse/firefox_samples.c); the JSON
+ * layer (parse/json.h) runs yajl over the text. The callbacks return what yajl wants (1 go
+ * on, 0 stop); everything below them returns a foldsvg_status, failures recorded in the
+ * parse (fs_json_fail) to be reported with their offset. */
+#include "parse/firefox_sax.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <yajl/yajl_parse.h>
 
-#include "parse/firefox_sax.h"
+#include "parse/firefox_samples.h"
+#include "util/grow.h"
 
 /* What a JSON value (or container) means at its place in the document. */
 typedef enum ff_role {
@@ -66,39 +71,16 @@ struct ff_frame {
     ff_strings *strs;
 };
 
-#include <stdarg.h>
-int ff_fail(ff_parser *p, foldsvg_status code, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(p->emsg, sizeof p->emsg, fmt, ap);
-    va_end(ap);
-    p->ecode = code;
-    return 0;
-}
-
-int ff_nomem(ff_parser *p)
-{
-    /* push() may already have said why (a limit). */
-    return p->ecode ? 0 : ff_fail(p, FOLDSVG_E_NOMEM, "out of memory");
-}
-
 static ff_frame *push(ff_parser *p, uint8_t role, uint8_t child)
 {
-    if (p->depth >= FF_MAX_DEPTH) {
-        ff_fail(p, FOLDSVG_E_LIMIT,
-                "profile containers nested more than %d deep (processes inside processes?)",
-                FF_MAX_DEPTH);
+    if (p->depth >= FS_JSON_MAX_DEPTH) {
+        fs_json_fail(&p->j, FOLDSVG_E_LIMIT,
+                     "profile containers nested more than %d deep (processes inside processes?)",
+                     FS_JSON_MAX_DEPTH);
         return NULL;
     }
-    if (p->depth == p->cap) {
-        size_t nc = p->cap ? p->cap * 2 : 32;
-        ff_frame *ns = realloc(p->st, nc * sizeof *ns);
-        if (!ns)
-            return NULL;
-        p->st = ns;
-        p->cap = nc;
-    }
+    if (FS_GROW(p->st, p->cap, p->depth + 1, 32) != FOLDSVG_OK)
+        return NULL;
     ff_frame *f = &p->st[p->depth++];
     memset(f, 0, sizeof *f);
     f->role = role;
@@ -169,17 +151,18 @@ static const char *role_name(uint8_t r)
     }
 }
 
-/* Cells and column entries may be anything; containers there are kept as FF_OTHER. */
+/* Cells and column entries may be anything; containers there are kept as FS_JSON_OTHER. */
 static int is_cell_role(uint8_t r)
 {
     return r == R_CELL || r == R_COLCELL || r == R_S_CELL || r == R_S_COLCELL || r == R_STRING_ELEM;
 }
 
-static int store_scalar(ff_parser *p, ff_frame *f, uint64_t ei, ff_cell c, const char *s, size_t n);
+static foldsvg_status store_scalar(ff_parser *p, ff_frame *f, uint64_t ei, fs_json_value c,
+                                   const char *s, size_t n);
 
 /* ---------------------------------------------------------------- containers */
 
-static int begin_container_(ff_parser *p, int is_map);
+static foldsvg_status begin_container_(ff_parser *p, int is_map);
 
 /* The hot callbacks test one flag instead of looking at the frame stack. */
 static void sync_mode(ff_parser *p)
@@ -187,20 +170,20 @@ static void sync_mode(ff_parser *p)
     p->srow = !p->skip && p->depth && p->st[p->depth - 1].role == R_S_ROW;
 }
 
-static int begin_container(ff_parser *p, int is_map)
+static foldsvg_status begin_container(ff_parser *p, int is_map)
 {
-    int ok = begin_container_(p, is_map);
+    foldsvg_status st = begin_container_(p, is_map);
     sync_mode(p);
     if (p->srow)
         p->srow_k = 0;
-    return ok;
+    return st;
 }
 
-static int begin_container_(ff_parser *p, int is_map)
+static foldsvg_status begin_container_(ff_parser *p, int is_map)
 {
     if (p->skip) {
         p->skip++;
-        return 1;
+        return FOLDSVG_OK;
     }
     ff_frame *f = p->depth ? &p->st[p->depth - 1] : NULL;
     uint8_t role = f ? f->child : R_ROOT;
@@ -209,30 +192,29 @@ static int begin_container_(ff_parser *p, int is_map)
         ei = (uint64_t)p->srow_k++;
     if (role == R_SKIP) {
         p->skip = 1;
-        return 1;
+        return FOLDSVG_OK;
     }
     if (is_cell_role(role)) {
-        ff_cell other = {.tag = FF_OTHER};
-        if (!store_scalar(p, f, ei, other, NULL, 0))
-            return 0;
+        fs_json_value other = {.tag = FS_JSON_OTHER};
+        FS_FORWARD_IF_ERROR(store_scalar(p, f, ei, other, NULL, 0));
         p->skip = 1;
-        return 1;
+        return FOLDSVG_OK;
     }
     if (role == R_WRAPPED && !is_map) {
         p->skip = 1;
-        return 1;
+        return FOLDSVG_OK;
     }
     int want_map = role == R_ROOT || role == R_PROFILE || role == R_WRAPPED || role == R_META ||
                    role == R_THREAD_ELEM || role == R_PROCESS_ELEM || role == R_SHARED ||
                    role == R_TABLE || role == R_SCHEMA || role == R_SAMPLES;
     if (want_map != is_map) {
         if (role == R_ROOT)
-            return ff_fail(p, FOLDSVG_E_PARSE,
-                           "not a Firefox profile: the JSON text is not an object");
+            return fs_json_fail(&p->j, FOLDSVG_E_PARSE,
+                                "not a Firefox profile: the JSON text is not an object");
         if (role == R_META) { /* only the root's meta matters; checked at the end */
             f->prof->has_meta_key = 1;
             p->skip = 1;
-            return 1;
+            return FOLDSVG_OK;
         }
         if (role == R_SCHEMA_COL || role == R_LENGTH || role == R_META_PRODUCT ||
             role == R_META_PPV || role == R_META_VERSION || role == R_THREAD_NAME ||
@@ -244,136 +226,135 @@ static int begin_container_(ff_parser *p, int is_map)
             if (role == R_SCHEMA_COL)
                 f->tab->schema[f->col] = -2;
             p->skip = 1;
-            return 1;
+            return FOLDSVG_OK;
         }
-        return ff_fail(p, FOLDSVG_E_PARSE, "%s must be %s", role_name(role),
-                       want_map ? "an object" : "an array");
+        return fs_json_fail(&p->j, FOLDSVG_E_PARSE, "%s must be %s", role_name(role),
+                            want_map ? "an object" : "an array");
     }
     ff_frame *n;
     switch (role) {
     case R_ROOT:
         if (!(n = push(p, R_PROFILE, R_SKIP)))
-            return ff_nomem(p);
+            return fs_json_nomem(&p->j);
         n->prof = p->root;
-        return 1;
+        return FOLDSVG_OK;
     case R_WRAPPED:
     case R_PROCESS_ELEM: {
         ff_profile *parent = f->prof;
         ff_profile *sub = ff_profile_new(role == R_WRAPPED ? NULL : parent);
         if (!sub)
-            return ff_nomem(p);
+            return fs_json_nomem(&p->j);
         if (role == R_WRAPPED) {
             ff_profile_free(parent->wrapped); /* a repeated key: the last one counts */
             parent->wrapped = sub;
             snprintf(sub->origin, sizeof sub->origin, "profile");
         } else {
-            if (!ff_profile_add_sub(&parent->proc_subs, &parent->nproc, &parent->cproc, sub)) {
+            if (ff_profile_add_sub(&parent->proc_subs, &parent->nproc, &parent->cproc, sub)) {
                 ff_profile_free(sub);
-                return ff_nomem(p);
+                return fs_json_nomem(&p->j);
             }
             snprintf(sub->origin, sizeof sub->origin, "processes[%llu]", (unsigned long long)ei);
         }
         if (!(n = push(p, R_PROFILE, R_SKIP)))
-            return ff_nomem(p);
+            return fs_json_nomem(&p->j);
         n->prof = sub;
-        return 1;
+        return FOLDSVG_OK;
     }
     case R_META:
         f->prof->has_meta_key = 1;
         f->prof->meta_is_object = 1;
-        return push(p, R_META, R_SKIP) ? 1 : ff_nomem(p);
+        return push(p, R_META, R_SKIP) ? FOLDSVG_OK : fs_json_nomem(&p->j);
     case R_THREADS:
-        return push(p, R_THREADS, R_THREAD_ELEM) ? 1 : ff_nomem(p);
+        return push(p, R_THREADS, R_THREAD_ELEM) ? FOLDSVG_OK : fs_json_nomem(&p->j);
     case R_PROCESSES:
-        return push(p, R_PROCESSES, R_PROCESS_ELEM) ? 1 : ff_nomem(p);
+        return push(p, R_PROCESSES, R_PROCESS_ELEM) ? FOLDSVG_OK : fs_json_nomem(&p->j);
     case R_THREAD_ELEM: {
         ff_thread *t = ff_thread_new(f->prof);
         if (!t)
-            return ff_nomem(p);
+            return fs_json_nomem(&p->j);
         f->prof->nthread_entries++;
         if (!(n = push(p, R_THREAD, R_SKIP)))
-            return ff_nomem(p);
+            return fs_json_nomem(&p->j);
         n->thr = t;
         n->first = ei == 0; /* for the processed-format test on threads[0] */
-        return 1;
+        return FOLDSVG_OK;
     }
     case R_SHARED:
-        return push(p, R_SHARED, R_SKIP) ? 1 : ff_nomem(p);
+        return push(p, R_SHARED, R_SKIP) ? FOLDSVG_OK : fs_json_nomem(&p->j);
     case R_STRINGS:
         f->strs->present = 1;
         f->strs->n = f->strs->len = 0; /* a repeated key: the last one counts */
-        return push(p, R_STRINGS, R_STRING_ELEM) ? 1 : ff_nomem(p);
+        return push(p, R_STRINGS, R_STRING_ELEM) ? FOLDSVG_OK : fs_json_nomem(&p->j);
     case R_TABLE:
         f->tab->present = 1;
-        return push(p, R_TABLE, R_SKIP) ? 1 : ff_nomem(p);
+        return push(p, R_TABLE, R_SKIP) ? FOLDSVG_OK : fs_json_nomem(&p->j);
     case R_SCHEMA:
         f->tab->has_schema = 1;
         for (int i = 0; i < FF_NCOLS; i++)
             f->tab->schema[i] = -1;
-        return push(p, R_SCHEMA, R_SKIP) ? 1 : ff_nomem(p);
+        return push(p, R_SCHEMA, R_SKIP) ? FOLDSVG_OK : fs_json_nomem(&p->j);
     case R_DATA: {
         static const int wanted[3][2] = {
             {FF_C_PREFIX, FF_C_FRAME}, {FF_C_LOCATION, -1}, {FF_C_NAME, -1}};
         int k = f->kind < 3 ? f->kind : 0;
         ff_table_data_begin(f->tab, wanted[k], wanted[k][1] < 0 ? 1 : 2);
-        return push(p, R_DATA, R_ROW) ? 1 : ff_nomem(p);
+        return push(p, R_DATA, R_ROW) ? FOLDSVG_OK : fs_json_nomem(&p->j);
     }
     case R_ROW:
-        if (!ff_table_row_begin(f->tab))
-            return ff_nomem(p);
-        return push(p, R_ROW, R_CELL) ? 1 : ff_nomem(p);
+        if (ff_table_row_begin(f->tab) != FOLDSVG_OK)
+            return fs_json_nomem(&p->j);
+        return push(p, R_ROW, R_CELL) ? FOLDSVG_OK : fs_json_nomem(&p->j);
     case R_COLUMN:
         f->tab->has_col[f->col] = 1;
         f->tab->col[f->col].n = 0;
-        return push(p, R_COLUMN, R_COLCELL) ? 1 : ff_nomem(p);
+        return push(p, R_COLUMN, R_COLCELL) ? FOLDSVG_OK : fs_json_nomem(&p->j);
     case R_SAMPLES:
         f->thr->has_samples = 1;
         ff_samples_reset(f->thr);
         if (!(n = push(p, R_SAMPLES, R_SKIP)))
-            return ff_nomem(p);
+            return fs_json_nomem(&p->j);
         n->tab = &f->thr->samples;
-        return 1;
+        return FOLDSVG_OK;
     case R_S_DATA:
         if (!f->tab->has_schema) {
             /* Rows before their schema: their shape is checked now, their cells are read
              * again when the samples object ends. */
-            if (!ff_region_begin(p, &f->thr->rows_reg, 1))
-                return 0;
-            return push(p, R_D_DATA, R_D_ROW) ? 1 : ff_nomem(p);
+            FS_FORWARD_IF_ERROR(fs_json_region_begin(&p->j, &f->thr->rows_reg, 1, p->can_reread));
+            return push(p, R_D_DATA, R_D_ROW) ? FOLDSVG_OK : fs_json_nomem(&p->j);
         }
         if (f->tab->schema[FF_C_STACK] == -1)
-            return ff_fail(p, FOLDSVG_E_PARSE, "samples: the schema has no stack column");
+            return fs_json_fail(&p->j, FOLDSVG_E_PARSE, "samples: the schema has no stack column");
         p->scol_stack = f->tab->schema[FF_C_STACK];
         p->scol_cpu = f->tab->schema[FF_C_CPU];
-        return push(p, R_S_DATA, R_S_ROW) ? 1 : ff_nomem(p);
+        return push(p, R_S_DATA, R_S_ROW) ? FOLDSVG_OK : fs_json_nomem(&p->j);
     case R_S_ROW:
-        p->row_stack.tag = FF_NULL;
-        p->row_cpu.tag = FF_NULL;
-        return push(p, R_S_ROW, R_S_CELL) ? 1 : ff_nomem(p);
+        p->row_stack.tag = FS_JSON_NULL;
+        p->row_cpu.tag = FS_JSON_NULL;
+        return push(p, R_S_ROW, R_S_CELL) ? FOLDSVG_OK : fs_json_nomem(&p->j);
     case R_D_ROW:
-        return push(p, R_D_ROW, R_SKIP) ? 1 : ff_nomem(p);
+        return push(p, R_D_ROW, R_SKIP) ? FOLDSVG_OK : fs_json_nomem(&p->j);
     case R_S_COL:
-        if (!ff_column_begin(p, f->thr, f->col))
-            return 0;
-        return push(p, R_S_COL, R_S_COLCELL) ? 1 : ff_nomem(p);
+        FS_FORWARD_IF_ERROR(ff_column_begin(p, f->thr, f->col));
+        return push(p, R_S_COL, R_S_COLCELL) ? FOLDSVG_OK : fs_json_nomem(&p->j);
     default:
         p->skip = 1;
-        return 1;
+        return FOLDSVG_OK;
     }
 }
 
-static int end_container(ff_parser *p)
+static foldsvg_status end_container(ff_parser *p)
 {
     if (p->skip) {
         p->skip--;
         sync_mode(p); /* a container inside a sample row cell may just have closed */
-        return 1;
+        return FOLDSVG_OK;
     }
     p->srow = 0;
     ff_frame *f = &p->st[--p->depth];
     switch (f->role) {
     case R_ROW:
-        return ff_table_row_end(f->tab) ? 1 : ff_nomem(p);
+        ff_table_row_end(f->tab);
+        return FOLDSVG_OK;
     case R_S_ROW: {
         ff_thread *t = f->thr;
         return ff_sample_row(p, t, p->row_stack, p->row_cpu, t->rows);
@@ -383,15 +364,15 @@ static int end_container(ff_parser *p)
     case R_S_COL:
         return ff_column_end(p, f->thr, f->col);
     case R_D_DATA:
-        return ff_region_end(p, &f->thr->rows_reg);
+        return fs_json_region_end(&p->j, &f->thr->rows_reg);
     default:
-        return 1;
+        return FOLDSVG_OK;
     }
 }
 
 static int cb_start_map(void *ctx)
 {
-    return begin_container(ctx, 1);
+    return begin_container(ctx, 1) == FOLDSVG_OK;
 }
 
 static int cb_start_array(void *ctx)
@@ -406,18 +387,18 @@ static int cb_start_array(void *ctx)
         f->child = R_S_CELL;
         f->idx = 0;
         f->thr = up->thr;
-        p->row_stack.tag = FF_NULL;
-        p->row_cpu.tag = FF_NULL;
+        p->row_stack.tag = FS_JSON_NULL;
+        p->row_cpu.tag = FS_JSON_NULL;
         p->srow = 1;
         p->srow_k = 0;
         return 1;
     }
-    return begin_container(ctx, 0);
+    return begin_container(ctx, 0) == FOLDSVG_OK;
 }
 
 static int cb_end(void *ctx)
 {
-    return end_container(ctx);
+    return end_container(ctx) == FOLDSVG_OK;
 }
 
 static int cb_map_key(void *ctx, const unsigned char *k, size_t n)
@@ -528,90 +509,96 @@ static int cb_map_key(void *ctx, const unsigned char *k, size_t n)
 
 /* ---------------------------------------------------------------- scalars */
 
-static int store_scalar(ff_parser *p, ff_frame *f, uint64_t ei, ff_cell c, const char *s, size_t n)
+static foldsvg_status store_scalar(ff_parser *p, ff_frame *f, uint64_t ei, fs_json_value c,
+                                   const char *s, size_t n)
 {
     uint8_t role = f ? f->child : R_ROOT;
     switch (role) {
     case R_SKIP:
-        return 1;
+        return FOLDSVG_OK;
     case R_ROOT:
-        return ff_fail(p, FOLDSVG_E_PARSE, "not a Firefox profile: the JSON text is not an object");
+        return fs_json_fail(&p->j, FOLDSVG_E_PARSE,
+                            "not a Firefox profile: the JSON text is not an object");
     case R_WRAPPED:
-        return 1;
+        return FOLDSVG_OK;
     case R_META:
         f->prof->has_meta_key = 1;
-        return 1;
+        return FOLDSVG_OK;
     case R_META_PRODUCT:
         f->prof->product_set = 1;
-        f->prof->product_sp1 = c.tag == FF_STR && n == 8 && memcmp(s, "SP1 ZKVM", 8) == 0;
-        if (c.tag == FF_STR) {
+        f->prof->product_sp1 = c.tag == FS_JSON_STR && n == 8 && memcmp(s, "SP1 ZKVM", 8) == 0;
+        if (c.tag == FS_JSON_STR) {
             size_t k = n < sizeof f->prof->product - 1 ? n : sizeof f->prof->product - 1;
             memcpy(f->prof->product, s, k);
             f->prof->product[k] = '\0';
         }
-        return 1;
+        return FOLDSVG_OK;
     case R_META_PPV:
-        if (c.tag == FF_INT || c.tag == FF_NUM) {
+        if (c.tag == FS_JSON_INT || c.tag == FS_JSON_NUM) {
             f->prof->ppv_is_number = 1;
-            f->prof->ppv = c.tag == FF_INT ? (double)c.v.i : c.v.d;
+            f->prof->ppv = c.tag == FS_JSON_INT ? (double)c.v.i : c.v.d;
         }
-        return 1;
+        return FOLDSVG_OK;
     case R_META_VERSION:
-        if (c.tag == FF_INT || c.tag == FF_NUM)
-            f->prof->version = c.tag == FF_INT ? (double)c.v.i : c.v.d;
-        return 1;
+        if (c.tag == FS_JSON_INT || c.tag == FS_JSON_NUM)
+            f->prof->version = c.tag == FS_JSON_INT ? (double)c.v.i : c.v.d;
+        return FOLDSVG_OK;
     case R_THREAD_NAME:
     case R_THREAD_PROCNAME:
-        if (c.tag == FF_STR) {
+        if (c.tag == FS_JSON_STR) {
             char **dst = role == R_THREAD_NAME ? &f->thr->name : &f->thr->process;
             free(*dst);
             if (!(*dst = dupn((const unsigned char *)s, n)))
-                return ff_nomem(p);
+                return fs_json_nomem(&p->j);
         }
-        return 1;
+        return FOLDSVG_OK;
     case R_S_WEIGHTTYPE:
-        if (c.tag == FF_STR) {
+        if (c.tag == FS_JSON_STR) {
             free(f->thr->weight_type);
             if (!(f->thr->weight_type = dupn((const unsigned char *)s, n)))
-                return ff_nomem(p);
+                return fs_json_nomem(&p->j);
         }
-        return 1;
+        return FOLDSVG_OK;
     case R_STRING_ELEM:
-        return ff_strings_push(f->strs, s, n, c.tag == FF_STR) ? 1 : ff_nomem(p);
+        return ff_strings_push(f->strs, s, n, c.tag == FS_JSON_STR) == FOLDSVG_OK
+                   ? FOLDSVG_OK
+                   : fs_json_nomem(&p->j);
     case R_SCHEMA_COL:
-        f->tab->schema[f->col] = c.tag == FF_INT && c.v.i >= 0 ? c.v.i : -2;
-        return 1;
+        f->tab->schema[f->col] = c.tag == FS_JSON_INT && c.v.i >= 0 ? c.v.i : -2;
+        return FOLDSVG_OK;
     case R_LENGTH:
         f->tab->has_length = 1;
-        f->tab->length = c.tag == FF_INT ? c.v.i : -1;
-        return 1;
+        f->tab->length = c.tag == FS_JSON_INT ? c.v.i : -1;
+        return FOLDSVG_OK;
     case R_CELL:
-        return ff_table_row_cell(f->tab, (size_t)ei, c) ? 1 : ff_nomem(p);
+        return ff_table_row_cell(f->tab, (size_t)ei, c) == FOLDSVG_OK ? FOLDSVG_OK
+                                                                      : fs_json_nomem(&p->j);
     case R_COLCELL:
-        return ff_cells_push(&f->tab->col[f->col], c) ? 1 : ff_nomem(p);
+        return ff_cells_push(&f->tab->col[f->col], c) == FOLDSVG_OK ? FOLDSVG_OK
+                                                                    : fs_json_nomem(&p->j);
     case R_S_CELL:
         if ((int64_t)ei == p->scol_stack)
             p->row_stack = c;
         else if ((int64_t)ei == p->scol_cpu)
             p->row_cpu = c;
-        return 1;
+        return FOLDSVG_OK;
     case R_S_COLCELL:
         return ff_column_cell(p, f->thr, f->col, ei, c);
     case R_THREAD_ELEM:
     case R_PROCESS_ELEM:
-        if (c.tag == FF_STR) {
+        if (c.tag == FS_JSON_STR) {
             /* A whole profile in a string (Gecko < v5): parsed after this text is done. */
             ff_profile *parent = f->prof;
             ff_profile *sub = ff_profile_new(parent);
             if (!sub)
-                return ff_nomem(p);
-            int ok =
+                return fs_json_nomem(&p->j);
+            foldsvg_status st =
                 role == R_THREAD_ELEM
                     ? ff_profile_add_sub(&parent->str_subs, &parent->nstr, &parent->cstr, sub)
                     : ff_profile_add_sub(&parent->proc_subs, &parent->nproc, &parent->cproc, sub);
-            if (!ok) {
+            if (st) {
                 ff_profile_free(sub);
-                return ff_nomem(p);
+                return fs_json_nomem(&p->j);
             }
             if (role == R_THREAD_ELEM)
                 parent->nthread_entries++;
@@ -619,42 +606,42 @@ static int store_scalar(ff_parser *p, ff_frame *f, uint64_t ei, ff_cell c, const
                      parent->origin, parent->origin[0] ? "." : "",
                      role == R_THREAD_ELEM ? "threads" : "processes", (unsigned long long)ei);
             if (!(sub->json = dupn((const unsigned char *)s, n)))
-                return ff_nomem(p);
+                return fs_json_nomem(&p->j);
             sub->json_len = n;
-            sub->json_offset =
-                p->origin_offset ? p->origin_offset : p->base + yajl_get_bytes_consumed(p->h);
+            sub->json_offset = p->j.origin_offset ? p->j.origin_offset : fs_json_offset(&p->j);
             if (p->q->tail)
                 p->q->tail->next_pending = sub;
             else
                 p->q->head = sub;
             p->q->tail = sub;
-            return 1;
+            return FOLDSVG_OK;
         }
-        if (c.tag == FF_NULL && role == R_PROCESS_ELEM)
-            return 1;
-        return ff_fail(p, FOLDSVG_E_PARSE, "%s[%llu] is neither an object nor a JSON string",
-                       role == R_THREAD_ELEM ? "threads" : "processes", (unsigned long long)ei);
+        if (c.tag == FS_JSON_NULL && role == R_PROCESS_ELEM)
+            return FOLDSVG_OK;
+        return fs_json_fail(
+            &p->j, FOLDSVG_E_PARSE, "%s[%llu] is neither an object nor a JSON string",
+            role == R_THREAD_ELEM ? "threads" : "processes", (unsigned long long)ei);
     case R_THREADS:
     case R_PROCESSES:
     case R_SHARED:
     case R_SAMPLES:
     case R_S_COL:
-        if (c.tag == FF_NULL)
-            return 1;
-        return ff_fail(p, FOLDSVG_E_PARSE, "%s must be %s", role_name(role),
-                       role == R_SHARED || role == R_SAMPLES ? "an object or null"
-                                                             : "an array or null");
+        if (c.tag == FS_JSON_NULL)
+            return FOLDSVG_OK;
+        return fs_json_fail(&p->j, FOLDSVG_E_PARSE, "%s must be %s", role_name(role),
+                            role == R_SHARED || role == R_SAMPLES ? "an object or null"
+                                                                  : "an array or null");
     default:
-        return ff_fail(p, FOLDSVG_E_PARSE, "%s must be %s", role_name(role),
-                       role == R_TABLE || role == R_SCHEMA || role == R_THREAD ? "an object"
-                                                                               : "an array");
+        return fs_json_fail(&p->j, FOLDSVG_E_PARSE, "%s must be %s", role_name(role),
+                            role == R_TABLE || role == R_SCHEMA || role == R_THREAD ? "an object"
+                                                                                    : "an array");
     }
 }
 
-static int scalar(ff_parser *p, ff_cell c, const char *s, size_t n)
+static foldsvg_status scalar(ff_parser *p, fs_json_value c, const char *s, size_t n)
 {
     if (p->skip)
-        return 1;
+        return FOLDSVG_OK;
     ff_frame *f = p->depth ? &p->st[p->depth - 1] : NULL;
     uint64_t ei = f ? f->idx++ : 0;
     if (p->srow)
@@ -664,15 +651,15 @@ static int scalar(ff_parser *p, ff_cell c, const char *s, size_t n)
 
 static int cb_null(void *ctx)
 {
-    ff_cell c = {.tag = FF_NULL};
-    return scalar(ctx, c, NULL, 0);
+    fs_json_value c = {.tag = FS_JSON_NULL};
+    return scalar(ctx, c, NULL, 0) == FOLDSVG_OK;
 }
 
 static int cb_bool(void *ctx, int b)
 {
-    ff_cell c = {.tag = FF_BOOL};
+    fs_json_value c = {.tag = FS_JSON_BOOL};
     c.v.i = b;
-    return scalar(ctx, c, NULL, 0);
+    return scalar(ctx, c, NULL, 0) == FOLDSVG_OK;
 }
 
 static int cb_number(void *ctx, const char *s, size_t n)
@@ -683,9 +670,9 @@ static int cb_number(void *ctx, const char *s, size_t n)
          * the rest (times) are not even converted. */
         int64_t k = p->srow_k++;
         if (k == p->scol_stack)
-            p->row_stack = ff_number(s, n);
+            p->row_stack = fs_json_number(s, n);
         else if (k == p->scol_cpu)
-            p->row_cpu = ff_number(s, n);
+            p->row_cpu = fs_json_number(s, n);
         return 1;
     }
     if (p->skip)
@@ -696,15 +683,62 @@ static int cb_number(void *ctx, const char *s, size_t n)
         p->st[p->depth - 1].idx++;
         return 1;
     }
-    return scalar(p, ff_number(s, n), NULL, 0);
+    return scalar(p, fs_json_number(s, n), NULL, 0) == FOLDSVG_OK;
 }
 
 static int cb_string(void *ctx, const unsigned char *s, size_t n)
 {
-    ff_cell c = {.tag = FF_STR};
-    return scalar(ctx, c, (const char *)s, n);
+    fs_json_value c = {.tag = FS_JSON_STR};
+    return scalar(ctx, c, (const char *)s, n) == FOLDSVG_OK;
 }
 
-const yajl_callbacks ff_callbacks = {cb_null,   cb_bool,        NULL,         NULL,
-                                     cb_number, cb_string,      cb_start_map, cb_map_key,
-                                     cb_end,    cb_start_array, cb_end};
+static const yajl_callbacks callbacks = {cb_null,   cb_bool,        NULL,         NULL,
+                                         cb_number, cb_string,      cb_start_map, cb_map_key,
+                                         cb_end,    cb_start_array, cb_end};
+
+/* ---------------------------------------------------------------- parses */
+
+static void parser_init(ff_parser *p, ff_profile *root, ff_queue *q, const char *file)
+{
+    memset(p, 0, sizeof *p);
+    p->root = root;
+    p->q = q;
+    p->scol_stack = p->scol_cpu = -1;
+    p->file = file;
+}
+
+static void parser_free(ff_parser *p)
+{
+    fs_json_cursor_close(p->cur);
+    fs_json_reread_free(p->rr);
+    free(p->st);
+}
+
+foldsvg_status ff_parse_input(fs_input *in, ff_profile *root, ff_queue *q, foldsvg_error *err)
+{
+    ff_parser p;
+    const char *file = fs_input_name(in);
+    parser_init(&p, root, q, file);
+    p.can_reread = fs_input_can_reopen(in);
+    if (!(p.rr = fs_json_reread_new(in, fs_input_offset(in), NULL, 0)))
+        return fs_error(err, FOLDSVG_E_NOMEM, file, "out of memory");
+    foldsvg_status st = fs_json_parse(&p.j, &callbacks, &p, in, NULL, 0, file, NULL, 0, err);
+    parser_free(&p);
+    return st;
+}
+
+foldsvg_status ff_parse_sub(ff_profile *sub, ff_queue *q, const char *file, foldsvg_error *err)
+{
+    ff_parser p;
+    parser_init(&p, sub, q, file);
+    p.can_reread = 1;
+    if (!(p.rr = fs_json_reread_new(NULL, 0, sub->json, sub->json_len)))
+        return fs_error(err, FOLDSVG_E_NOMEM, file, "out of memory");
+    foldsvg_status st = fs_json_parse(&p.j, &callbacks, &p, NULL, sub->json, sub->json_len, file,
+                                      sub->origin, sub->json_offset, err);
+    parser_free(&p);
+    free(sub->json);
+    sub->json = NULL;
+    sub->json_len = 0;
+    return st;
+}

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "util/error.h"
+#include "util/grow.h"
 
 enum { FS_READ_BLOCK = 1 << 20 };
 
@@ -101,8 +102,8 @@ int fs_folded_parse_line(const char *line, size_t len, fs_folded_line *out, int 
     return 1;
 }
 
-static foldsvg_status handle_line(const char *line, size_t len, uint64_t lineno, fs_folded_fn fn,
-                                  void *user, fs_folded_stats *stats, foldsvg_error *err)
+static foldsvg_status handle_line(const char *line, size_t len, uint64_t lineno, fs_sink *sink,
+                                  fs_folded_stats *stats, foldsvg_error *err)
 {
     fs_folded_line fl;
     int frac = 0;
@@ -119,10 +120,10 @@ static foldsvg_status handle_line(const char *line, size_t len, uint64_t lineno,
         stats->first_fractional = lineno;
     stats->valid++;
     fl.lineno = lineno;
-    return fn(user, &fl, err);
+    return sink->line(sink, &fl, err);
 }
 
-foldsvg_status fs_folded_read(fs_input *in, fs_folded_fn fn, void *user, fs_folded_stats *stats,
+foldsvg_status fs_folded_read(fs_input *in, fs_sink *sink, fs_folded_stats *stats,
                               foldsvg_error *err)
 {
     size_t cap = FS_READ_BLOCK;
@@ -142,12 +143,10 @@ foldsvg_status fs_folded_read(fs_input *in, fs_folded_fn fn, void *user, fs_fold
                                       (size_t)FS_MAX_LINE);
                 break;
             }
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) {
+            if (fs_resize(&buf, cap * 2, 1) != FOLDSVG_OK) {
                 st = fs_error(err, FOLDSVG_E_NOMEM, fs_input_name(in), "out of memory");
                 break;
             }
-            buf = nb;
             cap *= 2;
         }
         size_t got;
@@ -158,7 +157,7 @@ foldsvg_status fs_folded_read(fs_input *in, fs_folded_fn fn, void *user, fs_fold
         if (got == 0) {
             /* The end of a file ends its last line. */
             if (len > 0)
-                st = handle_line(buf, len, ++lineno, fn, user, stats, err);
+                st = handle_line(buf, len, ++lineno, sink, stats, err);
             break;
         }
         size_t scan_from = len;
@@ -167,7 +166,7 @@ foldsvg_status fs_folded_read(fs_input *in, fs_folded_fn fn, void *user, fs_fold
         const char *nl;
         while ((nl = memchr(buf + scan_from, '\n', len - scan_from)) != NULL) {
             size_t end = (size_t)(nl - buf);
-            st = handle_line(buf + start, end - start, ++lineno, fn, user, stats, err);
+            st = handle_line(buf + start, end - start, ++lineno, sink, stats, err);
             if (st)
                 goto out;
             start = end + 1;
@@ -179,4 +178,26 @@ foldsvg_status fs_folded_read(fs_input *in, fs_folded_fn fn, void *user, fs_fold
 out:
     free(buf);
     return st;
+}
+
+int fs_folded_detect(const unsigned char *head, size_t len, int complete)
+{
+    (void)head;
+    (void)len;
+    (void)complete;
+    return 1;
+}
+
+foldsvg_status fs_folded_read_input(fs_input *in, const fs_input_opts *opts, fs_sink *sink,
+                                    foldsvg_error *err)
+{
+    (void)opts;
+    if (sink->facts)
+        sink->facts(sink, "folded", "", 0, 0);
+    fs_folded_stats stats;
+    memset(&stats, 0, sizeof stats);
+    FS_FORWARD_IF_ERROR(fs_folded_read(in, sink, &stats, err));
+    if (sink->stats)
+        sink->stats(sink, &stats);
+    return FOLDSVG_OK;
 }

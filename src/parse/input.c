@@ -7,10 +7,9 @@
 #include <sys/types.h>
 #include <zlib.h>
 
-#include "parse/perf.h"
 #include "util/error.h"
 
-enum { FS_RAW_CHUNK = 1 << 18, FS_PEEK_MAX = 1 << 16 };
+enum { FS_RAW_CHUNK = 1 << 18, FS_PEEK_MAX = FS_INPUT_PEEK_MAX };
 
 struct fs_input {
     char name[1024];
@@ -26,7 +25,7 @@ struct fs_input {
     unsigned char *raw; /* compressed bytes waiting for inflate */
     size_t raw_len;
 
-    /* decoded bytes read ahead by fs_input_kind_of, served before anything else */
+    /* decoded bytes read ahead by fs_input_peek_more, served before anything else */
     unsigned char *ahead;
     size_t ahead_len, ahead_pos;
 
@@ -373,57 +372,30 @@ foldsvg_status fs_input_read(fs_input *in, void *buf, size_t cap, size_t *got, f
     return st;
 }
 
-/* Text: perf script output or folded text, told from the first lines. */
-static void kind_of_text(fs_input *in, fs_input_kind *kind)
+void fs_input_head(const fs_input *in, const unsigned char **head, size_t *len)
 {
-    while (in->ahead_len < FS_PEEK_MAX) {
-        size_t got;
-        /* A read or gzip error is judged on what came before it; it happens again when
-         * the reader gets there, with the place it has then. */
-        foldsvg_error ignored;
-        if (decode(in, in->ahead + in->ahead_len, FS_PEEK_MAX - in->ahead_len, &got, &ignored) ||
-            got == 0)
-            break;
-        in->ahead_len += got;
-    }
-    const char *head = (const char *)in->ahead + in->ahead_pos;
-    *kind = fs_perf_detect(head, in->ahead_len - in->ahead_pos) ? FS_INPUT_PERF : FS_INPUT_FOLDED;
+    *head = in->ahead ? in->ahead + in->ahead_pos : (const unsigned char *)"";
+    *len = in->ahead_len - in->ahead_pos;
 }
 
-foldsvg_status fs_input_kind_of(fs_input *in, fs_input_kind *kind, foldsvg_error *err)
+foldsvg_status fs_input_peek_more(fs_input *in, int *more, foldsvg_error *err)
 {
-    *kind = FS_INPUT_FOLDED;
+    *more = 0;
     if (!in->ahead) {
         in->ahead = malloc(FS_PEEK_MAX);
         if (!in->ahead)
             return fs_error(err, FOLDSVG_E_NOMEM, in->name, "out of memory");
     }
-    /* Only leading whitespace is looked through, up to FS_PEEK_MAX bytes: beyond that the
-     * input is taken as folded text (which skips blank lines anyway). */
-    size_t i = in->ahead_pos;
-    for (;;) {
-        for (; i < in->ahead_len; i++) {
-            unsigned char c = in->ahead[i];
-            if (c == ' ' || c == '\t' || c == '\n' || c == '\r')
-                continue;
-            if (c == '{') {
-                *kind = FS_INPUT_JSON;
-                return FOLDSVG_OK;
-            }
-            kind_of_text(in, kind);
-            return FOLDSVG_OK;
-        }
-        if (in->ahead_len == FS_PEEK_MAX)
-            return FOLDSVG_OK;
-        size_t got;
-        foldsvg_status st =
-            decode(in, in->ahead + in->ahead_len, FS_PEEK_MAX - in->ahead_len, &got, err);
-        if (st)
-            return st;
-        if (got == 0)
-            return FOLDSVG_OK;
-        in->ahead_len += got;
-    }
+    if (in->ahead_len == FS_PEEK_MAX)
+        return FOLDSVG_OK;
+    size_t got;
+    foldsvg_status st =
+        decode(in, in->ahead + in->ahead_len, FS_PEEK_MAX - in->ahead_len, &got, err);
+    if (st)
+        return st;
+    in->ahead_len += got;
+    *more = got > 0;
+    return FOLDSVG_OK;
 }
 
 foldsvg_status fs_input_seek(fs_input *in, uint64_t off, foldsvg_error *err)

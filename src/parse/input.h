@@ -8,7 +8,8 @@
 
 #include "foldsvg.h"
 
-typedef enum fs_input_kind { FS_INPUT_FOLDED, FS_INPUT_JSON, FS_INPUT_PERF } fs_input_kind;
+/* How far formats are told apart from the first bytes (parse/format.h). */
+#define FS_INPUT_PEEK_MAX (1 << 16)
 
 typedef struct fs_input fs_input;
 
@@ -44,10 +45,12 @@ const char *fs_input_name(const fs_input *in);
 /* Whether the raw stream was gzip. */
 int fs_input_is_gzip(const fs_input *in);
 
-/* What the (decoded) content is: its first non-whitespace byte '{' means JSON; else the
- * first 64 KiB (or all of a shorter input) are read ahead and `perf script` output is told
- * by fs_perf_detect; anything else is folded text. Consumes nothing. */
-foldsvg_status fs_input_kind_of(fs_input *in, fs_input_kind *kind, foldsvg_error *err);
+/* Reading ahead, for telling formats apart: the decoded bytes read ahead so far (which
+ * reads still return first), and one more decoding step into them, up to
+ * FS_INPUT_PEEK_MAX bytes in all: *MORE is 0 when nothing was added (the input's end, or the
+ * limit). Consumes nothing. */
+void fs_input_head(const fs_input *in, const unsigned char **head, size_t *len);
+foldsvg_status fs_input_peek_more(fs_input *in, int *more, foldsvg_error *err);
 
 /* Copies up to CAP decoded bytes into BUF; *GOT = 0 at the end. Errors (read failure,
  * corrupt or truncated gzip) name the input and the decoded byte offset. */

@@ -150,16 +150,15 @@ static int set_root(reader *r, const fs_perf_event *ev)
     for (size_t i = 0; i < b->len; i++)
         if (b->data[i] == ' ')
             b->data[i] = '_';
-    int bad = 0;
     if (r->o->tid || r->o->pid) {
-        bad |= fs_buf_append(b, "-", 1);
-        bad |= fs_buf_append(b, ev->pid.ptr, ev->pid.len);
+        fs_buf_append(b, "-", 1);
+        fs_buf_append(b, ev->pid.ptr, ev->pid.len);
     }
     if (r->o->tid) {
-        bad |= fs_buf_append(b, "/", 1);
-        bad |= fs_buf_append(b, ev->tid.ptr, ev->tid.len);
+        fs_buf_append(b, "/", 1);
+        fs_buf_append(b, ev->tid.ptr, ev->tid.len);
     }
-    return bad;
+    return fs_buf_status(b) != FOLDSVG_OK;
 }
 
 static foldsvg_status start_event(reader *r, const fs_perf_event *ev)
@@ -298,8 +297,8 @@ static void list_seen(const reader *r, fs_buf *b)
 
 static void warn(const reader *r, const foldsvg_error *w)
 {
-    if (r->o->warn)
-        r->o->warn(r->o->warn_ud, w);
+    if (r->sink->warn)
+        r->sink->warn(r->sink, w);
 }
 
 static foldsvg_status finish(reader *r)
@@ -361,13 +360,15 @@ foldsvg_status fs_perf_read(fs_input *in, const fs_perf_opts *po, fs_sink *sink,
     r.names.kernel = r.o->kernel;
     r.names.jit = r.o->jit;
     r.names.addrs = r.o->addrs;
-    r.names.skip_after = r.o->skip_after;
-    r.names.nskip_after = r.o->nskip_after;
+    r.names.skip_after = (const char *const *)r.o->skip_after.v;
+    r.names.nskip_after = r.o->skip_after.n;
     if (r.o->event_filter && r.o->event_filter[0]) {
         r.filter = r.o->event_filter;
         r.filter_len = strlen(r.filter);
         r.filter_whole = memchr(r.filter, ':', r.filter_len) != NULL;
     }
+    if (sink->facts)
+        sink->facts(sink, "perf script", "", 0, 0);
     foldsvg_status st = read_lines(&r);
     if (st == FOLDSVG_OK)
         st = end_event(&r);
@@ -382,12 +383,14 @@ foldsvg_status fs_perf_read(fs_input *in, const fs_perf_opts *po, fs_sink *sink,
     return st;
 }
 
-int fs_perf_detect(const char *head, size_t len)
+int fs_perf_detect(const unsigned char *head, size_t len, int complete)
 {
-    const char *p = head, *end = head + len;
+    const char *p = (const char *)head, *end = p + len;
     while (p < end) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         const char *line_end = nl ? nl : end;
+        if (!nl && !complete)
+            return -1; /* judged on the whole line */
         size_t n = fs_perf_trim_end(p, (size_t)(line_end - p));
         if (n > 0 && p[0] != '#') {
             fs_perf_event ev;

@@ -16,6 +16,7 @@
 #include "foldsvg.h"
 #include "parse/input.h"
 #include "parse/sink.h"
+#include "util/strlist.h"
 
 typedef struct fs_perf_opts {
     int pid;    /* the root is "comm-PID" */
@@ -28,26 +29,23 @@ typedef struct fs_perf_opts {
      * ("sched:sched_switch") must match the event field whole. */
     const char *event_filter;
     /* Frames above (callers of) a frame with one of these names are left out. */
-    const char *const *skip_after;
-    size_t nskip_after;
-    /* Warnings (malformed lines, several events of which only one is shown), each one
-     * line naming the input and a line. NULL-able. */
-    void (*warn)(void *ud, const foldsvg_error *w);
-    void *warn_ud;
+    fs_strlist skip_after;
 } fs_perf_opts;
 
 /* Whether HEAD, the first bytes of an input (after gzip), is perf script output: its first
- * line that is neither blank nor a '#' header is an event header as perf writes it. A last
- * line cut short by LEN is judged as far as it goes. Folded text, JSON and empty input
- * are not perf script output. */
-int fs_perf_detect(const char *head, size_t len);
+ * line that is neither blank nor a '#' header is an event header as perf writes it. 1 yes,
+ * 0 no; -1 when that line is cut short by LEN and more may come (COMPLETE clear): the
+ * caller reads further ahead and asks again (parse/reader.h). A line cut short when
+ * COMPLETE is judged as far as it goes. Folded text, JSON and empty input are not perf
+ * script output. */
+int fs_perf_detect(const unsigned char *head, size_t len, int complete);
 
 /* Reads IN to its end, giving the sink one stack() per record of the chosen event (frames
  * root first, names raw: ';' is left to the sink's sanitizing) and, at the end, once,
- * count_name(): "samples", or the event's name when the records carried periods.
- * Malformed lines (neither an event header nor a frame where one is expected) are skipped
- * with one warning naming the first. PO NULL means the defaults.
- * Errors: FOLDSVG_E_NO_DATA when records were read but none of the chosen event (the
+ * count_name(): "samples", or the event's name when the records carried periods; facts()
+ * says "perf script" first. Malformed lines (neither an event header nor a frame where one
+ * is expected) are skipped with one warning (sink->warn) naming the first. PO NULL means the
+ * defaults. Errors: FOLDSVG_E_NO_DATA when records were read but none of the chosen event (the
  * message lists the events seen), FOLDSVG_E_LIMIT for a line over 64 MiB, what the input
  * or the sink returned, FOLDSVG_E_NOMEM. */
 foldsvg_status fs_perf_read(fs_input *in, const fs_perf_opts *po, fs_sink *sink,

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/utf8.h"
+
 void fs_perf_frames_clear(fs_perf_frames *f)
 {
     f->names.len = 0;
@@ -47,32 +49,6 @@ static size_t strip_offset(const char *f, size_t n)
     if (i >= 3 && f[i - 3] == '+' && f[i - 2] == '0' && f[i - 1] == 'x')
         return i - 3;
     return n;
-}
-
-static int put_utf8(fs_buf *out, uint32_t c)
-{
-    char b[4];
-    size_t n;
-    if (c < 0x80) {
-        b[0] = (char)c;
-        n = 1;
-    } else if (c < 0x800) {
-        b[0] = (char)(0xC0 | (c >> 6));
-        b[1] = (char)(0x80 | (c & 0x3F));
-        n = 2;
-    } else if (c < 0x10000) {
-        b[0] = (char)(0xE0 | (c >> 12));
-        b[1] = (char)(0x80 | ((c >> 6) & 0x3F));
-        b[2] = (char)(0x80 | (c & 0x3F));
-        n = 3;
-    } else {
-        b[0] = (char)(0xF0 | (c >> 18));
-        b[1] = (char)(0x80 | ((c >> 12) & 0x3F));
-        b[2] = (char)(0x80 | ((c >> 6) & 0x3F));
-        b[3] = (char)(0x80 | (c & 0x3F));
-        n = 4;
-    }
-    return fs_buf_append(out, b, n);
 }
 
 /* "$u7b$" -> '{': lower-case hex, a Unicode scalar value, not a control character
@@ -122,13 +98,12 @@ int fs_perf_fix_rust_symbol(const char *sym, size_t n, fs_buf *out)
     fs_buf_clear(out);
     if (fs_buf_reserve(out, (size_t)(end - p)) != 0)
         return -1;
-    int bad = 0;
     /* rustc-demangle's legacy loop, minus its "_$" rule (inferno keeps the '_'); an
      * escape it does not know ends the decoding, the rest is copied as it is. */
     while (p < end) {
         if (*p == '.') {
             int two = p + 1 < end && p[1] == '.';
-            bad |= fs_buf_append(out, two ? "::" : ".", two ? 2 : 1);
+            fs_buf_append(out, two ? "::" : ".", two ? 2 : 1);
             p += two ? 2 : 1;
         } else if (*p == '$') {
             const char *close = memchr(p + 1, '$', (size_t)(end - p - 1));
@@ -139,9 +114,9 @@ int fs_perf_fix_rust_symbol(const char *sym, size_t n, fs_buf *out)
             const char *text = named_escape(e, elen);
             long cp = text ? -1 : unicode_escape(e, elen);
             if (text)
-                bad |= fs_buf_puts(out, text);
+                fs_buf_puts(out, text);
             else if (cp >= 0)
-                bad |= put_utf8(out, (uint32_t)cp);
+                fs_utf8_encode(out, (uint32_t)cp);
             else
                 break;
             p = close + 1;
@@ -151,12 +126,12 @@ int fs_perf_fix_rust_symbol(const char *sym, size_t n, fs_buf *out)
                 q++;
             if (q == end)
                 break;
-            bad |= fs_buf_append(out, p, (size_t)(q - p));
+            fs_buf_append(out, p, (size_t)(q - p));
             p = q;
         }
     }
-    bad |= fs_buf_append(out, p, (size_t)(end - p));
-    return bad ? -1 : 1;
+    fs_buf_append(out, p, (size_t)(end - p));
+    return fs_buf_status(out) ? -1 : 1;
 }
 
 static int ends_with(fs_strref s, const char *suffix)
@@ -220,14 +195,13 @@ static int add_part(fs_strref part, int inlined, const fs_perf_frame_line *fl,
 {
     fs_buf *b = &out->names;
     size_t start = b->len;
-    int bad = 0;
     static const char unknown[] = "[unknown]";
     if (part.len == sizeof unknown - 1 && memcmp(part.ptr, unknown, part.len) == 0) {
         /* named by the module's file name, or kept "[unknown]" */
         fs_strref m = fl->module;
         int no_module = m.len == part.len && memcmp(m.ptr, unknown, m.len) == 0;
         if (no_module && !o->addrs) {
-            bad |= fs_buf_append(b, unknown, part.len);
+            fs_buf_append(b, unknown, part.len);
         } else {
             if (no_module) {
                 m = (fs_strref){"unknown", 7};
@@ -237,19 +211,19 @@ static int add_part(fs_strref part, int inlined, const fs_perf_frame_line *fl,
                     slash--;
                 m = (fs_strref){slash, (size_t)(m.ptr + m.len - slash)};
             }
-            bad |= fs_buf_append(b, "[", 1);
-            bad |= fs_buf_append(b, m.ptr, m.len);
+            fs_buf_append(b, "[", 1);
+            fs_buf_append(b, m.ptr, m.len);
             if (o->addrs) {
-                bad |= fs_buf_append(b, " <", 2);
-                bad |= fs_buf_append(b, fl->pc.ptr, fl->pc.len);
-                bad |= fs_buf_append(b, ">", 1);
+                fs_buf_append(b, " <", 2);
+                fs_buf_append(b, fl->pc.ptr, fl->pc.len);
+                fs_buf_append(b, ">", 1);
             }
-            bad |= fs_buf_append(b, "]", 1);
+            fs_buf_append(b, "]", 1);
         }
     } else {
-        bad |= fs_buf_append(b, part.ptr, part.len);
+        fs_buf_append(b, part.ptr, part.len);
     }
-    if (bad)
+    if (fs_buf_status(b))
         return -1;
     /* The argument list goes, unless the first '(' starts a C++ anonymous namespace or
      * follows a '.' (a Go method: "net/http.(*Client).Do"). */

@@ -1,5 +1,16 @@
-/* What parsers hand their stacks to. Parsers know formats; the sink (src/fold) knows
- * sanitizing, transforms and aggregation. */
+/* The reader -> pipeline boundary. Readers (parse/format.h) know formats; what is behind the
+ * sink (the stack pipeline, fold/pipeline.h) knows sanitizing, transforms, order rules and
+ * aggregation. A reader hands over each stack once, in one of three shapes:
+ *  - stack(): frames, root first, with raw names (structured inputs; the pipeline sanitizes
+ *    them by the Miden rules) and an integer count;
+ *  - line(): a whole folded path "a;b;c" with its counts, taken as it is (folded text: the
+ *    streaming merge and the sorter take the path whole, without splitting it);
+ *  - weight(): frames with a weight that has a fraction, for formats whose fractional
+ *    weights are summed per stack before rounding (Firefox profiles); the pipeline sums and
+ *    rounds them at the input's end.
+ * and may say what the input is (count_name, facts), what it skipped (warn) and, at its end,
+ * what its lines were (stats). Every callback but stack() may be NULL: a reader then leaves that
+ * out. */
 #ifndef FOLDSVG_PARSE_SINK_H
 #define FOLDSVG_PARSE_SINK_H
 
@@ -7,11 +18,28 @@
 #include <stdint.h>
 
 #include "foldsvg.h"
+#include "util/strref.h"
 
-typedef struct fs_strref {
-    const char *ptr; /* not NUL-terminated */
+/* One valid line of folded text (inferno's rules, parse/folded.c). */
+typedef struct fs_folded_line {
+    const char *stack; /* not NUL-terminated; never empty */
     size_t len;
-} fs_strref;
+    uint64_t count;  /* the (last) count, fraction dropped */
+    uint64_t before; /* differential lines: the first count */
+    int is_diff;
+    uint64_t lineno; /* 1-based, in the current input */
+} fs_folded_line;
+
+/* What a line-oriented input held, for the end-of-input warnings. */
+typedef struct fs_folded_stats {
+    uint64_t lines, valid, invalid, first_invalid, fractional, first_fractional;
+} fs_folded_stats;
+
+/* A weight with a fraction: WHOLE + HI + LO, the fraction a compensated (Neumaier) sum. */
+typedef struct fs_weight {
+    int64_t whole;
+    double hi, lo;
+} fs_weight;
 
 typedef struct fs_sink fs_sink;
 struct fs_sink {
@@ -21,14 +49,24 @@ struct fs_sink {
     foldsvg_status (*stack)(fs_sink *self, const fs_strref *frames, size_t n, uint64_t count,
                             foldsvg_error *err);
     /* The unit of the weights when it is not cycles ("samples", "ms", "bytes"); may be
-     * called once per input. NULL-able. */
+     * called once per input. */
     void (*count_name)(fs_sink *self, const char *name);
-    /* What the input is, for reports: FORMAT ("Gecko v24", "processed v49"), PRODUCT
-     * (meta.product, "" when absent), the threads read, and RATE, the weight of one
-     * sample when all samples weigh the same (SP1's cycles per sample), else 0.
-     * NULL-able; called once per input before the stacks. */
+    /* What the input is, for reports: FORMAT ("folded", "Gecko v24", "processed v49"),
+     * PRODUCT (meta.product, "" when absent), the threads read, and RATE, the weight of one
+     * sample when all samples weigh the same (SP1's cycles per sample), else 0. Called once
+     * per input before the stacks. */
     void (*facts)(fs_sink *self, const char *format, const char *product, uint32_t threads,
                   uint64_t rate);
+    /* One valid folded line (see above). */
+    foldsvg_status (*line)(fs_sink *self, const fs_folded_line *l, foldsvg_error *err);
+    /* The input's line statistics, once at its end (after a successful read). */
+    void (*stats)(fs_sink *self, const fs_folded_stats *s);
+    /* One stack (as for stack()) with a fractional weight W. */
+    foldsvg_status (*weight)(fs_sink *self, const fs_strref *frames, size_t n, const fs_weight *w,
+                             foldsvg_error *err);
+    /* Something odd that the reader skipped or chose (malformed lines, one event of
+     * several): W names the input and the place; it lives only for the call. */
+    void (*warn)(fs_sink *self, const foldsvg_error *w);
 };
 
 #endif

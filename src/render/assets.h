@@ -4,8 +4,11 @@
 
 #include <stddef.h>
 
+/* the SVG's script (src/render/script.c) and its style template (src/render/svg.c) */
 extern const unsigned char fs_asset_flamegraph_js[];
 extern const size_t fs_asset_flamegraph_js_len;
+extern const unsigned char fs_asset_flamegraph_css[];
+extern const size_t fs_asset_flamegraph_css_len;
 /* the HTML report's style and script (src/render/report.c) */
 extern const unsigned char fs_asset_report_css[];
 extern const size_t fs_asset_report_css_len;

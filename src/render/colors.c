@@ -6,28 +6,28 @@
 #include <math.h>
 #include <string.h>
 
-static const struct {
-    const char *name;
-    fs_palette palette;
-} palette_names[] = {
-    {"hot", FS_PAL_HOT},       {"mem", FS_PAL_MEM},       {"io", FS_PAL_IO},
-    {"red", FS_PAL_RED},       {"green", FS_PAL_GREEN},   {"blue", FS_PAL_BLUE},
-    {"aqua", FS_PAL_AQUA},     {"yellow", FS_PAL_YELLOW}, {"purple", FS_PAL_PURPLE},
-    {"orange", FS_PAL_ORANGE}, {"wakeup", FS_PAL_WAKEUP}, {"java", FS_PAL_JAVA},
-    {"js", FS_PAL_JS},         {"perl", FS_PAL_PERL},     {"python", FS_PAL_PYTHON},
-    {"rust", FS_PAL_RUST},
+/* The palettes by name, in the order --help lists them (the option table shows this list). */
+const char *const fs_palette_names[] = {"hot",  "mem",    "io",     "wakeup", "java",  "js",
+                                        "perl", "python", "rust",   "red",    "green", "blue",
+                                        "aqua", "yellow", "purple", "orange", NULL};
+static const fs_palette palette_of[] = {
+    FS_PAL_HOT,  FS_PAL_MEM,    FS_PAL_IO,     FS_PAL_WAKEUP, FS_PAL_JAVA,  FS_PAL_JS,
+    FS_PAL_PERL, FS_PAL_PYTHON, FS_PAL_RUST,   FS_PAL_RED,    FS_PAL_GREEN, FS_PAL_BLUE,
+    FS_PAL_AQUA, FS_PAL_YELLOW, FS_PAL_PURPLE, FS_PAL_ORANGE,
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+_Static_assert(COUNT(palette_of) + 1 == COUNT(fs_palette_names), "one palette per name");
 
 int fs_palette_from_name(const char *name, fs_palette *out)
 {
     if (!name)
         return -1;
-    for (size_t i = 0; i < COUNT(palette_names); i++) {
-        if (strcmp(name, palette_names[i].name) == 0) {
+    for (size_t i = 0; i < COUNT(palette_of); i++) {
+        if (strcmp(name, fs_palette_names[i]) == 0) {
             if (out)
-                *out = palette_names[i].palette;
+                *out = palette_of[i];
             return 0;
         }
     }
@@ -36,9 +36,9 @@ int fs_palette_from_name(const char *name, fs_palette *out)
 
 const char *fs_palette_name(fs_palette p)
 {
-    for (size_t i = 0; i < COUNT(palette_names); i++)
-        if (palette_names[i].palette == p)
-            return palette_names[i].name;
+    for (size_t i = 0; i < COUNT(palette_of); i++)
+        if (palette_of[i] == p)
+            return fs_palette_names[i];
     return "hot";
 }
 
@@ -485,24 +485,17 @@ int fs_rgb_parse_hex(const char *value, fs_rgb *out)
     return 0;
 }
 
+const char *const fs_background_names[] = {"yellow", "blue", "green", "grey", NULL};
+
 int fs_background_parse(const char *value, fs_background *out)
 {
-    static const struct {
-        const char *name;
-        fs_bg_kind kind;
-    } names[] = {
-        {"yellow", FS_BG_YELLOW},
-        {"blue", FS_BG_BLUE},
-        {"green", FS_BG_GREEN},
-        {"grey", FS_BG_GREY},
-    };
     if (!value)
         return -1;
-    /* inferno matches the names exactly (lowercase) */
-    for (size_t i = 0; i < COUNT(names); i++) {
-        if (strcmp(value, names[i].name) == 0) {
+    /* inferno matches the names exactly (lowercase); their order is fs_bg_kind's */
+    for (size_t i = 0; fs_background_names[i]; i++) {
+        if (strcmp(value, fs_background_names[i]) == 0) {
             if (out)
-                *out = bg_named(names[i].kind);
+                *out = bg_named((fs_bg_kind)i);
             return 0;
         }
     }

@@ -1,5 +1,5 @@
 /* Frame colors and backgrounds, bit-compatible with inferno-flamegraph 0.12
- * (../shared/docs/inferno-compat.md, "Colors" and "Palette formulas"). */
+ * (docs/inferno-compat.md, "Colors" and "Palette formulas"). */
 #ifndef FOLDSVG_RENDER_COLORS_H
 #define FOLDSVG_RENDER_COLORS_H
 
@@ -30,7 +30,9 @@ typedef enum fs_palette {
     FS_PAL_RUST
 } fs_palette;
 
-/* inferno's -c/--colors names ("hot", "java", ...). 0 on success, -1 when unknown. */
+/* inferno's -c/--colors names, NULL-terminated, in the order --help lists them. */
+extern const char *const fs_palette_names[];
+/* One of fs_palette_names. 0 on success, -1 when unknown. */
 int fs_palette_from_name(const char *name, fs_palette *out);
 /* The canonical name of a palette. */
 const char *fs_palette_name(fs_palette p);
@@ -75,6 +77,8 @@ typedef struct fs_background {
 /* The default background of a palette (hot and most: yellow; io, wakeup: blue; mem: green;
  * single-hue palettes: grey). */
 fs_background fs_background_for_palette(fs_palette p);
+/* The named backgrounds of --bgcolors, NULL-terminated, in fs_bg_kind's order. */
+extern const char *const fs_background_names[];
 /* --bgcolors VALUE: "yellow", "blue", "green", "grey" or "#rrggbb" (any case, written
  * lowercase, both stops that color). 0 on success, -1 when invalid. */
 int fs_background_parse(const char *value, fs_background *out);

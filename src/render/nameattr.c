@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "util/error.h"
+#include "util/grow.h"
 #include "util/strmap.h"
 
 struct fs_nameattr_map {
@@ -90,16 +91,8 @@ static fs_nameattr *entry_for(fs_nameattr_map *m, const char *name, size_t len)
 {
     uint32_t n = fs_strmap_size(&m->names);
     /* Room for the attributes first: once the map holds the name, its index must be valid. */
-    if (n == m->cap) {
-        size_t cap = m->cap ? m->cap * 2 : 16;
-        if (cap > SIZE_MAX / sizeof *m->attrs)
-            return NULL;
-        fs_nameattr *attrs = realloc(m->attrs, cap * sizeof *attrs);
-        if (!attrs)
-            return NULL;
-        m->attrs = attrs;
-        m->cap = cap;
-    }
+    if (FS_GROW(m->attrs, m->cap, (size_t)n + 1, 16) != FOLDSVG_OK)
+        return NULL;
     uint32_t i;
     int added;
     if (fs_strmap_put(&m->names, name, len, 0, &i, &added) != FOLDSVG_OK)
@@ -109,44 +102,40 @@ static fs_nameattr *entry_for(fs_nameattr_map *m, const char *name, size_t len)
     return &m->attrs[i];
 }
 
-static int set_string(char **field, const char *v, size_t n)
+static foldsvg_status set_string(char **field, const char *v, size_t n)
 {
     char *c = dup_bytes(v, n);
     if (!c)
-        return -1;
+        return FOLDSVG_E_NOMEM;
     free(*field);
     *field = c;
-    return 0;
+    return FOLDSVG_OK;
 }
 
-static int put_pair(fs_attr_pair **pairs, size_t *n, const char *k, size_t kn, const char *v,
-                    size_t vn)
+static foldsvg_status put_pair(fs_attr_pair **pairs, size_t *n, const char *k, size_t kn,
+                               const char *v, size_t vn)
 {
     for (size_t i = 0; i < *n; i++)
         if (strlen((*pairs)[i].key) == kn && memcmp((*pairs)[i].key, k, kn) == 0)
             return set_string(&(*pairs)[i].value, v, vn);
-    if (*n >= SIZE_MAX / sizeof(fs_attr_pair) - 1)
-        return -1;
-    fs_attr_pair *grown = realloc(*pairs, (*n + 1) * sizeof(fs_attr_pair));
-    if (!grown)
-        return -1;
-    *pairs = grown;
-    fs_attr_pair *p = &grown[*n];
+    if (*n == SIZE_MAX || fs_resize(pairs, *n + 1, sizeof **pairs) != FOLDSVG_OK)
+        return FOLDSVG_E_NOMEM;
+    fs_attr_pair *p = &(*pairs)[*n];
     p->key = dup_bytes(k, kn);
     p->value = dup_bytes(v, vn);
     if (!p->key || !p->value) {
         free(p->key);
         free(p->value);
-        return -1;
+        return FOLDSVG_E_NOMEM;
     }
     (*n)++;
-    return 0;
+    return FOLDSVG_OK;
 }
 
 /* g_extra / a_extra: `k=v k="v w" ...`. A value that starts with a quote runs to the next
  * quote; any other value runs to the next space and loses stray quotes at its ends, so
  * inferno's quote stripping and its quoted values with spaces both come out the same. */
-static int parse_extra(fs_attr_pair **pairs, size_t *n, const char *s, size_t len)
+static foldsvg_status parse_extra(fs_attr_pair **pairs, size_t *n, const char *s, size_t len)
 {
     size_t i = 0;
     while (i < len) {
@@ -179,10 +168,10 @@ static int parse_extra(fs_attr_pair **pairs, size_t *n, const char *s, size_t le
             while (vn > 0 && v[vn - 1] == '"')
                 vn--;
         }
-        if (kn > 0 && put_pair(pairs, n, s + k0, kn, v, vn) != 0)
-            return -1;
+        if (kn > 0)
+            FS_FORWARD_IF_ERROR(put_pair(pairs, n, s + k0, kn, v, vn));
     }
-    return 0;
+    return FOLDSVG_OK;
 }
 
 static void warn_attr(const na_ctx *ctx, const char *what, const char *a, size_t an,
@@ -197,14 +186,14 @@ static void warn_attr(const na_ctx *ctx, const char *what, const char *a, size_t
     ctx->warn(ctx->user, &w);
 }
 
-/* One attribute of NAME. -1 when out of memory. */
-static int add_attr(fs_nameattr_map *m, const na_ctx *ctx, const char *name, size_t nn,
-                    const char *a, size_t an)
+/* One attribute of NAME. FOLDSVG_E_NOMEM. */
+static foldsvg_status add_attr(fs_nameattr_map *m, const na_ctx *ctx, const char *name, size_t nn,
+                               const char *a, size_t an)
 {
     const char *eq = memchr(a, '=', an);
     if (!eq) {
         warn_attr(ctx, "attribute without '='", a, an, name, nn);
-        return 0;
+        return FOLDSVG_OK;
     }
     size_t kn = (size_t)(eq - a);
     const char *v = eq + 1;
@@ -217,11 +206,11 @@ static int add_attr(fs_nameattr_map *m, const na_ctx *ctx, const char *name, siz
         k++;
     if (k == sizeof keys / sizeof keys[0]) {
         warn_attr(ctx, "unknown attribute", a, kn, name, nn);
-        return 0;
+        return FOLDSVG_OK;
     }
     fs_nameattr *at = entry_for(m, name, nn);
     if (!at)
-        return -1;
+        return FOLDSVG_E_NOMEM;
     switch (k) {
     case 0:
         return set_string(&at->title, v, vn);
@@ -245,24 +234,24 @@ static int is_space(char c)
     return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
 }
 
-/* One line, its terminator included or not. -1 when out of memory. */
-static int add_line(fs_nameattr_map *m, const na_ctx *ctx, const char *s, size_t n)
+/* One line, its terminator included or not. FOLDSVG_E_NOMEM. */
+static foldsvg_status add_line(fs_nameattr_map *m, const na_ctx *ctx, const char *s, size_t n)
 {
     while (n > 0 && is_space(s[n - 1]))
         n--;
     const char *tab = memchr(s, '\t', n);
     size_t nn = tab ? (size_t)(tab - s) : n;
     if (nn == 0 || !tab)
-        return 0; /* empty line, no name, or a name with no attributes */
+        return FOLDSVG_OK; /* empty line, no name, or a name with no attributes */
     size_t i = nn + 1;
     while (i <= n) {
         const char *next = memchr(s + i, '\t', n - i);
         size_t end = next ? (size_t)(next - s) : n;
-        if (end > i && add_attr(m, ctx, s, nn, s + i, end - i) != 0)
-            return -1;
+        if (end > i)
+            FS_FORWARD_IF_ERROR(add_attr(m, ctx, s, nn, s + i, end - i));
         i = end + 1;
     }
-    return 0;
+    return FOLDSVG_OK;
 }
 
 foldsvg_status fs_nameattr_parse(fs_nameattr_map *m, const char *data, size_t len, const char *name,
@@ -276,7 +265,7 @@ foldsvg_status fs_nameattr_parse(fs_nameattr_map *m, const char *data, size_t le
         const char *nl = memchr(data + start, '\n', len - start);
         size_t end = nl ? (size_t)(nl - data) + 1 : len;
         ctx.line++;
-        if (add_line(m, &ctx, data + start, end - start) != 0)
+        if (add_line(m, &ctx, data + start, end - start) != FOLDSVG_OK)
             return fs_error_at_line(err, FOLDSVG_E_NOMEM, name, ctx.line, 0,
                                     "out of memory reading the nameattr file");
         start = end;
@@ -301,7 +290,7 @@ foldsvg_status fs_nameattr_load(fs_nameattr_map *m, const char *path, foldsvg_wa
     errno = 0;
     while ((got = getline(&line, &cap, f)) >= 0) {
         ctx.line++;
-        if (add_line(m, &ctx, line, (size_t)got) != 0) {
+        if (add_line(m, &ctx, line, (size_t)got) != FOLDSVG_OK) {
             st = fs_error_at_line(err, FOLDSVG_E_NOMEM, path, ctx.line, 0,
                                   "out of memory reading the nameattr file");
             break;

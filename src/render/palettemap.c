@@ -1,15 +1,13 @@
 #include "render/palettemap.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "util/error.h"
+#include "util/outfile.h"
 #include "util/strmap.h"
 
 struct fs_palettemap {
@@ -238,17 +236,17 @@ static int cmp_entries(const void *a, const void *b)
     return x->len < y->len ? -1 : x->len > y->len;
 }
 
-static int write_entries(FILE *f, const pm_entry *items, size_t n)
+static foldsvg_status write_entries(FILE *f, const pm_entry *items, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         const pm_entry *e = &items[i];
         if (e->len > 0 && fwrite(e->name, 1, e->len, f) != e->len)
-            return -1;
+            return FOLDSVG_E_IO;
         if (fprintf(f, "->rgb(%u,%u,%u)\n", (unsigned)e->rgb.r, (unsigned)e->rgb.g,
                     (unsigned)e->rgb.b) < 0)
-            return -1;
+            return FOLDSVG_E_IO;
     }
-    return 0;
+    return FOLDSVG_OK;
 }
 
 foldsvg_status fs_palettemap_save(const fs_palettemap *m, const char *path, foldsvg_error *err)
@@ -257,60 +255,41 @@ foldsvg_status fs_palettemap_save(const fs_palettemap *m, const char *path, fold
         return fs_error(err, FOLDSVG_E_ARG, path, "palette map: no map or no path");
     size_t n = fs_strmap_size(&m->names);
     pm_entry *sorted = malloc((n ? n : 1) * sizeof *sorted);
-    size_t plen = strlen(path);
-    char *tmp = malloc(plen + 48);
-    if (!sorted || !tmp) {
-        free(sorted);
-        free(tmp);
+    if (!sorted)
         return fs_error(err, FOLDSVG_E_NOMEM, path, "out of memory writing the palette map");
-    }
     for (size_t i = 0; i < n; i++)
         sorted[i] = (pm_entry){fs_strmap_key(&m->names, (uint32_t)i),
                                fs_strmap_key_len(&m->names, (uint32_t)i),
                                unpack(fs_strmap_value(&m->names, (uint32_t)i))};
     qsort(sorted, n, sizeof *sorted, cmp_entries);
 
-    /* O_EXCL with varying names instead of mkstemp: the file is created 0666 & ~umask
-     * like a plain open would, without touching the process umask */
-    int fd = -1;
-    for (unsigned attempt = 0; attempt < 1000 && fd < 0; attempt++) {
-        snprintf(tmp, plen + 48, "%s.tmp.%ld.%u", path, (long)getpid(), attempt);
-        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
-        if (fd < 0 && errno != EEXIST)
-            break;
-    }
-    if (fd < 0) {
+    fs_atomic a;
+    if (fs_atomic_open(&a, path) != 0) {
         int e = errno;
         free(sorted);
-        free(tmp);
         return fs_error(err, FOLDSVG_E_IO, path,
                         "cannot create a temporary file for the palette map: %s", strerror(e));
     }
-    struct stat st;
-    if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
-        (void)fchmod(fd, st.st_mode & 07777);
-    FILE *f = fdopen(fd, "wb");
+    FILE *f = fdopen(a.fd, "wb");
     int failed = !f;
     int saved = errno;
     if (f) {
-        failed = write_entries(f, sorted, n) != 0;
+        a.fd = -1; /* the stream owns it */
+        failed = write_entries(f, sorted, n) != FOLDSVG_OK;
         if (failed)
             saved = errno;
         if (fclose(f) != 0 && !failed) {
             failed = 1;
             saved = errno;
         }
-    } else {
-        close(fd);
     }
-    if (!failed && rename(tmp, path) != 0) {
+    if (failed)
+        fs_atomic_abort(&a);
+    else if (fs_atomic_commit(&a) != 0) {
         failed = 1;
         saved = errno;
     }
-    if (failed)
-        unlink(tmp);
     free(sorted);
-    free(tmp);
     if (failed)
         return fs_error(err, FOLDSVG_E_IO, path, "cannot write the palette map: %s",
                         saved ? strerror(saved) : "write error");

@@ -1,5 +1,5 @@
 /* The --cp palette map: frame name -> color, kept in a file across renders so a function
- * keeps its color (inferno's PaletteMap, ../shared/docs/inferno-compat.md "Colors").
+ * keeps its color (inferno's PaletteMap, docs/inferno-compat.md "Colors").
  *
  * File format, as inferno reads it: one `NAME->rgb(R,G,B)` per line. A line is split on
  * every "->" and must give exactly two parts, so a name that itself holds "->" never

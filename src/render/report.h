@@ -17,7 +17,7 @@ typedef struct fs_report_fact {
 typedef struct fs_report_section {
     char *heading; /* NULL: none (the page title says it all) */
     fs_report_fact *facts;
-    size_t nfacts;
+    size_t nfacts, facts_cap;
     char *svg; /* the SVG from its root element on (no XML declaration, no DOCTYPE) */
     size_t svg_len;
     fs_tables tables; /* rows point into NAMES */
@@ -31,10 +31,5 @@ void fs_report_section_free(fs_report_section *s);
 /* Writes the page (TITLE: its title) to OUT and closes OUT, also on failure. */
 foldsvg_status fs_report_write_html(const fs_report_section *secs, size_t n, const char *title,
                                     xmlOutputBufferPtr out, foldsvg_error *err);
-
-/* The report of one profile (the HTML output of foldsvg_profile_render/_write): implemented in
- * src/lib/report.c, where profiles are known. Closes OUT. */
-foldsvg_status fs_report_render_profile(const foldsvg_profile *p, const foldsvg_options *o,
-                                        xmlOutputBufferPtr out, foldsvg_error *err);
 
 #endif

@@ -7,24 +7,28 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fold/prune.h"
+#include "render/annotation.h"
+#include "render/assets.h"
 #include "render/colors.h"
 #include "render/numfmt.h"
 #include "render/script.h"
+#include "render/template.h"
 #include "render/xmltext.h"
+#include "render/xmlw.h"
+#include "util/utf8.h"
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/hash.h"
 
-#define XC(s) ((const xmlChar *)(s))
+#define FS_XC(s) ((const xmlChar *)(s))
 
 /* Everything the per-frame callbacks need. */
 typedef struct svg_ctx {
     const fs_svg_input *in;
-    const foldsvg_options *o;
+    const fs_svg_opts *o;
     const fs_tree *tree;
-    xmlTextWriterPtr w;
-    int failed;        /* a writer call failed (output error) */
-    foldsvg_status st; /* non-writer failure */
+    fs_xmlw x;
 
     uint64_t total;
     double k;         /* 100 / total: percent per count unit */
@@ -56,66 +60,20 @@ void fs_format_thousands(uint64_t n, char *buf)
     buf[out] = '\0';
 }
 
-/* inferno's annotations (_[k] kernel, _[w] waker, _[i] inlined, _[j] JIT) choose colors
- * but are not shown. */
-static size_t deannotated_len(const char *s, size_t n)
-{
-    if (n >= 4 && s[n - 4] == '_' && s[n - 3] == '[' && s[n - 1] == ']' &&
-        (s[n - 2] == 'k' || s[n - 2] == 'w' || s[n - 2] == 'i' || s[n - 2] == 'j'))
-        return n - 4;
-    return n;
-}
-
-static void check(svg_ctx *c, int rc)
-{
-    if (rc < 0)
-        c->failed = 1;
-}
-
-static void attr(svg_ctx *c, const char *name, const char *value)
-{
-    check(c, xmlTextWriterWriteAttribute(c->w, XC(name), XC(value)));
-}
-
-static void attrf(svg_ctx *c, const char *name, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-static void attrf(svg_ctx *c, const char *name, const char *fmt, ...)
-{
-    char buf[128];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    attr(c, name, buf);
-}
-
-/* An attribute whose value we formatted ourselves from digits and punctuation: nothing to
- * escape, so the writer copies it as it is rather than running its escaper (which allocates
- * a copy per value; seven numbers a frame made that a third of the writing time). */
-static void attr_digits(svg_ctx *c, const char *name, const char *value)
-{
-    check(c, xmlTextWriterStartAttribute(c->w, XC(name)));
-    check(c, xmlTextWriterWriteRaw(c->w, XC(value)));
-    check(c, xmlTextWriterEndAttribute(c->w));
-}
-
 static void attr_pct(svg_ctx *c, const char *name, double v)
 {
     char buf[56];
     size_t n = fs_fmt_fixed(buf, v, 4);
     buf[n] = '%';
     buf[n + 1] = '\0';
-    attr_digits(c, name, buf);
+    fs_xmlw_attr_raw(&c->x, name, buf);
 }
 
 static void attr_u64(svg_ctx *c, const char *name, uint64_t v)
 {
     char buf[24];
     fs_fmt_u64(buf, v);
-    attr_digits(c, name, buf);
+    fs_xmlw_attr_raw(&c->x, name, buf);
 }
 
 static void attr_rgb(svg_ctx *c, const char *name, fs_rgb rgb)
@@ -129,46 +87,25 @@ static void attr_rgb(svg_ctx *c, const char *name, fs_rgb rgb)
     n += fs_fmt_u64(buf + n, rgb.b);
     buf[n++] = ')';
     buf[n] = '\0';
-    attr_digits(c, name, buf);
+    fs_xmlw_attr_raw(&c->x, name, buf);
 }
 
-static void start(svg_ctx *c, const char *name)
-{
-    check(c, xmlTextWriterStartElement(c->w, XC(name)));
-}
-
-static void end(svg_ctx *c)
-{
-    check(c, xmlTextWriterEndElement(c->w));
-}
-
-/* Writes user-supplied bytes as text after making them valid XML. */
+/* User-supplied bytes as text, cleaned. Empty text writes nothing, so that an element left
+ * empty stays <name/>. */
 static void text_bytes(svg_ctx *c, const char *s, size_t n)
 {
-    fs_buf tmp = {0};
-    if (fs_xml_clean(&tmp, s, n) != 0) {
-        c->st = FOLDSVG_E_NOMEM;
-        return;
-    }
-    if (tmp.len)
-        check(c, xmlTextWriterWriteString(c->w, XC(tmp.data)));
-    fs_buf_free(&tmp);
+    if (n)
+        fs_xmlw_text_clean(&c->x, s, n);
 }
 
 static void attr_bytes(svg_ctx *c, const char *name, const char *s)
 {
-    fs_buf tmp = {0};
-    if (fs_xml_clean(&tmp, s, strlen(s)) != 0) {
-        c->st = FOLDSVG_E_NOMEM;
-        return;
-    }
-    attr(c, name, tmp.data ? tmp.data : "");
-    fs_buf_free(&tmp);
+    fs_xmlw_attr_clean(&c->x, name, s, strlen(s));
 }
 
 static void id_attr(svg_ctx *c, const char *name)
 {
-    attrf(c, "id", "%s-%s", c->prefix, name);
+    fs_xmlw_attrf(&c->x, "id", "%s-%s", c->prefix, name);
 }
 
 static int is_generic_font(const char *f)
@@ -184,7 +121,7 @@ static int is_generic_font(const char *f)
 static fs_rgb frame_color(svg_ctx *c, const fs_frame *f, const char *name, size_t n,
                           double width_pct)
 {
-    const foldsvg_options *o = c->o;
+    const fs_svg_opts *o = c->o;
     if (n == 2 && name[0] == '-' && name[1] == '-')
         return (fs_rgb){160, 160, 160};
     if (n == 1 && name[0] == '-')
@@ -210,7 +147,7 @@ static fs_rgb frame_color(svg_ctx *c, const fs_frame *f, const char *name, size_
     fs_palette basic = fs_palette_resolve(o->palette, (const unsigned char *)name, n);
     rgb = fs_palette_rgb(basic, v[0], v[1], v[2]);
     if (c->in->palette_map && fs_palettemap_put(c->in->palette_map, name, n, rgb) != FOLDSVG_OK)
-        c->st = FOLDSVG_E_NOMEM;
+        c->x.st = FOLDSVG_E_NOMEM;
     return rgb;
 }
 
@@ -222,7 +159,7 @@ static fs_strref frame_name(const svg_ctx *c, const fs_frame *f)
 
 static int pruned(const svg_ctx *c, const fs_frame *f)
 {
-    return (double)(f->end - f->start) < c->min_units;
+    return fs_pruned(f->end - f->start, c->min_units);
 }
 
 /* Pass 1: how deep the drawn graph is, how many frames, the largest delta, and a hash of
@@ -258,39 +195,38 @@ static uint64_t scaled_count(uint64_t units, double factor)
 
 static void build_tooltip(svg_ctx *c, const fs_frame *f, const char *name, size_t n)
 {
-    const foldsvg_options *o = c->o;
+    const fs_svg_opts *o = c->o;
     char num[32];
     uint64_t shown = scaled_count(f->end - f->start, o->factor);
     fs_format_thousands(shown, num);
     fs_buf *t = &c->tip;
     fs_buf_clear(t);
-    int bad = 0;
     if (f->depth == 0) {
-        bad |= fs_buf_printf(t, "all (%s %s, 100%%)", num, c->in->countname);
+        fs_buf_printf(t, "all (%s %s, 100%%)", num, c->in->countname);
     } else {
         double pct = 100.0 * (double)shown / ((double)c->total * o->factor);
         char pnum[48];
         fs_fmt_fixed(pnum, pct, 2);
-        bad |= fs_xml_clean(t, name, n);
-        bad |= fs_buf_puts(t, " (");
-        bad |= fs_buf_puts(t, num);
-        bad |= fs_buf_puts(t, " ");
-        bad |= fs_buf_puts(t, c->in->countname);
-        bad |= fs_buf_puts(t, ", ");
-        bad |= fs_buf_puts(t, pnum);
-        bad |= fs_buf_puts(t, "%");
+        fs_xml_clean(t, name, n);
+        fs_buf_puts(t, " (");
+        fs_buf_puts(t, num);
+        fs_buf_puts(t, " ");
+        fs_buf_puts(t, c->in->countname);
+        fs_buf_puts(t, ", ");
+        fs_buf_puts(t, pnum);
+        fs_buf_puts(t, "%");
         if (f->has_delta) {
             if (f->delta == 0) {
-                bad |= fs_buf_puts(t, "; 0.00%");
+                fs_buf_puts(t, "; 0.00%");
             } else {
                 double d = 100.0 * (double)f->delta / ((double)c->total * o->factor);
-                bad |= fs_buf_printf(t, "; %+.2f%%", o->negate ? -d : d);
+                fs_buf_printf(t, "; %+.2f%%", o->negate ? -d : d);
             }
         }
-        bad |= fs_buf_puts(t, ")");
+        fs_buf_puts(t, ")");
     }
-    if (bad)
-        c->st = FOLDSVG_E_NOMEM;
+    if (t->failed)
+        c->x.st = FOLDSVG_E_NOMEM;
 }
 
 static void build_label(svg_ctx *c, const char *name, size_t n, double width_pct)
@@ -301,24 +237,23 @@ static void build_label(svg_ctx *c, const char *name, size_t n, double width_pct
     double fit = floor(width_pct / per_char);
     if (fit < 3)
         return;
-    int bad = 0;
     if ((double)n < fit) {
-        bad |= fs_xml_clean(l, name, n);
+        fs_xml_clean(l, name, n);
     } else {
         fs_buf_clear(&c->name);
-        bad |= fs_xml_clean(&c->name, name, n);
-        size_t keep = fs_utf8_prefix(c->name.data, c->name.len, (size_t)fit - 2);
-        bad |= fs_buf_append(l, c->name.data, keep);
-        bad |= fs_buf_puts(l, "..");
+        fs_xml_clean(&c->name, name, n);
+        size_t keep = fs_utf8_prefix(fs_buf_str(&c->name), c->name.len, (size_t)fit - 2);
+        fs_buf_append(l, c->name.data, keep);
+        fs_buf_puts(l, "..");
     }
-    if (bad)
-        c->st = FOLDSVG_E_NOMEM;
+    if (l->failed || c->name.failed)
+        c->x.st = FOLDSVG_E_NOMEM;
 }
 
 static void extra_attrs(svg_ctx *c, const fs_attr_pair *pairs, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        if (xmlValidateNameValue(XC(pairs[i].key)))
+        if (xmlValidateNameValue(FS_XC(pairs[i].key)))
             attr_bytes(c, pairs[i].key, pairs[i].value);
 }
 
@@ -326,7 +261,7 @@ static void extra_attrs(svg_ctx *c, const fs_attr_pair *pairs, size_t n)
 static void start_container(svg_ctx *c, const fs_nameattr *na)
 {
     if (na && na->href) {
-        start(c, "a");
+        fs_xmlw_start(&c->x, "a");
         attr_bytes(c, "xlink:href", na->href);
         attr_bytes(c, "target", na->target ? na->target : "_top");
         if (na->cls)
@@ -336,7 +271,7 @@ static void start_container(svg_ctx *c, const fs_nameattr *na)
         extra_attrs(c, na->a_extra, na->n_a_extra);
         return;
     }
-    start(c, "g");
+    fs_xmlw_start(&c->x, "g");
     if (na) {
         if (na->cls)
             attr_bytes(c, "class", na->cls);
@@ -353,7 +288,7 @@ static int write_frame(void *user, const fs_frame *f)
     if (pruned(c, f))
         return 0;
     fs_strref raw = frame_name(c, f);
-    size_t shown_len = deannotated_len(raw.ptr, raw.len);
+    size_t shown_len = fs_deannotated_len(raw.ptr, raw.len);
 
     double x1 = (double)f->start * c->k;
     double x2 = (double)f->end * c->k;
@@ -376,13 +311,13 @@ static int write_frame(void *user, const fs_frame *f)
     const fs_nameattr *na =
         c->in->nameattrs ? fs_nameattr_get(c->in->nameattrs, raw.ptr, raw.len) : NULL;
     start_container(c, na);
-    start(c, "title");
+    fs_xmlw_start(&c->x, "title");
     if (na && na->title)
         text_bytes(c, na->title, strlen(na->title));
     else
-        check(c, xmlTextWriterWriteString(c->w, XC(c->tip.data)));
-    end(c);
-    start(c, "rect");
+        fs_xmlw_text(&c->x, c->tip.data);
+    fs_xmlw_end(&c->x);
+    fs_xmlw_start(&c->x, "rect");
     /* The hot loop: numbers are formatted by hand (same text as printf, see numfmt.h). */
     attr_pct(c, "x", x1);
     attr_u64(c, "y", y1);
@@ -391,19 +326,19 @@ static int write_frame(void *user, const fs_frame *f)
     attr_rgb(c, "fill", rgb);
     attr_u64(c, "fg:x", f->start);
     attr_u64(c, "fg:w", f->end - f->start);
-    end(c);
-    start(c, "text");
+    fs_xmlw_end(&c->x);
+    fs_xmlw_start(&c->x, "text");
     attr_pct(c, "x", x1 + 300.0 / c->W);
     char num[48];
     fs_fmt_fixed(num, 3.0 + (y1 + y2) / 2.0, 2);
-    attr_digits(c, "y", num);
+    fs_xmlw_attr_raw(&c->x, "y", num);
     if (c->label.len)
-        check(c, xmlTextWriterWriteString(c->w, XC(c->label.data)));
+        fs_xmlw_text(&c->x, c->label.data);
     else
-        check(c, xmlTextWriterWriteString(c->w, XC("")));
-    end(c);
-    end(c);
-    return c->failed || c->st ? 1 : 0;
+        fs_xmlw_text(&c->x, "");
+    fs_xmlw_end(&c->x);
+    fs_xmlw_end(&c->x);
+    return c->x.failed || c->x.st ? 1 : 0;
 }
 
 /* Runs FN over the frames in output order, from whichever source the input has. */
@@ -424,96 +359,84 @@ static void write_notes(svg_ctx *c)
 {
     fs_buf clean = {0}, safe = {0};
     const char *notes = c->o->notes ? c->o->notes : "";
-    int bad = fs_xml_clean(&clean, notes, strlen(notes));
+    fs_xml_clean(&clean, notes, strlen(notes));
     /* "--" may not appear inside a comment, nor may it end with '-'. */
-    bad |= fs_buf_puts(&safe, "NOTES: ");
-    for (size_t i = 0; !bad && i < clean.len; i++) {
-        bad |= fs_buf_append(&safe, &clean.data[i], 1);
+    fs_buf_puts(&safe, "NOTES: ");
+    for (size_t i = 0; i < clean.len; i++) {
+        fs_buf_append(&safe, &clean.data[i], 1);
         if (clean.data[i] == '-' && (i + 1 == clean.len || clean.data[i + 1] == '-'))
-            bad |= fs_buf_puts(&safe, " ");
+            fs_buf_puts(&safe, " ");
     }
-    if (bad)
-        c->st = FOLDSVG_E_NOMEM;
+    if (clean.failed || safe.failed)
+        c->x.st = FOLDSVG_E_NOMEM;
     else
-        check(c, xmlTextWriterWriteComment(c->w, XC(safe.data)));
+        fs_xmlw_check(&c->x, xmlTextWriterWriteComment(c->x.w, FS_XC(safe.data)));
     fs_buf_free(&clean);
     fs_buf_free(&safe);
 }
 
+/* The style, from its template (src/render/assets/flamegraph.css). */
 static void write_style(svg_ctx *c)
 {
-    const char *P = c->prefix;
-    fs_buf s = {0};
     const char *font = c->o->fonttype ? c->o->fonttype : "monospace";
-    int bad = fs_buf_puts(&s, "\n#");
-    bad |= fs_buf_printf(&s, "%s-root text { font-family:", P);
+    fs_buf family = {0}, css = {0};
     if (is_generic_font(font)) {
-        bad |= fs_buf_puts(&s, font);
+        fs_buf_puts(&family, font);
     } else {
-        bad |= fs_buf_puts(&s, "\"");
+        fs_buf_puts(&family, "\"");
         for (const char *p = font; *p; p++) {
             if (*p == '"' || *p == '\\')
-                bad |= fs_buf_puts(&s, "\\");
-            bad |= fs_buf_append(&s, p, 1);
+                fs_buf_puts(&family, "\\");
+            fs_buf_append(&family, p, 1);
         }
-        bad |= fs_buf_puts(&s, "\"");
+        fs_buf_puts(&family, "\"");
     }
-    bad |=
-        fs_buf_printf(&s,
-                      "; font-size:%upx }\n"
-                      /* #P-root in front: #P-root text would outweigh #P-title alone */
-                      "#%s-root #%s-title { text-anchor:middle; font-size:%upx; }\n"
-                      "#%s-matched { text-anchor:end; }\n"
-                      "#%s-search { text-anchor:end; opacity:0.1; cursor:pointer; }\n"
-                      "#%s-search:hover, #%s-search.show { opacity:1; }\n"
-                      "#%s-root #%s-subtitle { text-anchor:middle; fill:rgb(160,160,160); }\n"
-                      "#%s-unzoom { cursor:pointer; }\n"
-                      "#%s-frames > *:hover { stroke:black; stroke-width:0.5; cursor:pointer; }\n"
-                      "#%s-root .hide { display:none; }\n"
-                      "#%s-root .parent { opacity:0.5; }\n",
-                      c->fs, P, P, c->fs + 5, P, P, P, P, P, P, P, P, P, P);
+    char size[16], title_size[16], stroke[32] = "";
+    snprintf(size, sizeof size, "%u", c->fs);
+    snprintf(title_size, sizeof title_size, "%u", c->fs + 5);
     if (c->o->stroke_set)
-        bad |=
-            fs_buf_printf(&s, "#%s-frames > g > rect { stroke:rgb(%u,%u,%u); stroke-width:1; }\n",
-                          P, c->o->strokecolor.r, c->o->strokecolor.g, c->o->strokecolor.b);
-    /* Frame colors carry meaning and stay; the page around them follows the theme. */
-    bad |= fs_buf_printf(&s,
-                         "@media (prefers-color-scheme: dark) {\n"
-                         "#%s-bg { fill:#1b1b1f; }\n"
-                         "#%s-root > text { fill:#e8e8e8; }\n"
-                         "}\n",
-                         P, P);
-    if (bad) {
-        c->st = FOLDSVG_E_NOMEM;
+        snprintf(stroke, sizeof stroke, "rgb(%u,%u,%u)", c->o->strokecolor.r, c->o->strokecolor.g,
+                 c->o->strokecolor.b);
+    const fs_template_var vars[] = {
+        {"p", c->prefix},   {"font", fs_buf_str(&family)},
+        {"size", size},     {"title_size", title_size},
+        {"stroke", stroke},
+    };
+    fs_template_expand(&css, (const char *)fs_asset_flamegraph_css, fs_asset_flamegraph_css_len,
+                       vars, sizeof vars / sizeof vars[0]);
+    if (family.failed || css.failed) {
+        c->x.st = FOLDSVG_E_NOMEM;
     } else {
-        start(c, "style");
-        attr(c, "type", "text/css");
-        text_bytes(c, s.data, s.len);
-        end(c);
+        fs_xmlw_start(&c->x, "style");
+        fs_xmlw_attr(&c->x, "type", "text/css");
+        text_bytes(c, css.data, css.len);
+        fs_xmlw_end(&c->x);
     }
-    fs_buf_free(&s);
+    fs_buf_free(&family);
+    fs_buf_free(&css);
 }
 
 static void ui_text(svg_ctx *c, const char *id, const char *klass, int fill, const char *x,
                     unsigned y, const char *content)
 {
-    start(c, "text");
+    fs_xmlw_start(&c->x, "text");
     id_attr(c, id);
     if (klass)
-        attr(c, "class", klass);
+        fs_xmlw_attr(&c->x, "class", klass);
     if (fill)
-        attrf(c, "fill", "rgb(%u,%u,%u)", c->o->uicolor.r, c->o->uicolor.g, c->o->uicolor.b);
-    attr(c, "x", x);
-    attrf(c, "y", "%u", y);
+        fs_xmlw_attrf(&c->x, "fill", "rgb(%u,%u,%u)", c->o->uicolor.r, c->o->uicolor.g,
+                      c->o->uicolor.b);
+    fs_xmlw_attr(&c->x, "x", x);
+    fs_xmlw_attrf(&c->x, "y", "%u", y);
     text_bytes(c, content, strlen(content));
-    end(c);
+    fs_xmlw_end(&c->x);
 }
 
-static const char *default_title(const foldsvg_options *o)
+static const char *default_title(const fs_svg_opts *o, const fs_order_log *log)
 {
     if (o->title)
         return o->title;
-    if (o->flamechart)
+    if (log)
         return "Flame Chart";
     if (o->inverted)
         return "Icicle Graph";
@@ -522,34 +445,35 @@ static const char *default_title(const foldsvg_options *o)
 
 static void write_document(svg_ctx *c)
 {
-    const foldsvg_options *o = c->o;
-    xmlTextWriterPtr w = c->w;
+    const fs_svg_opts *o = c->o;
+    xmlTextWriterPtr w = c->x.w;
     if (o->pretty_xml) {
-        check(c, xmlTextWriterSetIndent(w, 1));
-        check(c, xmlTextWriterSetIndentString(w, XC("    ")));
+        fs_xmlw_check(&c->x, xmlTextWriterSetIndent(w, 1));
+        fs_xmlw_check(&c->x, xmlTextWriterSetIndentString(w, FS_XC("    ")));
     }
-    check(c, xmlTextWriterStartDocument(w, "1.0", NULL, "no"));
-    check(c, xmlTextWriterWriteDTD(w, XC("svg"), XC("-//W3C//DTD SVG 1.1//EN"),
-                                   XC("http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd"), NULL));
-    const char *title = default_title(o);
+    fs_xmlw_check(&c->x, xmlTextWriterStartDocument(w, "1.0", NULL, "no"));
+    fs_xmlw_check(&c->x, xmlTextWriterWriteDTD(
+                             w, FS_XC("svg"), FS_XC("-//W3C//DTD SVG 1.1//EN"),
+                             FS_XC("http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd"), NULL));
+    const char *title = default_title(o, c->in->log);
     char num[32];
     fs_format_thousands(c->total, num);
 
-    start(c, "svg");
-    attr(c, "version", "1.1");
-    attrf(c, "width", "%u", c->W);
-    attrf(c, "height", "%u", c->H);
-    attrf(c, "viewBox", "0 0 %u %u", c->W, c->H);
-    attr(c, "xmlns", "http://www.w3.org/2000/svg");
-    attr(c, "xmlns:xlink", "http://www.w3.org/1999/xlink");
-    attr(c, "xmlns:fg", "http://github.com/jonhoo/inferno");
+    fs_xmlw_start(&c->x, "svg");
+    fs_xmlw_attr(&c->x, "version", "1.1");
+    fs_xmlw_attrf(&c->x, "width", "%u", c->W);
+    fs_xmlw_attrf(&c->x, "height", "%u", c->H);
+    fs_xmlw_attrf(&c->x, "viewBox", "0 0 %u %u", c->W, c->H);
+    fs_xmlw_attr(&c->x, "xmlns", "http://www.w3.org/2000/svg");
+    fs_xmlw_attr(&c->x, "xmlns:xlink", "http://www.w3.org/1999/xlink");
+    fs_xmlw_attr(&c->x, "xmlns:fg", "http://github.com/jonhoo/inferno");
     id_attr(c, "root");
-    attr(c, "role", "img");
+    fs_xmlw_attr(&c->x, "role", "img");
     {
         fs_buf label = {0};
         if (fs_buf_printf(&label, "%s: %s %s in %zu frames", title, num, c->in->countname,
                           c->nframes) != 0)
-            c->st = FOLDSVG_E_NOMEM;
+            c->x.st = FOLDSVG_E_NOMEM;
         else
             attr_bytes(c, "aria-label", label.data);
         fs_buf_free(&label);
@@ -574,49 +498,51 @@ static void write_document(svg_ctx *c)
     snprintf(search_rgb, sizeof search_rgb, "rgb(%u,%u,%u)", o->searchcolor.r, o->searchcolor.g,
              o->searchcolor.b);
     ss.searchcolor = search_rgb;
-    check(c, fs_script_write_root_attributes(w, &ss));
+    fs_xmlw_check(&c->x, fs_script_write_root_attributes(w, &ss));
 
-    start(c, "title");
+    fs_xmlw_start(&c->x, "title");
     text_bytes(c, title, strlen(title));
-    end(c);
-    check(c, xmlTextWriterWriteComment(
-                 w, XC("Flame graph stack visualization, drawn by foldsvg " FOLDSVG_VERSION_STRING
-                       ". Click a frame to zoom, Search to highlight.")));
+    fs_xmlw_end(&c->x);
+    fs_xmlw_check(
+        &c->x,
+        xmlTextWriterWriteComment(
+            w, FS_XC("Flame graph stack visualization, drawn by foldsvg " FOLDSVG_VERSION_STRING
+                     ". Click a frame to zoom, Search to highlight.")));
     write_notes(c);
 
-    start(c, "defs");
-    start(c, "linearGradient");
+    fs_xmlw_start(&c->x, "defs");
+    fs_xmlw_start(&c->x, "linearGradient");
     id_attr(c, "background");
-    attr(c, "y1", "0");
-    attr(c, "y2", "1");
-    attr(c, "x1", "0");
-    attr(c, "x2", "0");
-    start(c, "stop");
-    attr(c, "stop-color", c->bg.top);
-    attr(c, "offset", "5%");
-    end(c);
-    start(c, "stop");
-    attr(c, "stop-color", c->bg.bottom);
-    attr(c, "offset", "95%");
-    end(c);
-    end(c);
-    end(c);
+    fs_xmlw_attr(&c->x, "y1", "0");
+    fs_xmlw_attr(&c->x, "y2", "1");
+    fs_xmlw_attr(&c->x, "x1", "0");
+    fs_xmlw_attr(&c->x, "x2", "0");
+    fs_xmlw_start(&c->x, "stop");
+    fs_xmlw_attr(&c->x, "stop-color", c->bg.top);
+    fs_xmlw_attr(&c->x, "offset", "5%");
+    fs_xmlw_end(&c->x);
+    fs_xmlw_start(&c->x, "stop");
+    fs_xmlw_attr(&c->x, "stop-color", c->bg.bottom);
+    fs_xmlw_attr(&c->x, "offset", "95%");
+    fs_xmlw_end(&c->x);
+    fs_xmlw_end(&c->x);
+    fs_xmlw_end(&c->x);
 
     write_style(c);
 
-    start(c, "script");
-    attr(c, "type", "text/ecmascript");
-    check(c, fs_script_write(w, &ss, !o->no_javascript));
-    end(c);
+    fs_xmlw_start(&c->x, "script");
+    fs_xmlw_attr(&c->x, "type", "text/ecmascript");
+    fs_xmlw_check(&c->x, fs_script_write(w, &ss, !o->no_javascript));
+    fs_xmlw_end(&c->x);
 
-    start(c, "rect");
+    fs_xmlw_start(&c->x, "rect");
     id_attr(c, "bg");
-    attr(c, "x", "0");
-    attr(c, "y", "0");
-    attr(c, "width", "100%");
-    attr(c, "height", "100%");
-    attrf(c, "fill", "url(#%s-background)", c->prefix);
-    end(c);
+    fs_xmlw_attr(&c->x, "x", "0");
+    fs_xmlw_attr(&c->x, "y", "0");
+    fs_xmlw_attr(&c->x, "width", "100%");
+    fs_xmlw_attr(&c->x, "height", "100%");
+    fs_xmlw_attrf(&c->x, "fill", "url(#%s-background)", c->prefix);
+    fs_xmlw_end(&c->x);
 
     unsigned fs = c->fs;
     ui_text(c, "title", NULL, 1, "50.0000%", 2 * fs, title);
@@ -630,23 +556,23 @@ static void write_document(svg_ctx *c)
     ui_text(c, "search", NULL, 1, right, 2 * fs, "Search");
     ui_text(c, "matched", NULL, 1, right, detail_y, " ");
 
-    start(c, "svg");
+    fs_xmlw_start(&c->x, "svg");
     id_attr(c, "frames");
-    attr(c, "x", "10");
-    attrf(c, "width", "%u", c->W - 20);
-    attrf(c, "total_samples", "%llu", (unsigned long long)c->total);
+    fs_xmlw_attr(&c->x, "x", "10");
+    fs_xmlw_attrf(&c->x, "width", "%u", c->W - 20);
+    fs_xmlw_attrf(&c->x, "total_samples", "%llu", (unsigned long long)c->total);
     foldsvg_status gst;
     each_frame(c, write_frame, c, &gst);
-    if (gst && !c->st)
-        c->st = gst;
-    end(c);
-    end(c);
-    check(c, xmlTextWriterEndDocument(w));
+    if (gst && !c->x.st)
+        c->x.st = gst;
+    fs_xmlw_end(&c->x);
+    fs_xmlw_end(&c->x);
+    fs_xmlw_check(&c->x, xmlTextWriterEndDocument(w));
 }
 
 foldsvg_status fs_render_svg(const fs_svg_input *in, xmlOutputBufferPtr out, foldsvg_error *err)
 {
-    const foldsvg_options *o = in->opts;
+    const fs_svg_opts *o = in->opts;
     svg_ctx c;
     memset(&c, 0, sizeof c);
     c.in = in;
@@ -658,7 +584,7 @@ foldsvg_status fs_render_svg(const fs_svg_input *in, xmlOutputBufferPtr out, fol
         return fs_error(err, FOLDSVG_E_NO_DATA, NULL, "no stacks to draw (the total count is 0)");
     }
     c.k = 100.0 / (double)c.total;
-    c.min_units = o->minwidth / c.k;
+    c.min_units = fs_prune_limit(o->minwidth, c.total);
     c.W = o->width ? o->width : 1200;
     c.fs = o->fontsize;
     c.fh = o->frameheight;
@@ -683,22 +609,10 @@ foldsvg_status fs_render_svg(const fs_svg_input *in, xmlOutputBufferPtr out, fol
         snprintf(c.prefix, sizeof c.prefix, "fg%08llx",
                  (unsigned long long)(fs_mix64(c.content_hash ^ c.total) & 0xffffffffULL));
 
-    c.w = xmlNewTextWriter(out);
-    if (!c.w) {
-        xmlOutputBufferClose(out);
-        return fs_error(err, FOLDSVG_E_NOMEM, NULL, "cannot create the XML writer");
-    }
+    FS_FORWARD_IF_ERROR(fs_xmlw_begin(&c.x, out, "XML", err));
     write_document(&c);
-    check(&c, xmlTextWriterFlush(c.w));
-    if (out->error)
-        c.failed = 1;
-    xmlFreeTextWriter(c.w); /* closes OUT as well */
     fs_buf_free(&c.name);
     fs_buf_free(&c.label);
     fs_buf_free(&c.tip);
-    if (c.st)
-        return fs_error(err, c.st, NULL, "%s while writing the SVG", foldsvg_status_name(c.st));
-    if (c.failed)
-        return fs_error(err, FOLDSVG_E_IO, NULL, "writing the SVG failed");
-    return FOLDSVG_OK;
+    return fs_xmlw_finish(&c.x, out, "the SVG", err);
 }

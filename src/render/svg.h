@@ -7,19 +7,43 @@
 #include "fold/merge.h"
 #include "fold/tree.h"
 #include "foldsvg.h"
-#include "lib/options.h"
+#include "render/colors.h"
 #include "render/nameattr.h"
 #include "render/palettemap.h"
+
+/* What the render options say (rows of stage "render" in src/lib/options.c write here). */
+typedef struct fs_svg_opts {
+    char *title;    /* NULL: the default for the mode */
+    char *subtitle; /* NULL: none */
+    char *nametype; /* NULL: "Function:" */
+    char *notes;
+    fs_palette palette;
+    fs_background bg;
+    int bg_set;
+    int hash, deterministic, colordiffusion, negate;
+    fs_rgb uicolor, searchcolor, strokecolor;
+    int stroke_set;
+    char *fonttype; /* NULL: monospace */
+    unsigned fontsize;
+    double fontwidth;
+    unsigned frameheight; /* --height */
+    unsigned width;       /* 0: fluid (static 1200) */
+    double minwidth;      /* percent (fold/prune.h) */
+    int inverted, truncate_text_right;
+    double factor;
+    int pretty_xml, no_javascript;
+    char *id_prefix; /* NULL: a hash of the content */
+} fs_svg_opts;
 
 typedef struct fs_svg_input {
     /* The frames come from TREE (merged in stack order, or in LOG's order for
      * flamechart), or, when FRAMES is set, from that list (in output order; names are ids
      * in TREE's name table, and TREE->total is the total). */
     const fs_tree *tree;
-    const fs_order_log *log; /* flamechart: replay this order; else NULL */
+    const fs_order_log *log; /* flamechart (the default title says so): this order; else NULL */
     const fs_frame *frames;
     size_t nframes;
-    const foldsvg_options *opts;
+    const fs_svg_opts *opts;
     const char *countname;            /* resolved unit */
     fs_palettemap *palette_map;       /* --cp: looked up and extended; NULL otherwise */
     const fs_nameattr_map *nameattrs; /* --nameattr; NULL otherwise */

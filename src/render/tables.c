@@ -8,6 +8,7 @@
 #include "render/svg.h"
 #include "util/buf.h"
 #include "util/error.h"
+#include "util/utf8.h"
 
 static int row_cmp(const void *a, const void *b)
 {
@@ -282,68 +283,61 @@ static void json_print(void *ctx, const char *s, size_t n)
     put(ctx, s, n);
 }
 
-/* JSON must be valid UTF-8: bytes that are not become U+FFFD (yajl escapes the rest). */
-static int utf8_clean(fs_buf *b, const char *s, size_t n)
+/* A yajl generator that remembers its first failure, so the writers below call it freely
+ * and look once at the end. */
+typedef struct json_out {
+    yajl_gen g;
+    int failed;
+    fs_buf scratch; /* names made valid UTF-8 (yajl escapes the rest) */
+} json_out;
+
+static void jcheck(json_out *j, yajl_gen_status st)
 {
-    fs_buf_clear(b);
-    const unsigned char *u = (const unsigned char *)s;
-    int bad = fs_buf_reserve(b, n + 1);
-    size_t i = 0;
-    while (!bad && i < n) {
-        unsigned c = u[i];
-        size_t len = c < 0x80             ? 1
-                     : (c & 0xE0) == 0xC0 ? 2
-                     : (c & 0xF0) == 0xE0 ? 3
-                     : (c & 0xF8) == 0xF0 ? 4
-                                          : 0;
-        int ok = len > 0 && i + len <= n;
-        for (size_t k = 1; ok && k < len; k++)
-            ok = (u[i + k] & 0xC0) == 0x80;
-        if (ok && len > 1) {
-            /* overlong forms, surrogates and values past U+10FFFF are not UTF-8 */
-            uint32_t cp = c & (0x7Fu >> len);
-            for (size_t k = 1; k < len; k++)
-                cp = cp << 6 | (u[i + k] & 0x3Fu);
-            static const uint32_t min[] = {0, 0, 0x80, 0x800, 0x10000};
-            ok = cp >= min[len] && cp <= 0x10FFFF && (cp < 0xD800 || cp > 0xDFFF);
-        }
-        if (ok) {
-            bad = fs_buf_append(b, s + i, len);
-            i += len;
-        } else {
-            bad = fs_buf_append(b, "\xEF\xBF\xBD", 3);
-            i++;
-        }
-    }
-    return bad;
+    if (st != yajl_gen_status_ok)
+        j->failed = 1;
 }
 
-static int json_count(yajl_gen g, uint64_t count, uint64_t per)
+static void jstr(json_out *j, const char *s, size_t n)
+{
+    jcheck(j, yajl_gen_string(j->g, (const unsigned char *)s, n));
+}
+
+static void jkey(json_out *j, const char *k)
+{
+    jstr(j, k, strlen(k));
+}
+
+static void jnum(json_out *j, const char *num, size_t n)
+{
+    jcheck(j, yajl_gen_number(j->g, num, n));
+}
+
+static void jcount(json_out *j, uint64_t count, uint64_t per)
 {
     char num[48];
     fs_tables_format_count(count, per, 0, num);
-    return yajl_gen_number(g, num, strlen(num)) != yajl_gen_status_ok;
+    jnum(j, num, strlen(num));
 }
 
-static int json_key(yajl_gen g, const char *k)
+static void jname(json_out *j, const char *s, size_t n)
 {
-    return yajl_gen_string(g, (const unsigned char *)k, strlen(k)) != yajl_gen_status_ok;
+    fs_buf_clear(&j->scratch);
+    if (fs_utf8_clean(&j->scratch, s, n, NULL) != FOLDSVG_OK)
+        j->failed = 1;
+    else
+        jstr(j, fs_buf_str(&j->scratch), j->scratch.len);
 }
 
-static int json_rows(yajl_gen g, fs_buf *scratch, const fs_top_row *rows, size_t n, uint64_t total,
-                     uint64_t per)
+static void json_rows(json_out *j, const fs_top_row *rows, size_t n, uint64_t total, uint64_t per)
 {
-    int bad = yajl_gen_array_open(g) != yajl_gen_status_ok;
-    for (size_t i = 0; i < n && !bad; i++) {
-        bad |= yajl_gen_map_open(g) != yajl_gen_status_ok;
-        bad |= json_key(g, "name");
-        bad |= utf8_clean(scratch, rows[i].name, rows[i].len);
-        if (!bad)
-            bad |= yajl_gen_string(g, (const unsigned char *)(scratch->data ? scratch->data : ""),
-                                   scratch->len) != yajl_gen_status_ok;
-        bad |= json_key(g, "count");
-        bad |= json_count(g, rows[i].count, per);
-        bad |= json_key(g, "percent");
+    jcheck(j, yajl_gen_array_open(j->g));
+    for (size_t i = 0; i < n && !j->failed; i++) {
+        jcheck(j, yajl_gen_map_open(j->g));
+        jkey(j, "name");
+        jname(j, rows[i].name, rows[i].len);
+        jkey(j, "count");
+        jcount(j, rows[i].count, per);
+        jkey(j, "percent");
         /* four decimals are plenty for a share and keep the numbers short */
         char pct[32];
         int len = snprintf(pct, sizeof pct, "%.4f", fs_tables_percent(rows[i].count, total));
@@ -351,44 +345,42 @@ static int json_rows(yajl_gen g, fs_buf *scratch, const fs_top_row *rows, size_t
             len--;
         if (pct[len - 1] == '.')
             len--;
-        bad |= yajl_gen_number(g, pct, (size_t)len) != yajl_gen_status_ok;
-        bad |= yajl_gen_map_close(g) != yajl_gen_status_ok;
+        jnum(j, pct, (size_t)len);
+        jcheck(j, yajl_gen_map_close(j->g));
     }
-    bad |= yajl_gen_array_close(g) != yajl_gen_status_ok;
-    return bad;
+    jcheck(j, yajl_gen_array_close(j->g));
 }
 
-static int write_json(out_ctx *o, const fs_tables *tb, uint64_t per, const char *unit)
+static foldsvg_status write_json(out_ctx *o, const fs_tables *tb, uint64_t per, const char *unit)
 {
-    yajl_gen g = yajl_gen_alloc(NULL);
-    if (!g)
-        return -1;
-    yajl_gen_config(g, yajl_gen_beautify, 1);
-    yajl_gen_config(g, yajl_gen_indent_string, "  ");
-    yajl_gen_config(g, yajl_gen_print_callback, json_print, o);
-    fs_buf scratch = {0};
-    int bad = yajl_gen_map_open(g) != yajl_gen_status_ok;
-    bad |= json_key(g, "total");
-    bad |= json_count(g, tb->total, per);
-    bad |= json_key(g, "unique_stacks");
+    json_out j = {yajl_gen_alloc(NULL), 0, {0}};
+    if (!j.g)
+        return FOLDSVG_E_NOMEM;
+    yajl_gen_config(j.g, yajl_gen_beautify, 1);
+    yajl_gen_config(j.g, yajl_gen_indent_string, "  ");
+    yajl_gen_config(j.g, yajl_gen_print_callback, json_print, o);
+    jcheck(&j, yajl_gen_map_open(j.g));
+    jkey(&j, "total");
+    jcount(&j, tb->total, per);
+    jkey(&j, "unique_stacks");
     char num[32];
     snprintf(num, sizeof num, "%zu", tb->unique);
-    bad |= yajl_gen_number(g, num, strlen(num)) != yajl_gen_status_ok;
-    bad |= json_key(g, "count_name");
-    bad |= yajl_gen_string(g, (const unsigned char *)unit, strlen(unit)) != yajl_gen_status_ok;
+    jnum(&j, num, strlen(num));
+    jkey(&j, "count_name");
+    jstr(&j, unit, strlen(unit));
     if (per > 1) {
-        bad |= json_key(g, "per");
+        jkey(&j, "per");
         snprintf(num, sizeof num, "%llu", (unsigned long long)per);
-        bad |= yajl_gen_number(g, num, strlen(num)) != yajl_gen_status_ok;
+        jnum(&j, num, strlen(num));
     }
-    bad |= json_key(g, "self");
-    bad |= json_rows(g, &scratch, tb->self, tb->nself, tb->total, per);
-    bad |= json_key(g, "inclusive");
-    bad |= json_rows(g, &scratch, tb->incl, tb->nincl, tb->total, per);
-    bad |= yajl_gen_map_close(g) != yajl_gen_status_ok;
-    fs_buf_free(&scratch);
-    yajl_gen_free(g);
-    return bad ? -1 : 0;
+    jkey(&j, "self");
+    json_rows(&j, tb->self, tb->nself, tb->total, per);
+    jkey(&j, "inclusive");
+    json_rows(&j, tb->incl, tb->nincl, tb->total, per);
+    jcheck(&j, yajl_gen_map_close(j.g));
+    fs_buf_free(&j.scratch);
+    yajl_gen_free(j.g);
+    return j.failed ? FOLDSVG_E_NOMEM : FOLDSVG_OK;
 }
 
 foldsvg_status fs_tables_write(const fs_tables *tb, int format, uint64_t per, const char *countname,
@@ -397,7 +389,7 @@ foldsvg_status fs_tables_write(const fs_tables *tb, int format, uint64_t per, co
     out_ctx o = {out, 0};
     const char *unit = countname ? countname : "cycles";
     if (format == FOLDSVG_TOP_JSON) {
-        if (write_json(&o, tb, per, unit) != 0 && !o.failed)
+        if (write_json(&o, tb, per, unit) != FOLDSVG_OK && !o.failed)
             return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
     } else if (format == FOLDSVG_TOP_MARKDOWN) {
         write_markdown(&o, tb, per, unit);

@@ -11,6 +11,13 @@
 #include "fold/tree.h"
 #include "foldsvg.h"
 
+/* What the report options say (rows of stage "report" in src/lib/options.c write here). */
+typedef struct fs_report_opts {
+    size_t top;     /* rows per table; 0: the caller's default */
+    int top_format; /* foldsvg_top_format */
+    uint64_t per;   /* --per K: counts divided by K (0 or 1: off) */
+} fs_report_opts;
+
 typedef struct fs_top_row {
     const char *name; /* not NUL-terminated; points into the tree (or a copy's arena) */
     size_t len;

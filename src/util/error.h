@@ -10,6 +10,20 @@
 #define FS_PRINTF(a, b)
 #endif
 
+/* The private stop value: a callback returns it to end a read or a walk early, and the one
+ * that asked for the stop (and knows why) turns it back into FOLDSVG_OK or a decision. It
+ * lies outside the public enum's range and never leaves the library. */
+#define FS_STOP ((foldsvg_status)0x100)
+
+/* One-line propagation (zstd's FORWARD_IF_ERROR): evaluates EXPR, a foldsvg_status, and
+ * returns it from the calling function unless it is FOLDSVG_OK. */
+#define FS_FORWARD_IF_ERROR(expr)                                                                  \
+    do {                                                                                           \
+        foldsvg_status fs_forward_ = (expr);                                                       \
+        if (fs_forward_ != FOLDSVG_OK)                                                             \
+            return fs_forward_;                                                                    \
+    } while (0)
+
 /* Clears *err (when non-NULL). */
 void fs_error_clear(foldsvg_error *err);
 /* Sets code, file (may be NULL) and a printf-style message; line/column/offset are left 0.

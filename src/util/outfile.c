@@ -2,30 +2,127 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "util/error.h"
+#include "util/hash.h"
+
+enum { FS_ATOMIC_ATTEMPTS = 100 };
+
+static void atomic_reset(fs_atomic *a)
+{
+    free(a->target);
+    free(a->tmp);
+    a->target = a->tmp = NULL;
+    a->fd = -1;
+}
+
+/* Replaces the trailing XXXXXX of NAME with letters and digits from SEED. */
+static void fill_name(char *name, uint64_t seed)
+{
+    static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    char *x = name + strlen(name) - 6;
+    for (int i = 0; i < 6; i++) {
+        x[i] = alphabet[seed % (sizeof alphabet - 1)];
+        seed /= sizeof alphabet - 1;
+    }
+}
+
+int fs_atomic_open(fs_atomic *a, const char *path)
+{
+    a->fd = -1;
+    a->tmp = NULL;
+    size_t n = strlen(path);
+    a->target = strdup(path);
+    a->tmp = malloc(n + 16);
+    if (!a->target || !a->tmp) {
+        atomic_reset(a);
+        errno = ENOMEM;
+        return -1;
+    }
+    const char *slash = strrchr(path, '/');
+    size_t dirlen = slash ? (size_t)(slash - path + 1) : 0;
+    /* Hidden and recognisable. The names vary by time, process and (through the address of
+     * A, on this thread's stack or heap) caller; O_EXCL makes a clash a retry, never a
+     * clobbered file. */
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    uint64_t seed = fs_mix64((uint64_t)now.tv_nsec ^ ((uint64_t)now.tv_sec << 30) ^
+                             ((uint64_t)getpid() << 16) ^ (uint64_t)(uintptr_t)a);
+    for (int attempt = 0; attempt < FS_ATOMIC_ATTEMPTS; attempt++) {
+        snprintf(a->tmp, n + 16, "%.*s.%s.XXXXXX", (int)dirlen, path, path + dirlen);
+        fill_name(a->tmp, seed);
+        a->fd = open(a->tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
+        if (a->fd >= 0 || errno != EEXIST)
+            break;
+        seed = fs_mix64(seed + (uint64_t)attempt + 1);
+    }
+    if (a->fd < 0) {
+        int e = errno;
+        atomic_reset(a);
+        errno = e;
+        return -1;
+    }
+    struct stat sb;
+    if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode)) {
+        /* Not fatal when it fails: the file is still right, only its bits are the
+         * umask's. */
+        (void)fchmod(a->fd, sb.st_mode & 07777);
+    }
+    return 0;
+}
+
+int fs_atomic_commit(fs_atomic *a)
+{
+    int bad = 0, e = 0;
+    if (a->fd >= 0 && close(a->fd) != 0) {
+        bad = 1;
+        e = errno;
+    }
+    a->fd = -1;
+    if (!bad && rename(a->tmp, a->target) != 0) {
+        bad = 1;
+        e = errno;
+    }
+    if (bad)
+        unlink(a->tmp);
+    atomic_reset(a);
+    errno = e;
+    return bad ? -1 : 0;
+}
+
+void fs_atomic_abort(fs_atomic *a)
+{
+    if (a->fd >= 0)
+        close(a->fd);
+    if (a->tmp)
+        unlink(a->tmp);
+    atomic_reset(a);
+}
 
 static void reset(fs_outfile *o)
 {
-    free(o->target);
-    free(o->tmp);
+    free(o->path);
     memset(o, 0, sizeof *o);
+    o->atomic.fd = -1;
 }
 
 foldsvg_status fs_outfile_open(fs_outfile *o, const char *path, foldsvg_error *err)
 {
     memset(o, 0, sizeof *o);
+    o->atomic.fd = -1;
     if (!path || strcmp(path, "-") == 0) {
         o->f = stdout;
         o->is_stdout = 1;
         return FOLDSVG_OK;
     }
-    o->target = strdup(path);
-    if (!o->target)
+    o->path = strdup(path);
+    if (!o->path)
         return fs_error(err, FOLDSVG_E_NOMEM, path, "out of memory");
     struct stat sb;
     int exists = stat(path, &sb) == 0;
@@ -43,48 +140,28 @@ foldsvg_status fs_outfile_open(fs_outfile *o, const char *path, foldsvg_error *e
         }
         return FOLDSVG_OK;
     }
-    size_t n = strlen(path);
-    o->tmp = malloc(n + 32);
-    if (!o->tmp) {
-        reset(o);
-        return fs_error(err, FOLDSVG_E_NOMEM, path, "out of memory");
-    }
-    /* Beside the target (same directory, so rename is atomic), hidden, recognisable. */
-    const char *slash = strrchr(path, '/');
-    size_t dirlen = slash ? (size_t)(slash - path + 1) : 0;
-    snprintf(o->tmp, n + 32, "%.*s.%s.XXXXXX", (int)dirlen, path, path + dirlen);
-    int fd = mkstemp(o->tmp);
-    if (fd < 0) {
+    if (fs_atomic_open(&o->atomic, path) != 0) {
         int e = errno;
         reset(o);
+        if (e == ENOMEM)
+            return fs_error(err, FOLDSVG_E_NOMEM, path, "out of memory");
         return fs_error(err, FOLDSVG_E_IO, path, "cannot create output file: %s%s", strerror(e),
                         e == ENOENT ? " (does the directory exist?)" : "");
     }
-    mode_t mode;
-    if (exists) {
-        mode = sb.st_mode & 07777;
-    } else {
-        mode_t mask = umask(0);
-        umask(mask);
-        mode = 0666 & ~mask;
-    }
-    if (fchmod(fd, mode) != 0) {
-        /* Not fatal: the file is still correct, only its permissions are mkstemp's. */
-    }
-    o->f = fdopen(fd, "wb");
+    o->f = fdopen(o->atomic.fd, "wb");
     if (!o->f) {
         int e = errno;
-        close(fd);
-        unlink(o->tmp);
+        fs_atomic_abort(&o->atomic);
         reset(o);
         return fs_error(err, FOLDSVG_E_IO, path, "cannot open output: %s", strerror(e));
     }
+    o->atomic.fd = -1; /* the stream owns it now */
     return FOLDSVG_OK;
 }
 
 foldsvg_status fs_outfile_commit(fs_outfile *o, foldsvg_error *err)
 {
-    const char *name = o->is_stdout ? "<stdout>" : o->target;
+    const char *name = o->is_stdout ? "<stdout>" : o->path;
     int bad = fflush(o->f) != 0 || ferror(o->f);
     int e = errno;
     if (o->is_stdout) {
@@ -98,16 +175,17 @@ foldsvg_status fs_outfile_commit(fs_outfile *o, foldsvg_error *err)
         e = errno;
     }
     o->f = NULL;
-    if (!bad && o->tmp && rename(o->tmp, o->target) != 0) {
-        bad = 1;
-        e = errno;
+    if (o->atomic.tmp) {
+        if (bad)
+            fs_atomic_abort(&o->atomic);
+        else if (fs_atomic_commit(&o->atomic) != 0) {
+            bad = 1;
+            e = errno;
+        }
     }
     foldsvg_status st = FOLDSVG_OK;
-    if (bad) {
-        if (o->tmp)
-            unlink(o->tmp);
+    if (bad)
         st = fs_error(err, FOLDSVG_E_IO, name, "write failed: %s", strerror(e));
-    }
     reset(o);
     return st;
 }
@@ -116,7 +194,7 @@ void fs_outfile_abort(fs_outfile *o)
 {
     if (o->f && !o->is_stdout)
         fclose(o->f);
-    if (o->tmp)
-        unlink(o->tmp);
+    if (o->atomic.tmp)
+        fs_atomic_abort(&o->atomic);
     reset(o);
 }

@@ -1,5 +1,12 @@
-/* Output files that never end up partial: a regular (or new) target is written to a
- * temporary file beside it and renamed over it only on success. */
+/* The one atomic-output module: files that never end up partial. A regular (or new) target
+ * is written to a temporary file beside it (same directory, so the rename is atomic) and
+ * renamed over it only on success; a failure leaves the old file as it was.
+ *
+ * Permissions: the temporary file is created with open(O_CREAT | O_EXCL, 0666), so the
+ * kernel applies the process umask exactly as for any new file, and an existing target's
+ * permission bits are copied to it (fchmod). Nothing here reads or sets the umask: umask()
+ * is process-wide, and calling it to read the value (umask(0); umask(old)) races with every
+ * other thread creating files meanwhile; the library is used from several threads. */
 #ifndef FOLDSVG_UTIL_OUTFILE_H
 #define FOLDSVG_UTIL_OUTFILE_H
 
@@ -7,10 +14,28 @@
 
 #include "foldsvg.h"
 
+/* The temporary file of one atomic replacement. */
+typedef struct fs_atomic {
+    int fd; /* -1 when none is open */
+    char *target;
+    char *tmp;
+} fs_atomic;
+
+/* Creates the temporary file for PATH (named ".NAME.XXXXXX" beside it). -1 with errno set
+ * (the struct is then empty). */
+int fs_atomic_open(fs_atomic *a, const char *path);
+/* Closes the file (unless the caller's stream already did: A->fd = -1) and renames it over
+ * the target. -1 with errno set, the temporary file removed. */
+int fs_atomic_commit(fs_atomic *a);
+/* Removes the temporary file (closing it unless A->fd is -1). */
+void fs_atomic_abort(fs_atomic *a);
+
+/* An output stream: standard output, a device or FIFO written in place, or an atomic
+ * replacement. */
 typedef struct fs_outfile {
     FILE *f;
-    char *target;
-    char *tmp; /* NULL when writing directly (stdout, a FIFO, a device) */
+    char *path;       /* NULL for standard output */
+    fs_atomic atomic; /* atomic.tmp NULL when writing in place */
     int is_stdout;
 } fs_outfile;
 

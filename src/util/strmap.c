@@ -32,14 +32,14 @@ void fs_strmap_clear(fs_strmap *m)
     fs_arena_reset(&m->arena);
 }
 
-static int grow_slots(fs_strmap *m)
+static foldsvg_status grow_slots(fs_strmap *m)
 {
     size_t cap = m->slots ? (m->mask + 1) * 2 : FIRST_SLOTS;
     if (cap > SIZE_MAX / sizeof *m->slots)
-        return -1;
+        return FOLDSVG_E_NOMEM;
     uint32_t *slots = calloc(cap, sizeof *slots);
     if (!slots)
-        return -1;
+        return FOLDSVG_E_NOMEM;
     int stored = cap - 1 <= UINT32_MAX;
     for (uint32_t k = 0; k < m->n; k++) {
         uint64_t h = stored ? m->hashes[k] : fs_strmap_hash(m->keys[k], m->lens[k]);
@@ -51,28 +51,28 @@ static int grow_slots(fs_strmap *m)
     free(m->slots);
     m->slots = slots;
     m->mask = cap - 1;
-    return 0;
+    return FOLDSVG_OK;
 }
 
 /* Keys, hashes and lengths share one block: one allocation a doubling instead of three
  * leaves the heap less of the freed, already touched, smaller copies behind. Values are
  * grown on their own, as most maps have none. */
-static int grow_entries(fs_strmap *m)
+static foldsvg_status grow_entries(fs_strmap *m)
 {
     uint32_t cap = m->cap ? (m->cap > UINT32_MAX / 2 ? UINT32_MAX : m->cap * 2) : FIRST_ENTRIES;
     size_t per = sizeof *m->keys + sizeof *m->hashes + sizeof *m->lens;
     /* Only a 32-bit size_t can overflow here. */
     size_t max = SIZE_MAX / per;
     if (cap > max)
-        return -1;
+        return FOLDSVG_E_NOMEM;
     const char **keys = malloc((size_t)cap * per);
     if (!keys)
-        return -1;
+        return FOLDSVG_E_NOMEM;
     if (m->values) {
         uint32_t *values = realloc(m->values, (size_t)cap * sizeof *values);
         if (!values) {
             free((void *)keys);
-            return -1;
+            return FOLDSVG_E_NOMEM;
         }
         m->values = values;
     }
@@ -88,7 +88,7 @@ static int grow_entries(fs_strmap *m)
     m->hashes = hashes;
     m->lens = lens;
     m->cap = cap;
-    return 0;
+    return FOLDSVG_OK;
 }
 
 /* The values array, all 0, for the first value that is not. */
@@ -112,13 +112,13 @@ foldsvg_status fs_strmap_add_(fs_strmap *m, const void *key, size_t len, uint64_
     /* Slot values are index + 1, and FS_STRMAP_NONE is no index. */
     if (m->n == UINT32_MAX - 1)
         return FOLDSVG_E_LIMIT;
-    if (m->n == m->cap && grow_entries(m) != 0)
+    if (m->n == m->cap && grow_entries(m) != FOLDSVG_OK)
         return FOLDSVG_E_NOMEM;
     if (value != 0 && !m->values && alloc_values(m) != 0)
         return FOLDSVG_E_NOMEM;
     /* Grow before inserting, so a failed copy below leaves the slots as they were. */
     int regrow = !m->slots || ((size_t)m->n + 1) * 2 > m->mask + 1;
-    if (regrow && grow_slots(m) != 0)
+    if (regrow && grow_slots(m) != FOLDSVG_OK)
         return FOLDSVG_E_NOMEM;
     const char *stored = key;
     if (m->mode == FS_STRMAP_OWNED && !(stored = fs_arena_strndup(&m->arena, key, len)))

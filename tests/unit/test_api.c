@@ -211,6 +211,34 @@ START_TEST(read_gzip_buffer_equals_plain)
 }
 END_TEST
 
+/* New outputs get 0666 less the umask, as a plain open gives; an existing one keeps its
+ * bits. The library never calls umask() (process-wide state, racy from threads): a umask set
+ * here must be what the kernel applies. */
+START_TEST(write_modes_follow_umask_and_existing_file)
+{
+    char dir[] = "/tmp/fs_apimode.XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char path[64];
+    snprintf(path, sizeof path, "%s/out.folded", dir);
+    foldsvg_profile *p = foldsvg_profile_new();
+    ck_assert_int_eq(foldsvg_profile_record_path(p, "a;b", 1), FOLDSVG_OK);
+    mode_t old = umask(027);
+    ck_assert_int_eq(foldsvg_profile_write(p, path, NULL, NULL), FOLDSVG_OK);
+    struct stat st;
+    ck_assert_int_eq(stat(path, &st), 0);
+    ck_assert_uint_eq(st.st_mode & 0777, 0640);
+    ck_assert_int_eq(umask(027), 027); /* unchanged by the write */
+    ck_assert_int_eq(chmod(path, 0604), 0);
+    ck_assert_int_eq(foldsvg_profile_write(p, path, NULL, NULL), FOLDSVG_OK);
+    ck_assert_int_eq(stat(path, &st), 0);
+    ck_assert_uint_eq(st.st_mode & 0777, 0604);
+    umask(old);
+    foldsvg_profile_free(p);
+    ck_assert_int_eq(unlink(path), 0);
+    ck_assert_int_eq(rmdir(dir), 0); /* no temporary file left beside it */
+}
+END_TEST
+
 START_TEST(error_format_one_line)
 {
     foldsvg_error e;
@@ -244,6 +272,7 @@ int main(void)
     tcase_add_test(tc, render_to_memory_and_options);
     tcase_add_test(tc, read_gzip_buffer_equals_plain);
     tcase_add_test(tc, error_format_one_line);
+    tcase_add_test(tc, write_modes_follow_umask_and_existing_file);
     suite_add_tcase(s, tc);
     return fs_test_run(s);
 }

@@ -1,6 +1,7 @@
 /* The PCRE2 stack filters (--strip, --strip-rust-hash, --include, --exclude, --focus,
  * --collapse-recursion) on single stacks, UTF-8 and invalid UTF-8 names, bad patterns. */
 #include "fold/filter.h"
+#include "lib/options.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +21,7 @@ static fs_filter *make(const char *const *opts)
         ck_assert_msg(foldsvg_options_set(o, opts[i], opts[i + 1], &err) == FOLDSVG_OK, "--%s: %s",
                       opts[i], err.message);
     fs_filter *f;
-    ck_assert_int_eq(fs_filter_new(&f, o, &err), FOLDSVG_OK);
+    ck_assert_int_eq(fs_filter_new(&f, &o->stack, &err), FOLDSVG_OK);
     ck_assert(f != NULL);
     foldsvg_options_free(o);
     return f;
@@ -44,9 +45,9 @@ static const char *apply_sep(fs_filter *f, const char *stack, char sep)
             start = i + 1;
         }
     }
-    int r = fs_filter_apply(f, fr, &n);
-    ck_assert_int_ge(r, 0);
-    if (r == 0)
+    int keep;
+    ck_assert_int_eq(fs_filter_apply(f, fr, &n, &keep), FOLDSVG_OK);
+    if (!keep)
         return DROP;
     size_t o = 0;
     for (size_t i = 0; i < n; i++) {
@@ -73,7 +74,7 @@ START_TEST(test_none)
     ck_assert(o != NULL);
     foldsvg_error err;
     fs_filter *f = (fs_filter *)o; /* anything non-NULL: must be overwritten */
-    ck_assert_int_eq(fs_filter_new(&f, o, &err), FOLDSVG_OK);
+    ck_assert_int_eq(fs_filter_new(&f, &o->stack, &err), FOLDSVG_OK);
     ck_assert(f == NULL);
     ck_apply(NULL, "a;b", "a;b");
     foldsvg_options_free(o);
@@ -212,7 +213,9 @@ START_TEST(test_generator_names)
     snprintf(lng + o, sizeof lng - o, "::h7777777777777777");
     fs_strref fr = {lng, strlen(lng)};
     size_t n = 1;
-    ck_assert_int_eq(fs_filter_apply(f, &fr, &n), 1);
+    int keep;
+    ck_assert_int_eq(fs_filter_apply(f, &fr, &n, &keep), FOLDSVG_OK);
+    ck_assert_int_eq(keep, 1);
     ck_assert_uint_eq(n, 1);
     ck_assert_uint_eq(fr.len, clean);
     ck_assert(memcmp(fr.ptr, lng, clean) == 0);
@@ -388,7 +391,9 @@ START_TEST(test_names_stay_valid)
     char buf[] = "fn_1;fn_2;other";
     fs_strref fr[3] = {{buf, 4}, {buf + 5, 4}, {buf + 10, 5}};
     size_t n = 3;
-    ck_assert_int_eq(fs_filter_apply(f, fr, &n), 1);
+    int keep;
+    ck_assert_int_eq(fs_filter_apply(f, fr, &n, &keep), FOLDSVG_OK);
+    ck_assert_int_eq(keep, 1);
     memset(buf, 'X', sizeof buf - 1);
     ck_assert_uint_eq(n, 3);
     ck_assert(fr[0].len == 2 && memcmp(fr[0].ptr, "fn", 2) == 0);

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fold/fracsum.h"
 #include "fold/sanitize.h"
 #include "parse/firefox.h"
 #include "parse/input.h"
@@ -31,6 +32,7 @@ typedef struct tsink {
     size_t n, cap;
     char count_name[32];
     int count_name_calls;
+    fs_fracsum frac; /* fractional weights, summed as the pipeline does */
 } tsink;
 
 static foldsvg_status ts_stack(fs_sink *self, const fs_strref *fr, size_t n, uint64_t count,
@@ -64,6 +66,19 @@ static foldsvg_status ts_stack(fs_sink *self, const fs_strref *fr, size_t n, uin
     return FOLDSVG_OK;
 }
 
+static foldsvg_status ts_weight(fs_sink *self, const fs_strref *fr, size_t n, const fs_weight *w,
+                                foldsvg_error *err)
+{
+    tsink *s = (tsink *)self;
+    return fs_fracsum_add(&s->frac, fr, n, w, "mem.json", err);
+}
+
+static foldsvg_status ts_rounded(void *user, const fs_strref *fr, size_t n, uint64_t count,
+                                 foldsvg_error *err)
+{
+    return ts_stack(user, fr, n, count, err);
+}
+
 static void ts_count_name(fs_sink *self, const char *name)
 {
     tsink *s = (tsink *)self;
@@ -76,6 +91,7 @@ static void ts_init(tsink *s)
     memset(s, 0, sizeof *s);
     s->base.stack = ts_stack;
     s->base.count_name = ts_count_name;
+    s->base.weight = ts_weight;
 }
 
 static int ent_cmp(const void *a, const void *b)
@@ -115,6 +131,14 @@ static char *ts_folded(tsink *s)
 
 /* ---------------------------------------------------------------- helpers */
 
+/* What a test asks of the reader: a selection and weighting, or (THREAD_CB) a listing. */
+typedef struct fx_opts {
+    long thread;
+    int weight_samples;
+    foldsvg_thread_fn thread_cb;
+    void *thread_ud;
+} fx_opts;
+
 typedef struct tinfo {
     size_t n;
     char names[64][64];
@@ -137,11 +161,17 @@ static void list_cb(void *ud, size_t index, const char *name, const char *proces
     ti->n++;
 }
 
-static foldsvg_status run_input(fs_input *in, const fs_firefox_opts *o, tsink *s, char **out,
+static foldsvg_status run_input(fs_input *in, const fx_opts *o, tsink *s, char **out,
                                 foldsvg_error *err)
 {
     ts_init(s);
-    foldsvg_status st = fs_firefox_read(in, o, &s->base, err);
+    fs_input_opts io = {.thread = o ? o->thread : -1, .weight_samples = o ? o->weight_samples : 0};
+    foldsvg_status st = o && o->thread_cb
+                            ? fs_firefox_list_threads(in, &io, o->thread_cb, o->thread_ud, err)
+                            : fs_firefox_read(in, &io, &s->base, err);
+    if (st == FOLDSVG_OK)
+        st = fs_fracsum_flush(&s->frac, ts_rounded, s, fs_input_name(in), err);
+    fs_fracsum_free(&s->frac);
     char *f = ts_folded(s);
     if (out)
         *out = f;
@@ -150,7 +180,7 @@ static foldsvg_status run_input(fs_input *in, const fs_firefox_opts *o, tsink *s
     return st;
 }
 
-static foldsvg_status run_file(const char *path, const fs_firefox_opts *o, tsink *s, char **out,
+static foldsvg_status run_file(const char *path, const fx_opts *o, tsink *s, char **out,
                                foldsvg_error *err)
 {
     fs_input *in;
@@ -161,8 +191,8 @@ static foldsvg_status run_file(const char *path, const fs_firefox_opts *o, tsink
     return st;
 }
 
-static foldsvg_status run_mem(const char *json, size_t len, const fs_firefox_opts *o, tsink *s,
-                              char **out, foldsvg_error *err)
+static foldsvg_status run_mem(const char *json, size_t len, const fx_opts *o, tsink *s, char **out,
+                              foldsvg_error *err)
 {
     fs_input *in;
     foldsvg_status st = fs_input_open_mem(&in, json, len, "mem.json", err);
@@ -172,14 +202,13 @@ static foldsvg_status run_mem(const char *json, size_t len, const fs_firefox_opt
     return st;
 }
 
-static foldsvg_status run_str(const char *json, const fs_firefox_opts *o, char **out,
-                              foldsvg_error *err)
+static foldsvg_status run_str(const char *json, const fx_opts *o, char **out, foldsvg_error *err)
 {
     tsink s;
     return run_mem(json, strlen(json), o, &s, out, err);
 }
 
-static void expect_ok(const char *json, const fs_firefox_opts *o, const char *want)
+static void expect_ok(const char *json, const fx_opts *o, const char *want)
 {
     char *out = NULL;
     foldsvg_error err;
@@ -190,8 +219,7 @@ static void expect_ok(const char *json, const fs_firefox_opts *o, const char *wa
 }
 
 /* An error of CODE whose message contains every one of the NULL-terminated parts. */
-static foldsvg_error expect_err(const char *json, const fs_firefox_opts *o, foldsvg_status code,
-                                ...)
+static foldsvg_error expect_err(const char *json, const fx_opts *o, foldsvg_status code, ...)
 {
     foldsvg_error err;
     memset(&err, 0, sizeof err);
@@ -286,13 +314,13 @@ START_TEST(thread_selection_matches_reference)
         char path[1024];
         snprintf(path, sizeof path, "%s/%s", FIXDIR, files[f]);
         tinfo ti = {0};
-        fs_firefox_opts o = {.thread = -1, .thread_cb = list_cb, .thread_ud = &ti};
+        fx_opts o = {.thread = -1, .thread_cb = list_cb, .thread_ud = &ti};
         tsink s;
         foldsvg_error err;
         ck_assert_int_eq(run_file(path, &o, &s, NULL, &err), FOLDSVG_OK);
         ck_assert_uint_gt(ti.n, 1);
         for (size_t t = 0; t < ti.n; t++) {
-            fs_firefox_opts one = {.thread = (long)t};
+            fx_opts one = {.thread = (long)t};
             char *got;
             ck_assert_int_eq(run_file(path, &one, &s, &got, &err), FOLDSVG_OK);
             char *want = reference(path, (long)t);
@@ -301,7 +329,7 @@ START_TEST(thread_selection_matches_reference)
             free(got);
             free(want);
         }
-        fs_firefox_opts bad = {.thread = (long)ti.n};
+        fx_opts bad = {.thread = (long)ti.n};
         ck_assert_int_eq(run_file(path, &bad, &s, NULL, &err), FOLDSVG_E_USAGE);
         char num[64];
         snprintf(num, sizeof num, "%zu threads", ti.n);
@@ -317,7 +345,7 @@ START_TEST(thread_listing)
     snprintf(path, sizeof path, "%s/%s", FIXDIR,
              "processed-v49-samply-style.firefox-profiler.json.gz");
     tinfo ti = {0};
-    fs_firefox_opts o = {.thread = -1, .thread_cb = list_cb, .thread_ud = &ti};
+    fx_opts o = {.thread = -1, .thread_cb = list_cb, .thread_ud = &ti};
     tsink s;
     foldsvg_error err;
     ck_assert_int_eq(run_file(path, &o, &s, NULL, &err), FOLDSVG_OK);
@@ -370,7 +398,7 @@ static void check_generated(const char *name, const char *args, long thread)
     tsink s;
     char *got;
     foldsvg_error err;
-    fs_firefox_opts o = {.thread = thread};
+    fx_opts o = {.thread = thread};
     foldsvg_status st = run_file(path, &o, &s, &got, &err);
     ck_assert_msg(st == FOLDSVG_OK, "%s: %s", name, err.message);
     ck_assert_msg(strcmp(got, want) == 0, "%s (%s) differs from the reference", name, args);
@@ -453,7 +481,7 @@ START_TEST(sp1_weights)
     char json[2048];
     snprintf(json, sizeof json, "{%s,\"meta\":{\"version\":24,\"product\":\"SP1 ZKVM\"}}", body);
     expect_ok(json, NULL, "[unknown] 5\na 5\na;b 12\n");
-    fs_firefox_opts ws = {.thread = -1, .weight_samples = 1};
+    fx_opts ws = {.thread = -1, .weight_samples = 1};
     expect_ok(json, &ws, "[unknown] 1\na 2\na;b 4\n");
     tsink s;
     foldsvg_error err;

@@ -94,14 +94,15 @@ START_TEST(differential)
 END_TEST
 
 typedef struct collected {
+    fs_sink sink; /* first: the reader passes a pointer to it */
     uint64_t lines, sum, last_lineno;
     size_t longest;
 } collected;
 
-static foldsvg_status collect(void *user, const fs_folded_line *l, foldsvg_error *err)
+static foldsvg_status collect(fs_sink *self, const fs_folded_line *l, foldsvg_error *err)
 {
     (void)err;
-    collected *c = user;
+    collected *c = (collected *)(void *)self;
     c->lines++;
     c->sum += l->count;
     c->last_lineno = l->lineno;
@@ -130,10 +131,10 @@ START_TEST(reads_across_blocks_and_long_lines)
     n += (size_t)sprintf(data + n, " 5\nlast 2");
     fs_input *in;
     ck_assert_int_eq(fs_input_open_mem(&in, data, n, "mem", NULL), FOLDSVG_OK);
-    collected c = {0};
+    collected c = {.sink = {.line = collect}};
     fs_folded_stats stats = {0};
     foldsvg_error err;
-    ck_assert_int_eq(fs_folded_read(in, collect, &c, &stats, &err), FOLDSVG_OK);
+    ck_assert_int_eq(fs_folded_read(in, &c.sink, &stats, &err), FOLDSVG_OK);
     ck_assert_uint_eq(c.lines, expect_lines + 2);
     ck_assert_uint_eq(c.sum, expect_lines + 5 + 2);
     ck_assert_uint_eq(c.longest, long_len);
@@ -149,9 +150,9 @@ START_TEST(invalid_lines_are_counted)
     const char *text = "a 1\nbad\n\nb x\nc 2\n";
     fs_input *in;
     ck_assert_int_eq(fs_input_open_mem(&in, text, strlen(text), "mem", NULL), FOLDSVG_OK);
-    collected c = {0};
+    collected c = {.sink = {.line = collect}};
     fs_folded_stats stats = {0};
-    ck_assert_int_eq(fs_folded_read(in, collect, &c, &stats, NULL), FOLDSVG_OK);
+    ck_assert_int_eq(fs_folded_read(in, &c.sink, &stats, NULL), FOLDSVG_OK);
     ck_assert_uint_eq(c.lines, 2);
     ck_assert_uint_eq(stats.invalid, 2);
     ck_assert_uint_eq(stats.first_invalid, 2);

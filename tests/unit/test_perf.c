@@ -63,9 +63,12 @@ typedef struct warnings {
     foldsvg_error last;
 } warnings;
 
-static void on_warn(void *ud, const foldsvg_error *w)
+static warnings *sink_warnings; /* where on_warn counts: R.warn */
+
+static void on_warn(fs_sink *self, const foldsvg_error *w)
 {
-    warnings *ws = ud;
+    (void)self;
+    warnings *ws = sink_warnings;
     ws->n++;
     ws->last = *w;
 }
@@ -94,12 +97,12 @@ static const char *collapse_with(const char *text, fs_perf_opts *po)
     if (!po)
         po = &defaults;
     memset(&R, 0, sizeof R);
-    po->warn = on_warn;
-    po->warn_ud = &R.warn;
+    sink_warnings = &R.warn;
     fold_sink s;
     memset(&s, 0, sizeof s);
     s.sink.stack = on_stack;
     s.sink.count_name = on_unit;
+    s.sink.warn = on_warn;
     fs_input *in;
     ck_assert_int_eq(fs_input_open_mem(&in, text, strlen(text), "t.perf", &R.err), FOLDSVG_OK);
     R.st = fs_perf_read(in, po, &s.sink, &R.err);
@@ -409,8 +412,9 @@ END_TEST
 START_TEST(skip_after)
 {
     /* the callers of a frame so named are left out (leaf-most match; the comm stays) */
-    const char *skips[] = {"main", "java/lang/Thread:.run"};
-    fs_perf_opts o = {.skip_after = skips, .nskip_after = 2};
+    fs_perf_opts o = {0};
+    ck_assert_int_eq(fs_strlist_push(&o.skip_after, "main"), FOLDSVG_OK);
+    ck_assert_int_eq(fs_strlist_push(&o.skip_after, "java/lang/Thread:.run"), FOLDSVG_OK);
     ck_assert_str_eq(collapse_with("a 1 cycles:\n\t1 work (m)\n\t2 main+0x1 (m)\n"
                                    "\t3 __libc_start_main (m)\n\t4 _start (m)\n",
                                    &o),
@@ -423,6 +427,7 @@ START_TEST(skip_after)
     /* inside an inlined chain: the parts outside the match go too */
     ck_assert_str_eq(collapse_with("a 1 cycles:\n\t1 x->main->y (m)\n\t2 z (m)\n", &o),
                      "a;main_[i];y_[i] 1\n");
+    fs_strlist_free(&o.skip_after);
 }
 END_TEST
 
@@ -441,7 +446,7 @@ END_TEST
 
 static int detect(const char *s)
 {
-    return fs_perf_detect(s, strlen(s));
+    return fs_perf_detect((const unsigned char *)s, strlen(s), 1);
 }
 
 START_TEST(detection)
@@ -456,6 +461,11 @@ START_TEST(detection)
     ck_assert(detect("app 10/11 [000] 1.3: sched:sched_switch: prev_comm=app ==> next_pid=0\n"));
     ck_assert(detect("perf 6 [000] 1.5:\n\t1 f (m)\n"));       /* -F without the event */
     ck_assert(detect("java 25607 4794564.109216: 1 cycles:")); /* no newline */
+    /* a first line cut short while more may come: asked again with more bytes */
+    const char *cut = "# header\njava 25607 4794564.109216: 1 cyc";
+    ck_assert_int_eq(fs_perf_detect((const unsigned char *)cut, strlen(cut), 0), -1);
+    const char *whole = "main;work 3\nmore";
+    ck_assert_int_eq(fs_perf_detect((const unsigned char *)whole, strlen(whole), 0), 0);
     ck_assert(!detect(""));
     ck_assert(!detect("\n \n# only comments\n"));
     ck_assert(!detect("main;work 3\n"));

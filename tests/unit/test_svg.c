@@ -7,6 +7,7 @@
 #include "foldsvg.h"
 #include "render/svg.h"
 #include "render/xmltext.h"
+#include "util/utf8.h"
 #include "testutil.h"
 
 static char *render(foldsvg_profile *p, const char *const *opts)

@@ -1,39 +1,19 @@
-/* Shared between the parts of the Firefox-Profiler reader: firefox_model.c (growable
- * containers and the per-stack sample sums), firefox_sax.c, firefox_samples.c and
- * firefox_parse.c (the streaming reader that fills them; firefox_sax.h) and firefox.c
- * (format detection, thread numbering, stack resolution, output). */
-#ifndef FOLDSVG_PARSE_FIREFOX_INTERNAL_H
-#define FOLDSVG_PARSE_FIREFOX_INTERNAL_H
+/* The model of a Firefox-Profiler document as the reader keeps it: string tables, tables
+ * captured in both the Gecko ({schema, data}) and the processed ({column: [...]}) shape (which
+ * one a document uses is known only at its end), per-stack sample sums (memory follows
+ * distinct stacks, not samples), threads and the tree of (sub-)profiles. Filled by the yajl
+ * callbacks (parse/firefox_sax.c, parse/firefox_samples.c); read by the stack models
+ * (parse/firefox_gecko.c, parse/firefox_processed.c). */
+#ifndef FOLDSVG_PARSE_FIREFOX_MODEL_H
+#define FOLDSVG_PARSE_FIREFOX_MODEL_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "foldsvg.h"
-
-/* One scalar JSON value as far as the reader cares. Integers keep their JSON spelling
- * apart from floats: an index must be written as an integer (1.0 is not a stack id). */
-typedef enum ff_tag {
-    FF_NULL,
-    FF_INT,
-    FF_NUM,
-    FF_STR,
-    FF_BOOL,
-    FF_OTHER,
-    FF_ROWEND /* only from a cursor over rows: the end of a row */
-} ff_tag;
-typedef struct ff_cell {
-    union {
-        int64_t i;
-        double d;
-    } v;
-    uint8_t tag;
-} ff_cell;
-
-typedef struct ff_cells {
-    ff_cell *a;
-    size_t n, cap;
-} ff_cells;
+#include "parse/json.h"
+#include "parse/jsonreread.h"
 
 /* Column names the reader looks up, in schemas (Gecko) or as column arrays (processed). */
 enum {
@@ -51,6 +31,12 @@ enum {
 };
 int ff_column_id(const char *name, size_t len); /* -1 if not wanted */
 extern const char *const ff_column_names[FF_NCOLS];
+
+/* The values of a table's data (Gecko) or of one column (processed). */
+typedef struct ff_cells {
+    fs_json_value *a;
+    size_t n, cap;
+} ff_cells;
 
 /* A string table: all strings back to back, plus start offsets. Entries that were not
  * JSON strings are kept (so indices stay right) and flagged; using one is an error. */
@@ -86,7 +72,7 @@ typedef struct ff_table {
 } ff_table;
 
 /* Cell COL (FF_C_*) of Gecko row R; a missing cell (short row, no such column) is null. */
-ff_cell ff_table_cell(const ff_table *t, size_t r, int col);
+fs_json_value ff_table_cell(const ff_table *t, size_t r, int col);
 size_t ff_table_rows(const ff_table *t);
 
 /* Per-stack sums of one thread's samples. Key -1 is the null stack. */
@@ -105,21 +91,12 @@ typedef struct ff_agg {
     ff_acc *last; /* consecutive samples often share their stack */
 } ff_agg;
 
-/* The slot for KEY, created empty when new; NULL when out of memory. */
-ff_acc *ff_agg_get(ff_agg *g, int64_t key, uint64_t row);
+/* *OUT: the slot for KEY, created empty when new. FOLDSVG_E_NOMEM. */
+foldsvg_status ff_agg_get(ff_agg *g, int64_t key, uint64_t row, ff_acc **out);
 void ff_agg_free(ff_agg *g);
-/* Adds a weight (a JSON number); returns 0 if it overflows 63 bits. */
-int ff_acc_add(ff_acc *a, const ff_cell *w);
-
-/* Where an array of the JSON text lies, to read it a second time (firefox_reread.c): its
- * decoded offset, or, when the input cannot be read twice, a temporary file holding its
- * raw text. */
-typedef struct ff_region {
-    int present;
-    uint64_t off; /* of its '[' */
-    FILE *spool;
-} ff_region;
-void ff_region_reset(ff_region *r); /* closes the spool */
+/* Adds a weight (a JSON number); FOLDSVG_E_OVERFLOW when the sum would pass 63 bits (the
+ * sum unchanged). */
+foldsvg_status ff_acc_add(ff_acc *a, const fs_json_value *w);
 
 /* The processed sample columns, in the order of ff_thread.pseen[]. */
 enum { FF_P_STACK, FF_P_WEIGHT, FF_P_DUR, FF_NP };
@@ -146,13 +123,13 @@ typedef struct ff_thread {
     int has_stack_col;
     uint8_t pseen[FF_NP]; /* an array for the column came in this samples object */
     uint64_t pn[FF_NP];   /* its entries */
-    ff_region preg[FF_NP];
+    fs_json_region preg[FF_NP];
     uint64_t wprob;      /* first weight entry that is not a number or overflows, +1 */
     int wprob_overflow;  /* ...and which of the two */
     int64_t wprob_stack; /* the stack whose sum overflowed */
     uint64_t dbad;       /* first duration entry that is not a number (or overflows), +1 */
     /* Gecko rows before their schema: read again when the samples object ends */
-    ff_region rows_reg;
+    fs_json_region rows_reg;
 } ff_thread;
 
 typedef struct ff_profile ff_profile;
@@ -184,59 +161,36 @@ struct ff_profile {
     char origin[160];     /* e.g. "threads[1] (JSON string)", for messages */
 };
 
-ff_profile *ff_profile_new(ff_profile *parent);
-void ff_profile_free(ff_profile *p); /* the whole tree, iteratively */
-ff_thread *ff_thread_new(ff_profile *p);
-int ff_profile_add_sub(ff_profile ***v, size_t *n, size_t *cap, ff_profile *sub);
-
-int ff_strings_push(ff_strings *s, const char *str, size_t len, int is_string);
-/* String I: 1 and (ptr, len) when it exists and is a string; 0 out of range; -1 not a
- * string. */
-int ff_strings_get(const ff_strings *s, int64_t i, const char **ptr, size_t *len);
-void ff_strings_free(ff_strings *s);
-
-int ff_cells_push(ff_cells *c, ff_cell v);
-void ff_table_init(ff_table *t);
-void ff_table_free(ff_table *t);
-/* Begins a Gecko row; returns 0 when out of memory. */
-int ff_table_row_begin(ff_table *t);
-/* Stores cell K of the row being read; 0 when out of memory. */
-int ff_table_row_cell(ff_table *t, size_t k, ff_cell v);
-int ff_table_row_end(ff_table *t);
-/* Called when "data" begins: rows are kept compact if the schema is already known. */
-void ff_table_data_begin(ff_table *t, const int *wanted, int nwanted);
-
-/* Parses a yajl number text into a cell (FF_INT when written as an integer that fits). */
-ff_cell ff_number(const char *s, size_t len);
-
 /* Sub-profiles found as JSON strings wait here until the current text is done, so nesting
  * in the data never becomes recursion on the C stack. */
 typedef struct ff_queue {
     ff_profile *head, *tail;
 } ff_queue;
 
-struct fs_input;
+ff_profile *ff_profile_new(ff_profile *parent);
+void ff_profile_free(ff_profile *p); /* the whole tree, iteratively */
+ff_thread *ff_thread_new(ff_profile *p);
+/* Appends SUB to the list *V. FOLDSVG_E_NOMEM. */
+foldsvg_status ff_profile_add_sub(ff_profile ***v, size_t *n, size_t *cap, ff_profile *sub);
 
-/* Second reads: the main input (opened again on demand; BASE is its decoded offset when
- * the parse began) or a sub-profile's TEXT. */
-typedef struct ff_reread ff_reread;
-ff_reread *ff_reread_new(struct fs_input *in, uint64_t base, const char *text, size_t len);
-void ff_reread_free(ff_reread *r);
+/* Appends a string-table entry (IS_STRING 0: a value that is not a string, kept so that the
+ * indices stay right). FOLDSVG_E_NOMEM. */
+foldsvg_status ff_strings_push(ff_strings *s, const char *str, size_t len, int is_string);
+/* String I: 1 and (ptr, len) when it exists and is a string; 0 out of range; -1 not a
+ * string. */
+int ff_strings_get(const ff_strings *s, int64_t i, const char **ptr, size_t *len);
+void ff_strings_free(ff_strings *s);
 
-/* Reads the array at REG again, element by element (ROWS: the elements are rows, whose
- * cells are returned, each row followed by an FF_ROWEND cell). Containers are returned
- * as FF_OTHER. Memory is bounded whatever the array's length. */
-typedef struct ff_cursor ff_cursor;
-foldsvg_status ff_cursor_open(ff_cursor **out, ff_reread *rr, const ff_region *reg, int rows,
-                              const char *file, foldsvg_error *err);
-/* 1 and the next cell, 0 after the last one, -1 on failure (ERR is set). */
-int ff_cursor_next(ff_cursor *c, ff_cell *out, foldsvg_error *err);
-void ff_cursor_close(ff_cursor *c);
-
-/* Runs yajl over the whole input into ROOT. */
-foldsvg_status ff_parse_input(struct fs_input *in, ff_profile *root, ff_queue *q,
-                              foldsvg_error *err);
-/* Parses the JSON text held by the sub-profile P (then frees the text). */
-foldsvg_status ff_parse_sub(ff_profile *p, ff_queue *q, const char *file, foldsvg_error *err);
+/* Each FOLDSVG_E_NOMEM when out of memory. */
+foldsvg_status ff_cells_push(ff_cells *c, fs_json_value v);
+void ff_table_init(ff_table *t);
+void ff_table_free(ff_table *t);
+/* Begins a Gecko row. */
+foldsvg_status ff_table_row_begin(ff_table *t);
+/* Stores cell K of the row being read. */
+foldsvg_status ff_table_row_cell(ff_table *t, size_t k, fs_json_value v);
+void ff_table_row_end(ff_table *t);
+/* Called when "data" begins: rows are kept compact if the schema is already known. */
+void ff_table_data_begin(ff_table *t, const int *wanted, int nwanted);
 
 #endif

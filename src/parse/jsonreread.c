@@ -1,14 +1,14 @@
-/* Second reads of arrays the Firefox-Profiler reader has already parsed once. Processed
- * profiles keep samples.stack and samples.weight (or duration) as separate arrays, in any
- * key order, paired index by index; Gecko sample rows may come before the schema that
- * says which cell is the stack. Instead of keeping such an array in memory until its
- * partner is known (memory growing with samples), the reader notes where the array lies
- * in the decoded text and reads it again, element by element, with a second yajl parser:
- * from the input opened again (a regular file or memory; gzip is decoded again from the
- * start, but the one second reader moves forward through the document, so usually one
- * extra pass is decoded in all), or from a temporary file holding the array's raw text when
- * the input cannot be read twice (standard input, a pipe; then disk, not memory, grows
- * with the samples). A cursor holds at most the values of one fed block. */
+/* Second reads of JSON arrays. Processed profiles keep samples.stack and samples.weight (or
+ * duration) as separate arrays, in any key order, paired index by index; Gecko sample rows
+ * may come before the schema that says which cell is the stack. Instead of keeping such an
+ * array in memory until its partner is known (memory growing with samples), the reader notes
+ * where the array lies in the decoded text and reads it again, element by element, with a
+ * second yajl parser: from the input opened again (a regular file or memory; gzip is decoded
+ * again from the start, but the one second reader moves forward through the document, so
+ * usually one extra pass is decoded in all), or from a temporary file holding the array's
+ * raw text when the input cannot be read twice. */
+#include "parse/jsonreread.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,16 +16,16 @@
 
 #include <yajl/yajl_parse.h>
 
-#include "parse/firefox_internal.h"
-#include "parse/input.h"
 #include "util/error.h"
+#include "util/grow.h"
+#include "util/tmpfile.h"
 
 enum {
-    FF_RR_CHUNK = 1 << 16, /* bytes read from the second input at a time */
-    FF_CUR_FEED = 1 << 14  /* bytes handed to a cursor's parser at a time (bounds its queue) */
+    FS_JSON_RR_CHUNK = 1 << 16, /* bytes read from the second input at a time */
+    FS_JSON_CUR_FEED = 1 << 14  /* bytes handed to a cursor's parser at a time (bounds its queue) */
 };
 
-struct ff_reread {
+struct fs_json_reread {
     fs_input *main;            /* opened again from this, or */
     const unsigned char *text; /* a sub-profile's text */
     size_t text_len;
@@ -37,22 +37,42 @@ struct ff_reread {
     uint64_t off; /* decoded offset of buf[0] */
 };
 
-void ff_region_reset(ff_region *r)
+void fs_json_region_reset(fs_json_region *r)
 {
     if (r->spool)
         fclose(r->spool);
     memset(r, 0, sizeof *r);
 }
 
-static ff_reread *rr_alloc(void)
+foldsvg_status fs_json_region_begin(fs_json *j, fs_json_region *r, int spool, int can_reread)
 {
-    ff_reread *r = calloc(1, sizeof *r);
-    return r;
+    fs_json_region_reset(r);
+    r->present = 1;
+    r->off = fs_json_offset(j) - 1;
+    if (spool && !can_reread) {
+        if (!(r->spool = fs_tmpfile()))
+            return fs_json_fail(j, FOLDSVG_E_IO, "cannot create a temporary file: %s",
+                                strerror(errno));
+        fs_json_capture_begin(j, r->spool, r->off);
+    }
+    return FOLDSVG_OK;
 }
 
-ff_reread *ff_reread_new(struct fs_input *in, uint64_t base, const char *text, size_t len)
+foldsvg_status fs_json_region_end(fs_json *j, fs_json_region *r)
 {
-    ff_reread *r = rr_alloc();
+    if (!j->capture || j->capture != r->spool)
+        return FOLDSVG_OK;
+    return fs_json_capture_end(j);
+}
+
+static fs_json_reread *rr_alloc(void)
+{
+    return calloc(1, sizeof(fs_json_reread));
+}
+
+fs_json_reread *fs_json_reread_new(fs_input *in, uint64_t base, const char *text, size_t len)
+{
+    fs_json_reread *r = rr_alloc();
     if (!r)
         return NULL;
     r->main = in;
@@ -62,7 +82,7 @@ ff_reread *ff_reread_new(struct fs_input *in, uint64_t base, const char *text, s
     return r;
 }
 
-void ff_reread_free(ff_reread *r)
+void fs_json_reread_free(fs_json_reread *r)
 {
     if (!r)
         return;
@@ -72,7 +92,7 @@ void ff_reread_free(ff_reread *r)
 }
 
 /* Decoded bytes at offset POS (relative to the parse's start): *P and *N, 0 at the end. */
-static foldsvg_status rr_at(ff_reread *r, uint64_t pos, const unsigned char **p, size_t *n,
+static foldsvg_status rr_at(fs_json_reread *r, uint64_t pos, const unsigned char **p, size_t *n,
                             const char *file, foldsvg_error *err)
 {
     *n = 0;
@@ -90,7 +110,7 @@ static foldsvg_status rr_at(ff_reread *r, uint64_t pos, const unsigned char **p,
         return FOLDSVG_OK;
     }
     foldsvg_status st;
-    if (!r->buf && !(r->buf = malloc(FF_RR_CHUNK)))
+    if (!r->buf && !(r->buf = malloc(FS_JSON_RR_CHUNK)))
         return fs_error(err, FOLDSVG_E_NOMEM, file, "out of memory");
     if (r->in && !r->owns_only && pos < fs_input_offset(r->in)) {
         /* Behind the second reader (not in document order): start it again. */
@@ -108,7 +128,7 @@ static foldsvg_status rr_at(ff_reread *r, uint64_t pos, const unsigned char **p,
     r->len = 0;
     r->off = fs_input_offset(r->in);
     size_t got = 0;
-    if ((st = fs_input_read(r->in, r->buf, FF_RR_CHUNK, &got, err)))
+    if ((st = fs_input_read(r->in, r->buf, FS_JSON_RR_CHUNK, &got, err)))
         return st;
     r->len = got;
     if (r->off == pos && got) {
@@ -120,37 +140,31 @@ static foldsvg_status rr_at(ff_reread *r, uint64_t pos, const unsigned char **p,
 
 /* ---------------------------------------------------------------- cursors */
 
-struct ff_cursor {
+struct fs_json_cursor {
     yajl_handle h;
-    ff_reread *rr;
-    ff_reread *own; /* a spool's reader */
-    uint64_t pos;   /* next offset to feed */
-    int rows;       /* elements are rows; their cells are returned, then FF_ROWEND */
+    fs_json_reread *rr;
+    fs_json_reread *own; /* a spool's reader */
+    uint64_t pos;        /* next offset to feed */
+    int rows;            /* elements are rows; their cells are returned, then FS_JSON_ROWEND */
     int done, oom;
     size_t depth; /* containers open, the array itself included */
-    ff_cell *q;
+    fs_json_value *q;
     size_t qh, qn, qcap;
     const char *file;
 };
 
-static int cur_push(ff_cursor *c, uint8_t tag, const ff_cell *v)
+static int cur_push(fs_json_cursor *c, uint8_t tag, const fs_json_value *v)
 {
     if (c->qh + c->qn == c->qcap) {
         if (c->qh) { /* values were taken from the front: reuse that room first */
             memmove(c->q, c->q + c->qh, c->qn * sizeof *c->q);
             c->qh = 0;
-        } else {
-            size_t nc = c->qcap ? c->qcap * 2 : 1024;
-            ff_cell *nq = realloc(c->q, nc * sizeof *nq);
-            if (!nq) {
-                c->oom = 1;
-                return 0;
-            }
-            c->q = nq;
-            c->qcap = nc;
+        } else if (FS_GROW(c->q, c->qcap, c->qcap + 1, 1024) != FOLDSVG_OK) {
+            c->oom = 1;
+            return 0;
         }
     }
-    ff_cell *d = &c->q[c->qh + c->qn++];
+    fs_json_value *d = &c->q[c->qh + c->qn++];
     if (v)
         *d = *v;
     else
@@ -160,8 +174,8 @@ static int cur_push(ff_cursor *c, uint8_t tag, const ff_cell *v)
 }
 
 /* A scalar counts at the depth of the cells: the array's elements, or a row's cells.
- * Anything deeper lies inside a container that was already returned as FF_OTHER. */
-static int cur_scalar(ff_cursor *c, ff_cell v)
+ * Anything deeper lies inside a container that was already returned as FS_JSON_OTHER. */
+static int cur_scalar(fs_json_cursor *c, fs_json_value v)
 {
     if (c->depth != (size_t)(c->rows ? 2 : 1))
         return 1;
@@ -170,34 +184,34 @@ static int cur_scalar(ff_cursor *c, ff_cell v)
 
 static int cur_null(void *ctx)
 {
-    ff_cell v = {.tag = FF_NULL};
+    fs_json_value v = {.tag = FS_JSON_NULL};
     return cur_scalar(ctx, v);
 }
 
 static int cur_bool(void *ctx, int b)
 {
-    ff_cell v = {.tag = FF_BOOL};
+    fs_json_value v = {.tag = FS_JSON_BOOL};
     v.v.i = b;
     return cur_scalar(ctx, v);
 }
 
 static int cur_number(void *ctx, const char *s, size_t n)
 {
-    return cur_scalar(ctx, ff_number(s, n));
+    return cur_scalar(ctx, fs_json_number(s, n));
 }
 
 static int cur_string(void *ctx, const unsigned char *s, size_t n)
 {
     (void)s;
     (void)n;
-    ff_cell v = {.tag = FF_STR};
+    fs_json_value v = {.tag = FS_JSON_STR};
     return cur_scalar(ctx, v);
 }
 
 static int cur_start(void *ctx)
 {
-    ff_cursor *c = ctx;
-    if (c->depth == (size_t)(c->rows ? 2 : 1) && !cur_push(c, FF_OTHER, NULL))
+    fs_json_cursor *c = ctx;
+    if (c->depth == (size_t)(c->rows ? 2 : 1) && !cur_push(c, FS_JSON_OTHER, NULL))
         return 0;
     c->depth++;
     return 1;
@@ -205,9 +219,9 @@ static int cur_start(void *ctx)
 
 static int cur_end(void *ctx)
 {
-    ff_cursor *c = ctx;
+    fs_json_cursor *c = ctx;
     c->depth--;
-    if (c->rows && c->depth == 1 && !cur_push(c, FF_ROWEND, NULL))
+    if (c->rows && c->depth == 1 && !cur_push(c, FS_JSON_ROWEND, NULL))
         return 0;
     if (c->depth == 0) {
         c->done = 1;
@@ -228,11 +242,12 @@ static const yajl_callbacks cur_callbacks = {cur_null,   cur_bool,   NULL,      
                                              cur_number, cur_string, cur_start, cur_map_key,
                                              cur_end,    cur_start,  cur_end};
 
-foldsvg_status ff_cursor_open(ff_cursor **out, ff_reread *rr, const ff_region *reg, int rows,
-                              const char *file, foldsvg_error *err)
+foldsvg_status fs_json_cursor_open(fs_json_cursor **out, fs_json_reread *rr,
+                                   const fs_json_region *reg, int rows, const char *file,
+                                   foldsvg_error *err)
 {
     *out = NULL;
-    ff_cursor *c = calloc(1, sizeof *c);
+    fs_json_cursor *c = calloc(1, sizeof *c);
     if (!c)
         return fs_error(err, FOLDSVG_E_NOMEM, file, "out of memory");
     c->rows = rows;
@@ -265,52 +280,48 @@ foldsvg_status ff_cursor_open(ff_cursor **out, ff_reread *rr, const ff_region *r
 nomem:
     st = fs_error(err, FOLDSVG_E_NOMEM, file, "out of memory");
 fail:
-    ff_cursor_close(c);
+    fs_json_cursor_close(c);
     return st;
 }
 
-void ff_cursor_close(ff_cursor *c)
+void fs_json_cursor_close(fs_json_cursor *c)
 {
     if (!c)
         return;
     if (c->h)
         yajl_free(c->h);
-    ff_reread_free(c->own);
+    fs_json_reread_free(c->own);
     free(c->q);
     free(c);
 }
 
-int ff_cursor_next(ff_cursor *c, ff_cell *out, foldsvg_error *err)
+foldsvg_status fs_json_cursor_next(fs_json_cursor *c, fs_json_value *out, int *got,
+                                   foldsvg_error *err)
 {
+    *got = 0;
     while (c->qn == 0) {
         if (c->done)
-            return 0;
+            return FOLDSVG_OK;
         const unsigned char *p = NULL;
         size_t n = 0;
-        if (rr_at(c->rr, c->pos, &p, &n, c->file, err))
-            return -1;
-        if (n == 0) {
-            fs_error(err, FOLDSVG_E_IO, c->file,
-                     "the input ended early when read again (did it change?)");
-            return -1;
-        }
-        if (n > FF_CUR_FEED)
-            n = FF_CUR_FEED;
+        FS_FORWARD_IF_ERROR(rr_at(c->rr, c->pos, &p, &n, c->file, err));
+        if (n == 0)
+            return fs_error(err, FOLDSVG_E_IO, c->file,
+                            "the input ended early when read again (did it change?)");
+        if (n > FS_JSON_CUR_FEED)
+            n = FS_JSON_CUR_FEED;
         yajl_status ys = yajl_parse(c->h, p, n);
         c->pos += n;
-        if (c->oom) {
-            fs_error(err, FOLDSVG_E_NOMEM, c->file, "out of memory");
-            return -1;
-        }
-        if (ys != yajl_status_ok && !c->done) {
-            fs_error(err, FOLDSVG_E_IO, c->file,
-                     "the input is not the same when read again (did it change?)");
-            return -1;
-        }
+        if (c->oom)
+            return fs_error(err, FOLDSVG_E_NOMEM, c->file, "out of memory");
+        if (ys != yajl_status_ok && !c->done)
+            return fs_error(err, FOLDSVG_E_IO, c->file,
+                            "the input is not the same when read again (did it change?)");
     }
     *out = c->q[c->qh++];
     c->qn--;
     if (c->qn == 0)
         c->qh = 0;
-    return 1;
+    *got = 1;
+    return FOLDSVG_OK;
 }

@@ -1,0 +1,272 @@
+#include "fold/pipeline.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "fold/filter.h"
+#include "fold/fracsum.h"
+#include "fold/sanitize.h"
+#include "fold/strsort.h"
+#include "util/buf.h"
+#include "util/error.h"
+#include "util/grow.h"
+
+struct fs_pipeline {
+    fs_sink sink; /* first: readers call back with a pointer to it */
+    const fs_stack_opts *o;
+    fs_consumer to;
+    int use_base;      /* --base applies (not under --flamechart or --no-sort) */
+    int rewrites;      /* some transform applies: folded lines are split */
+    int direct;        /* nothing but the zero-count rule applies to folded lines */
+    fs_filter *filter; /* NULL when no filter is set */
+    char name[1024];   /* the current input */
+    /* --no-sort: the previous valid line */
+    fs_buf prev;
+    uint64_t prev_line;
+    int have_prev;
+    fs_strref *frames; /* the stack being transformed */
+    size_t frames_cap;
+    fs_buf names; /* sanitized names of the stack */
+    fs_buf path;  /* the stack joined, for a consumer of paths only */
+    fs_fracsum frac;
+};
+
+static const fs_strref unknown_frame = {FS_UNKNOWN_FRAME, sizeof FS_UNKNOWN_FRAME - 1};
+
+static foldsvg_status nomem(fs_pipeline *pl, uint64_t line, foldsvg_error *err)
+{
+    if (line)
+        return fs_error_at_line(err, FOLDSVG_E_NOMEM, pl->name, line, 0, "out of memory");
+    return fs_error(err, FOLDSVG_E_NOMEM, pl->name, "out of memory");
+}
+
+foldsvg_status fs_unsorted_error(foldsvg_error *err, const char *name, uint64_t line,
+                                 uint64_t prev_line)
+{
+    return fs_error_at_line(err, FOLDSVG_E_UNSORTED, name, line, 0,
+                            "unsorted input lines detected: this stack sorts before the one on "
+                            "line %llu; drop --no-sort or sort the input",
+                            (unsigned long long)prev_line);
+}
+
+/* --reverse, the filters and --base on pl->frames[0..*n). Sets *KEEP (from
+ * pl->frames[*first]) or clears it to drop the stack. */
+static foldsvg_status transform(fs_pipeline *pl, size_t *n, size_t *first, int *keep)
+{
+    fs_strref *f = pl->frames;
+    *first = 0;
+    *keep = 1;
+    if (*n == 0) {
+        f[0] = unknown_frame;
+        *n = 1;
+    }
+    if (pl->o->reverse) {
+        for (size_t i = 0, j = *n - 1; i < j; i++, j--) {
+            fs_strref t = f[i];
+            f[i] = f[j];
+            f[j] = t;
+        }
+    }
+    if (pl->filter) {
+        FS_FORWARD_IF_ERROR(fs_filter_apply(pl->filter, f, n, keep));
+        if (!*keep)
+            return FOLDSVG_OK;
+        if (*n == 0) {
+            f[0] = unknown_frame;
+            *n = 1;
+        }
+    }
+    if (pl->use_base) {
+        /* The deepest base symbol above the leaf starts the stack; a stack without one,
+         * or whose match is its outermost frame, is dropped (inferno's rule). */
+        size_t i = *n - 1;
+        int found = 0;
+        while (i-- > 0) {
+            if (fs_strlist_has(&pl->o->base, f[i].ptr, f[i].len)) {
+                found = 1;
+                break;
+            }
+        }
+        if (!found || i == 0)
+            *keep = 0;
+        else
+            *first = i;
+    }
+    return FOLDSVG_OK;
+}
+
+/* The consumer's frames, or its path when it takes only paths. */
+static foldsvg_status deliver(fs_pipeline *pl, const fs_strref *f, size_t n, uint64_t count,
+                              uint64_t before, int is_diff, uint64_t lineno, foldsvg_error *err)
+{
+    if (pl->to.frames)
+        return pl->to.frames(pl->to.user, f, n, count, before, is_diff, lineno, err);
+    fs_buf_clear(&pl->path);
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            fs_buf_append(&pl->path, ";", 1);
+        fs_buf_append(&pl->path, f[i].ptr, f[i].len);
+    }
+    if (pl->path.failed)
+        return nomem(pl, lineno, err);
+    fs_folded_line l = {pl->path.data, pl->path.len, count, before, is_diff, lineno};
+    return pl->to.path(pl->to.user, &l, err);
+}
+
+/* The stack in pl->frames[0..n), from the transforms on. */
+static foldsvg_status add_stack(fs_pipeline *pl, size_t n, uint64_t count, uint64_t before,
+                                int is_diff, uint64_t lineno, foldsvg_error *err)
+{
+    size_t first;
+    int keep;
+    if (transform(pl, &n, &first, &keep) != FOLDSVG_OK)
+        return fs_error_at_line(err, FOLDSVG_E_NOMEM, pl->name, lineno, 0, "out of memory");
+    if (!keep)
+        return FOLDSVG_OK;
+    return deliver(pl, pl->frames + first, n - first, count, before, is_diff, lineno, err);
+}
+
+static foldsvg_status on_line(fs_sink *self, const fs_folded_line *l, foldsvg_error *err)
+{
+    fs_pipeline *pl = (fs_pipeline *)(void *)self;
+    if (pl->direct) /* the common case, per line: straight through */
+        return l->count == 0 && !(l->is_diff && l->before > 0) ? FOLDSVG_OK
+                                                               : pl->to.path(pl->to.user, l, err);
+    if (pl->o->no_sort) {
+        if (pl->have_prev && fs_strcmp_bytes(l->stack, l->len, pl->prev.data, pl->prev.len) < 0)
+            return fs_unsorted_error(err, pl->name, l->lineno, pl->prev_line);
+        fs_buf_clear(&pl->prev);
+        if (fs_buf_append(&pl->prev, l->stack, l->len) != FOLDSVG_OK)
+            return nomem(pl, 0, err);
+        pl->have_prev = 1;
+        pl->prev_line = l->lineno;
+    }
+    if (l->count == 0 && !(l->is_diff && l->before > 0))
+        return FOLDSVG_OK;
+    if (!pl->rewrites && pl->to.path)
+        return pl->to.path(pl->to.user, l, err);
+    size_t n = 1;
+    for (size_t i = 0; i < l->len; i++)
+        n += l->stack[i] == ';';
+    if (FS_GROW(pl->frames, pl->frames_cap, n, 64) != FOLDSVG_OK)
+        return nomem(pl, 0, err);
+    size_t k = 0, start = 0;
+    for (size_t i = 0; i <= l->len; i++) {
+        if (i == l->len || l->stack[i] == ';') {
+            pl->frames[k++] = (fs_strref){l->stack + start, i - start};
+            start = i + 1;
+        }
+    }
+    return add_stack(pl, n, l->count, l->before, l->is_diff, l->lineno, err);
+}
+
+/* A stack of raw names from a structured input: sanitized, then transformed. */
+static foldsvg_status on_stack(fs_sink *self, const fs_strref *frames, size_t n, uint64_t count,
+                               foldsvg_error *err)
+{
+    fs_pipeline *pl = (fs_pipeline *)(void *)self;
+    if (count == 0)
+        return FOLDSVG_OK;
+    if (FS_GROW(pl->frames, pl->frames_cap, n + 1, 64) != FOLDSVG_OK)
+        return nomem(pl, 0, err);
+    if (fs_sanitize_frames(pl->frames, frames, n, &pl->names) != FOLDSVG_OK)
+        return nomem(pl, 0, err);
+    return add_stack(pl, n, count, 0, 0, 0, err);
+}
+
+static foldsvg_status on_weight(fs_sink *self, const fs_strref *frames, size_t n,
+                                const fs_weight *w, foldsvg_error *err)
+{
+    fs_pipeline *pl = (fs_pipeline *)(void *)self;
+    return fs_fracsum_add(&pl->frac, frames, n, w, pl->name, err);
+}
+
+static foldsvg_status on_rounded(void *user, const fs_strref *frames, size_t n, uint64_t count,
+                                 foldsvg_error *err)
+{
+    return on_stack(user, frames, n, count, err);
+}
+
+static void on_count_name(fs_sink *self, const char *name)
+{
+    fs_pipeline *pl = (fs_pipeline *)(void *)self;
+    if (pl->to.count_name)
+        pl->to.count_name(pl->to.user, name);
+}
+
+static void on_facts(fs_sink *self, const char *format, const char *product, uint32_t threads,
+                     uint64_t rate)
+{
+    fs_pipeline *pl = (fs_pipeline *)(void *)self;
+    if (pl->to.facts)
+        pl->to.facts(pl->to.user, format, product, threads, rate);
+}
+
+static void on_stats(fs_sink *self, const fs_folded_stats *s)
+{
+    fs_pipeline *pl = (fs_pipeline *)(void *)self;
+    if (pl->to.stats)
+        pl->to.stats(pl->to.user, s);
+}
+
+static void on_warn(fs_sink *self, const foldsvg_error *w)
+{
+    fs_pipeline *pl = (fs_pipeline *)(void *)self;
+    if (pl->to.warn)
+        pl->to.warn(pl->to.user, w);
+}
+
+foldsvg_status fs_pipeline_new(fs_pipeline **out, const fs_stack_opts *o, const fs_consumer *to,
+                               foldsvg_error *err)
+{
+    *out = NULL;
+    fs_pipeline *pl = calloc(1, sizeof *pl);
+    if (!pl)
+        return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
+    pl->sink = (fs_sink){on_stack, on_count_name, on_facts, on_line, on_stats, on_weight, on_warn};
+    pl->o = o;
+    pl->to = *to;
+    pl->use_base = o->base.n > 0 && !o->flamechart && !o->no_sort;
+    foldsvg_status st = fs_filter_new(&pl->filter, o, err);
+    if (st == FOLDSVG_OK && FS_GROW(pl->frames, pl->frames_cap, 64, 64) != FOLDSVG_OK)
+        st = fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
+    if (st) {
+        fs_pipeline_free(pl);
+        return st;
+    }
+    pl->rewrites = o->reverse || pl->use_base || pl->filter;
+    pl->direct = !pl->rewrites && !o->no_sort && to->path;
+    *out = pl;
+    return FOLDSVG_OK;
+}
+
+void fs_pipeline_free(fs_pipeline *pl)
+{
+    if (!pl)
+        return;
+    fs_filter_free(pl->filter);
+    fs_buf_free(&pl->prev);
+    fs_buf_free(&pl->names);
+    fs_buf_free(&pl->path);
+    fs_fracsum_free(&pl->frac);
+    free(pl->frames);
+    free(pl);
+}
+
+int fs_pipeline_rewrites(const fs_pipeline *pl)
+{
+    return pl->rewrites;
+}
+
+fs_sink *fs_pipeline_begin(fs_pipeline *pl, const char *name)
+{
+    snprintf(pl->name, sizeof pl->name, "%s", name ? name : "");
+    pl->have_prev = 0;
+    pl->prev_line = 0;
+    return &pl->sink;
+}
+
+foldsvg_status fs_pipeline_end(fs_pipeline *pl, foldsvg_error *err)
+{
+    return fs_fracsum_flush(&pl->frac, on_rounded, pl, pl->name, err);
+}

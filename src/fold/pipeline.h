@@ -1,0 +1,68 @@
+/* The stack pipeline: every stack of every input passes here once, whatever reads it and
+ * whatever takes it, in this order (docs/cli.md "The stack pipeline"):
+ *
+ *   --no-sort check (folded lines: each valid line's stack against the previous one's)
+ *   -> zero-count rule (a stack without weight is dropped)
+ *   -> Miden sanitizing (stacks from structured inputs, fold/sanitize.h)
+ *   -> an empty stack becomes "[unknown]"
+ *   -> --reverse -> --strip, --include/--exclude, --focus, --collapse-recursion (fold/filter.h)
+ *   -> --base
+ *   -> the consumer: a prefix tree, the streaming merge, a sorter.
+ *
+ * Fractional weights (sink->weight) are summed per sanitized stack and enter the pipeline
+ * after sanitizing, rounded, at the input's end (fold/fracsum.h). A folded line that no
+ * transform touches is passed on whole (consumer->path); otherwise frames are.
+ *
+ * A pipeline is a value built once per run from the stack options, with no globals: several
+ * may run side by side (two inputs into two consumers). */
+#ifndef FOLDSVG_FOLD_PIPELINE_H
+#define FOLDSVG_FOLD_PIPELINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fold/stackopts.h"
+#include "foldsvg.h"
+#include "parse/sink.h"
+
+/* Where the stacks that come through go. Each callback returns FOLDSVG_OK, an error it wrote
+ * to ERR (naming the input and line), or FS_STOP to end the read early. */
+typedef struct fs_consumer {
+    void *user;
+    /* A folded line as the reader gave it, when no transform applies. NULL: the pipeline
+     * splits it and calls frames. */
+    foldsvg_status (*path)(void *user, const fs_folded_line *l, foldsvg_error *err);
+    /* A stack, root first, never empty, with its counts (BEFORE and IS_DIFF: differential
+     * folded lines; LINENO: 0 when the input has no lines). NULL: the pipeline joins the
+     * frames with ';' and calls path. */
+    foldsvg_status (*frames)(void *user, const fs_strref *frames, size_t n, uint64_t count,
+                             uint64_t before, int is_diff, uint64_t lineno, foldsvg_error *err);
+    /* What the reader says about the input (parse/sink.h); each may be NULL. */
+    void (*count_name)(void *user, const char *name);
+    void (*facts)(void *user, const char *format, const char *product, uint32_t threads,
+                  uint64_t rate);
+    void (*stats)(void *user, const fs_folded_stats *s);
+    void (*warn)(void *user, const foldsvg_error *w);
+} fs_consumer;
+
+typedef struct fs_pipeline fs_pipeline;
+
+/* A pipeline for the options O (which must outlive it) into TO (copied). The filters are
+ * compiled here: a bad pattern is FOLDSVG_E_USAGE. */
+foldsvg_status fs_pipeline_new(fs_pipeline **out, const fs_stack_opts *o, const fs_consumer *to,
+                               foldsvg_error *err);
+void fs_pipeline_free(fs_pipeline *pl);
+
+/* Whether stacks are rewritten (reverse, base, filters): folded lines are then split. */
+int fs_pipeline_rewrites(const fs_pipeline *pl);
+
+/* A new input named NAME (for messages; copied): the sink its reader feeds. */
+fs_sink *fs_pipeline_begin(fs_pipeline *pl, const char *name);
+/* The input ended well: fractional sums are rounded and passed on. */
+foldsvg_status fs_pipeline_end(fs_pipeline *pl, foldsvg_error *err);
+
+/* The message of an unsorted line under --no-sort: LINE of NAME sorts before PREV_LINE. */
+foldsvg_status fs_unsorted_error(foldsvg_error *err, const char *name, uint64_t line,
+                                 uint64_t prev_line);
+
+#endif

@@ -1,0 +1,21 @@
+/* The stack pipeline's settings (fold/pipeline.h), apart so that its stages (the filters)
+ * take them without seeing the pipeline. */
+#ifndef FOLDSVG_FOLD_STACKOPTS_H
+#define FOLDSVG_FOLD_STACKOPTS_H
+
+#include "util/strlist.h"
+
+/* What the stack options say (the option table's rows of stages "input" and "stack" write
+ * here, src/lib/options.c; nothing else does). */
+typedef struct fs_stack_opts {
+    int reverse;                        /* --reverse */
+    fs_strlist base;                    /* --base SYM... */
+    fs_strlist strip;                   /* --strip RE..., in order */
+    int strip_rust_hash;                /* --strip-rust-hash, before the --strip patterns */
+    fs_strlist include, exclude, focus; /* --include, --exclude, --focus RE... */
+    int collapse_recursion;             /* --collapse-recursion */
+    int no_sort;                        /* --no-sort: check the input's order */
+    int flamechart;                     /* --flamechart: the input's order is kept (no --base) */
+} fs_stack_opts;
+
+#endif

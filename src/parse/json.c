@@ -1,0 +1,220 @@
+#include "parse/json.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { FS_JSON_CHUNK = 1 << 18 };
+
+fs_json_value fs_json_number(const char *s, size_t len)
+{
+    fs_json_value c;
+    size_t i = 0;
+    int neg = 0;
+    if (i < len && s[i] == '-') {
+        neg = 1;
+        i++;
+    }
+    uint64_t v = 0;
+    int ok = i < len && len - i <= 18; /* 18 digits always fit in int64 */
+    for (size_t k = i; ok && k < len; k++) {
+        unsigned d = (unsigned)(unsigned char)s[k] - '0';
+        if (d > 9)
+            ok = 0;
+        else
+            v = v * 10 + d;
+    }
+    if (ok) {
+        c.tag = FS_JSON_INT;
+        c.v.i = neg ? -(int64_t)v : (int64_t)v;
+        return c;
+    }
+    /* Floats, exponents and very long integers: strtod wants a terminated copy. */
+    char tmp[64];
+    char *buf = tmp;
+    if (len >= sizeof tmp) {
+        buf = malloc(len + 1);
+        if (!buf) {
+            c.tag = FS_JSON_NUM;
+            c.v.d = NAN;
+            return c;
+        }
+    }
+    memcpy(buf, s, len);
+    buf[len] = '\0';
+    c.tag = FS_JSON_NUM;
+    c.v.d = strtod(buf, NULL);
+    if (strpbrk(buf, ".eE") == NULL) {
+        /* An integer too long for the fast path is still an integer when it fits. */
+        errno = 0;
+        long long ll = strtoll(buf, NULL, 10);
+        if (errno == 0) {
+            c.tag = FS_JSON_INT;
+            c.v.i = (int64_t)ll;
+        }
+    }
+    if (buf != tmp)
+        free(buf);
+    return c;
+}
+
+foldsvg_status fs_json_fail(fs_json *j, foldsvg_status code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(j->emsg, sizeof j->emsg, fmt, ap);
+    va_end(ap);
+    j->ecode = code;
+    return code;
+}
+
+foldsvg_status fs_json_nomem(fs_json *j)
+{
+    /* a limit may already have said why */
+    return j->ecode ? j->ecode : fs_json_fail(j, FOLDSVG_E_NOMEM, "out of memory");
+}
+
+uint64_t fs_json_offset(const fs_json *j)
+{
+    return j->base + yajl_get_bytes_consumed(j->h);
+}
+
+void fs_json_capture_begin(fs_json *j, FILE *f, uint64_t from)
+{
+    j->capture = f;
+    j->cap_pos = from;
+}
+
+/* The captured raw text from cap_pos up to decoded offset TO (within the current chunk). */
+static foldsvg_status capture_to(fs_json *j, uint64_t to)
+{
+    size_t from = (size_t)(j->cap_pos - j->base), n = (size_t)(to - j->cap_pos);
+    if (n && fwrite(j->chunk + from, 1, n, j->capture) != n)
+        return fs_json_fail(j, FOLDSVG_E_IO, "cannot write a temporary file: %s", strerror(errno));
+    j->cap_pos = to;
+    return FOLDSVG_OK;
+}
+
+foldsvg_status fs_json_capture_end(fs_json *j)
+{
+    foldsvg_status st = capture_to(j, fs_json_offset(j));
+    j->capture = NULL;
+    return st;
+}
+
+static void *yalloc_malloc(void *ctx, size_t sz)
+{
+    fs_json *j = ctx;
+    if (sz > j->yalloc_max)
+        j->yalloc_max = sz;
+    return malloc(sz);
+}
+
+static void *yalloc_realloc(void *ctx, void *ptr, size_t sz)
+{
+    fs_json *j = ctx;
+    if (sz > j->yalloc_max)
+        j->yalloc_max = sz;
+    return realloc(ptr, sz);
+}
+
+static void yalloc_free(void *ctx, void *ptr)
+{
+    (void)ctx;
+    free(ptr);
+}
+
+/* What stopped yajl, as one message at its offset. */
+static foldsvg_status stopped(fs_json *j, yajl_status ys, const unsigned char *chunk, uint64_t base,
+                              const char *file, const char *origin, uint64_t origin_offset,
+                              foldsvg_error *err)
+{
+    uint64_t off = base + (chunk ? yajl_get_bytes_consumed(j->h) : 0);
+    char what[640];
+    foldsvg_status code = FOLDSVG_E_PARSE;
+    if (ys == yajl_status_client_canceled) {
+        code = j->ecode ? j->ecode : FOLDSVG_E_PARSE;
+        snprintf(what, sizeof what, "%s", j->emsg);
+    } else if (!chunk) {
+        snprintf(what, sizeof what, "unexpected end of JSON (the text stops inside a value)");
+    } else {
+        unsigned char *m = yajl_get_error(j->h, 0, NULL, 0);
+        snprintf(what, sizeof what, "invalid JSON: %s", m ? (const char *)m : "syntax error");
+        if (m)
+            yajl_free_error(j->h, m);
+    }
+    if (origin)
+        return fs_error_at_offset(err, code, file, origin_offset,
+                                  "in the sub-profile %s, at its byte %llu: %s", origin,
+                                  (unsigned long long)off, what);
+    return fs_error_at_offset(err, code, file, off, "%s", what);
+}
+
+foldsvg_status fs_json_parse(fs_json *j, const yajl_callbacks *callbacks, void *ctx, fs_input *in,
+                             const char *text, size_t len, const char *file, const char *origin,
+                             uint64_t origin_offset, foldsvg_error *err)
+{
+    yajl_alloc_funcs af = {yalloc_malloc, yalloc_realloc, yalloc_free, j};
+    yajl_handle h = yajl_alloc(callbacks, &af, ctx);
+    unsigned char *buf = in ? malloc(FS_JSON_CHUNK) : NULL;
+    if (!h || (in && !buf)) {
+        if (h)
+            yajl_free(h);
+        free(buf);
+        return fs_error(err, FOLDSVG_E_NOMEM, file, "out of memory");
+    }
+    foldsvg_status st = FOLDSVG_OK;
+    uint64_t base = 0;
+    size_t pos = 0;
+    j->h = h;
+    j->origin_offset = origin ? origin_offset : 0;
+    yajl_status ys = yajl_status_ok;
+    const unsigned char *chunk = NULL;
+    size_t got = 0;
+    for (;;) {
+        if (in) {
+            st = fs_input_read(in, buf, FS_JSON_CHUNK, &got, err);
+            if (st)
+                goto out;
+            chunk = buf;
+        } else {
+            chunk = (const unsigned char *)text + pos;
+            got = len - pos;
+            pos += got;
+        }
+        if (got == 0)
+            break;
+        j->base = base;
+        j->chunk = chunk;
+        ys = yajl_parse(h, chunk, got);
+        if (ys != yajl_status_ok)
+            break;
+        if (j->capture && capture_to(j, base + got) != FOLDSVG_OK) {
+            st = fs_error_at_offset(err, j->ecode, file, base + got, "%s", j->emsg);
+            goto out;
+        }
+        base += got;
+        if (j->yalloc_max > FS_JSON_MAX_TOKEN) {
+            /* A block grows by at most a chunk per call: it is caught below 2x the limit. */
+            st = fs_error_at_offset(err, FOLDSVG_E_LIMIT, file, base,
+                                    "a JSON string, number or nesting longer than %zu bytes "
+                                    "ends past here; is this a Firefox profile?",
+                                    FS_JSON_MAX_TOKEN);
+            goto out;
+        }
+    }
+    if (ys == yajl_status_ok) {
+        chunk = NULL;
+        got = 0;
+        ys = yajl_complete_parse(h);
+    }
+    if (ys != yajl_status_ok)
+        st = stopped(j, ys, chunk, base, file, origin, origin_offset, err);
+out:
+    yajl_free(h);
+    j->h = NULL;
+    free(buf);
+    return st;
+}

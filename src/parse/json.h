@@ -1,0 +1,84 @@
+/* The JSON layer of the readers of JSON inputs (Firefox profiles): yajl's callback parser
+ * run over a text chunk by chunk, never a document tree; the resource limits; one message,
+ * with the byte offset, for whatever stopped it (bad JSON, a limit, a callback's failure);
+ * and the scalar values the readers keep. Second reads of arrays are in parse/jsonreread.h.
+ * What the values mean is the reader's (parse/firefox_sax.c). */
+#ifndef FOLDSVG_PARSE_JSON_H
+#define FOLDSVG_PARSE_JSON_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <yajl/yajl_parse.h>
+
+#include "foldsvg.h"
+#include "parse/input.h"
+#include "util/error.h"
+
+/* Resource limits (docs/limits.md). Containers a reader follows are a few levels deep in
+ * real documents, so a reader stops past this many (the Firefox reader: only processes[]
+ * nests); skipped values may nest deeper, which yajl tracks itself, in one block that the
+ * token limit below bounds as well. */
+#define FS_JSON_MAX_DEPTH 10000
+/* yajl keeps a token (string, number) that spans input chunks in one growing block and does
+ * not survive a failed allocation; a 10 GB string would otherwise take all memory. Its
+ * blocks are measured and a larger one stops the parse after the chunk. */
+#define FS_JSON_MAX_TOKEN ((size_t)256 << 20)
+
+/* One scalar JSON value as far as a reader cares. Integers keep their JSON spelling apart
+ * from floats: an index must be written as an integer (1.0 is not a stack id). */
+typedef enum fs_json_tag {
+    FS_JSON_NULL,
+    FS_JSON_INT,
+    FS_JSON_NUM,
+    FS_JSON_STR,
+    FS_JSON_BOOL,
+    FS_JSON_OTHER, /* an array or object, where a scalar was expected */
+    FS_JSON_ROWEND /* only from a cursor over rows (parse/jsonreread.h): a row's end */
+} fs_json_tag;
+
+typedef struct fs_json_value {
+    union {
+        int64_t i;
+        double d;
+    } v;
+    uint8_t tag;
+} fs_json_value;
+
+/* A yajl number text as a value (FS_JSON_INT when written as an integer that fits). */
+fs_json_value fs_json_number(const char *s, size_t len);
+
+/* A parse in progress: what callbacks may ask and tell. */
+typedef struct fs_json {
+    yajl_handle h;
+    uint64_t base;              /* decoded bytes before the chunk yajl is parsing */
+    const unsigned char *chunk; /* that chunk */
+    uint64_t origin_offset;     /* a sub-text's place in its parent text, or 0 */
+    foldsvg_status ecode;       /* a callback's failure, reported once yajl stops */
+    char emsg[640];
+    size_t yalloc_max; /* the largest block yajl asked for */
+    FILE *capture;     /* the raw text from cap_pos on is copied here */
+    uint64_t cap_pos;
+} fs_json;
+
+/* For callbacks: records a failure (the first one counts) and returns CODE; the callback
+ * then returns 0 to stop yajl. */
+foldsvg_status fs_json_fail(fs_json *j, foldsvg_status code, const char *fmt, ...) FS_PRINTF(3, 4);
+foldsvg_status fs_json_nomem(fs_json *j);
+/* The decoded offset of the parse position (just after the last token). */
+uint64_t fs_json_offset(const fs_json *j);
+
+/* The raw text from decoded offset FROM on is copied to F, as it is parsed, until
+ * fs_json_capture_end (which copies what is left up to the parse position). */
+void fs_json_capture_begin(fs_json *j, FILE *f, uint64_t from);
+foldsvg_status fs_json_capture_end(fs_json *j);
+
+/* Parses IN (or, when IN is NULL, TEXT[0..len)) with CALLBACKS and their CTX. FILE names the
+ * input in messages; ORIGIN, when not NULL, says the text is a sub-document of it (e.g.
+ * "threads[1] (JSON string)") found at byte ORIGIN_OFFSET. */
+foldsvg_status fs_json_parse(fs_json *j, const yajl_callbacks *callbacks, void *ctx, fs_input *in,
+                             const char *text, size_t len, const char *file, const char *origin,
+                             uint64_t origin_offset, foldsvg_error *err);
+
+#endif

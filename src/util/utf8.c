@@ -1,0 +1,112 @@
+#include "util/utf8.h"
+
+size_t fs_utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
+{
+    unsigned char c = s[0];
+    uint32_t v, min;
+    size_t len;
+    if (c < 0x80) {
+        *cp = c;
+        return 1;
+    }
+    if (c >= 0xc2 && c <= 0xdf) {
+        len = 2, v = c & 0x1f, min = 0x80;
+    } else if (c >= 0xe0 && c <= 0xef) {
+        len = 3, v = c & 0x0f, min = 0x800;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+        len = 4, v = c & 0x07, min = 0x10000;
+    } else {
+        return 0;
+    }
+    if (n < len)
+        return 0;
+    for (size_t i = 1; i < len; i++) {
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+        v = (v << 6) | (s[i] & 0x3fu);
+    }
+    if (v < min || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
+        return 0;
+    *cp = v;
+    return len;
+}
+
+/* The length of the accepted sequence at S, 0 when it is to be replaced. Printable ASCII,
+ * nearly all text, is accepted without a call. */
+static size_t accepted(const unsigned char *s, size_t n, fs_utf8_accept_fn accept)
+{
+    if (s[0] >= 0x20 && s[0] < 0x7f)
+        return 1;
+    uint32_t cp;
+    size_t l = fs_utf8_decode(s, n, &cp);
+    return l && (!accept || accept(cp)) ? l : 0;
+}
+
+foldsvg_status fs_utf8_clean(fs_buf *out, const char *str, size_t n, fs_utf8_accept_fn accept)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    fs_buf_reserve(out, n);
+    size_t i = 0;
+    while (i < n) {
+        /* Runs of accepted text are copied at once; nearly all text is one run. */
+        size_t run = i, l;
+        while (run < n && (l = accepted(s + run, n - run, accept)) != 0)
+            run += l;
+        fs_buf_append(out, s + i, run - i);
+        if (run < n) {
+            fs_buf_append(out, FS_UTF8_REPLACEMENT, 3);
+            run++;
+        }
+        i = run;
+    }
+    return fs_buf_append(out, "", 0);
+}
+
+size_t fs_utf8_chars(const char *str, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (((unsigned char)str[i] & 0xc0) != 0x80)
+            k++;
+    return k;
+}
+
+size_t fs_utf8_prefix(const char *str, size_t n, size_t k)
+{
+    size_t i = 0;
+    while (i < n) {
+        if (((unsigned char)str[i] & 0xc0) != 0x80) {
+            if (k == 0)
+                break;
+            k--;
+        }
+        i++;
+    }
+    return i;
+}
+
+foldsvg_status fs_utf8_encode(fs_buf *out, uint32_t c)
+{
+    char b[4];
+    size_t n;
+    if (c < 0x80) {
+        b[0] = (char)c;
+        n = 1;
+    } else if (c < 0x800) {
+        b[0] = (char)(0xC0 | (c >> 6));
+        b[1] = (char)(0x80 | (c & 0x3F));
+        n = 2;
+    } else if (c < 0x10000) {
+        b[0] = (char)(0xE0 | (c >> 12));
+        b[1] = (char)(0x80 | ((c >> 6) & 0x3F));
+        b[2] = (char)(0x80 | (c & 0x3F));
+        n = 3;
+    } else {
+        b[0] = (char)(0xF0 | (c >> 18));
+        b[1] = (char)(0x80 | ((c >> 12) & 0x3F));
+        b[2] = (char)(0x80 | ((c >> 6) & 0x3F));
+        b[3] = (char)(0x80 | (c & 0x3F));
+        n = 4;
+    }
+    return fs_buf_append(out, b, n);
+}

@@ -1,0 +1,36 @@
+/* The one UTF-8 decoder. Well-formed means RFC 3629: no overlong forms, no surrogates,
+ * nothing past U+10FFFF. Every writer that must emit valid text (XML, JSON, the script's
+ * settings) decodes with it and replaces what it rejects the same way: one U+FFFD per byte
+ * that does not start an accepted sequence. */
+#ifndef FOLDSVG_UTIL_UTF8_H
+#define FOLDSVG_UTIL_UTF8_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/buf.h"
+
+/* U+FFFD as UTF-8. */
+#define FS_UTF8_REPLACEMENT "\xef\xbf\xbd"
+
+/* Decodes the sequence at S (N > 0 bytes left): its length (1-4) and *CP, or 0 when the
+ * bytes there are not well-formed UTF-8 (a truncated sequence included). */
+size_t fs_utf8_decode(const unsigned char *s, size_t n, uint32_t *cp);
+
+/* Which code points a writer accepts (1) or replaces (0), asked only for those outside
+ * printable ASCII (0x20-0x7e, always accepted); NULL accepts every well-formed one. */
+typedef int (*fs_utf8_accept_fn)(uint32_t cp);
+
+/* Appends S[0..n) to OUT with every byte that does not start a well-formed, accepted
+ * sequence replaced by U+FFFD. FOLDSVG_E_NOMEM (OUT failed). */
+foldsvg_status fs_utf8_clean(fs_buf *out, const char *s, size_t n, fs_utf8_accept_fn accept);
+
+/* Appends code point C (a Unicode scalar value) as UTF-8. FOLDSVG_E_NOMEM (OUT failed). */
+foldsvg_status fs_utf8_encode(fs_buf *out, uint32_t c);
+
+/* Code points of a well-formed string of N bytes. */
+size_t fs_utf8_chars(const char *s, size_t n);
+/* Bytes of the first K code points of a well-formed string of N bytes. */
+size_t fs_utf8_prefix(const char *s, size_t n, size_t k);
+
+#endif

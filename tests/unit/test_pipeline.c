@@ -1,0 +1,289 @@
+/* The stack pipeline (fold/pipeline.h) on its own: the order of its rules, the shapes a
+ * consumer gets, fractional sums, and that it is a value (two side by side). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fold/pipeline.h"
+#include "lib/options.h"
+#include "testutil.h"
+
+/* A consumer that writes what it gets as "path count [before] (how)\n". */
+typedef struct rec {
+    char out[4096];
+    size_t len;
+    int paths, frames;
+} rec;
+
+static void put(rec *r, const char *s, size_t n)
+{
+    ck_assert_uint_lt(r->len + n, sizeof r->out);
+    memcpy(r->out + r->len, s, n);
+    r->len += n;
+    r->out[r->len] = '\0';
+}
+
+static void put_counts(rec *r, uint64_t count, uint64_t before, int is_diff, const char *how)
+{
+    char num[96];
+    if (is_diff)
+        snprintf(num, sizeof num, " %llu %llu %s\n", (unsigned long long)before,
+                 (unsigned long long)count, how);
+    else
+        snprintf(num, sizeof num, " %llu %s\n", (unsigned long long)count, how);
+    put(r, num, strlen(num));
+}
+
+static foldsvg_status on_path(void *user, const fs_folded_line *l, foldsvg_error *err)
+{
+    (void)err;
+    rec *r = user;
+    r->paths++;
+    put(r, l->stack, l->len);
+    put_counts(r, l->count, l->before, l->is_diff, "path");
+    return FOLDSVG_OK;
+}
+
+static foldsvg_status on_frames(void *user, const fs_strref *f, size_t n, uint64_t count,
+                                uint64_t before, int is_diff, uint64_t lineno, foldsvg_error *err)
+{
+    (void)err;
+    (void)lineno;
+    rec *r = user;
+    r->frames++;
+    ck_assert_uint_gt(n, 0);
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            put(r, "|", 1);
+        put(r, f[i].ptr, f[i].len);
+    }
+    put_counts(r, count, before, is_diff, "frames");
+    return FOLDSVG_OK;
+}
+
+/* Options from name/value pairs, through the option table. */
+static foldsvg_options *opts(const char *const *kv)
+{
+    foldsvg_options *o = foldsvg_options_new();
+    for (; kv && kv[0]; kv += 2) {
+        foldsvg_error err;
+        ck_assert_msg(foldsvg_options_set(o, kv[0], kv[1], &err) == FOLDSVG_OK, "%s", err.message);
+    }
+    return o;
+}
+
+static fs_pipeline *make(const foldsvg_options *o, rec *r, int with_frames)
+{
+    memset(r, 0, sizeof *r);
+    fs_consumer to = {r, on_path, with_frames ? on_frames : NULL, NULL, NULL, NULL, NULL};
+    fs_pipeline *pl;
+    foldsvg_error err;
+    ck_assert_int_eq(fs_pipeline_new(&pl, &o->stack, &to, &err), FOLDSVG_OK);
+    return pl;
+}
+
+static foldsvg_status line(fs_sink *s, const char *stack, uint64_t count, uint64_t lineno,
+                           foldsvg_error *err)
+{
+    fs_folded_line l = {stack, strlen(stack), count, 0, 0, lineno};
+    return s->line(s, &l, err);
+}
+
+static foldsvg_status stack(fs_sink *s, const char *const *names, size_t n, uint64_t count,
+                            foldsvg_error *err)
+{
+    fs_strref f[16];
+    for (size_t i = 0; i < n; i++)
+        f[i] = (fs_strref){names[i], strlen(names[i])};
+    return s->stack(s, f, n, count, err);
+}
+
+/* Without transforms folded lines pass whole; structured stacks are sanitized, an empty one
+ * is [unknown]; zero counts go, a differential line with only a first count stays. */
+START_TEST(plain_lines_pass_whole)
+{
+    foldsvg_options *o = opts(NULL);
+    rec r;
+    fs_pipeline *pl = make(o, &r, 1);
+    ck_assert_int_eq(fs_pipeline_rewrites(pl), 0);
+    fs_sink *s = fs_pipeline_begin(pl, "in");
+    foldsvg_error err;
+    ck_assert_int_eq(line(s, "a;b", 3, 1, &err), FOLDSVG_OK);
+    ck_assert_int_eq(line(s, "zero", 0, 2, &err), FOLDSVG_OK);
+    fs_folded_line d = {"d", 1, 0, 5, 1, 3};
+    ck_assert_int_eq(s->line(s, &d, &err), FOLDSVG_OK);
+    const char *x[] = {"x;y", "z\n"};
+    ck_assert_int_eq(stack(s, x, 2, 4, &err), FOLDSVG_OK);
+    ck_assert_int_eq(stack(s, NULL, 0, 1, &err), FOLDSVG_OK);
+    ck_assert_int_eq(stack(s, x, 2, 0, &err), FOLDSVG_OK);
+    ck_assert_int_eq(fs_pipeline_end(pl, &err), FOLDSVG_OK);
+    ck_assert_str_eq(r.out, "a;b 3 path\n"
+                            "d 5 0 path\n"
+                            "x:y|z  4 frames\n"
+                            "[unknown] 1 frames\n");
+    fs_pipeline_free(pl);
+    foldsvg_options_free(o);
+}
+END_TEST
+
+/* --no-sort compares every valid line with the one before, zero counts included (the
+ * line after a zero count is checked against it), per input. */
+START_TEST(no_sort_checks_before_the_zero_count_rule)
+{
+    const char *kv[] = {"no-sort", NULL, NULL};
+    foldsvg_options *o = opts(kv);
+    rec r;
+    fs_pipeline *pl = make(o, &r, 1);
+    fs_sink *s = fs_pipeline_begin(pl, "one");
+    foldsvg_error err;
+    ck_assert_int_eq(line(s, "b", 1, 1, &err), FOLDSVG_OK);
+    ck_assert_int_eq(line(s, "c", 0, 2, &err), FOLDSVG_OK);
+    ck_assert_int_eq(line(s, "bb", 1, 3, &err), FOLDSVG_E_UNSORTED);
+    ck_assert_str_eq(err.file, "one");
+    ck_assert_uint_eq(err.line, 3);
+    ck_assert_ptr_nonnull(strstr(err.message, "line 2;"));
+    /* a new input starts afresh */
+    s = fs_pipeline_begin(pl, "two");
+    ck_assert_int_eq(line(s, "a", 1, 1, &err), FOLDSVG_OK);
+    fs_pipeline_free(pl);
+    foldsvg_options_free(o);
+}
+END_TEST
+
+/* Transforms in the documented order: reverse, strip, include, focus, collapse, base. A
+ * consumer of paths only gets the frames joined. */
+START_TEST(transforms_in_order)
+{
+    const char *kv[] = {
+        "reverse", NULL, "strip", "_x$", "include", "^m", "focus", "^m", "collapse-recursion",
+        NULL,      NULL};
+    foldsvg_options *o = opts(kv);
+    rec r;
+    fs_pipeline *pl = make(o, &r, 0);
+    ck_assert_int_eq(fs_pipeline_rewrites(pl), 1);
+    fs_sink *s = fs_pipeline_begin(pl, "in");
+    foldsvg_error err;
+    /* reversed: leaf;f_x;f;main -> strip: leaf;f;f;main -> focus at main: main */
+    ck_assert_int_eq(line(s, "main;f;f_x;leaf", 2, 1, &err), FOLDSVG_OK);
+    /* reversed: b;m;m -> focus at the first m -> m;m -> collapsed: m */
+    ck_assert_int_eq(line(s, "m;m;b", 1, 2, &err), FOLDSVG_OK);
+    ck_assert_int_eq(line(s, "other", 1, 3, &err), FOLDSVG_OK); /* no frame matches ^m */
+    ck_assert_int_eq(fs_pipeline_end(pl, &err), FOLDSVG_OK);
+    ck_assert_str_eq(r.out, "main 2 path\nm 1 path\n");
+    ck_assert_int_eq(r.frames, 0);
+    fs_pipeline_free(pl);
+    foldsvg_options_free(o);
+    /* --base: the deepest base frame above the leaf starts the stack */
+    const char *kv2[] = {"base", "b", NULL};
+    o = opts(kv2);
+    pl = make(o, &r, 1);
+    s = fs_pipeline_begin(pl, "in");
+    ck_assert_int_eq(line(s, "a;b;c;b;d", 1, 1, &err), FOLDSVG_OK);
+    ck_assert_int_eq(line(s, "b;x", 1, 2, &err), FOLDSVG_OK); /* its only match is outermost */
+    ck_assert_int_eq(line(s, "a;c", 1, 3, &err), FOLDSVG_OK); /* no match */
+    ck_assert_str_eq(r.out, "b|d 1 frames\n");
+    fs_pipeline_free(pl);
+    foldsvg_options_free(o);
+}
+END_TEST
+
+/* Fractional weights meet per sanitized stack and are rounded half up at the input's end,
+ * then take the same way as the other stacks (transforms included). */
+START_TEST(fractions_sum_per_sanitized_stack)
+{
+    const char *kv[] = {"reverse", NULL, NULL};
+    foldsvg_options *o = opts(kv);
+    rec r;
+    fs_pipeline *pl = make(o, &r, 1);
+    fs_sink *s = fs_pipeline_begin(pl, "in");
+    foldsvg_error err;
+    fs_strref a[] = {{"a;1", 3}, {"b", 1}};
+    fs_strref b[] = {{"a:1", 3}, {"b", 1}};
+    fs_weight w1 = {1, 0.25, 0}, w2 = {0, 0.25, 0}, w3 = {0, 0.4, 0};
+    ck_assert_int_eq(s->weight(s, a, 2, &w1, &err), FOLDSVG_OK);
+    ck_assert_int_eq(s->weight(s, b, 2, &w2, &err), FOLDSVG_OK);
+    ck_assert_int_eq(s->weight(s, NULL, 0, &w3, &err), FOLDSVG_OK); /* rounds to 0: dropped */
+    ck_assert_uint_eq(r.len, 0);                                    /* nothing before the end */
+    ck_assert_int_eq(fs_pipeline_end(pl, &err), FOLDSVG_OK);
+    ck_assert_str_eq(r.out, "b|a:1 2 frames\n"); /* 1.5 rounds up */
+    fs_weight neg = {-3, 0.5, 0};
+    s = fs_pipeline_begin(pl, "neg");
+    ck_assert_int_eq(s->weight(s, a, 2, &neg, &err), FOLDSVG_OK);
+    ck_assert_int_eq(fs_pipeline_end(pl, &err), FOLDSVG_E_PARSE);
+    ck_assert_str_eq(err.file, "neg");
+    fs_pipeline_free(pl);
+    foldsvg_options_free(o);
+}
+END_TEST
+
+/* Two pipelines with different options run side by side on the same stacks. */
+START_TEST(two_pipelines_are_independent)
+{
+    const char *kv[] = {"reverse", NULL, NULL};
+    foldsvg_options *plain = opts(NULL), *rev = opts(kv);
+    rec r1, r2;
+    fs_pipeline *p1 = make(plain, &r1, 1), *p2 = make(rev, &r2, 1);
+    fs_sink *s1 = fs_pipeline_begin(p1, "a"), *s2 = fs_pipeline_begin(p2, "b");
+    foldsvg_error err;
+    ck_assert_int_eq(line(s1, "x;y", 1, 1, &err), FOLDSVG_OK);
+    ck_assert_int_eq(line(s2, "x;y", 1, 1, &err), FOLDSVG_OK);
+    ck_assert_str_eq(r1.out, "x;y 1 path\n");
+    ck_assert_str_eq(r2.out, "y|x 1 frames\n");
+    fs_pipeline_free(p1);
+    fs_pipeline_free(p2);
+    foldsvg_options_free(plain);
+    foldsvg_options_free(rev);
+}
+END_TEST
+
+/* "Has transforms" is the option table's stack stage: exactly the rows that rewrite stacks. */
+START_TEST(stack_stage_is_the_transforms)
+{
+    foldsvg_options *o = opts(NULL);
+    ck_assert_int_eq(fs_options_stage_set(o, FOLDSVG_STAGE_STACK), 0);
+    foldsvg_options_free(o);
+    const char *stack_rows[] = {"reverse", "strip-rust-hash", "collapse-recursion"};
+    for (size_t i = 0; i < 3; i++) {
+        const char *kv[] = {stack_rows[i], NULL, NULL};
+        o = opts(kv);
+        ck_assert_int_eq(fs_options_stage_set(o, FOLDSVG_STAGE_STACK), 1);
+        foldsvg_options_free(o);
+    }
+    const char *kv[] = {"base", "x", NULL};
+    o = opts(kv);
+    ck_assert_int_eq(fs_options_stage_set(o, FOLDSVG_STAGE_STACK), 1);
+    foldsvg_options_free(o);
+    const char *others[] = {"no-sort", NULL, "flamechart", NULL, "hash", NULL, NULL};
+    o = opts(others);
+    ck_assert_int_eq(fs_options_stage_set(o, FOLDSVG_STAGE_STACK), 0);
+    ck_assert_int_eq(fs_options_stage_set(o, FOLDSVG_STAGE_INPUT), 1);
+    foldsvg_options_free(o);
+    /* every stack-stage row of the public table is one the test above can name */
+    for (size_t i = 0; i < foldsvg_option_count(); i++) {
+        foldsvg_option_desc d;
+        ck_assert_int_eq(foldsvg_option_info(i, &d), FOLDSVG_OK);
+        if (d.stage != FOLDSVG_STAGE_STACK)
+            continue;
+        o = foldsvg_options_new();
+        foldsvg_error err;
+        ck_assert_int_eq(foldsvg_options_set(o, d.name, d.takes_value ? "x" : NULL, &err),
+                         FOLDSVG_OK);
+        ck_assert_msg(fs_options_stage_set(o, FOLDSVG_STAGE_STACK), "--%s", d.name);
+        foldsvg_options_free(o);
+    }
+    ck_assert_int_eq(foldsvg_option_info(foldsvg_option_count(), NULL), FOLDSVG_E_ARG);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("pipeline");
+    TCase *tc = tcase_create("pipeline");
+    tcase_add_test(tc, plain_lines_pass_whole);
+    tcase_add_test(tc, no_sort_checks_before_the_zero_count_rule);
+    tcase_add_test(tc, transforms_in_order);
+    tcase_add_test(tc, fractions_sum_per_sanitized_stack);
+    tcase_add_test(tc, two_pipelines_are_independent);
+    tcase_add_test(tc, stack_stage_is_the_transforms);
+    suite_add_tcase(s, tc);
+    return fs_test_run(s);
+}
