@@ -8,9 +8,9 @@
   options);
 - every option those tables and entries define is in the table (no documented option
   that the program lacks);
-(tests/options.sh checks --help and the completion against the same table.)
 - every option docs/cli.md mentions anywhere, and every option the README shows in a code
   span of its own (`--title`) or on a `foldsvg ...` command line, is in the table.
+(tests/options.sh checks --help and the completion against the same table.)
 Prints what disagrees and "docs: N passed, M failed". Python 3 standard library only.
 """
 import os
