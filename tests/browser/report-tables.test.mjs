@@ -2,7 +2,7 @@
 // generic, as SP1 profiles are full of) stretches no row of either table, at page widths
 // 1200, 800 and 435 px; it is elided in its cell and shown whole on hover and on keyboard
 // focus, over the rows below, without moving them; the tables never make the page scroll
-// sideways.
+// sideways, and their numbers fit their cells.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -13,17 +13,19 @@ import { foldsvgBin, launchBrowser, makeTmpDir, openPage, prefixOf, ready } from
 
 // LONG only in the inclusive table (never a leaf): the case of the issue, where it made every
 // row of the self table 65 px high. MEDIUM fits a cell of a 1200 px page, not of a 435 px one.
+// The last line's count (15 characters with separators) overflowed a column of fixed width.
 const LONG =
   '<alloc::vec::Vec<T,A> as core::iter::traits::collect::Extend<&T>>::extend::<core::iter::adapters::' +
   'cloned::Cloned<core::slice::iter::Iter<sp1_core_machine::riscv::RiscvAir<p3_baby_bear::BabyBear>>>>' +
   '::h0123456789abcdef';
-const MEDIUM = 'revm_interpreter::instructions::stack::push_h77';
+const MEDIUM = 'revm_interpreter::instructions::push_h7';
 const FOLDED = [
   `main;${LONG};memcpy 50`,
   `main;${LONG};memset 30`,
   `main;${MEDIUM} 12`,
   'main;short_leaf 20',
   'main;other;memcpy 5',
+  'main;big 123456789012',
   '',
 ].join('\n');
 const WIDTHS = [1200, 800, 435];
@@ -65,10 +67,13 @@ const layout = (page) => page.evaluate(() => {
     names[b.textContent] = { elided: b.scrollWidth > b.clientWidth, marked: b.classList.contains('fs-elided'), width: r.width, right: r.right };
   }
   const tables = [...document.querySelectorAll('table.fs-top')].map((t) => t.getBoundingClientRect().right);
+  const spilled = [...document.querySelectorAll('table.fs-top td.num')]
+    .filter((td) => td.scrollWidth > td.clientWidth).map((td) => td.textContent);
   return {
     self: rows('self'),
     incl: rows('inclusive'),
     names,
+    spilled,
     overflow: document.scrollingElement.scrollWidth - document.scrollingElement.clientWidth,
     tablesRight: Math.max(...tables),
     viewport: document.documentElement.clientWidth,
@@ -103,6 +108,7 @@ describe('report tables', () => {
       assert.ok(Math.max(...all) - Math.min(...all) < 0.5, `row heights differ: self ${l.self}, inclusive ${l.incl}`);
       assert.ok(Math.max(...all) < 30, `rows are one line high (${Math.max(...all)} px)`);
       assert.ok(l.overflow <= 0, `the page scrolls sideways by ${l.overflow} px`);
+      assert.deepEqual(l.spilled, [], 'every count and percentage fits its cell (100.00% too)');
       assert.ok(l.tablesRight <= l.viewport, `a table ends at ${l.tablesRight}, past the page (${l.viewport})`);
       const long = l.names[LONG];
       assert.ok(long.elided && long.marked, `the long name is elided and marked: ${JSON.stringify(long)}`);
