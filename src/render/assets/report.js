@@ -26,15 +26,27 @@
         }
     }
 
+    function shownWhole(b) {
+        if (!b.classList.contains("fs-elided")) {
+            return false;
+        }
+        if (b.matches(":hover")) {
+            return true;
+        }
+        try {
+            return b.matches(":focus-visible");
+        } catch (e) {
+            return false; /* a browser without :focus-visible */
+        }
+    }
+
     /* all read first, then all written: one layout */
     function markElided() {
         var names = document.querySelectorAll("button.fs-fn");
         var elided = [];
         for (var i = 0; i < names.length; i++) {
-            var b = names[i];
-            var open = b.classList.contains("fs-elided") && (b.matches(":hover") || b.matches(":focus-visible"));
             /* one shown whole now cannot be measured: it stays marked */
-            elided.push(open || b.scrollWidth > b.clientWidth);
+            elided.push(shownWhole(names[i]) || names[i].scrollWidth > names[i].clientWidth);
         }
         for (i = 0; i < names.length; i++) {
             names[i].classList.toggle("fs-elided", elided[i]);
