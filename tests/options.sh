@@ -39,7 +39,7 @@ offered() {
     grep -A1 -- "$1)" "$comp" | grep -o 'compgen -W "[^"]*"' | head -n 1 |
         sed 's/compgen -W "//; s/"$//' | tr ' ' '\n' | sort
 }
-for opt in --colors --bgcolors --format --top-format --weight; do
+for opt in --colors --bgcolors --format --top-format --weight --theme; do
     case $opt in --top-format) extra="--top 1" ;; *) extra="" ;; esac
     # shellcheck disable=SC2086
     accepted $extra "$opt" >"$work/accepted"

@@ -49,9 +49,29 @@ foldsvg_status fs_unsorted_error(foldsvg_error *err, const char *name, uint64_t 
                             (unsigned long long)prev_line);
 }
 
-/* --reverse, the filters and --base on pl->frames[0..*n). Sets *KEEP (from
- * pl->frames[*first]) or clears it to drop the stack. */
-static foldsvg_status transform(fs_pipeline *pl, size_t *n, size_t *first, int *keep)
+/* Whitespace as the folded reader trims it (parse/folded.c). */
+static int is_ws(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/* inferno reverses a folded line's text and trims the reversed line as a whole, so that the
+ * new root frame (the old leaf) loses its leading and the new leaf its trailing whitespace:
+ * `a;impl for [T; _]>::f` gives `_]>::f`, `impl for [T`, `a`. Frames in between keep theirs.
+ * (The reader trimmed the other two ends already.) */
+static void trim_reversed(fs_strref *f, size_t n)
+{
+    while (f[0].len && is_ws(f[0].ptr[0])) {
+        f[0].ptr++;
+        f[0].len--;
+    }
+    while (f[n - 1].len && is_ws(f[n - 1].ptr[f[n - 1].len - 1]))
+        f[n - 1].len--;
+}
+
+/* --reverse, the filters and --base on pl->frames[0..*n); LINE: the frames are a folded
+ * line's text. Sets *KEEP (from pl->frames[*first]) or clears it to drop the stack. */
+static foldsvg_status transform(fs_pipeline *pl, size_t *n, size_t *first, int *keep, int line)
 {
     fs_strref *f = pl->frames;
     *first = 0;
@@ -66,6 +86,8 @@ static foldsvg_status transform(fs_pipeline *pl, size_t *n, size_t *first, int *
             f[i] = f[j];
             f[j] = t;
         }
+        if (line)
+            trim_reversed(f, *n);
     }
     if (pl->filter) {
         FS_FORWARD_IF_ERROR(fs_filter_apply(pl->filter, f, n, keep));
@@ -113,13 +135,13 @@ static foldsvg_status deliver(fs_pipeline *pl, const fs_strref *f, size_t n, uin
     return pl->to.path(pl->to.user, &l, err);
 }
 
-/* The stack in pl->frames[0..n), from the transforms on. */
+/* The stack in pl->frames[0..n), from the transforms on; LINE: from a folded line. */
 static foldsvg_status add_stack(fs_pipeline *pl, size_t n, uint64_t count, uint64_t before,
-                                int is_diff, uint64_t lineno, foldsvg_error *err)
+                                int is_diff, uint64_t lineno, int line, foldsvg_error *err)
 {
     size_t first;
     int keep;
-    if (transform(pl, &n, &first, &keep) != FOLDSVG_OK)
+    if (transform(pl, &n, &first, &keep, line) != FOLDSVG_OK)
         return fs_error_at_line(err, FOLDSVG_E_NOMEM, pl->name, lineno, 0, "out of memory");
     if (!keep)
         return FOLDSVG_OK;
@@ -157,7 +179,7 @@ static foldsvg_status on_line(fs_sink *self, const fs_folded_line *l, foldsvg_er
             start = i + 1;
         }
     }
-    return add_stack(pl, n, l->count, l->before, l->is_diff, l->lineno, err);
+    return add_stack(pl, n, l->count, l->before, l->is_diff, l->lineno, 1, err);
 }
 
 /* A stack of raw names from a structured input: sanitized, then transformed. */
@@ -171,7 +193,7 @@ static foldsvg_status on_stack(fs_sink *self, const fs_strref *frames, size_t n,
         return nomem(pl, 0, err);
     if (fs_sanitize_frames(pl->frames, frames, n, &pl->names) != FOLDSVG_OK)
         return nomem(pl, 0, err);
-    return add_stack(pl, n, count, 0, 0, 0, err);
+    return add_stack(pl, n, count, 0, 0, 0, 0, err);
 }
 
 static foldsvg_status on_weight(fs_sink *self, const fs_strref *frames, size_t n,

@@ -14,6 +14,7 @@
 
 #include "fold/filter.h"
 #include "render/colors.h"
+#include "render/theme.h"
 #include "util/buf.h"
 #include "util/error.h"
 
@@ -205,6 +206,10 @@ static const opt_row rows[] = {
     {"bgcolors", 0, T_BACKGROUND, RENDER, G_COLORS, FIELD(svg.bg), SET(svg.bg_set),
      .values = fs_background_names, .expected = "yellow, blue, green, grey or #rrggbb",
      .metavar = "COLOR", .help = "yellow, blue, green, grey or #rrggbb"},
+    {"theme", 0, T_ENUM, RENDER, G_COLORS, FIELD(svg.theme), .values = fs_theme_names,
+     .default_value = "auto", .metavar = "auto|light|dark",
+     .help = "color scheme of the SVG and the report: the system's\n"
+             "(auto, the default), light or dark"},
     {"hash", 0, T_FLAG, RENDER, G_COLORS, FIELD(svg.hash),
      .help = "colors from a hash of the name"},
     {"deterministic", 0, T_FLAG, RENDER, G_COLORS, FIELD(svg.deterministic),

@@ -205,7 +205,7 @@ foldsvg_status fs_report_render_profile(const foldsvg_profile *p, const foldsvg_
         xmlOutputBufferClose(out);
         return st;
     }
-    st = fs_report_write_html(&s, 1, page_title(o), out, err);
+    st = fs_report_write_html(&s, 1, page_title(o), o->svg.theme, out, err);
     fs_report_section_free(&s);
     return st;
 }
@@ -291,7 +291,8 @@ foldsvg_status foldsvg_report_render(const foldsvg_report *r, FILE *out, foldsvg
     xmlOutputBufferPtr xb = xmlOutputBufferCreateIO(file_write_cb, file_close_cb, out, NULL);
     if (!xb)
         return fs_error(err, FOLDSVG_E_NOMEM, NULL, "cannot create the HTML output");
-    foldsvg_status st = fs_report_write_html(r->secs, r->n, page_title(r->opts), xb, err);
+    foldsvg_status st =
+        fs_report_write_html(r->secs, r->n, page_title(r->opts), r->opts->svg.theme, xb, err);
     if (st == FOLDSVG_OK && fflush(out) != 0)
         st = fs_error(err, FOLDSVG_E_IO, NULL, "write failed");
     return st;

@@ -6,6 +6,8 @@
 
 #include "render/annotation.h"
 #include "render/assets.h"
+#include "render/template.h"
+#include "render/theme.h"
 #include "render/xmlw.h"
 #include "util/buf.h"
 #include "util/error.h"
@@ -173,8 +175,24 @@ static void write_section(fs_xmlw *c, const fs_report_section *s, size_t index)
     nl(c);
 }
 
+/* The style, from its template (src/render/assets/report.css), for THEME. */
+static void write_style(fs_xmlw *c, int theme)
+{
+    const fs_template_var vars[] = {
+        {"scheme", fs_theme_color_scheme(theme)},
+        {"dark", fs_theme_dark_media(theme)},
+    };
+    fs_buf css = {0};
+    if (fs_template_expand(&css, (const char *)fs_asset_report_css, fs_asset_report_css_len, vars,
+                           sizeof vars / sizeof vars[0]) != FOLDSVG_OK)
+        c->st = FOLDSVG_E_NOMEM;
+    else
+        fs_xmlw_raw(c, css.data, css.len);
+    fs_buf_free(&css);
+}
+
 foldsvg_status fs_report_write_html(const fs_report_section *secs, size_t n, const char *title,
-                                    xmlOutputBufferPtr out, foldsvg_error *err)
+                                    int theme, xmlOutputBufferPtr out, foldsvg_error *err)
 {
     fs_xmlw c;
     FS_FORWARD_IF_ERROR(fs_xmlw_begin(&c, out, "HTML", err));
@@ -197,7 +215,7 @@ foldsvg_status fs_report_write_html(const fs_report_section *secs, size_t n, con
     nl(&c);
     fs_xmlw_start(&c, "meta");
     fs_xmlw_attr(&c, "name", "color-scheme");
-    fs_xmlw_attr(&c, "content", "light dark");
+    fs_xmlw_attr(&c, "content", fs_theme_color_scheme(theme));
     fs_xmlw_end(&c);
     nl(&c);
     fs_xmlw_start(&c, "meta");
@@ -212,7 +230,7 @@ foldsvg_status fs_report_write_html(const fs_report_section *secs, size_t n, con
     /* The assets are ours and never hold "</style" or "</script", so they go in raw. */
     fs_xmlw_start(&c, "style");
     nl(&c);
-    fs_xmlw_raw(&c, (const char *)fs_asset_report_css, fs_asset_report_css_len);
+    write_style(&c, theme);
     fs_xmlw_end_full(&c);
     nl(&c);
     fs_xmlw_end_full(&c);

@@ -14,6 +14,7 @@
 #include "render/numfmt.h"
 #include "render/script.h"
 #include "render/template.h"
+#include "render/theme.h"
 #include "render/xmltext.h"
 #include "render/xmlw.h"
 #include "util/utf8.h"
@@ -400,7 +401,7 @@ static void write_style(svg_ctx *c)
     const fs_template_var vars[] = {
         {"p", c->prefix},   {"font", fs_buf_str(&family)},
         {"size", size},     {"title_size", title_size},
-        {"stroke", stroke},
+        {"stroke", stroke}, {"dark", fs_theme_dark_media(c->o->theme)},
     };
     fs_template_expand(&css, (const char *)fs_asset_flamegraph_css, fs_asset_flamegraph_css_len,
                        vars, sizeof vars / sizeof vars[0]);
@@ -493,6 +494,7 @@ static void write_document(svg_ctx *c)
         .truncate_text_right = o->truncate_text_right,
         .total = c->total,
         .factor = o->factor,
+        .theme = o->theme == FS_THEME_AUTO ? NULL : fs_theme_name(o->theme),
     };
     char search_rgb[32];
     snprintf(search_rgb, sizeof search_rgb, "rgb(%u,%u,%u)", o->searchcolor.r, o->searchcolor.g,
@@ -605,9 +607,10 @@ foldsvg_status fs_render_svg(const fs_svg_input *in, xmlOutputBufferPtr out, fol
     c.H = (c.depthmax + 1) * c.fh + c.ypad1 + c.ypad2;
     if (o->id_prefix)
         snprintf(c.prefix, sizeof c.prefix, "%s", o->id_prefix);
-    else
+    else /* the theme too: a light and a dark copy of one graph share a page, not styles */
         snprintf(c.prefix, sizeof c.prefix, "fg%08llx",
-                 (unsigned long long)(fs_mix64(c.content_hash ^ c.total) & 0xffffffffULL));
+                 (unsigned long long)(fs_mix64(c.content_hash ^ c.total ^ (uint64_t)o->theme) &
+                                      0xffffffffULL));
 
     FS_FORWARD_IF_ERROR(fs_xmlw_begin(&c.x, out, "XML", err));
     write_document(&c);

@@ -33,6 +33,7 @@ typedef struct fs_svg_opts {
     double factor;
     int pretty_xml, no_javascript;
     char *id_prefix; /* NULL: a hash of the content */
+    int theme;       /* fs_theme (render/theme.h) */
 } fs_svg_opts;
 
 typedef struct fs_svg_input {

@@ -186,6 +186,37 @@ START_TEST(transforms_in_order)
 }
 END_TEST
 
+/* --reverse on a folded line trims the reversed line as a whole, as inferno does: the new
+ * root loses its leading, the new leaf its trailing whitespace, the frames between keep
+ * theirs. Names from structured inputs are names, not line text: they stay as they are. */
+START_TEST(reverse_trims_the_reversed_line)
+{
+    const char *kv[] = {"reverse", NULL, NULL};
+    foldsvg_options *o = opts(kv);
+    rec r;
+    fs_pipeline *pl = make(o, &r, 1);
+    fs_sink *s = fs_pipeline_begin(pl, "in");
+    foldsvg_error err;
+    ck_assert_int_eq(line(s, "a;impl for [T; _]>::f", 19, 1, &err), FOLDSVG_OK);
+    ck_assert_int_eq(line(s, "x \t;m; mid ;\t y", 2, 2, &err), FOLDSVG_OK);
+    ck_assert_int_eq(line(s, " lone ", 1, 3, &err), FOLDSVG_OK); /* root and leaf at once */
+    const char *names[] = {" s ", " t "};
+    ck_assert_int_eq(stack(s, names, 2, 4, &err), FOLDSVG_OK);
+    ck_assert_str_eq(r.out, "_]>::f|impl for [T|a 19 frames\n"
+                            "y| mid |m|x 2 frames\n"
+                            "lone 1 frames\n"
+                            " t | s  4 frames\n");
+    fs_pipeline_free(pl);
+    /* a consumer of paths gets the trimmed line */
+    pl = make(o, &r, 0);
+    s = fs_pipeline_begin(pl, "in");
+    ck_assert_int_eq(line(s, "a;impl for [T; _]>::f", 19, 1, &err), FOLDSVG_OK);
+    ck_assert_str_eq(r.out, "_]>::f;impl for [T;a 19 path\n");
+    fs_pipeline_free(pl);
+    foldsvg_options_free(o);
+}
+END_TEST
+
 /* Fractional weights meet per sanitized stack and are rounded half up at the input's end,
  * then take the same way as the other stacks (transforms included). */
 START_TEST(fractions_sum_per_sanitized_stack)
@@ -281,6 +312,7 @@ int main(void)
     tcase_add_test(tc, plain_lines_pass_whole);
     tcase_add_test(tc, no_sort_checks_before_the_zero_count_rule);
     tcase_add_test(tc, transforms_in_order);
+    tcase_add_test(tc, reverse_trims_the_reversed_line);
     tcase_add_test(tc, fractions_sum_per_sanitized_stack);
     tcase_add_test(tc, two_pipelines_are_independent);
     tcase_add_test(tc, stack_stage_is_the_transforms);
