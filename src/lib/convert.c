@@ -152,6 +152,7 @@ static foldsvg_status run_pass(stream_ctx *c, fs_pipeline *pl, const char *const
     foldsvg_status st = FOLDSVG_OK;
     memset(c->fstats, 0, n * sizeof *c->fstats);
     c->total = c->total_before = 0;
+    fs_pipeline_reset_drops(pl);
     for (size_t i = 0; st == FOLDSVG_OK && i < n && c->route == route; i++) {
         fs_input *in;
         int teed = 0;
@@ -359,9 +360,10 @@ static foldsvg_status convert_folded(convert_route route, const char *const *inp
         size_t k = 0;
         while (k + 1 < n && !c.fstats[k].invalid)
             k++;
-        if (format != FOLDSVG_FORMAT_FOLDED ||
-            c.fstats[k].invalid) /* folded text of nothing is empty */
-            st = fs_no_data_error(err, display_name(inputs[k]), &c.fstats[k]);
+        const fs_drops *d = fs_pipeline_drops(pl);
+        /* folded text of nothing is empty (fs_profile_no_data's rule) */
+        if (format != FOLDSVG_FORMAT_FOLDED || c.fstats[k].invalid || fs_drops_by_option(d))
+            st = fs_no_data_error(err, display_name(inputs[k]), &c.fstats[k], d, o);
     }
     size_t unique = 0;
     if (st == FOLDSVG_OK && c.route != ROUTE_PROFILE)

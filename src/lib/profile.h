@@ -3,6 +3,7 @@
 #define FOLDSVG_LIB_PROFILE_H
 
 #include "fold/merge.h"
+#include "fold/pipeline.h"
 #include "fold/tree.h"
 #include "foldsvg.h"
 #include "parse/sink.h"
@@ -35,6 +36,7 @@ struct foldsvg_profile {
     fs_folded_stats pending;
     char pending_name[1024];
     char last_name[1024]; /* the last input read, named by the no-data error */
+    fs_drops drops;       /* what the stack pipeline dropped, over all inputs read */
 };
 
 /* Records one stack of frames (root first), sanitizing names by the Miden rules. */

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/diag.h"
 #include "lib/options.h"
 #include "lib/output.h"
 #include "lib/profile.h"
@@ -27,11 +28,10 @@ static const char *unit_of(const foldsvg_profile *p, const foldsvg_options *o)
     return o->countname ? o->countname : p->count_name;
 }
 
-static foldsvg_status no_data(foldsvg_error *err)
+/* A report without sections (each profile added says why it has nothing to draw). */
+static foldsvg_status no_sections(foldsvg_error *err)
 {
-    return fs_error(err, FOLDSVG_E_NO_DATA, NULL,
-                    "no valid stacks in the input: nothing to report (lines look like "
-                    "'frame;frame;... COUNT')");
+    return fs_error(err, FOLDSVG_E_NO_DATA, NULL, "the report has no sections: nothing to write");
 }
 
 foldsvg_status foldsvg_profile_write_top(const foldsvg_profile *p, FILE *out,
@@ -41,7 +41,7 @@ foldsvg_status foldsvg_profile_write_top(const foldsvg_profile *p, FILE *out,
         return fs_error(err, FOLDSVG_E_ARG, NULL, "NULL profile or stream");
     const foldsvg_options *o = opts ? opts : fs_default_options();
     if (p->tree.total == 0)
-        return no_data(err);
+        return fs_profile_no_data(p, FOLDSVG_FORMAT_SVG, o, err);
     fs_tables tb;
     if (fs_tables_compute(&p->tree, top_rows(o), &tb) != FOLDSVG_OK)
         return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
@@ -160,7 +160,7 @@ static foldsvg_status make_section(fs_report_section *s, const foldsvg_profile *
 {
     memset(s, 0, sizeof *s);
     if (p->tree.total == 0)
-        return no_data(err);
+        return fs_profile_no_data(p, FOLDSVG_FORMAT_HTML, o, err);
     char *svg = NULL;
     size_t len = 0;
     fs_profile_job job = {p, FOLDSVG_FORMAT_SVG, o};
@@ -287,7 +287,7 @@ foldsvg_status foldsvg_report_render(const foldsvg_report *r, FILE *out, foldsvg
     if (!r || !out)
         return fs_error(err, FOLDSVG_E_ARG, NULL, "NULL report or stream");
     if (r->n == 0)
-        return no_data(err);
+        return no_sections(err);
     xmlOutputBufferPtr xb = xmlOutputBufferCreateIO(file_write_cb, file_close_cb, out, NULL);
     if (!xb)
         return fs_error(err, FOLDSVG_E_NOMEM, NULL, "cannot create the HTML output");
@@ -309,6 +309,6 @@ foldsvg_status foldsvg_report_write(const foldsvg_report *r, const char *path, f
     if (!r)
         return fs_error(err, FOLDSVG_E_ARG, path, "NULL report");
     if (r->n == 0)
-        return no_data(err);
+        return no_sections(err);
     return fs_output_file(draw_report, r, r->opts, path, err);
 }

@@ -94,9 +94,7 @@ foldsvg_status fs_write_svg_frames(const fs_svg_input *in, const foldsvg_options
                                    const char *path, foldsvg_error *err)
 {
     if (in->tree->total == 0)
-        return fs_error(err, FOLDSVG_E_NO_DATA, NULL,
-                        "no valid stacks in the input: nothing to draw (lines look like "
-                        "'frame;frame;... COUNT')");
+        return fs_error(err, FOLDSVG_E_NO_DATA, NULL, "no stacks to draw (the total count is 0)");
     fs_frames_job j = {in, o};
     return fs_output_file(fs_output_frames, &j, o, path, err);
 }

@@ -1,0 +1,94 @@
+#!/bin/sh
+# Messages that tell the truth (docs/cli.md "Exit codes and messages", "Options that do
+# nothing"): when options leave nothing to draw, the one line names them and the input, in
+# every output mode and for every input format; options that cannot apply are a usage error
+# or a warning, never silently ignored; the summary line speaks in the right number.
+#   tests/messages.sh BIN
+set -u
+bin=$(realpath "$1")
+here=$(cd "$(dirname "$0")" && pwd)
+data=$here/data
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+pass=0; fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+# expect CODE NAME CMD...: runs CMD, checks its exit code; stdout in out, stderr in err
+expect() {
+    code=$1; name=$2; shift 2
+    "$@" >out 2>err; got=$?
+    if [ "$got" -eq "$code" ]; then ok; else bad "$name: exit $got, expected $code; stderr: $(head -c 300 err)"; fi
+}
+has() { # has NAME FILE TEXT: FILE contains TEXT
+    if grep -qF -- "$3" "$2"; then ok; else bad "$1: '$3' not in $2: $(head -c 400 "$2")"; fi
+}
+hasnt() { # hasnt NAME FILE TEXT
+    if grep -qF -- "$3" "$2"; then bad "$1: '$3' in $2: $(head -c 400 "$2")"; else ok; fi
+}
+one_line() { # one_line NAME: stderr is exactly one line
+    n=$(awk 'END { print NR }' err)
+    [ "$n" -eq 1 ] && ok || bad "$1: stderr has $n lines: $(head -c 400 err)"
+}
+absent() { [ ! -e "$2" ] && ok || bad "$1: $2 was created"; }
+
+printf 'main;parse;lex 30\nmain;parse 10\nmain;render 60\n' >in.folded
+gecko=$data/firefox/gecko-v24-sp1-style-probe-gecko_profile-0.4.0.json
+processed=$data/firefox/processed-v24.firefox-profiler.json
+perf=$data/compat-perf/inputs/perf-funcab-cmd-01.txt
+cp "$gecko" gecko.json; cp "$processed" processed.json; cp "$perf" perf.txt
+
+# ---- nothing left to draw: the options that dropped the stacks, and the input ---------------
+# every output mode: SVG, HTML, --top, folded text
+for out in "-o x.svg" "-o x.html" "--top 3" "-o x.folded"; do
+    for opt in "--base nosuch" "--include nosuch" "--exclude main" "--focus nosuch"; do
+        o=${opt%% *}; v=${opt#* }
+        # shellcheck disable=SC2086
+        expect 1 "nodata $opt $out" "$bin" in.folded $opt $out
+        one_line "nodata $opt $out"
+        has "nodata $opt $out: input" err 'foldsvg: in.folded: nothing to draw'
+        has "nodata $opt $out: option" err "3 by $o '$v'"
+        hasnt "nodata $opt $out: no blank-line story" err 'blank lines'
+        absent "nodata $opt $out" x.svg; absent "nodata $opt $out" x.html
+        absent "nodata $opt $out" x.folded
+    done
+done
+# every input format
+for f in gecko.json processed.json perf.txt; do
+    for out in "-o x.svg" "-o x.html" "--top 3" "-o x.folded"; do
+        # shellcheck disable=SC2086
+        expect 1 "nodata $f $out" "$bin" "$f" --base nosuch $out
+        one_line "nodata $f $out"
+        has "nodata $f $out: input and option" err "foldsvg: $f: nothing to draw: every stack was dropped ("
+        has "nodata $f $out: option" err "by --base 'nosuch')"
+        hasnt "nodata $f $out: not the zero-weight story" err 'non-zero weight'
+    done
+done
+# several steps each dropping some: each named with its count, in pipeline order
+printf 'a;x 1\nb;y 2\nc;z 3\nd 0\ne;w 4\n' >steps.folded
+expect 1 nodata-steps "$bin" steps.folded --exclude '^a$' --include '^[bc]$' --include y \
+    --base nosuch -o x.svg
+has nodata-steps-msg err "every stack was dropped (1 by --include '^[bc]\$', 'y', 1 by --exclude '^a\$', 2 by --base 'nosuch', 1 with a zero count)"
+# invalid lines are mentioned, but the options are what dropped the rest
+printf 'a;x 1\nnot a count\n' >someinvalid.folded
+expect 1 nodata-invalid "$bin" someinvalid.folded --include nosuch -o x.svg
+has nodata-invalid-msg err "(1 by --include 'nosuch'); 1 line with invalid format skipped, the first is line 2"
+# of several inputs, the one the options dropped stacks from is named
+printf 'a 0\n' >zero.folded
+expect 1 nodata-second "$bin" zero.folded in.folded --include nosuch -o x.svg
+has nodata-second-msg err 'foldsvg: in.folded: nothing to draw'
+# many values are cut short
+expect 1 nodata-many "$bin" in.folded --include q1 --include q2 --include q3 --include q4 \
+    --include q5 -o x.svg
+has nodata-many-msg err "--include 'q1', 'q2', 'q3' (and 2 more))"
+# nothing dropped by options: what the input held
+expect 1 nodata-zero "$bin" zero.folded -o x.svg
+has nodata-zero-msg err 'zero.folded: no valid stacks, nothing to draw: every stack (1 line) has a zero count'
+expect 0 nodata-zero-folded "$bin" -q zero.folded -o x.folded
+[ ! -s x.folded ] && ok || bad "zero counts to folded text: $(cat x.folded)"
+rm -f x.folded
+printf '# a comment\n\n' >comments.folded
+expect 1 nodata-comments "$bin" comments.folded -o x.svg
+has nodata-comments-msg err 'comments.folded: no valid stacks, nothing to draw: the input holds only blank lines and comments'
+
+echo "messages: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
