@@ -267,6 +267,13 @@ typedef struct foldsvg_convert_stats {
     int streamed;         /* 1 when the stacks were merged in order, without a profile */
 } foldsvg_convert_stats;
 
+/* The summary line the command prints after a run (without "foldsvg: " and the newline):
+ * "1,037,807 cycles across 13 unique stacks"; after a count of 1 a known plural unit is
+ * singular: "1 cycle across 1 unique stack" (docs/cli.md, "Messages"). Writes at most SIZE
+ * bytes, NUL-terminated, and returns the length of the whole text (as snprintf). */
+FOLDSVG_API size_t foldsvg_summary(char *buf, size_t size, uint64_t total, const char *count_name,
+                                   size_t unique_stacks);
+
 /* Reads INPUTS (NULL or "-": standard input; no inputs: standard input) and writes OUTPUT
  * ("-" or NULL: standard output) in FORMAT (AUTO: by OUTPUT's name), as the command line
  * does. Folded text (plain or gzip) to SVG or folded text never builds the frame tree. To SVG,

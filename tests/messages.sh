@@ -90,5 +90,47 @@ printf '# a comment\n\n' >comments.folded
 expect 1 nodata-comments "$bin" comments.folded -o x.svg
 has nodata-comments-msg err 'comments.folded: no valid stacks, nothing to draw: the input holds only blank lines and comments'
 
+# ---- the summary line: the count name in the right number, thousands separators ----------
+printf 'a 1\n' >one.folded
+expect 0 summary-one "$bin" one.folded -o x.svg
+has summary-one-msg err 'foldsvg: 1 cycle across 1 unique stack'
+hasnt summary-one-plural err 'cycles'
+expect 0 summary-one-html "$bin" one.folded -o x.html
+has summary-one-html-msg err 'foldsvg: 1 cycle across 1 unique stack'
+printf 'a;b 40\na;c 6\nd 1\n' >47.folded
+expect 0 summary-countname "$bin" 47.folded --countname samples -o x.svg
+has summary-countname-msg err 'foldsvg: 47 samples across 3 unique stacks'
+# the profile route (HTML, --top) speaks --countname too
+expect 0 summary-countname-html "$bin" 47.folded --countname samples -o x.html
+has summary-countname-html-msg err 'foldsvg: 47 samples across 3 unique stacks'
+expect 0 summary-countname-top "$bin" 47.folded --countname samples --top 2
+has summary-countname-top-msg err 'foldsvg: 47 samples across 3 unique stacks'
+printf 'a 1\n' | "$bin" --countname samples -o x.svg 2>err
+has summary-one-sample err 'foldsvg: 1 sample across 1 unique stack'
+printf 'a 1\n' | "$bin" --countname cycles:u -o x.svg 2>err
+has summary-event-name err 'foldsvg: 1 cycles:u across 1 unique stack'
+printf 'a 1\n' | "$bin" --countname ms -o x.svg 2>err
+has summary-abbreviation err 'foldsvg: 1 ms across 1 unique stack'
+# a perf recording with periods speaks its event
+expect 0 summary-perf "$bin" perf.txt -o x.svg
+has summary-perf-msg err ' across '
+# thousands separators in the summary, the text and Markdown tables and the report
+python3 -c "
+for i in range(1234): print('main;f%d %d' % (i, 1000 + i))" >many.folded
+expect 0 summary-thousands "$bin" many.folded -o x.svg
+has summary-thousands-msg err 'foldsvg: 1,994,761 cycles across 1,234 unique stacks'
+expect 0 text-thousands "$bin" many.folded --top 3 --per 1000
+has text-unique out 'Unique stacks: 1,234'
+has text-funcs out 'Self time: top 3 of 1,234 functions'
+has text-per out 'Per: counts are divided by 1,000 (--per): 1,994,761 cycles in all'
+expect 0 md-thousands "$bin" many.folded --top 3 --per 1000 --top-format markdown
+has md-unique out '**Unique stacks:** 1,234'
+has md-funcs out '### Self time (top 3 of 1,234)'
+has md-per out '*Counts are divided by 1,000 (`--per 1000`); 1,994,761 cycles in all.*'
+expect 0 html-thousands "$bin" -q many.folded --per 1000 -o x.html
+has html-unique x.html '<dt>Unique stacks</dt><dd>1,234</dd>'
+has html-funcs x.html 'top 25 of 1,234 functions'
+has html-per x.html 'Counts are divided by 1,000 (--per)'
+
 echo "messages: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

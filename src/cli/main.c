@@ -21,6 +21,7 @@ typedef struct cli_state {
     int help, version, list_threads, list_options;
     int top;      /* --top given: tables on standard output */
     int sections; /* --sections: one report section per input */
+    const char *countname; /* --countname, which the summary line speaks too */
 } cli_state;
 
 /* --help: these lines around the option table (foldsvg_option_info), which gives the rest. */
@@ -277,6 +278,8 @@ static int apply(cli_state *s, const char *name, const char *value, const char *
         return r < 0 ? EXIT_USAGE : 0;
     if (strcmp(name, "top") == 0)
         s->top = 1;
+    if (strcmp(name, "countname") == 0)
+        s->countname = value;
     foldsvg_error err;
     foldsvg_status st = foldsvg_options_set(s->opts, name, value, &err);
     if (st == FOLDSVG_OK)
@@ -332,6 +335,16 @@ static int parse_args(cli_state *s, int argc, char **argv)
             return rc;
     }
     return 0;
+}
+
+/* The line that says what was drawn. */
+static void print_summary(const cli_state *s, uint64_t total, const char *count_name,
+                          size_t unique)
+{
+    char line[256];
+    foldsvg_summary(line, sizeof line, total, count_name, unique);
+    if (!s->quiet)
+        fprintf(stderr, "foldsvg: %s\n", line);
 }
 
 /* --sections: each input read into its own profile and added to the report as it comes. */
@@ -414,9 +427,7 @@ static int run(cli_state *s, foldsvg_profile *p)
         if (st)
             return report(&err, st);
         clear_progress();
-        if (!s->quiet)
-            fprintf(stderr, "foldsvg: %llu %s across %zu unique stacks\n",
-                    (unsigned long long)cs.total, cs.count_name, cs.unique_stacks);
+        print_summary(s, cs.total, cs.count_name, cs.unique_stacks);
         return 0;
     }
     for (size_t i = 0; i < s->ninputs; i++) {
@@ -447,10 +458,9 @@ static int run(cli_state *s, foldsvg_profile *p)
             return report(&err, st);
     }
     clear_progress();
-    if (!s->quiet)
-        fprintf(stderr, "foldsvg: %llu %s across %zu unique stacks\n",
-                (unsigned long long)foldsvg_profile_total(p), foldsvg_profile_count_name(p),
-                foldsvg_profile_unique_stacks(p));
+    print_summary(s, foldsvg_profile_total(p),
+                  s->countname ? s->countname : foldsvg_profile_count_name(p),
+                  foldsvg_profile_unique_stacks(p));
     return 0;
 }
 

@@ -5,6 +5,8 @@
 
 #include "lib/options.h"
 #include "lib/profile.h"
+#include "render/numfmt.h"
+#include "render/svg.h"
 #include "util/buf.h"
 #include "util/error.h"
 
@@ -130,4 +132,16 @@ void fs_warn_folded_stats(const foldsvg_options *o, const char *name, const fs_f
                          (unsigned long long)s->fractional, s->fractional == 1 ? "" : "s");
         fs_warn(o, &w);
     }
+}
+
+size_t foldsvg_summary(char *buf, size_t size, uint64_t total, const char *count_name,
+                       size_t unique_stacks)
+{
+    char t[32], u[32];
+    fs_format_thousands(total, t);
+    fs_format_thousands((uint64_t)unique_stacks, u);
+    const char *unit = fs_unit_for_count(count_name ? count_name : "cycles", total);
+    int n = snprintf(buf, size, "%s %s across %s unique stack%s", t, unit, u,
+                     unique_stacks == 1 ? "" : "s");
+    return n < 0 ? 0 : (size_t)n;
 }
