@@ -142,6 +142,20 @@ FOLDSVG_API foldsvg_status foldsvg_option_info(size_t index, foldsvg_option_desc
  * "deterministic"): FOLDSVG_E_USAGE naming both, or FOLDSVG_OK. */
 FOLDSVG_API foldsvg_status foldsvg_options_check(const foldsvg_options *o, foldsvg_error *err);
 
+/* What a run writes (bits), for foldsvg_options_warn_unused. */
+enum {
+    FOLDSVG_WRITES_GRAPH = 1,  /* a flamegraph: an SVG, or the one in an HTML report */
+    FOLDSVG_WRITES_TABLES = 2, /* tables: those of --top, or an HTML report's */
+    FOLDSVG_WRITES_TOP = 4     /* the tables the "top" option prints */
+};
+
+/* Warns, through the warning handler, about every option set in O that does nothing for a
+ * run that writes WRITES (FOLDSVG_WRITES_* bits; 0: folded text only): drawing options
+ * without a flamegraph, table options without tables, an option that needs another one
+ * (docs/cli.md, "Options that do nothing"). Options about inputs are checked as the inputs
+ * are read: one that applies to none of them is FOLDSVG_E_USAGE from the call that writes. */
+FOLDSVG_API void foldsvg_options_warn_unused(const foldsvg_options *o, unsigned writes);
+
 /* Warnings (skipped invalid lines, fractional counts, unknown nameattr keys) go to this
  * handler, one call each; without a handler they are dropped. The foldsvg_error passed
  * lives only for the call. */

@@ -90,6 +90,75 @@ printf '# a comment\n\n' >comments.folded
 expect 1 nodata-comments "$bin" comments.folded -o x.svg
 has nodata-comments-msg err 'comments.folded: no valid stacks, nothing to draw: the input holds only blank lines and comments'
 
+# ---- no option silently ignored: input options that apply to no input are usage errors ----
+for opt in "--thread 0" "--weight samples" "--pid" "--tid" "--kernel" "--jit" "--all" \
+    "--addrs" "--event-filter cycles" "--skip-after main"; do
+    o=${opt%% *}
+    for out in "-o x.svg" "-o x.folded" "-o x.html" "--top 2"; do
+        # shellcheck disable=SC2086
+        expect 2 "unused $opt $out" "$bin" in.folded $opt $out
+        one_line "unused $opt $out"
+        has "unused $opt $out: msg" err "foldsvg: in.folded: $o does nothing: it applies to "
+        has "unused $opt $out: what" err ", and this is folded text; drop $o"
+        absent "unused $opt $out" x.svg; absent "unused $opt $out" x.folded
+        absent "unused $opt $out" x.html
+    done
+done
+expect 2 unused-kernel-json "$bin" gecko.json --kernel -o x.svg
+has unused-kernel-json-msg err 'gecko.json: --kernel does nothing: it applies to perf script output, and this is a Firefox-Profiler profile; drop --kernel'
+expect 2 unused-thread-perf "$bin" perf.txt --thread 0 -o x.svg
+has unused-thread-perf-msg err 'perf.txt: --thread does nothing: it applies to a Firefox-Profiler profile, and this is perf script output; drop --thread'
+expect 2 unused-thread-stdin sh -c "'$bin' --thread 0 -o x.svg < in.folded"
+has unused-thread-stdin-msg err '<stdin>: --thread does nothing'
+# one input it applies to is enough; --sections checks the report as a whole
+expect 0 mixed-thread "$bin" -q in.folded gecko.json --thread 0 -o x.svg
+expect 0 mixed-thread-sections "$bin" -q --sections in.folded gecko.json --thread 0 -o x.html
+expect 2 mixed-none "$bin" in.folded perf.txt --thread 0 -o x.svg
+has mixed-none-msg err 'and no input is one (this is perf script output); drop --thread'
+# the value the option has by default is no request
+expect 0 default-weight "$bin" -q in.folded --weight auto -o x.svg
+# usage errors on the command line itself
+expect 2 output-twice "$bin" in.folded -o a.svg -o b.svg
+has output-twice-msg err "-o given twice ('a.svg', then 'b.svg')"
+absent output-twice a.svg; absent output-twice b.svg
+expect 2 output-twice-long "$bin" in.folded --output a.svg -o b.svg
+expect 2 minwidth-above-100 "$bin" in.folded --minwidth 100.5 -o x.svg
+has minwidth-msg err "invalid value '100.5' for --minwidth: expected a percentage from 0 to 100"
+expect 0 minwidth-100 "$bin" -q in.folded --minwidth 100 -o x.svg
+rm -f x.svg
+expect 2 list-threads-output "$bin" --list-threads gecko.json -o x.svg
+has list-threads-output-msg err '--list-threads prints the threads and writes nothing else'
+absent list-threads-output x.svg
+# options about outputs not written: a warning, and the run goes on
+warns() { # warns NAME TEXT ARGS...: exit 0, the output written, TEXT warned
+    name=$1; text=$2; shift 2
+    expect 0 "$name" "$bin" in.folded "$@"
+    has "$name" err "foldsvg: warning: $text"
+}
+warns per-svg "--per does nothing here: it is about the tables (--top, the HTML report), and none are written" --per 10 -o x.svg
+warns per-folded "--per does nothing here" --per 10 -o x.folded
+warns top-format-html "--top-format does nothing without --top" --top-format json -o x.html
+warns title-folded "--title does nothing here: it is about the flamegraph, and only folded text is written" --title T -o x.folded
+warns colors-top "--colors does nothing here: it is about the flamegraph, and only tables are written" --colors blue --top 2
+warns minwidth-top "--minwidth does nothing here" --minwidth 1 --top 2
+warns flamechart-folded "--flamechart does nothing here" --flamechart -o x.folded
+warns palette-map "--palette-map does nothing without --cp" --palette-map pm -o x.svg
+warns base-flamechart "--base does nothing with --flamechart (inferno ignores it there too)" --flamechart --base main -o x.svg
+sort in.folded >sorted.folded
+expect 0 base-no-sort "$bin" sorted.folded --no-sort --base main -o x.svg
+has base-no-sort-msg err "foldsvg: warning: --base does nothing with --no-sort"
+# ... and none where they do something
+for args in "--per 10 --top 2" "--per 10 -o x.html" "--top-format json --top 2" \
+    "--title T -o x.svg" "--title T -o x.html" "--title T --top 2 -o x.svg" \
+    "--countname s -o x.folded" "--countname s --top 2" "--cp --palette-map pm -o x.svg" \
+    "--flamechart -o x.svg" "--top 2 -o x.folded"; do
+    # shellcheck disable=SC2086
+    expect 0 "used $args" "$bin" in.folded $args
+    hasnt "used $args" err 'warning'
+done
+expect 0 unused-quiet "$bin" -q in.folded --title T -o x.folded
+[ ! -s err ] && ok || bad "-q still warns: $(cat err)"
+
 # ---- the summary line: the count name in the right number, thousands separators ----------
 printf 'a 1\n' >one.folded
 expect 0 summary-one "$bin" one.folded -o x.svg

@@ -19,8 +19,8 @@ typedef struct cli_state {
     foldsvg_format format;
     int quiet, verbose;
     int help, version, list_threads, list_options;
-    int top;      /* --top given: tables on standard output */
-    int sections; /* --sections: one report section per input */
+    int top;               /* --top given: tables on standard output */
+    int sections;          /* --sections: one report section per input */
     const char *countname; /* --countname, which the summary line speaks too */
 } cli_state;
 
@@ -240,6 +240,13 @@ static int cli_option(cli_state *s, const char *name, const char *value)
         {"sections", offsetof(cli_state, sections)},
     };
     if (strcmp(name, "output") == 0) {
+        if (s->output) {
+            fprintf(stderr,
+                    "foldsvg: -o given twice ('%s', then '%s'): foldsvg writes one output; "
+                    "drop one (see foldsvg --help)\n",
+                    s->output, value);
+            return -1;
+        }
         s->output = value;
         return 1;
     }
@@ -337,9 +344,19 @@ static int parse_args(cli_state *s, int argc, char **argv)
     return 0;
 }
 
+/* What the run writes, in FORMAT (FOLDSVG_WRITES_* bits; 0: folded text only). */
+static unsigned writes_of(const cli_state *s, foldsvg_format format)
+{
+    unsigned w = 0;
+    if (!s->top || s->output)
+        w = format == FOLDSVG_FORMAT_HTML  ? FOLDSVG_WRITES_GRAPH | FOLDSVG_WRITES_TABLES
+            : format == FOLDSVG_FORMAT_SVG ? FOLDSVG_WRITES_GRAPH
+                                           : 0;
+    return s->top ? w | FOLDSVG_WRITES_TABLES | FOLDSVG_WRITES_TOP : w;
+}
+
 /* The line that says what was drawn. */
-static void print_summary(const cli_state *s, uint64_t total, const char *count_name,
-                          size_t unique)
+static void print_summary(const cli_state *s, uint64_t total, const char *count_name, size_t unique)
 {
     char line[256];
     foldsvg_summary(line, sizeof line, total, count_name, unique);
@@ -398,6 +415,11 @@ static int run(cli_state *s, foldsvg_profile *p)
         return report(&err, st);
     if (s->ninputs == 0)
         s->inputs[s->ninputs++] = "-";
+    if (s->list_threads && (s->output || s->format || s->top || s->sections)) {
+        fprintf(stderr, "foldsvg: --list-threads prints the threads and writes nothing else: "
+                        "drop -o, --format, --top and --sections (see foldsvg --help)\n");
+        return EXIT_USAGE;
+    }
     if (s->list_threads) {
         for (size_t i = 0; i < s->ninputs; i++) {
             st = foldsvg_list_threads(s->inputs[i], s->opts, print_thread, NULL, &err);
@@ -418,6 +440,7 @@ static int run(cli_state *s, foldsvg_profile *p)
                         "and no --top (see foldsvg --help)\n");
         return EXIT_USAGE;
     }
+    foldsvg_options_warn_unused(s->opts, writes_of(s, format));
     if (s->sections)
         return write_sections(s, output);
     if (!s->top && format != FOLDSVG_FORMAT_HTML) {

@@ -41,6 +41,8 @@ typedef struct stream_ctx {
     fs_folded_stats *fstats;      /* per input, of the current pass */
     size_t input;                 /* the one being read */
     int unsorted_runs;            /* the sorter's output came back out of order */
+    unsigned formats;             /* the formats read (fs_format_bit), for the input options */
+    const char *what;             /* the last one's, for messages */
 } stream_ctx;
 
 /* The route's consumer of the pipeline: each line into the merge, or the sorter. */
@@ -185,6 +187,8 @@ static foldsvg_status run_pass(stream_ctx *c, fs_pipeline *pl, const char *const
                 break;
             }
         } else if (st == FOLDSVG_OK) {
+            c->formats |= fs_format_bit(format);
+            c->what = format->what;
             c->name = fs_input_name(in);
             c->prev_line = 0;
             c->input = i;
@@ -355,6 +359,8 @@ static foldsvg_status convert_folded(convert_route route, const char *const *inp
                                  : fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
     if (st == FOLDSVG_OK)
         st = read_inputs(&c, pl, inputs, n, spool, held, err);
+    if (st == FOLDSVG_OK && c.route != ROUTE_PROFILE)
+        st = fs_options_check_inputs(o, c.formats, display_name(inputs[n - 1]), c.what, err);
     if (st == FOLDSVG_OK && c.route != ROUTE_PROFILE && c.total == 0) {
         /* nothing to draw: one error naming the first input with invalid lines */
         size_t k = 0;

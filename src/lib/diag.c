@@ -34,8 +34,8 @@ static void name_option(fs_buf *b, const char *option, const fs_strlist *values)
 }
 
 /* Every stack was dropped, some by options: which ones, and how many stacks each. */
-static foldsvg_status dropped_error(foldsvg_error *err, const fs_folded_stats *s,
-                                    const fs_drops *d, const foldsvg_options *o)
+static foldsvg_status dropped_error(foldsvg_error *err, const fs_folded_stats *s, const fs_drops *d,
+                                    const foldsvg_options *o)
 {
     static const struct {
         fs_drop step;
@@ -113,6 +113,12 @@ foldsvg_status fs_profile_no_data(const foldsvg_profile *p, foldsvg_format forma
     if (p->last_name[0])
         return fs_no_data_error(err, p->last_name, NULL, &p->drops, o);
     return fs_error(err, FOLDSVG_E_NO_DATA, NULL, "no stacks were recorded: nothing to draw");
+}
+
+foldsvg_status fs_profile_check_inputs(const foldsvg_profile *p, const foldsvg_options *o,
+                                       foldsvg_error *err)
+{
+    return fs_options_check_inputs(o, p->formats, p->last_name, p->last_what, err);
 }
 
 void fs_warn_folded_stats(const foldsvg_options *o, const char *name, const fs_folded_stats *s)

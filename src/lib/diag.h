@@ -21,6 +21,11 @@ foldsvg_status fs_no_data_error(foldsvg_error *err, const char *name, const fs_f
 foldsvg_status fs_profile_no_data(const foldsvg_profile *p, foldsvg_format format,
                                   const foldsvg_options *o, foldsvg_error *err);
 
+/* The options about input formats against the inputs read into P
+ * (fs_options_check_inputs). */
+foldsvg_status fs_profile_check_inputs(const foldsvg_profile *p, const foldsvg_options *o,
+                                       foldsvg_error *err);
+
 /* The error for a stack that could not be added (ST: overflow, out of memory...) at LINE
  * of NAME (0: no line). */
 foldsvg_status fs_stack_error(foldsvg_error *err, foldsvg_status st, const char *name,

@@ -40,6 +40,7 @@ foldsvg_status foldsvg_profile_write_top(const foldsvg_profile *p, FILE *out,
     if (!p || !out)
         return fs_error(err, FOLDSVG_E_ARG, NULL, "NULL profile or stream");
     const foldsvg_options *o = opts ? opts : fs_default_options();
+    FS_FORWARD_IF_ERROR(fs_profile_check_inputs(p, o, err));
     if (p->tree.total == 0)
         return fs_profile_no_data(p, FOLDSVG_FORMAT_SVG, o, err);
     fs_tables tb;
@@ -216,6 +217,9 @@ struct foldsvg_report {
     foldsvg_options *opts;
     fs_report_section *secs;
     size_t n, cap;
+    unsigned formats; /* of the sections' inputs, for the input options */
+    char last_name[1024];
+    const char *last_what;
 };
 
 foldsvg_report *foldsvg_report_new(const foldsvg_options *opts)
@@ -268,6 +272,11 @@ foldsvg_status foldsvg_report_add(foldsvg_report *r, const foldsvg_profile *p, c
     if (st)
         return st;
     r->n++;
+    r->formats |= p->formats;
+    if (p->last_what) {
+        snprintf(r->last_name, sizeof r->last_name, "%s", p->last_name);
+        r->last_what = p->last_what;
+    }
     return FOLDSVG_OK;
 }
 
@@ -286,6 +295,8 @@ foldsvg_status foldsvg_report_render(const foldsvg_report *r, FILE *out, foldsvg
 {
     if (!r || !out)
         return fs_error(err, FOLDSVG_E_ARG, NULL, "NULL report or stream");
+    FS_FORWARD_IF_ERROR(
+        fs_options_check_inputs(r->opts, r->formats, r->last_name, r->last_what, err));
     if (r->n == 0)
         return no_sections(err);
     xmlOutputBufferPtr xb = xmlOutputBufferCreateIO(file_write_cb, file_close_cb, out, NULL);
@@ -308,6 +319,8 @@ foldsvg_status foldsvg_report_write(const foldsvg_report *r, const char *path, f
 {
     if (!r)
         return fs_error(err, FOLDSVG_E_ARG, path, "NULL report");
+    FS_FORWARD_IF_ERROR(
+        fs_options_check_inputs(r->opts, r->formats, r->last_name, r->last_what, err));
     if (r->n == 0)
         return no_sections(err);
     return fs_output_file(draw_report, r, r->opts, path, err);

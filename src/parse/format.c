@@ -30,6 +30,14 @@ static const fs_format folded = {
  * folded text is anything else. */
 const fs_format *const fs_formats[] = {&firefox, &perf, &folded, NULL};
 
+unsigned fs_format_bit(const fs_format *f)
+{
+    for (unsigned i = 0; fs_formats[i]; i++)
+        if (fs_formats[i] == f)
+            return 1u << i;
+    return 0;
+}
+
 foldsvg_status fs_format_detect(fs_input *in, const fs_format **out, foldsvg_error *err)
 {
     *out = NULL;

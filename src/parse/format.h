@@ -24,6 +24,9 @@
  * says yes reads the input. Folded text, which takes anything, comes last. */
 extern const fs_format *const fs_formats[];
 
+/* F's bit in a set of formats: 1 << its index in fs_formats. */
+unsigned fs_format_bit(const fs_format *f);
+
 /* The format of IN, from its first decoded bytes (read ahead: nothing is consumed). */
 foldsvg_status fs_format_detect(fs_input *in, const fs_format **out, foldsvg_error *err);
 
