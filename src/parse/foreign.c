@@ -28,7 +28,10 @@ static const struct {
      "7zXZ\0",
      6, "xz-compressed data; decompress it first (foldsvg undoes gzip only)"},
     {"\x28\xb5\x2f\xfd", 4, "zstd-compressed data; decompress it first (foldsvg undoes gzip only)"},
-    {"BZh", 3, "bzip2-compressed data; decompress it first (foldsvg undoes gzip only)"},
+    /* '?': the block size digit; then a block's magic, or the end of an empty stream */
+    {"BZh?1AY&SY", 10, "bzip2-compressed data; decompress it first (foldsvg undoes gzip only)"},
+    {"BZh?\x17\x72\x45\x38\x50\x90", 10,
+     "bzip2-compressed data; decompress it first (foldsvg undoes gzip only)"},
     {"\x04\x22\x4d\x18", 4, "lz4-compressed data; decompress it first (foldsvg undoes gzip only)"},
     {"PK\x03\x04", 4, "a zip archive; extract the profile from it first"},
     {"7z\xbc\xaf\x27\x1c", 6, "a 7z archive; extract the profile from it first"},
@@ -37,20 +40,26 @@ static const struct {
      4, "an ELF file (a program or a library), not a profile"},
 };
 
+/* Whether HEAD[0..n) matches MAGIC['s first N bytes ('?' a digit 1-9). */
+static int matches(const unsigned char *head, const char *magic, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (magic[i] == '?' ? head[i] < '1' || head[i] > '9' : head[i] != (unsigned char)magic[i])
+            return 0;
+    return 1;
+}
+
 /* The entry of MAGICS that HEAD starts with, or -1; -2: too few bytes yet to tell. */
 static int find_magic(const unsigned char *head, size_t len, int complete)
 {
     int unsure = 0;
     for (size_t i = 0; i < sizeof magics / sizeof magics[0]; i++) {
         size_t n = magics[i].len < len ? magics[i].len : len;
-        if (memcmp(head, magics[i].magic, n) != 0)
+        if (!matches(head, magics[i].magic, n))
             continue;
-        /* "BZh" is text too: only with its block size digit */
-        if (n == magics[i].len &&
-            (magics[i].magic[0] != 'B' || (len > 3 && head[3] >= '1' && head[3] <= '9')))
+        if (n == magics[i].len)
             return (int)i;
-        if (n < magics[i].len || len <= 3)
-            unsure = 1;
+        unsure = 1;
     }
     return unsure && !complete ? -2 : -1;
 }
@@ -152,24 +161,31 @@ const fs_format fs_foreign_pprof = {
 
 /* ---- other profilers' JSON ------------------------------------------------------------- */
 
+static const char firefox_imports[] = "; the Firefox Profiler (profiler.firefox.com) imports "
+                                      "it and saves a profile that foldsvg reads";
+
 typedef enum json_kind {
     J_UNSURE = -1, /* the head ends before it says */
     J_NONE,        /* not JSON, or JSON that no other profiler writes (Firefox-Profiler's) */
     J_CHROME,
     J_V8,
     J_SPEEDSCOPE,
-    J_ARRAY
+    J_ARRAY,
+    J_BAD /* not JSON after all */
 } json_kind;
 
-static const char *const json_what[] = {
-    [J_CHROME] = "Chrome trace events (JSON, as chrome://tracing, Perfetto and DevTools save "
-                 "them; the Firefox Profiler, profiler.firefox.com, imports them and saves a "
-                 "profile that foldsvg reads)",
-    [J_V8] = "a V8 CPU profile (.cpuprofile JSON, as Chrome DevTools and node --cpu-prof "
-             "save it; the Firefox Profiler, profiler.firefox.com, imports it and saves a "
-             "profile that foldsvg reads)",
-    [J_SPEEDSCOPE] = "speedscope's own JSON format",
-    [J_ARRAY] = "a JSON array of objects, not a Firefox-Profiler profile",
+/* Each kind, and what to do with it (NULL: say what foldsvg reads). */
+static const struct {
+    const char *what, *hint;
+} json_what[] = {
+    [J_CHROME] = {"Chrome trace events (JSON, as chrome://tracing, Perfetto and DevTools "
+                  "save them)",
+                  firefox_imports},
+    [J_V8] = {"a V8 CPU profile (.cpuprofile JSON, as Chrome DevTools and node --cpu-prof "
+              "write it)",
+              firefox_imports},
+    [J_SPEEDSCOPE] = {"speedscope's own JSON format", NULL},
+    [J_ARRAY] = {"a JSON array of objects, not a Firefox-Profiler profile", NULL},
 };
 
 typedef struct scan {
@@ -257,13 +273,15 @@ static json_kind object_keys(scan *s, int top)
             continue;
         }
         char key[32], value[64] = "";
-        if (*s->p != '"' || !read_string(s, key, sizeof key))
-            return at_end(s) ? J_UNSURE : J_NONE;
+        if (*s->p != '"')
+            return J_BAD;
+        if (!read_string(s, key, sizeof key))
+            return J_UNSURE;
         skip_ws(s);
         if (at_end(s))
             return J_UNSURE;
         if (*s->p++ != ':')
-            return J_NONE;
+            return J_BAD;
         skip_ws(s);
         if (at_end(s))
             return J_UNSURE;
@@ -301,7 +319,7 @@ static json_kind json_classify(const unsigned char *head, size_t len, int comple
         k = complete ? J_NONE : J_UNSURE;
     } else if (*s.p == '{') {
         k = object_keys(&s, 1);
-        if (k == J_UNSURE && complete)
+        if (k == J_BAD || (k == J_UNSURE && complete))
             k = J_NONE; /* the Firefox-Profiler reader says what is wrong with it */
     } else if (*s.p == '[') {
         /* an array of objects (Chrome writes events so, its closing ']' optional); folded
@@ -320,7 +338,7 @@ static json_kind json_classify(const unsigned char *head, size_t len, int comple
             k = J_UNSURE;
         if (objects && (k == J_NONE || (k == J_UNSURE && complete)))
             k = J_ARRAY;
-        else if (k == J_UNSURE && complete)
+        else if (k == J_BAD || (k == J_UNSURE && complete))
             k = J_NONE;
     }
     return k;
@@ -329,7 +347,7 @@ static json_kind json_classify(const unsigned char *head, size_t len, int comple
 static int json_detect(const unsigned char *head, size_t len, int complete)
 {
     json_kind k = json_classify(head, len, complete);
-    return k == J_UNSURE ? -1 : k != J_NONE;
+    return k == J_UNSURE ? -1 : k != J_NONE && k != J_BAD;
 }
 
 static foldsvg_status json_read(fs_input *in, const fs_input_opts *opts, fs_sink *sink,
@@ -341,9 +359,11 @@ static foldsvg_status json_read(fs_input *in, const fs_input_opts *opts, fs_sink
     size_t len;
     fs_input_head(in, &head, &len);
     json_kind k = json_classify(head, len, 1);
-    return fs_error(err, FOLDSVG_E_PARSE, fs_input_name(in),
-                    "this is %s, which foldsvg does not read %s",
-                    k > J_NONE ? json_what[k] : "JSON of another kind", reads);
+    int known = k > J_NONE && k < J_BAD;
+    const char *hint = known && json_what[k].hint ? json_what[k].hint : NULL;
+    return fs_error(
+        err, FOLDSVG_E_PARSE, fs_input_name(in), "this is %s, which foldsvg does not read%s%s",
+        known ? json_what[k].what : "JSON of another kind", hint ? hint : " ", hint ? "" : reads);
 }
 
 const fs_format fs_foreign_json = {
@@ -430,8 +450,9 @@ static foldsvg_status binary_read(fs_input *in, const fs_input_opts *opts, fs_si
     fs_input_head(in, &head, &len);
     text_look t = look(head, len);
     size_t pairs = t.n / 2;
-    if (pairs && (t.nul_odd * 10 > pairs * 9 || t.nul_even * 10 > pairs * 9) &&
-        t.nul_odd + t.nul_even < pairs + pairs / 10)
+    /* ASCII in UTF-16: every other byte NUL, the others not */
+    if (pairs && ((t.nul_odd * 10 >= pairs * 9 && t.nul_even * 10 <= pairs) ||
+                  (t.nul_even * 10 >= pairs * 9 && t.nul_odd * 10 <= pairs)))
         return fs_error(err, FOLDSVG_E_PARSE, fs_input_name(in),
                         "this looks like UTF-16 text without a byte-order mark; foldsvg reads "
                         "UTF-8, and UTF-16 that starts with a byte-order mark");
