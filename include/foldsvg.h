@@ -183,10 +183,11 @@ FOLDSVG_API foldsvg_profile *foldsvg_profile_new(void);
 FOLDSVG_API void foldsvg_profile_free(foldsvg_profile *p);
 
 /* Records CYCLES against the stack FRAMES[0] (root) .. FRAMES[NFRAMES-1] (leaf). Each
- * name is sanitized by the Miden rules (';' -> ':', '\n' and '\r' -> ' '); no frames
- * records "[unknown]"; CYCLES == 0 records nothing. Names are copied.
- * FOLDSVG_E_OVERFLOW (nothing recorded) when a count or the total would pass 2^64-1;
- * FOLDSVG_E_ARG when p is NULL or frames is NULL with nframes > 0. */
+ * name is sanitized by the Miden rules (';' -> ':', '\n' and '\r' -> ' ', whitespace at
+ * either end trimmed); no frames, or only empty names, records "[unknown]"; CYCLES == 0
+ * records nothing. Names are copied. FOLDSVG_E_OVERFLOW (nothing recorded) when a count or
+ * the total would pass 2^64-1; FOLDSVG_E_ARG when p is NULL or frames is NULL with nframes
+ * > 0. */
 FOLDSVG_API foldsvg_status foldsvg_profile_record_stack(foldsvg_profile *p,
                                                         const char *const *frames, size_t nframes,
                                                         uint64_t cycles);

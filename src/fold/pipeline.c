@@ -204,7 +204,7 @@ static foldsvg_status on_stack(fs_sink *self, const fs_strref *frames, size_t n,
         return zero_count(pl);
     if (FS_GROW(pl->frames, pl->frames_cap, n + 1, 64) != FOLDSVG_OK)
         return nomem(pl, 0, err);
-    if (fs_sanitize_frames(pl->frames, frames, n, &pl->names) != FOLDSVG_OK)
+    if (fs_sanitize_frames(pl->frames, frames, n, &pl->names, &n) != FOLDSVG_OK)
         return nomem(pl, 0, err);
     return add_stack(pl, n, count, 0, 0, 0, err);
 }

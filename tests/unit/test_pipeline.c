@@ -97,8 +97,9 @@ static foldsvg_status stack(fs_sink *s, const char *const *names, size_t n, uint
     return s->stack(s, f, n, count, err);
 }
 
-/* Without transforms folded lines pass whole; structured stacks are sanitized, an empty one
- * is [unknown]; zero counts go, a differential line with only a first count stays. */
+/* Without transforms folded lines pass whole; structured stacks are sanitized (whitespace at
+ * names' ends trimmed), an empty one is [unknown]; zero counts go, a differential line with
+ * only a first count stays. */
 START_TEST(plain_lines_pass_whole)
 {
     foldsvg_options *o = opts(NULL);
@@ -115,11 +116,17 @@ START_TEST(plain_lines_pass_whole)
     ck_assert_int_eq(stack(s, x, 2, 4, &err), FOLDSVG_OK);
     ck_assert_int_eq(stack(s, NULL, 0, 1, &err), FOLDSVG_OK);
     ck_assert_int_eq(stack(s, x, 2, 0, &err), FOLDSVG_OK);
+    /* whitespace at a name's ends goes; names all empty are an empty stack */
+    const char *ws[] = {" \tmain ", "\r;leaf\f \n"}, *blank[] = {" ", "", "\t"};
+    ck_assert_int_eq(stack(s, ws, 2, 6, &err), FOLDSVG_OK);
+    ck_assert_int_eq(stack(s, blank, 3, 7, &err), FOLDSVG_OK);
     ck_assert_int_eq(fs_pipeline_end(pl, &err), FOLDSVG_OK);
     ck_assert_str_eq(r.out, "a;b 3 path\n"
                             "d 5 0 path\n"
-                            "x:y|z  4 frames\n"
-                            "[unknown] 1 frames\n");
+                            "x:y|z 4 frames\n"
+                            "[unknown] 1 frames\n"
+                            "main|:leaf 6 frames\n"
+                            "[unknown] 7 frames\n");
     fs_pipeline_free(pl);
     foldsvg_options_free(o);
 }
