@@ -209,9 +209,16 @@ START_TEST(fractions_sum_per_sanitized_stack)
     ck_assert_int_eq(s->weight(s, a, 2, &w1, &err), FOLDSVG_OK);
     ck_assert_int_eq(s->weight(s, b, 2, &w2, &err), FOLDSVG_OK);
     ck_assert_int_eq(s->weight(s, NULL, 0, &w3, &err), FOLDSVG_OK); /* rounds to 0: dropped */
-    ck_assert_uint_eq(r.len, 0);                                    /* nothing before the end */
+    /* names trimmed before they meet: " a;1 " is "a:1"; blank names are [unknown], and
+     * their fractions meet those of the empty stack */
+    fs_strref c[] = {{" a;1 ", 5}, {"b\t", 2}}, blank[] = {{" ", 1}, {"", 0}};
+    fs_weight w4 = {0, 0.5, 0}, w5 = {0, 0.2, 0};
+    ck_assert_int_eq(s->weight(s, c, 2, &w4, &err), FOLDSVG_OK);
+    ck_assert_int_eq(s->weight(s, blank, 2, &w5, &err), FOLDSVG_OK);
+    ck_assert_uint_eq(r.len, 0); /* nothing before the end */
     ck_assert_int_eq(fs_pipeline_end(pl, &err), FOLDSVG_OK);
-    ck_assert_str_eq(r.out, "b|a:1 2 frames\n"); /* 1.5 rounds up */
+    ck_assert_str_eq(r.out, "b|a:1 2 frames\n"       /* 2.0 */
+                            "[unknown] 1 frames\n"); /* 0.4 + 0.2 rounds up */
     fs_weight neg = {-3, 0.5, 0};
     s = fs_pipeline_begin(pl, "neg");
     ck_assert_int_eq(s->weight(s, a, 2, &neg, &err), FOLDSVG_OK);
