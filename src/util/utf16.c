@@ -40,6 +40,16 @@ size_t fs_utf16_to_utf8(fs_utf16 *d, const unsigned char *in, size_t n, size_t *
             }
             continue;
         }
+        if (!d->high) {
+            /* the common case, ASCII: straight through */
+            size_t zero = d->big_endian ? 0 : 1;
+            while (n - i >= 2 && o < cap && in[i + zero] == 0 && in[i + 1 - zero] < 0x80) {
+                out[o++] = in[i + 1 - zero];
+                i += 2;
+            }
+            if (n - i < 2 || o == cap)
+                continue;
+        }
         uint32_t u =
             d->big_endian ? (uint32_t)in[i] << 8 | in[i + 1] : (uint32_t)in[i + 1] << 8 | in[i];
         if (d->high) {
