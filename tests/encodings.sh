@@ -8,11 +8,8 @@ set -u
 bin=$(realpath "$1")
 here=$(cd "$(dirname "$0")" && pwd)
 data=$here/data
-work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
-cd "$work" || exit 1
-pass=0; fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+# shellcheck source=tests/lib.sh
+. "$here/lib.sh"
 
 # encode IN OUT ENC: IN (UTF-8) re-encoded: bom (UTF-8 with a mark), le, be (UTF-16 with one)
 encode() {
@@ -72,5 +69,4 @@ rm -f got.folded
 [ $? -eq 1 ] && [ ! -e got.folded ] && grep -q 'odd.folded:1: no valid stacks' err && ok ||
     bad "odd last byte: $(cat err)"
 
-echo "encodings: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish encodings

@@ -8,23 +8,8 @@ set -u
 bin=$(realpath "$1")
 here=$(cd "$(dirname "$0")" && pwd)
 data=$here/data
-work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
-cd "$work" || exit 1
-pass=0; fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
-# expect CODE NAME CMD...: runs CMD, checks its exit code; stdout in out, stderr in err
-expect() {
-    code=$1; name=$2; shift 2
-    "$@" >out 2>err; got=$?
-    if [ "$got" -eq "$code" ]; then ok; else bad "$name: exit $got, expected $code; stderr: $(head -c 300 err)"; fi
-}
-has() { # has NAME FILE TEXT: FILE contains TEXT
-    if grep -qF -- "$3" "$2"; then ok; else bad "$1: '$3' not in $2: $(head -c 400 "$2")"; fi
-}
-hasnt() { # hasnt NAME FILE TEXT
-    if grep -qF -- "$3" "$2"; then bad "$1: '$3' in $2: $(head -c 400 "$2")"; else ok; fi
-}
+# shellcheck source=tests/lib.sh
+. "$here/lib.sh"
 one_line() { # one_line NAME: stderr is exactly one line
     n=$(awk 'END { print NR }' err)
     [ "$n" -eq 1 ] && ok || bad "$1: stderr has $n lines: $(head -c 400 err)"
@@ -201,5 +186,4 @@ has html-unique x.html '<dt>Unique stacks</dt><dd>1,234</dd>'
 has html-funcs x.html 'top 25 of 1,234 functions'
 has html-per x.html 'Counts are divided by 1,000 (--per)'
 
-echo "messages: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish messages

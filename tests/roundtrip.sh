@@ -10,11 +10,8 @@ bin=$(realpath "$1")
 here=$(cd "$(dirname "$0")" && pwd)
 data=$here/data
 tools=$here/tools
-work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
-cd "$work" || exit 1
-pass=0; fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+# shellcheck source=tests/lib.sh
+. "$here/lib.sh"
 
 # The fixtures with their names made hostile, one way or another by their index.
 python3 - "$data" <<'EOF'
@@ -75,5 +72,4 @@ cat gecko.json.folded processed.json.folded >all.folded
 grep -q ':x' all.folded && ok || bad "the ';' names are not there: $(head -3 all.folded)"
 grep -q "$(printf '\302\240')" all.folded && ok || bad "the no-break space was trimmed"
 
-echo "roundtrip: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish roundtrip

@@ -11,6 +11,14 @@ static const char reads[] =
     "(it reads folded stacks, Firefox-Profiler JSON and perf script output, "
     "plain or gzip)";
 
+/* What a foreign format's read looks at: the head read ahead when it was detected. */
+static const unsigned char *head_of(fs_input *in, size_t *len)
+{
+    const unsigned char *head;
+    fs_input_head(in, &head, len);
+    return head;
+}
+
 /* ---- magic numbers ------------------------------------------------------------------------ */
 
 static const struct {
@@ -75,9 +83,8 @@ static foldsvg_status magic_read(fs_input *in, const fs_input_opts *opts, fs_sin
 {
     (void)opts;
     (void)sink;
-    const unsigned char *head;
     size_t len;
-    fs_input_head(in, &head, &len);
+    const unsigned char *head = head_of(in, &len);
     int k = find_magic(head, len, 1);
     return fs_error(err, FOLDSVG_E_PARSE, fs_input_name(in), "this is %s",
                     k >= 0 ? magics[k].what : "a format foldsvg does not read");
@@ -355,9 +362,8 @@ static foldsvg_status json_read(fs_input *in, const fs_input_opts *opts, fs_sink
 {
     (void)opts;
     (void)sink;
-    const unsigned char *head;
     size_t len;
-    fs_input_head(in, &head, &len);
+    const unsigned char *head = head_of(in, &len);
     json_kind k = json_classify(head, len, 1);
     int known = k > J_NONE && k < J_BAD;
     const char *hint = known && json_what[k].hint ? json_what[k].hint : NULL;
@@ -445,9 +451,8 @@ static foldsvg_status binary_read(fs_input *in, const fs_input_opts *opts, fs_si
 {
     (void)opts;
     (void)sink;
-    const unsigned char *head;
     size_t len;
-    fs_input_head(in, &head, &len);
+    const unsigned char *head = head_of(in, &len);
     text_look t = look(head, len);
     size_t pairs = t.n / 2;
     /* ASCII in UTF-16: every other byte NUL, the others not */
