@@ -142,6 +142,20 @@ FOLDSVG_API foldsvg_status foldsvg_option_info(size_t index, foldsvg_option_desc
  * "deterministic"): FOLDSVG_E_USAGE naming both, or FOLDSVG_OK. */
 FOLDSVG_API foldsvg_status foldsvg_options_check(const foldsvg_options *o, foldsvg_error *err);
 
+/* What a run writes (bits), for foldsvg_options_warn_unused. */
+enum {
+    FOLDSVG_WRITES_GRAPH = 1,  /* a flamegraph: an SVG, or the one in an HTML report */
+    FOLDSVG_WRITES_TABLES = 2, /* tables: those of --top, or an HTML report's */
+    FOLDSVG_WRITES_TOP = 4     /* the tables the "top" option prints */
+};
+
+/* Warns, through the warning handler, about every option set in O that does nothing for a
+ * run that writes WRITES (FOLDSVG_WRITES_* bits; 0: folded text only): drawing options
+ * without a flamegraph, table options without tables, an option that needs another one
+ * (docs/cli.md, "Options that do nothing"). Options about inputs are checked as the inputs
+ * are read: one that applies to none of them is FOLDSVG_E_USAGE from the call that writes. */
+FOLDSVG_API void foldsvg_options_warn_unused(const foldsvg_options *o, unsigned writes);
+
 /* Warnings (skipped invalid lines, fractional counts, unknown nameattr keys) go to this
  * handler, one call each; without a handler they are dropped. The foldsvg_error passed
  * lives only for the call. */
@@ -169,10 +183,11 @@ FOLDSVG_API foldsvg_profile *foldsvg_profile_new(void);
 FOLDSVG_API void foldsvg_profile_free(foldsvg_profile *p);
 
 /* Records CYCLES against the stack FRAMES[0] (root) .. FRAMES[NFRAMES-1] (leaf). Each
- * name is sanitized by the Miden rules (';' -> ':', '\n' and '\r' -> ' '); no frames
- * records "[unknown]"; CYCLES == 0 records nothing. Names are copied.
- * FOLDSVG_E_OVERFLOW (nothing recorded) when a count or the total would pass 2^64-1;
- * FOLDSVG_E_ARG when p is NULL or frames is NULL with nframes > 0. */
+ * name is sanitized by the Miden rules (';' -> ':', '\n' and '\r' -> ' ', whitespace at
+ * either end trimmed); no frames, or only empty names, records "[unknown]"; CYCLES == 0
+ * records nothing. Names are copied. FOLDSVG_E_OVERFLOW (nothing recorded) when a count or
+ * the total would pass 2^64-1; FOLDSVG_E_ARG when p is NULL or frames is NULL with nframes
+ * > 0. */
 FOLDSVG_API foldsvg_status foldsvg_profile_record_stack(foldsvg_profile *p,
                                                         const char *const *frames, size_t nframes,
                                                         uint64_t cycles);
@@ -266,6 +281,13 @@ typedef struct foldsvg_convert_stats {
     char count_name[16];  /* the unit written in the output */
     int streamed;         /* 1 when the stacks were merged in order, without a profile */
 } foldsvg_convert_stats;
+
+/* The summary line the command prints after a run (without "foldsvg: " and the newline):
+ * "1,037,807 cycles across 13 unique stacks"; after a count of 1 a known plural unit is
+ * singular: "1 cycle across 1 unique stack" (docs/cli.md, "Messages"). Writes at most SIZE
+ * bytes, NUL-terminated, and returns the length of the whole text (as snprintf). */
+FOLDSVG_API size_t foldsvg_summary(char *buf, size_t size, uint64_t total, const char *count_name,
+                                   size_t unique_stacks);
 
 /* Reads INPUTS (NULL or "-": standard input; no inputs: standard input) and writes OUTPUT
  * ("-" or NULL: standard output) in FORMAT (AUTO: by OUTPUT's name), as the command line

@@ -19,8 +19,9 @@ typedef struct cli_state {
     foldsvg_format format;
     int quiet, verbose;
     int help, version, list_threads, list_options;
-    int top;      /* --top given: tables on standard output */
-    int sections; /* --sections: one report section per input */
+    int top;               /* --top given: tables on standard output */
+    int sections;          /* --sections: one report section per input */
+    const char *countname; /* --countname, which the summary line speaks too */
 } cli_state;
 
 /* --help: these lines around the option table (foldsvg_option_info), which gives the rest. */
@@ -239,6 +240,13 @@ static int cli_option(cli_state *s, const char *name, const char *value)
         {"sections", offsetof(cli_state, sections)},
     };
     if (strcmp(name, "output") == 0) {
+        if (s->output) {
+            fprintf(stderr,
+                    "foldsvg: -o given twice ('%s', then '%s'): foldsvg writes one output; "
+                    "drop one (see foldsvg --help)\n",
+                    s->output, value);
+            return -1;
+        }
         s->output = value;
         return 1;
     }
@@ -277,6 +285,8 @@ static int apply(cli_state *s, const char *name, const char *value, const char *
         return r < 0 ? EXIT_USAGE : 0;
     if (strcmp(name, "top") == 0)
         s->top = 1;
+    if (strcmp(name, "countname") == 0)
+        s->countname = value;
     foldsvg_error err;
     foldsvg_status st = foldsvg_options_set(s->opts, name, value, &err);
     if (st == FOLDSVG_OK)
@@ -334,6 +344,26 @@ static int parse_args(cli_state *s, int argc, char **argv)
     return 0;
 }
 
+/* What the run writes, in FORMAT (FOLDSVG_WRITES_* bits; 0: folded text only). */
+static unsigned writes_of(const cli_state *s, foldsvg_format format)
+{
+    unsigned w = 0;
+    if (!s->top || s->output)
+        w = format == FOLDSVG_FORMAT_HTML  ? FOLDSVG_WRITES_GRAPH | FOLDSVG_WRITES_TABLES
+            : format == FOLDSVG_FORMAT_SVG ? FOLDSVG_WRITES_GRAPH
+                                           : 0;
+    return s->top ? w | FOLDSVG_WRITES_TABLES | FOLDSVG_WRITES_TOP : w;
+}
+
+/* The line that says what was drawn. */
+static void print_summary(const cli_state *s, uint64_t total, const char *count_name, size_t unique)
+{
+    char line[256];
+    foldsvg_summary(line, sizeof line, total, count_name, unique);
+    if (!s->quiet)
+        fprintf(stderr, "foldsvg: %s\n", line);
+}
+
 /* --sections: each input read into its own profile and added to the report as it comes. */
 static int write_sections(cli_state *s, const char *output)
 {
@@ -385,6 +415,11 @@ static int run(cli_state *s, foldsvg_profile *p)
         return report(&err, st);
     if (s->ninputs == 0)
         s->inputs[s->ninputs++] = "-";
+    if (s->list_threads && (s->output || s->format || s->top || s->sections)) {
+        fprintf(stderr, "foldsvg: --list-threads prints the threads and writes nothing else: "
+                        "drop -o, --format, --top and --sections (see foldsvg --help)\n");
+        return EXIT_USAGE;
+    }
     if (s->list_threads) {
         for (size_t i = 0; i < s->ninputs; i++) {
             st = foldsvg_list_threads(s->inputs[i], s->opts, print_thread, NULL, &err);
@@ -405,6 +440,7 @@ static int run(cli_state *s, foldsvg_profile *p)
                         "and no --top (see foldsvg --help)\n");
         return EXIT_USAGE;
     }
+    foldsvg_options_warn_unused(s->opts, writes_of(s, format));
     if (s->sections)
         return write_sections(s, output);
     if (!s->top && format != FOLDSVG_FORMAT_HTML) {
@@ -414,9 +450,7 @@ static int run(cli_state *s, foldsvg_profile *p)
         if (st)
             return report(&err, st);
         clear_progress();
-        if (!s->quiet)
-            fprintf(stderr, "foldsvg: %llu %s across %zu unique stacks\n",
-                    (unsigned long long)cs.total, cs.count_name, cs.unique_stacks);
+        print_summary(s, cs.total, cs.count_name, cs.unique_stacks);
         return 0;
     }
     for (size_t i = 0; i < s->ninputs; i++) {
@@ -447,10 +481,9 @@ static int run(cli_state *s, foldsvg_profile *p)
             return report(&err, st);
     }
     clear_progress();
-    if (!s->quiet)
-        fprintf(stderr, "foldsvg: %llu %s across %zu unique stacks\n",
-                (unsigned long long)foldsvg_profile_total(p), foldsvg_profile_count_name(p),
-                foldsvg_profile_unique_stacks(p));
+    print_summary(s, foldsvg_profile_total(p),
+                  s->countname ? s->countname : foldsvg_profile_count_name(p),
+                  foldsvg_profile_unique_stacks(p));
     return 0;
 }
 

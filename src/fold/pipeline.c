@@ -29,7 +29,40 @@ struct fs_pipeline {
     fs_buf names; /* sanitized names of the stack */
     fs_buf path;  /* the stack joined, for a consumer of paths only */
     fs_fracsum frac;
+    fs_drops drops;
 };
+
+static void note_drop(fs_drops *d, fs_drop why, const char *input)
+{
+    d->n[why]++;
+    int by_option = why != FS_DROP_ZERO;
+    if (!d->input[0] || (by_option && !d->by_option)) {
+        snprintf(d->input, sizeof d->input, "%s", input);
+        d->by_option = by_option;
+    }
+}
+
+void fs_drops_add(fs_drops *to, const fs_drops *from)
+{
+    for (int i = FS_DROP_NONE + 1; i < FS_DROP_N; i++)
+        to->n[i] += from->n[i];
+    if (from->input[0] && (!to->input[0] || (from->by_option && !to->by_option))) {
+        snprintf(to->input, sizeof to->input, "%s", from->input);
+        to->by_option = from->by_option;
+    }
+}
+
+int fs_drops_by_option(const fs_drops *d)
+{
+    return d->by_option;
+}
+
+/* A stack with nothing to draw: dropped by the zero-count rule. */
+static foldsvg_status zero_count(fs_pipeline *pl)
+{
+    note_drop(&pl->drops, FS_DROP_ZERO, pl->name);
+    return FOLDSVG_OK;
+}
 
 static const fs_strref unknown_frame = {FS_UNKNOWN_FRAME, sizeof FS_UNKNOWN_FRAME - 1};
 
@@ -70,12 +103,13 @@ static void trim_reversed(fs_strref *f, size_t n)
 }
 
 /* --reverse, the filters and --base on pl->frames[0..*n); LINE: the frames are a folded
- * line's text. Sets *KEEP (from pl->frames[*first]) or clears it to drop the stack. */
-static foldsvg_status transform(fs_pipeline *pl, size_t *n, size_t *first, int *keep, int line)
+ * line's text. Sets *DROP to FS_DROP_NONE (the stack goes on from pl->frames[*first]) or to
+ * the step that drops it. */
+static foldsvg_status transform(fs_pipeline *pl, size_t *n, size_t *first, fs_drop *drop, int line)
 {
     fs_strref *f = pl->frames;
     *first = 0;
-    *keep = 1;
+    *drop = FS_DROP_NONE;
     if (*n == 0) {
         f[0] = unknown_frame;
         *n = 1;
@@ -90,8 +124,8 @@ static foldsvg_status transform(fs_pipeline *pl, size_t *n, size_t *first, int *
             trim_reversed(f, *n);
     }
     if (pl->filter) {
-        FS_FORWARD_IF_ERROR(fs_filter_apply(pl->filter, f, n, keep));
-        if (!*keep)
+        FS_FORWARD_IF_ERROR(fs_filter_apply(pl->filter, f, n, drop));
+        if (*drop != FS_DROP_NONE)
             return FOLDSVG_OK;
         if (*n == 0) {
             f[0] = unknown_frame;
@@ -110,7 +144,7 @@ static foldsvg_status transform(fs_pipeline *pl, size_t *n, size_t *first, int *
             }
         }
         if (!found || i == 0)
-            *keep = 0;
+            *drop = FS_DROP_BASE;
         else
             *first = i;
     }
@@ -140,11 +174,13 @@ static foldsvg_status add_stack(fs_pipeline *pl, size_t n, uint64_t count, uint6
                                 int is_diff, uint64_t lineno, int line, foldsvg_error *err)
 {
     size_t first;
-    int keep;
-    if (transform(pl, &n, &first, &keep, line) != FOLDSVG_OK)
+    fs_drop drop;
+    if (transform(pl, &n, &first, &drop, line) != FOLDSVG_OK)
         return fs_error_at_line(err, FOLDSVG_E_NOMEM, pl->name, lineno, 0, "out of memory");
-    if (!keep)
+    if (drop != FS_DROP_NONE) {
+        note_drop(&pl->drops, drop, pl->name);
         return FOLDSVG_OK;
+    }
     return deliver(pl, pl->frames + first, n - first, count, before, is_diff, lineno, err);
 }
 
@@ -152,7 +188,7 @@ static foldsvg_status on_line(fs_sink *self, const fs_folded_line *l, foldsvg_er
 {
     fs_pipeline *pl = (fs_pipeline *)(void *)self;
     if (pl->direct) /* the common case, per line: straight through */
-        return l->count == 0 && !(l->is_diff && l->before > 0) ? FOLDSVG_OK
+        return l->count == 0 && !(l->is_diff && l->before > 0) ? zero_count(pl)
                                                                : pl->to.path(pl->to.user, l, err);
     if (pl->o->no_sort) {
         if (pl->have_prev && fs_strcmp_bytes(l->stack, l->len, pl->prev.data, pl->prev.len) < 0)
@@ -164,7 +200,7 @@ static foldsvg_status on_line(fs_sink *self, const fs_folded_line *l, foldsvg_er
         pl->prev_line = l->lineno;
     }
     if (l->count == 0 && !(l->is_diff && l->before > 0))
-        return FOLDSVG_OK;
+        return zero_count(pl);
     if (!pl->rewrites && pl->to.path)
         return pl->to.path(pl->to.user, l, err);
     size_t n = 1;
@@ -188,10 +224,10 @@ static foldsvg_status on_stack(fs_sink *self, const fs_strref *frames, size_t n,
 {
     fs_pipeline *pl = (fs_pipeline *)(void *)self;
     if (count == 0)
-        return FOLDSVG_OK;
+        return zero_count(pl);
     if (FS_GROW(pl->frames, pl->frames_cap, n + 1, 64) != FOLDSVG_OK)
         return nomem(pl, 0, err);
-    if (fs_sanitize_frames(pl->frames, frames, n, &pl->names) != FOLDSVG_OK)
+    if (fs_sanitize_frames(pl->frames, frames, n, &pl->names, &n) != FOLDSVG_OK)
         return nomem(pl, 0, err);
     return add_stack(pl, n, count, 0, 0, 0, 0, err);
 }
@@ -273,6 +309,16 @@ void fs_pipeline_free(fs_pipeline *pl)
     fs_fracsum_free(&pl->frac);
     free(pl->frames);
     free(pl);
+}
+
+const fs_drops *fs_pipeline_drops(const fs_pipeline *pl)
+{
+    return &pl->drops;
+}
+
+void fs_pipeline_reset_drops(fs_pipeline *pl)
+{
+    memset(&pl->drops, 0, sizeof pl->drops);
 }
 
 int fs_pipeline_rewrites(const fs_pipeline *pl)

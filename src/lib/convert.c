@@ -41,6 +41,8 @@ typedef struct stream_ctx {
     fs_folded_stats *fstats;      /* per input, of the current pass */
     size_t input;                 /* the one being read */
     int unsorted_runs;            /* the sorter's output came back out of order */
+    unsigned formats;             /* the formats read (fs_format_bit), for the input options */
+    const char *what;             /* the last one's, for messages */
 } stream_ctx;
 
 /* The route's consumer of the pipeline: each line into the merge, or the sorter. */
@@ -152,6 +154,7 @@ static foldsvg_status run_pass(stream_ctx *c, fs_pipeline *pl, const char *const
     foldsvg_status st = FOLDSVG_OK;
     memset(c->fstats, 0, n * sizeof *c->fstats);
     c->total = c->total_before = 0;
+    fs_pipeline_reset_drops(pl);
     for (size_t i = 0; st == FOLDSVG_OK && i < n && c->route == route; i++) {
         fs_input *in;
         int teed = 0;
@@ -184,6 +187,8 @@ static foldsvg_status run_pass(stream_ctx *c, fs_pipeline *pl, const char *const
                 break;
             }
         } else if (st == FOLDSVG_OK) {
+            c->formats |= fs_format_bit(format);
+            c->what = format->what;
             c->name = fs_input_name(in);
             c->prev_line = 0;
             c->input = i;
@@ -354,14 +359,17 @@ static foldsvg_status convert_folded(convert_route route, const char *const *inp
                                  : fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
     if (st == FOLDSVG_OK)
         st = read_inputs(&c, pl, inputs, n, spool, held, err);
+    if (st == FOLDSVG_OK && c.route != ROUTE_PROFILE)
+        st = fs_options_check_inputs(o, c.formats, display_name(inputs[n - 1]), c.what, err);
     if (st == FOLDSVG_OK && c.route != ROUTE_PROFILE && c.total == 0) {
         /* nothing to draw: one error naming the first input with invalid lines */
         size_t k = 0;
         while (k + 1 < n && !c.fstats[k].invalid)
             k++;
-        if (format != FOLDSVG_FORMAT_FOLDED ||
-            c.fstats[k].invalid) /* folded text of nothing is empty */
-            st = fs_no_data_error(err, display_name(inputs[k]), &c.fstats[k]);
+        const fs_drops *d = fs_pipeline_drops(pl);
+        /* folded text of nothing is empty (fs_profile_no_data's rule) */
+        if (format != FOLDSVG_FORMAT_FOLDED || c.fstats[k].invalid || fs_drops_by_option(d))
+            st = fs_no_data_error(err, display_name(inputs[k]), &c.fstats[k], d, o);
     }
     size_t unique = 0;
     if (st == FOLDSVG_OK && c.route != ROUTE_PROFILE)

@@ -48,4 +48,11 @@ const foldsvg_options *fs_default_options(void);
  * FOLDSVG_STAGE_STACK, whether stacks are transformed at all. */
 int fs_options_stage_set(const foldsvg_options *o, foldsvg_option_stage stage);
 
+/* The options about one input format (--thread, the perf options...) against the inputs
+ * read: FORMATS has bit K set when an input of fs_formats[K] was read (0: none was, nothing
+ * to check). An option set that applies to none of them is FOLDSVG_E_USAGE naming INPUT (one
+ * of the inputs) and WHAT it is (its format's "what"). */
+foldsvg_status fs_options_check_inputs(const foldsvg_options *o, unsigned formats,
+                                       const char *input, const char *what, foldsvg_error *err);
+
 #endif

@@ -51,7 +51,9 @@ foldsvg_status fs_profile_record_frames(foldsvg_profile *p, const fs_strref *fra
     if (n == 0)
         return fs_tree_add_frames(&p->tree, &unknown, 1, count, 0, 0, leaf);
     FS_FORWARD_IF_ERROR(FS_GROW(p->frames, p->frames_cap, n, 64));
-    FS_FORWARD_IF_ERROR(fs_sanitize_frames(p->frames, frames, n, &p->names));
+    FS_FORWARD_IF_ERROR(fs_sanitize_frames(p->frames, frames, n, &p->names, &n));
+    if (n == 0)
+        return fs_tree_add_frames(&p->tree, &unknown, 1, count, 0, 0, leaf);
     return fs_tree_add_frames(&p->tree, p->frames, n, count, 0, 0, leaf);
 }
 

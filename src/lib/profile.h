@@ -3,6 +3,7 @@
 #define FOLDSVG_LIB_PROFILE_H
 
 #include "fold/merge.h"
+#include "fold/pipeline.h"
 #include "fold/tree.h"
 #include "foldsvg.h"
 #include "parse/sink.h"
@@ -34,7 +35,10 @@ struct foldsvg_profile {
      * warning back: if nothing valid follows, that input is the one-line error instead. */
     fs_folded_stats pending;
     char pending_name[1024];
-    char last_name[1024]; /* the last input read, named by the no-data error */
+    char last_name[1024];  /* the last input read, named by the no-data error */
+    fs_drops drops;        /* what the stack pipeline dropped, over all inputs read */
+    unsigned formats;      /* the formats read (fs_format_bit), for the input options */
+    const char *last_what; /* the last input's format, for messages ("folded text") */
 };
 
 /* Records one stack of frames (root first), sanitizing names by the Miden rules. */

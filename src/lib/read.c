@@ -129,12 +129,17 @@ foldsvg_status fs_profile_read_input(foldsvg_profile *p, fs_input *in, const fol
     foldsvg_status st = fs_pipeline_new(&pl, &o->stack, &to, err);
     if (st == FOLDSVG_OK)
         st = fs_format_detect(in, &format, err);
-    if (st == FOLDSVG_OK)
+    if (st == FOLDSVG_OK) {
+        p->formats |= fs_format_bit(format);
+        p->last_what = format->what;
         st = check_order_modes(format, o, c.name, err);
+    }
     if (st == FOLDSVG_OK)
         st = format->read(in, &o->input, fs_pipeline_begin(pl, c.name), err);
     if (st == FOLDSVG_OK)
         st = fs_pipeline_end(pl, err);
+    if (pl)
+        fs_drops_add(&p->drops, fs_pipeline_drops(pl));
     if (st == FOLDSVG_OK && c.has_stats)
         note_stats(p, o, c.name, &c.stats);
     snprintf(p->last_name, sizeof p->last_name, "%s", c.name);

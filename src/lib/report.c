@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/diag.h"
 #include "lib/options.h"
 #include "lib/output.h"
 #include "lib/profile.h"
@@ -27,11 +28,10 @@ static const char *unit_of(const foldsvg_profile *p, const foldsvg_options *o)
     return o->countname ? o->countname : p->count_name;
 }
 
-static foldsvg_status no_data(foldsvg_error *err)
+/* A report without sections (each profile added says why it has nothing to draw). */
+static foldsvg_status no_sections(foldsvg_error *err)
 {
-    return fs_error(err, FOLDSVG_E_NO_DATA, NULL,
-                    "no valid stacks in the input: nothing to report (lines look like "
-                    "'frame;frame;... COUNT')");
+    return fs_error(err, FOLDSVG_E_NO_DATA, NULL, "the report has no sections: nothing to write");
 }
 
 foldsvg_status foldsvg_profile_write_top(const foldsvg_profile *p, FILE *out,
@@ -40,8 +40,9 @@ foldsvg_status foldsvg_profile_write_top(const foldsvg_profile *p, FILE *out,
     if (!p || !out)
         return fs_error(err, FOLDSVG_E_ARG, NULL, "NULL profile or stream");
     const foldsvg_options *o = opts ? opts : fs_default_options();
+    FS_FORWARD_IF_ERROR(fs_profile_check_inputs(p, o, err));
     if (p->tree.total == 0)
-        return no_data(err);
+        return fs_profile_no_data(p, FOLDSVG_FORMAT_SVG, o, err);
     fs_tables tb;
     if (fs_tables_compute(&p->tree, top_rows(o), &tb) != FOLDSVG_OK)
         return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
@@ -160,7 +161,7 @@ static foldsvg_status make_section(fs_report_section *s, const foldsvg_profile *
 {
     memset(s, 0, sizeof *s);
     if (p->tree.total == 0)
-        return no_data(err);
+        return fs_profile_no_data(p, FOLDSVG_FORMAT_HTML, o, err);
     char *svg = NULL;
     size_t len = 0;
     fs_profile_job job = {p, FOLDSVG_FORMAT_SVG, o};
@@ -216,6 +217,9 @@ struct foldsvg_report {
     foldsvg_options *opts;
     fs_report_section *secs;
     size_t n, cap;
+    unsigned formats; /* of the sections' inputs, for the input options */
+    char last_name[1024];
+    const char *last_what;
 };
 
 foldsvg_report *foldsvg_report_new(const foldsvg_options *opts)
@@ -268,6 +272,11 @@ foldsvg_status foldsvg_report_add(foldsvg_report *r, const foldsvg_profile *p, c
     if (st)
         return st;
     r->n++;
+    r->formats |= p->formats;
+    if (p->last_what) {
+        snprintf(r->last_name, sizeof r->last_name, "%s", p->last_name);
+        r->last_what = p->last_what;
+    }
     return FOLDSVG_OK;
 }
 
@@ -286,8 +295,10 @@ foldsvg_status foldsvg_report_render(const foldsvg_report *r, FILE *out, foldsvg
 {
     if (!r || !out)
         return fs_error(err, FOLDSVG_E_ARG, NULL, "NULL report or stream");
+    FS_FORWARD_IF_ERROR(
+        fs_options_check_inputs(r->opts, r->formats, r->last_name, r->last_what, err));
     if (r->n == 0)
-        return no_data(err);
+        return no_sections(err);
     xmlOutputBufferPtr xb = xmlOutputBufferCreateIO(file_write_cb, file_close_cb, out, NULL);
     if (!xb)
         return fs_error(err, FOLDSVG_E_NOMEM, NULL, "cannot create the HTML output");
@@ -309,7 +320,9 @@ foldsvg_status foldsvg_report_write(const foldsvg_report *r, const char *path, f
 {
     if (!r)
         return fs_error(err, FOLDSVG_E_ARG, path, "NULL report");
+    FS_FORWARD_IF_ERROR(
+        fs_options_check_inputs(r->opts, r->formats, r->last_name, r->last_what, err));
     if (r->n == 0)
-        return no_data(err);
+        return no_sections(err);
     return fs_output_file(draw_report, r, r->opts, path, err);
 }

@@ -8,6 +8,7 @@
 #include "render/assets.h"
 #include "render/template.h"
 #include "render/theme.h"
+#include "render/svg.h"
 #include "render/xmlw.h"
 #include "util/buf.h"
 #include "util/error.h"
@@ -70,7 +71,10 @@ static void write_table(fs_xmlw *c, const fs_report_section *s, const char *kind
     fs_xmlw_start(c, "caption");
     fs_xmlw_text(c, title);
     char note[96];
-    snprintf(note, sizeof note, "top %zu of %zu function%s", n, funcs, funcs == 1 ? "" : "s");
+    char shown[32], all[32];
+    fs_format_thousands((uint64_t)n, shown);
+    fs_format_thousands((uint64_t)funcs, all);
+    snprintf(note, sizeof note, "top %s of %s function%s", shown, all, funcs == 1 ? "" : "s");
     fs_xmlw_text(c, " ");
     element(c, "span", NULL, note);
     fs_xmlw_end_full(c);
@@ -164,9 +168,9 @@ static void write_section(fs_xmlw *c, const fs_report_section *s, size_t index)
            "anywhere on the stack, counted once per stack. Click a function to highlight it in "
            "the flamegraph.");
     if (s->per > 1) {
-        char per[96];
-        snprintf(per, sizeof per, " Counts are divided by %llu (--per): cost per iteration.",
-                 (unsigned long long)s->per);
+        char per[96], k[32];
+        fs_format_thousands(s->per, k);
+        snprintf(per, sizeof per, " Counts are divided by %s (--per): cost per iteration.", k);
         fs_xmlw_text(c, per);
     }
     fs_xmlw_end_full(c);

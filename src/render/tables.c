@@ -181,7 +181,10 @@ static const char *per_note(uint64_t per)
 static void text_table(out_ctx *o, const char *title, const fs_top_row *rows, size_t n,
                        size_t funcs, uint64_t total, uint64_t per)
 {
-    printf_(o, "\n%s: top %zu of %zu function%s\n", title, n, funcs, funcs == 1 ? "" : "s");
+    char shown[32], all[32];
+    fs_format_thousands((uint64_t)n, shown);
+    fs_format_thousands((uint64_t)funcs, all);
+    printf_(o, "\n%s: top %s of %s function%s\n", title, shown, all, funcs == 1 ? "" : "s");
     /* Columns as wide as their widest cell, so counts line up on the right. */
     int w = 5;
     char num[48];
@@ -208,10 +211,12 @@ static void write_text(out_ctx *o, const fs_tables *tb, uint64_t per, const char
     if (per > 1) {
         char raw[48];
         fs_tables_format_count(tb->total, 0, 1, raw);
-        printf_(o, "Per: counts are divided by %llu (--per): %s %s in all\n",
-                (unsigned long long)per, raw, unit);
+        char k[32];
+        fs_format_thousands(per, k);
+        printf_(o, "Per: counts are divided by %s (--per): %s %s in all\n", k, raw, unit);
     }
-    printf_(o, "Unique stacks: %zu\n", tb->unique);
+    fs_format_thousands((uint64_t)tb->unique, num);
+    printf_(o, "Unique stacks: %s\n", num);
     text_table(o, "Self time", tb->self, tb->nself, tb->self_funcs, tb->total, per);
     text_table(o, "Inclusive time", tb->incl, tb->nincl, tb->incl_funcs, tb->total, per);
 }
@@ -251,7 +256,10 @@ static void md_name(out_ctx *o, const char *s, size_t n)
 static void md_table(out_ctx *o, const char *title, const fs_top_row *rows, size_t n, size_t funcs,
                      uint64_t total, uint64_t per, const char *unit)
 {
-    printf_(o, "\n### %s (top %zu of %zu)\n\n", title, n, funcs);
+    char shown[32], all[32];
+    fs_format_thousands((uint64_t)n, shown);
+    fs_format_thousands((uint64_t)funcs, all);
+    printf_(o, "\n### %s (top %s of %s)\n\n", title, shown, all);
     printf_(o, "| %s%s | %% | Function |\n|---:|---:|:---|\n", unit, per_note(per));
     char num[48];
     for (size_t i = 0; i < n; i++) {
@@ -266,13 +274,16 @@ static void write_markdown(out_ctx *o, const fs_tables *tb, uint64_t per, const 
 {
     char num[48];
     fs_tables_format_count(tb->total, per, 1, num);
-    printf_(o, "**Total:** %s %s%s · **Unique stacks:** %zu\n", num, unit, per_note(per),
-            tb->unique);
+    char unique[32];
+    fs_format_thousands((uint64_t)tb->unique, unique);
+    printf_(o, "**Total:** %s %s%s · **Unique stacks:** %s\n", num, unit, per_note(per), unique);
     if (per > 1) {
-        char raw[48];
+        char raw[48], k[32];
         fs_tables_format_count(tb->total, 0, 1, raw);
-        printf_(o, "\n*Counts are divided by %llu (`--per %llu`); %s %s in all.*\n",
-                (unsigned long long)per, (unsigned long long)per, raw, unit);
+        fs_format_thousands(per, k);
+        /* the option as it is typed stays without separators */
+        printf_(o, "\n*Counts are divided by %s (`--per %llu`); %s %s in all.*\n", k,
+                (unsigned long long)per, raw, unit);
     }
     md_table(o, "Self time", tb->self, tb->nself, tb->self_funcs, tb->total, per, unit);
     md_table(o, "Inclusive time", tb->incl, tb->nincl, tb->incl_funcs, tb->total, per, unit);

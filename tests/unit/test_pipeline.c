@@ -97,8 +97,9 @@ static foldsvg_status stack(fs_sink *s, const char *const *names, size_t n, uint
     return s->stack(s, f, n, count, err);
 }
 
-/* Without transforms folded lines pass whole; structured stacks are sanitized, an empty one
- * is [unknown]; zero counts go, a differential line with only a first count stays. */
+/* Without transforms folded lines pass whole; structured stacks are sanitized (whitespace at
+ * names' ends trimmed), an empty one is [unknown]; zero counts go, a differential line with
+ * only a first count stays. */
 START_TEST(plain_lines_pass_whole)
 {
     foldsvg_options *o = opts(NULL);
@@ -115,11 +116,17 @@ START_TEST(plain_lines_pass_whole)
     ck_assert_int_eq(stack(s, x, 2, 4, &err), FOLDSVG_OK);
     ck_assert_int_eq(stack(s, NULL, 0, 1, &err), FOLDSVG_OK);
     ck_assert_int_eq(stack(s, x, 2, 0, &err), FOLDSVG_OK);
+    /* whitespace at a name's ends goes; names all empty are an empty stack */
+    const char *ws[] = {" \tmain ", "\r;leaf\f \n"}, *blank[] = {" ", "", "\t"};
+    ck_assert_int_eq(stack(s, ws, 2, 6, &err), FOLDSVG_OK);
+    ck_assert_int_eq(stack(s, blank, 3, 7, &err), FOLDSVG_OK);
     ck_assert_int_eq(fs_pipeline_end(pl, &err), FOLDSVG_OK);
     ck_assert_str_eq(r.out, "a;b 3 path\n"
                             "d 5 0 path\n"
-                            "x:y|z  4 frames\n"
-                            "[unknown] 1 frames\n");
+                            "x:y|z 4 frames\n"
+                            "[unknown] 1 frames\n"
+                            "main|:leaf 6 frames\n"
+                            "[unknown] 7 frames\n");
     fs_pipeline_free(pl);
     foldsvg_options_free(o);
 }
@@ -188,7 +195,8 @@ END_TEST
 
 /* --reverse on a folded line trims the reversed line as a whole, as inferno does: the new
  * root loses its leading, the new leaf its trailing whitespace, the frames between keep
- * theirs. Names from structured inputs are names, not line text: they stay as they are. */
+ * theirs. Names from structured inputs are trimmed whole by the sanitizing (every name, both
+ * ends), before --reverse. */
 START_TEST(reverse_trims_the_reversed_line)
 {
     const char *kv[] = {"reverse", NULL, NULL};
@@ -205,7 +213,7 @@ START_TEST(reverse_trims_the_reversed_line)
     ck_assert_str_eq(r.out, "_]>::f|impl for [T|a 19 frames\n"
                             "y| mid |m|x 2 frames\n"
                             "lone 1 frames\n"
-                            " t | s  4 frames\n");
+                            "t|s 4 frames\n");
     fs_pipeline_free(pl);
     /* a consumer of paths gets the trimmed line */
     pl = make(o, &r, 0);
@@ -233,9 +241,16 @@ START_TEST(fractions_sum_per_sanitized_stack)
     ck_assert_int_eq(s->weight(s, a, 2, &w1, &err), FOLDSVG_OK);
     ck_assert_int_eq(s->weight(s, b, 2, &w2, &err), FOLDSVG_OK);
     ck_assert_int_eq(s->weight(s, NULL, 0, &w3, &err), FOLDSVG_OK); /* rounds to 0: dropped */
-    ck_assert_uint_eq(r.len, 0);                                    /* nothing before the end */
+    /* names trimmed before they meet: " a;1 " is "a:1"; blank names are [unknown], and
+     * their fractions meet those of the empty stack */
+    fs_strref c[] = {{" a;1 ", 5}, {"b\t", 2}}, blank[] = {{" ", 1}, {"", 0}};
+    fs_weight w4 = {0, 0.5, 0}, w5 = {0, 0.2, 0};
+    ck_assert_int_eq(s->weight(s, c, 2, &w4, &err), FOLDSVG_OK);
+    ck_assert_int_eq(s->weight(s, blank, 2, &w5, &err), FOLDSVG_OK);
+    ck_assert_uint_eq(r.len, 0); /* nothing before the end */
     ck_assert_int_eq(fs_pipeline_end(pl, &err), FOLDSVG_OK);
-    ck_assert_str_eq(r.out, "b|a:1 2 frames\n"); /* 1.5 rounds up */
+    ck_assert_str_eq(r.out, "b|a:1 2 frames\n"       /* 2.0 */
+                            "[unknown] 1 frames\n"); /* 0.4 + 0.2 rounds up */
     fs_weight neg = {-3, 0.5, 0};
     s = fs_pipeline_begin(pl, "neg");
     ck_assert_int_eq(s->weight(s, a, 2, &neg, &err), FOLDSVG_OK);
