@@ -21,6 +21,7 @@ typedef struct cli_state {
     int help, version, list_threads, list_options;
     int top;      /* --top given: tables on standard output */
     int sections; /* --sections: one report section per input */
+    int facts_out, facts_from;
 } cli_state;
 
 /* --help: these lines around the option table (foldsvg_option_info), which gives the rest. */
@@ -277,6 +278,8 @@ static int apply(cli_state *s, const char *name, const char *value, const char *
         return r < 0 ? EXIT_USAGE : 0;
     if (strcmp(name, "top") == 0)
         s->top = 1;
+    s->facts_out |= strcmp(name, "facts-out") == 0;
+    s->facts_from |= strcmp(name, "facts-from") == 0;
     foldsvg_error err;
     foldsvg_status st = foldsvg_options_set(s->opts, name, value, &err);
     if (st == FOLDSVG_OK)
@@ -403,6 +406,12 @@ static int run(cli_state *s, foldsvg_profile *p)
     if (s->sections && (format != FOLDSVG_FORMAT_HTML || s->top)) {
         fprintf(stderr, "foldsvg: --sections needs an HTML report (-o NAME.html or --format html) "
                         "and no --top (see foldsvg --help)\n");
+        return EXIT_USAGE;
+    }
+    if ((s->facts_out && format != FOLDSVG_FORMAT_FOLDED) || (s->facts_from && s->sections)) {
+        fprintf(stderr, "foldsvg: %s (see foldsvg --help)\n",
+                s->facts_out ? "--facts-out goes with folded output (-o NAME.folded)"
+                             : "--facts-from draws one profile of all inputs, not --sections");
         return EXIT_USAGE;
     }
     if (s->sections)

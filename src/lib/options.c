@@ -273,6 +273,13 @@ static const opt_row rows[] = {
      .help = "divide the tables' counts by K (cost per iteration)"},
     {"sections", 0, CLI, G_REPORTS,
      .help = "HTML report: one section per INPUT instead of one merged\nprofile"},
+    {"facts-out", 0, T_STRING, REPORT, G_REPORTS, FIELD(facts_out), .metavar = "FILE",
+     .help = "a part of a bigger run: folded output, and each input's facts\n"
+             "and line counts in FILE for --facts-from (no warnings about\n"
+             "skipped lines, no error for nothing to draw: that run says it)"},
+    {"facts-from", 0, T_STRING, REPORT, G_REPORTS, FIELD(facts_from), .metavar = "FILE",
+     .help = "draw parts folded with --facts-out: the report's facts, the\n"
+             "unit, warnings and errors are those of the inputs in FILE"},
 };
 
 #define NROWS (sizeof rows / sizeof rows[0])

@@ -35,6 +35,13 @@ struct foldsvg_profile {
     fs_folded_stats pending;
     char pending_name[1024];
     char last_name[1024]; /* the last input read, named by the no-data error */
+    /* --facts-out: a line per input read (lib/facts.h). --facts-from: the inputs its file
+     * lists stand for the ones read (folded parts of them): their facts, names and unit. */
+    fs_buf facts_log;
+    fs_buf carried_names; /* ", "-separated, for the report */
+    uint32_t ncarried;
+    int carried;       /* the file was read */
+    int carried_drawn; /* one of its inputs added stacks */
 };
 
 /* Records one stack of frames (root first), sanitizing names by the Miden rules. */
