@@ -117,14 +117,15 @@ cp "$d/firefox/processed-v49-samply-style.firefox-profiler.json.gz" shards/sampl
 cp "$d/compat-perf/inputs/perf-java-stacks-02.txt" shards/perf-java.txt
 cp "$d/compat-perf/inputs/perf-dd-stacks-01.txt" shards/perf-dd.txt
 gzip -c "$d/compat-perf/inputs/perf-js-stacks-01.txt" >shards/perf-js.txt.gz
-n=$(ls shards | wc -l)
+n=$(find shards -type f | wc -l)
 
 # the cluster: a scheduler on a port the system picks, two single-thread workers without
 # nannies (a killed worker stays dead); each exits by itself if the scheduler goes away
-start() { # start NAME CMD...
+start() { # start NAME CMD...: its id in $last
     name=$1; shift
     setsid "$@" >"$work/$name.log" 2>&1 &
-    pids="$pids $!"
+    last=$!
+    pids="$pids $last"
 }
 start scheduler dask-scheduler --host 127.0.0.1 --port 0 --no-dashboard --scheduler-file "$work/scheduler.json"
 for _ in $(seq 100); do [ -s scheduler.json ] && break; sleep 0.2; done
@@ -133,8 +134,8 @@ addr=$("$py" -c 'import json, sys; print(json.load(open(sys.argv[1]))["address"]
 for w in 1 2; do
     start "worker$w" dask-worker "$addr" --nthreads 1 --no-nanny --no-dashboard --name "w$w" \
         --local-directory "$work/w$w" --death-timeout 20
+    [ "$w" = 1 ] && worker1=$last
 done
-eval "worker1=\$(echo $pids | cut -d' ' -f2)"
 "$py" -c 'import sys, distributed; c = distributed.Client(sys.argv[1], timeout=30); c.wait_for_workers(2, timeout=30); c.close()' "$addr" ||
     { bad "the workers did not join: $(tail -n 5 worker1.log)"; finish; }
 [ "$(ps -o pgid= -p "$worker1" | tr -d ' ')" = "$worker1" ] && ok || bad "worker 1 is not in a group of its own"

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/decimal.h"
 #include "util/error.h"
 #include "util/outfile.h"
 
@@ -104,19 +105,6 @@ static int unescape(char *s)
     return 0;
 }
 
-static int number(const char *s, uint64_t max, uint64_t *out)
-{
-    if (*s < '0' || *s > '9')
-        return -1;
-    errno = 0;
-    char *end;
-    unsigned long long x = strtoull(s, &end, 10);
-    if (errno || *end || x > max)
-        return -1;
-    *out = x;
-    return 0;
-}
-
 /* One input line, split in place. */
 static int parse_line(char *line, fs_profile_facts *f, fs_folded_stats *s, fs_input_note *n)
 {
@@ -135,8 +123,8 @@ static int parse_line(char *line, fs_profile_facts *f, fs_folded_stats *s, fs_in
     uint64_t v[NFIELDS];
     static const int numeric[] = {2, 4, 5, 8, 9, 10, 11, 12, 13, 14, 15};
     for (size_t i = 0; i < sizeof numeric / sizeof numeric[0]; i++)
-        if (number(field[numeric[i]], numeric[i] == 4 ? UINT32_MAX : UINT64_MAX, &v[numeric[i]]) !=
-            0)
+        if (fs_parse_decimal(field[numeric[i]], numeric[i] == 4 ? UINT32_MAX : UINT64_MAX,
+                             &v[numeric[i]]) != 0)
             return -1;
     char *end;
     errno = 0;

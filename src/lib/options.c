@@ -15,6 +15,7 @@
 #include "fold/filter.h"
 #include "render/colors.h"
 #include "util/buf.h"
+#include "util/decimal.h"
 #include "util/error.h"
 
 static const foldsvg_options defaults = {
@@ -394,19 +395,6 @@ static foldsvg_status bad_choice(foldsvg_error *err, const opt_row *r, const cha
     return bad_value(err, r->name, v, list);
 }
 
-static int parse_uint(const char *v, uint64_t max, uint64_t *out)
-{
-    if (!v || !isdigit((unsigned char)v[0]))
-        return -1;
-    errno = 0;
-    char *end;
-    unsigned long long x = strtoull(v, &end, 10);
-    if (errno || *end || x > max)
-        return -1;
-    *out = x;
-    return 0;
-}
-
 static int parse_double(const char *v, double *out)
 {
     if (!v || !*v || isspace((unsigned char)v[0]))
@@ -503,7 +491,7 @@ static foldsvg_status set_value(foldsvg_options *o, const opt_row *r, const char
     }
     case T_UINT: {
         uint64_t x;
-        if (parse_uint(v, r->umax, &x) != 0 || x < r->umin)
+        if (fs_parse_decimal(v, r->umax, &x) != 0 || x < r->umin)
             return bad_value(err, r->name, v, r->expected);
         store_uint(f, (c_type)r->ctype, x);
         break;
