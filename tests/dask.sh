@@ -120,14 +120,16 @@ gzip -c "$d/compat-perf/inputs/perf-js-stacks-01.txt" >shards/perf-js.txt.gz
 n=$(find shards -type f | wc -l)
 
 # the cluster: a scheduler on a port the system picks, two single-thread workers without
-# nannies (a killed worker stays dead); each exits by itself if the scheduler goes away
+# nannies (a killed worker stays dead). Should this script be killed before its trap runs,
+# the scheduler stops after a minute without work, and the workers 20 s after it.
 start() { # start NAME CMD...: its id in $last
     name=$1; shift
     setsid "$@" >"$work/$name.log" 2>&1 &
     last=$!
     pids="$pids $last"
 }
-start scheduler dask-scheduler --host 127.0.0.1 --port 0 --no-dashboard --scheduler-file "$work/scheduler.json"
+start scheduler dask-scheduler --host 127.0.0.1 --port 0 --no-dashboard --idle-timeout 60s \
+    --scheduler-file "$work/scheduler.json"
 for _ in $(seq 100); do [ -s scheduler.json ] && break; sleep 0.2; done
 addr=$("$py" -c 'import json, sys; print(json.load(open(sys.argv[1]))["address"])' scheduler.json 2>/dev/null)
 [ -n "$addr" ] || { bad "the scheduler did not start: $(tail -n 5 scheduler.log)"; finish; }
