@@ -21,7 +21,7 @@ _foldsvg()
             COMPREPLY=($(compgen -W "auto light dark" -- "$cur")); return ;;
         --fonttype)
             COMPREPLY=($(compgen -W "monospace serif sans-serif cursive fantasy" -- "$cur")); return ;;
-        -o|--output|--nameattr|--palette-map)
+        -o|--output|--nameattr|--palette-map|--facts-out|--facts-from)
             COMPREPLY=($(compgen -f -- "$cur")); return ;;
     esac
     table=$(foldsvg --list-options 2>/dev/null)

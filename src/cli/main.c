@@ -22,6 +22,7 @@ typedef struct cli_state {
     int top;               /* --top given: tables on standard output */
     int sections;          /* --sections: one report section per input */
     const char *countname; /* --countname, which the summary line speaks too */
+    int facts_out, facts_from;
 } cli_state;
 
 /* --help: these lines around the option table (foldsvg_option_info), which gives the rest. */
@@ -287,6 +288,8 @@ static int apply(cli_state *s, const char *name, const char *value, const char *
         s->top = 1;
     if (strcmp(name, "countname") == 0)
         s->countname = value;
+    s->facts_out |= strcmp(name, "facts-out") == 0;
+    s->facts_from |= strcmp(name, "facts-from") == 0;
     foldsvg_error err;
     foldsvg_status st = foldsvg_options_set(s->opts, name, value, &err);
     if (st == FOLDSVG_OK)
@@ -438,6 +441,12 @@ static int run(cli_state *s, foldsvg_profile *p)
     if (s->sections && (format != FOLDSVG_FORMAT_HTML || s->top)) {
         fprintf(stderr, "foldsvg: --sections needs an HTML report (-o NAME.html or --format html) "
                         "and no --top (see foldsvg --help)\n");
+        return EXIT_USAGE;
+    }
+    if ((s->facts_out && format != FOLDSVG_FORMAT_FOLDED) || (s->facts_from && s->sections)) {
+        fprintf(stderr, "foldsvg: %s (see foldsvg --help)\n",
+                s->facts_out ? "--facts-out goes with folded output (-o NAME.folded)"
+                             : "--facts-from draws one profile of all inputs, not --sections");
         return EXIT_USAGE;
     }
     foldsvg_options_warn_unused(s->opts, writes_of(s, format));

@@ -44,8 +44,11 @@ static void note_drop(fs_drops *d, fs_drop why, const char *input)
 
 void fs_drops_add(fs_drops *to, const fs_drops *from)
 {
-    for (int i = FS_DROP_NONE + 1; i < FS_DROP_N; i++)
+    for (int i = FS_DROP_NONE + 1; i < FS_DROP_N; i++) {
         to->n[i] += from->n[i];
+        if (!to->what[i][0])
+            memcpy(to->what[i], from->what[i], sizeof to->what[i]);
+    }
     if (from->input[0] && (!to->input[0] || (from->by_option && !to->by_option))) {
         snprintf(to->input, sizeof to->input, "%s", from->input);
         to->by_option = from->by_option;

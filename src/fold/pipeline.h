@@ -54,6 +54,9 @@ typedef struct fs_drops {
     uint64_t n[FS_DROP_N];
     char input[1024];
     int by_option; /* INPUT is one an option dropped from */
+    /* How a step's option was spelled ("--include 'x'") where the options in hand are not
+     * the ones that dropped (a part of a run, lib/facts.h); "" otherwise. */
+    char what[FS_DROP_N][256];
 } fs_drops;
 
 /* Adds the drops FROM to TO (inputs read by pipelines of their own). */

@@ -33,30 +33,50 @@ static void name_option(fs_buf *b, const char *option, const fs_strlist *values)
     }
 }
 
+static const struct {
+    fs_drop step;
+    const char *option;
+    size_t list; /* offset of its values in foldsvg_options */
+} drop_steps[] = {
+    {FS_DROP_INCLUDE, "include", offsetof(foldsvg_options, stack.include)},
+    {FS_DROP_EXCLUDE, "exclude", offsetof(foldsvg_options, stack.exclude)},
+    {FS_DROP_FOCUS, "focus", offsetof(foldsvg_options, stack.focus)},
+    {FS_DROP_BASE, "base", offsetof(foldsvg_options, stack.base)},
+};
+
+/* Step K of drop_steps as the message names it: as D carries it, else from O. */
+static void name_step(fs_buf *b, size_t k, const fs_drops *d, const foldsvg_options *o)
+{
+    if (d->what[drop_steps[k].step][0])
+        fs_buf_puts(b, d->what[drop_steps[k].step]);
+    else
+        name_option(b, drop_steps[k].option,
+                    (const fs_strlist *)(const void *)((const char *)o + drop_steps[k].list));
+}
+
+void fs_drops_name_steps(fs_drops *d, const foldsvg_options *o)
+{
+    for (size_t k = 0; k < sizeof drop_steps / sizeof drop_steps[0]; k++) {
+        fs_buf b = {0};
+        name_step(&b, k, d, o);
+        snprintf(d->what[drop_steps[k].step], sizeof d->what[0], "%s", fs_buf_str(&b));
+        fs_buf_free(&b);
+    }
+}
+
 /* Every stack was dropped, some by options: which ones, and how many stacks each. */
 static foldsvg_status dropped_error(foldsvg_error *err, const fs_folded_stats *s, const fs_drops *d,
                                     const foldsvg_options *o)
 {
-    static const struct {
-        fs_drop step;
-        const char *option;
-        size_t list; /* offset of its values in foldsvg_options */
-    } steps[] = {
-        {FS_DROP_INCLUDE, "include", offsetof(foldsvg_options, stack.include)},
-        {FS_DROP_EXCLUDE, "exclude", offsetof(foldsvg_options, stack.exclude)},
-        {FS_DROP_FOCUS, "focus", offsetof(foldsvg_options, stack.focus)},
-        {FS_DROP_BASE, "base", offsetof(foldsvg_options, stack.base)},
-    };
     fs_buf b = {0};
     fs_buf_printf(&b, "nothing to draw: every stack was dropped (");
     const char *sep = "";
-    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
-        uint64_t n = d->n[steps[i].step];
+    for (size_t i = 0; i < sizeof drop_steps / sizeof drop_steps[0]; i++) {
+        uint64_t n = d->n[drop_steps[i].step];
         if (!n)
             continue;
         fs_buf_printf(&b, "%s%llu by ", sep, (unsigned long long)n);
-        name_option(&b, steps[i].option,
-                    (const fs_strlist *)(const void *)((const char *)o + steps[i].list));
+        name_step(&b, i, d, o);
         sep = ", ";
     }
     if (d->n[FS_DROP_ZERO])

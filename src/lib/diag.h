@@ -15,6 +15,10 @@ void fs_warn_folded_stats(const foldsvg_options *o, const char *name, const fs_f
 foldsvg_status fs_no_data_error(foldsvg_error *err, const char *name, const fs_folded_stats *s,
                                 const fs_drops *d, const foldsvg_options *o);
 
+/* Fills D->what (steps not already named) with how O spells each step's option, for a run
+ * that draws with other options (lib/facts.h). */
+void fs_drops_name_steps(fs_drops *d, const foldsvg_options *o);
+
 /* The error for the profile P with nothing to draw (its total is 0) in FORMAT, by the rule
  * above; FOLDSVG_OK when that is no error: folded text of inputs without stacks is empty, as
  * inferno's collapsers write it, unless lines were invalid or options dropped every stack. */

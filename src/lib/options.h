@@ -31,6 +31,8 @@ struct foldsvg_options {
     char *palette_map_path; /* where --cp reads and writes; NULL: "palette.map" */
     char *nameattr;         /* --nameattr FILE */
     size_t sort_buffer;     /* bytes for sorting unsorted folded text; 0: the default */
+    char *facts_out;        /* --facts-out FILE: this run folds a part (lib/facts.h) */
+    char *facts_from;       /* --facts-from FILE: the inputs the parts were folded from */
 
     foldsvg_warning_fn warn;
     void *warn_user;

@@ -118,6 +118,9 @@ foldsvg_status fs_output_file(fs_output_fn fn, const void *job, const foldsvg_op
 foldsvg_status fs_output_precheck(const foldsvg_profile *p, foldsvg_format format,
                                   const foldsvg_options *o, foldsvg_error *err)
 {
+    /* a part of a run (--facts-out): whether there is anything at all, the whole run says */
+    if (p->tree.total == 0 && format == FOLDSVG_FORMAT_FOLDED && o->facts_out)
+        return FOLDSVG_OK;
     if (p->tree.total == 0)
         return fs_profile_no_data(p, format, o, err);
     if (format != FOLDSVG_FORMAT_FOLDED && o->stack.flamechart && !p->has_log)

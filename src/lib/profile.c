@@ -38,6 +38,8 @@ void foldsvg_profile_free(foldsvg_profile *p)
     fs_tree_free(&p->tree);
     fs_order_log_free(&p->log);
     fs_buf_free(&p->names);
+    fs_buf_free(&p->facts_log);
+    fs_buf_free(&p->carried_names);
     free(p->frames);
     free(p);
 }

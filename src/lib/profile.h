@@ -39,6 +39,13 @@ struct foldsvg_profile {
     fs_drops drops;        /* what the stack pipeline dropped, over all inputs read */
     unsigned formats;      /* the formats read (fs_format_bit), for the input options */
     const char *last_what; /* the last input's format, for messages ("folded text") */
+    /* --facts-out: a line per input read (lib/facts.h). --facts-from: the inputs its file
+     * lists stand for the ones read (folded parts of them): their facts, names and unit. */
+    fs_buf facts_log;
+    fs_buf carried_names; /* ", "-separated, for the report */
+    uint32_t ncarried;
+    int carried;       /* the file was read */
+    int carried_drawn; /* one of its inputs added stacks */
 };
 
 /* Records one stack of frames (root first), sanitizing names by the Miden rules. */

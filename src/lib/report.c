@@ -75,11 +75,15 @@ static foldsvg_status add_fact(fs_report_section *s, const char *label, const ch
     return FOLDSVG_OK;
 }
 
-/* The "File" fact: the names given, or those the profile recorded. */
+/* The "File" fact: the names given, or those the profile recorded or carried. */
 static foldsvg_status add_files(fs_report_section *s, const foldsvg_profile *p,
                                 const char *const *inputs, size_t ninputs)
 {
     const fs_profile_facts *f = &p->facts;
+    if (p->carried) /* the inputs read were parts of these */
+        return p->ncarried
+                   ? add_fact(s, p->ncarried > 1 ? "Files" : "File", fs_buf_str(&p->carried_names))
+                   : FOLDSVG_OK;
     if (!ninputs)
         return f->files[0] ? add_fact(s, f->ninputs > 1 ? "Files" : "File", f->files) : FOLDSVG_OK;
     fs_buf files = {0};

@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "lib/diag.h"
+#include "lib/facts.h"
 #include "lib/options.h"
 #include "lib/output.h"
 #include "lib/profile.h"
@@ -82,10 +83,14 @@ foldsvg_status foldsvg_profile_write_as(const foldsvg_profile *p, const char *pa
     if (format == FOLDSVG_FORMAT_AUTO)
         format = foldsvg_format_for_path(path);
     /* What can fail early fails before any file is created. */
+    if (o->facts_out && format != FOLDSVG_FORMAT_FOLDED)
+        return fs_facts_out_usage(err);
     FS_FORWARD_IF_ERROR(fs_profile_check_inputs(p, o, err));
     FS_FORWARD_IF_ERROR(fs_output_precheck(p, format, o, err));
     fs_profile_job j = {p, format, o};
-    return fs_output_file(draw, &j, o, path, err);
+    FS_FORWARD_IF_ERROR(fs_output_file(draw, &j, o, path, err));
+    return o->facts_out ? fs_facts_write(o->facts_out, &p->facts_log, &p->drops, o, err)
+                        : FOLDSVG_OK;
 }
 
 foldsvg_status foldsvg_profile_write(const foldsvg_profile *p, const char *path,
