@@ -82,8 +82,13 @@ static foldsvg_status close_from(fs_stream *s, size_t keep_depth)
 /* The leaf of the current stack gets the delta of its summed counts. */
 static void finish_leaf(fs_stream *s)
 {
-    if (s->depth > 0 && s->leaf_diff)
-        s->open[s->depth - 1].delta = fs_delta(s->leaf_count, s->leaf_before);
+    if (s->depth > 0 && s->leaf_diff) {
+        int64_t d = fs_delta(s->leaf_count, s->leaf_before);
+        s->open[s->depth - 1].delta = d;
+        uint64_t a = fs_delta_abs(d);
+        if (a > s->delta_max)
+            s->delta_max = a;
+    }
 }
 
 foldsvg_status fs_stream_add(fs_stream *s, const char *stack, size_t len, uint64_t count,

@@ -36,6 +36,9 @@ typedef struct fs_stream {
     size_t opened_from;
     uint64_t leaf_count, leaf_before;
     int leaf_diff;
+    /* The largest |delta| of any frame, pruned ones included: the color scale of a
+     * differential graph is set by every stack, drawn or not (inferno's). */
+    uint64_t delta_max;
     size_t unique;
     fs_frame *kept;
     size_t nkept, kept_cap, compact_at;

@@ -327,6 +327,7 @@ static foldsvg_status write_route(stream_ctx *c, const char *output, foldsvg_for
         .tree = &c->s.names,
         .frames = c->s.kept,
         .nframes = c->s.nkept,
+        .delta_max = c->s.delta_max,
         .opts = &o->svg,
         .countname = o->countname ? o->countname : "cycles",
     };
