@@ -28,6 +28,13 @@ foldsvg_status fs_no_data_error(foldsvg_error *err, const char *name, const fs_f
                     s->lines ? "holds only blank lines, comments or zero counts" : "is empty");
 }
 
+foldsvg_status fs_filtered_out_error(foldsvg_error *err, const char *name)
+{
+    return fs_error(err, FOLDSVG_E_NO_DATA, name,
+                    "every stack was filtered out: nothing to draw (check the --include, "
+                    "--exclude and --focus patterns)");
+}
+
 void fs_warn_folded_stats(const foldsvg_options *o, const char *name, const fs_folded_stats *s)
 {
     foldsvg_error w;

@@ -12,6 +12,9 @@ void fs_warn_folded_stats(const foldsvg_options *o, const char *name, const fs_f
  * (S non-NULL with S->invalid), the first of them. */
 foldsvg_status fs_no_data_error(foldsvg_error *err, const char *name, const fs_folded_stats *s);
 
+/* The error for an input (NAME, may be NULL) whose every stack the filters dropped. */
+foldsvg_status fs_filtered_out_error(foldsvg_error *err, const char *name);
+
 /* The error for a stack that could not be added (ST: overflow, out of memory...) at LINE
  * of NAME (0: no line). */
 foldsvg_status fs_stack_error(foldsvg_error *err, foldsvg_status st, const char *name,

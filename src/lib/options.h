@@ -31,6 +31,7 @@ struct foldsvg_options {
     char *palette_map_path; /* where --cp reads and writes; NULL: "palette.map" */
     char *nameattr;         /* --nameattr FILE */
     size_t sort_buffer;     /* bytes for sorting unsorted folded text; 0: the default */
+    int diff_normalize;     /* --normalize: a diff's BEFORE scaled to AFTER's total */
 
     foldsvg_warning_fn warn;
     void *warn_user;

@@ -119,9 +119,7 @@ foldsvg_status fs_output_precheck(const foldsvg_profile *p, foldsvg_format forma
                                   const foldsvg_options *o, foldsvg_error *err)
 {
     if (p->tree.total == 0 && (o->stack.include.n || o->stack.exclude.n || o->stack.focus.n))
-        return fs_error(err, FOLDSVG_E_NO_DATA, p->last_name[0] ? p->last_name : NULL,
-                        "every stack was filtered out: nothing to draw (check the --include, "
-                        "--exclude and --focus patterns)");
+        return fs_filtered_out_error(err, p->last_name[0] ? p->last_name : NULL);
     /* Folded text of nothing is empty (as inferno's collapsers write it); only invalid
      * lines make it an error. */
     if (p->tree.total == 0 && format == FOLDSVG_FORMAT_FOLDED &&
