@@ -39,8 +39,9 @@ typedef struct fs_relay_item {
 /* Starts PRODUCE on a second thread. Without one (none can be started) PRODUCE runs here and
  * now, everything it emits kept in memory. FOLDSVG_E_NOMEM. */
 foldsvg_status fs_relay_start(fs_relay **out, fs_relay_producer produce, void *produce_user);
-/* The next stack into *IT; *DONE at the end. A failure of the producer is returned once its
- * earlier stacks have been taken. */
+/* The next stack into *IT; *DONE at the end. A failure of the producer ends the sequence
+ * (with *DONE set) once the batches it handed over are taken: stacks it emitted into the
+ * batch it was filling do not come. */
 foldsvg_status fs_relay_next(fs_relay *r, fs_relay_item *it, int *done);
 /* Stops the producer if it is still running (its EMIT returns FS_STOP), waits for it and
  * frees R. Returns the producer's failure, if it had one before it was stopped. NULL is

@@ -188,7 +188,8 @@ static int is_stdin(const fs_diff_side *s)
 }
 
 /* The input from its start: a file by name; standard input the first time as it comes (a
- * copy kept in the spool), later from the spool. *TEED: this read fills the spool. */
+ * copy kept in the spool, when one could be made), later from the spool. *TEED: this read
+ * fills the spool. */
 static foldsvg_status open_input(fs_diff_side *s, fs_input **in, int *teed)
 {
     *teed = 0;
@@ -203,8 +204,7 @@ static foldsvg_status open_input(fs_diff_side *s, fs_input **in, int *teed)
         return fs_input_open_stream(in, s->spool, "<stdin>", &s->err);
     }
     s->stdin_read = 1;
-    s->spool = fs_tmpfile();
-    if (!s->spool)
+    if (!s->spool) /* no copy could be made: read once, into a profile (run) */
         return fs_input_open_stream(in, stdin, "<stdin>", &s->err);
     *teed = 1;
     return fs_input_open_stream_tee(in, stdin, "<stdin>", s->spool, &s->err);
@@ -373,6 +373,8 @@ static foldsvg_status finish_sort(fs_diff_side *s)
  * from the start of the input. */
 static foldsvg_status run(fs_diff_side *s)
 {
+    if (s->path && is_stdin(s) && !s->stdin_read && !(s->spool = fs_tmpfile()))
+        s->mode = FS_SIDE_PROFILE; /* standard input can be read only once */
     for (;;) {
         fs_side_mode mode = s->mode;
         if (mode == FS_SIDE_PROFILE) {

@@ -37,8 +37,8 @@ void fs_delta_format_delta(const fs_delta_row *r, uint64_t per_before, uint64_t 
                            char *buf)
 {
     char mag[56];
-    if (r->after == r->before && per_before == per_after) {
-        strcpy(buf, "0");
+    if (r->delta == 0 || (r->after == r->before && per_before == per_after)) {
+        strcpy(buf, per_before > 1 || per_after > 1 ? "0.00" : "0");
         return;
     }
     if (per_before == per_after) { /* exact: the difference of the counts, divided once */
