@@ -114,6 +114,39 @@ run normalize-top "$bin" -q --diff before.folded after.folded --normalize --top 
 has normalize-json out '"normalized": true'
 has normalize-json-total out '"total_before": 150'
 
+# larger sides (several relay batches, so the join starts before a side is read): the folded
+# lines and the normalized ones against the same computed here; the SVG of each route alike
+tools=$here/tools
+python3 "$tools/gen_folded.py" -n 4000 --seed 3 -o big-before.folded
+python3 "$tools/gen_folded.py" -n 4000 --seed 3 --variant 5 -o big-after.folded
+python3 "$tools/gen_folded.py" -n 4000 --seed 3 --shuffle 9 -o big-before-shuffled.folded
+for flags in "" "--normalize"; do
+    # shellcheck disable=SC2086
+    "$bin" -q --diff big-before.folded big-after.folded $flags -o big.folded 2>err || bad "big $flags: $(cat err)"
+    python3 - big-before.folded big-after.folded big.folded "$flags" <<'PY' && ok || bad "big folded $flags differs from the model"
+import sys
+def read(p):
+    d = {}
+    for line in open(p, "rb"):
+        s, c = line.rstrip(b"\n").rsplit(b" ", 1)
+        d[s] = d.get(s, 0) + int(c)
+    return d
+a, b = read(sys.argv[1]), read(sys.argv[2])
+ta, tb = sum(a.values()), sum(b.values())
+norm = (lambda x: int(float(x) * float(tb) / float(ta))) if sys.argv[4] and ta != tb else (lambda x: x)
+want = b"".join(b"%s %d %d\n" % (k, norm(a.get(k, 0)), b.get(k, 0)) for k in sorted(set(a) | set(b)))
+sys.exit(open(sys.argv[3], "rb").read() != want)
+PY
+    # shellcheck disable=SC2086
+    "$bin" -q --diff big-before.folded big-after.folded $flags --hash -o big-stream.svg
+    # shellcheck disable=SC2086
+    "$bin" -q --diff big-before-shuffled.folded big-after.folded $flags --hash -o big-sorted.svg
+    # shellcheck disable=SC2086
+    "$bin" -q --diff big-before.folded big-after.folded $flags --hash -o big-tree.svg --top 1 >/dev/null
+    same "big-stream-vs-sorted $flags" big-stream.svg big-sorted.svg
+    same "big-stream-vs-tree $flags" big-stream.svg big-tree.svg
+done
+
 # the JSON's documented shape, keys and types
 for args in "" "--per-before 4 --per-after 5" "--normalize --per 3"; do
     # shellcheck disable=SC2086

@@ -20,12 +20,14 @@
 #include "util/error.h"
 
 /* Where the joined stacks go. RESET empties it for a join that starts over (NULL: it
- * cannot). */
+ * cannot). RESCALES: it takes BEFORE as read and normalizes it itself once the join is
+ * over (so that --normalize does not need the totals first). */
 typedef struct diff_sink {
     foldsvg_status (*add)(void *user, const char *stack, size_t len, uint64_t before,
                           uint64_t after);
     foldsvg_status (*reset)(void *user);
     void *user;
+    int rescales;
 } diff_sink;
 
 typedef struct diff_run {
@@ -101,15 +103,15 @@ static void run_free(diff_run *r)
 static void on_primed(void *user)
 {
     diff_run *r = user;
-    r->total_before = r->side[0].total;
-    r->total_after = r->side[1].total;
+    r->total_before = r->side[0].known_total;
+    r->total_after = r->side[1].known_total;
 }
 
 static foldsvg_status on_joined(void *user, const char *stack, size_t len, uint64_t before,
                                 uint64_t after)
 {
     diff_run *r = user;
-    if (r->normalize)
+    if (r->normalize && !r->sink.rescales)
         before = fs_diff_normalize(before, r->total_before, r->total_after);
     r->drawn += before != 0 || after != 0;
     return r->sink.add(r->sink.user, stack, len, before, after);
@@ -125,7 +127,7 @@ static void copy_error(foldsvg_error *err, const foldsvg_error *from)
 static foldsvg_status run_join(diff_run *r, diff_sink sink, foldsvg_error *err)
 {
     r->sink = sink;
-    int check = r->normalize || !sink.reset;
+    int check = (r->normalize && !sink.rescales) || !sink.reset;
     for (int i = 0; i < 2; i++)
         r->side[i].check_first = check;
     for (;;) {
@@ -183,6 +185,7 @@ static const char *sides_count_name(const diff_run *r)
 typedef struct stream_sink {
     fs_stream s;
     double minwidth;
+    int defer; /* fs_stream_defer_deltas */
     foldsvg_error *err;
 } stream_sink;
 
@@ -205,6 +208,8 @@ static foldsvg_status stream_reset(void *user)
     fs_stream_free(&k->s);
     if (fs_stream_init(&k->s, k->minwidth) != FOLDSVG_OK)
         return fs_error(k->err, FOLDSVG_E_NOMEM, NULL, "out of memory");
+    if (k->defer)
+        fs_stream_defer_deltas(&k->s);
     return FOLDSVG_OK;
 }
 
@@ -259,7 +264,7 @@ static foldsvg_status produce_folded(void *user, foldsvg_stack_fn line, void *li
     folded_sink *k = user;
     k->line = line;
     k->line_user = line_user;
-    diff_sink sink = {folded_add, NULL, k};
+    diff_sink sink = {folded_add, NULL, k, 0};
     k->st = run_join(k->r, sink, &k->err);
     return k->st;
 }
@@ -318,7 +323,7 @@ static foldsvg_status diff_into(foldsvg_diff *d, const char *const paths[2],
     diff_run r;
     foldsvg_status st = run_init(&r, paths, profiles, o, err);
     profile_sink k = {p, err};
-    diff_sink sink = {profile_add, profile_reset, &k};
+    diff_sink sink = {profile_add, profile_reset, &k, 0};
     if (st == FOLDSVG_OK)
         st = run_join(&r, sink, err);
     if (st == FOLDSVG_OK) {
@@ -380,6 +385,12 @@ static void fill_stats(foldsvg_convert_stats *stats, const diff_run *r, const fo
     stats->streamed = 1;
 }
 
+static uint64_t normalized(void *user, uint64_t before)
+{
+    const diff_run *r = user;
+    return fs_diff_normalize(before, r->side[0].total, r->side[1].total);
+}
+
 static foldsvg_status convert_svg(diff_run *r, const char *output, foldsvg_error *err)
 {
     const foldsvg_options *o = r->o;
@@ -388,10 +399,18 @@ static foldsvg_status convert_svg(diff_run *r, const char *output, foldsvg_error
     k.err = err;
     if (fs_stream_init(&k.s, k.minwidth) != FOLDSVG_OK)
         return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
-    diff_sink sink = {stream_add, stream_reset, &k};
+    /* --normalize: the deltas are made again at the end, the inputs read once (a stack that
+     * normalization takes to 0 on both sides must leave no frame: only --minwidth 0 keeps
+     * frames of width 0, so that one reads each side twice instead) */
+    diff_sink sink = {stream_add, stream_reset, &k, r->normalize && k.minwidth > 0};
+    k.defer = sink.rescales;
+    if (k.defer)
+        fs_stream_defer_deltas(&k.s);
     foldsvg_status st = run_join(r, sink, err);
     if (st == FOLDSVG_OK && (st = fs_stream_finish(&k.s)) != FOLDSVG_OK)
         st = fs_error(err, st, NULL, "%s", foldsvg_status_name(st));
+    if (st == FOLDSVG_OK && sink.rescales)
+        r->drawn = fs_stream_rescale(&k.s, normalized, r);
     if (st == FOLDSVG_OK) {
         fs_svg_input in = {
             .tree = &k.s.names,

@@ -44,7 +44,7 @@ void fs_diff_side_free(fs_diff_side *s)
 
 static void reset(fs_diff_side *s)
 {
-    s->total = 0;
+    s->total = 0; /* not KNOWN_TOTAL: a check pass's stays for the pass after it */
     s->unique = 0;
     s->unsorted = 0;
     memset(&s->stats, 0, sizeof s->stats);
@@ -330,6 +330,7 @@ static foldsvg_status walk_profile(fs_diff_side *s)
         snprintf(s->count_name, sizeof s->count_name, "%s", p->count_name);
     }
     s->facts = p->facts;
+    s->known_total = p->tree.total;
     s->pass = PASS_EMIT;
     walk_ctx w = {s, FOLDSVG_OK};
     foldsvg_status st = foldsvg_profile_foreach(p, on_stack, &w);
@@ -354,6 +355,7 @@ static foldsvg_status no_data(fs_diff_side *s)
 static foldsvg_status finish_sort(fs_diff_side *s)
 {
     s->pass = PASS_EMIT;
+    s->known_total = s->total;
     foldsvg_status st = fs_sorter_finish(s->sorter, on_sorted, s);
     fs_sorter_free(s->sorter);
     s->sorter = NULL;
@@ -395,8 +397,10 @@ static foldsvg_status run(fs_diff_side *s)
                 continue;
             return st;
         }
-        if (pass == PASS_CHECK)
+        if (pass == PASS_CHECK) {
+            s->known_total = s->total;
             st = read_pass(s, PASS_EMIT);
+        }
         return st ? st : flush(s);
     }
 }
@@ -405,6 +409,7 @@ foldsvg_status fs_diff_side_produce(void *user, fs_sorted_fn emit, void *emit_us
 {
     fs_diff_side *s = user;
     reset(s);
+    s->known_total = 0;
     s->emit = emit;
     s->emit_user = emit_user;
     foldsvg_status st = run(s);

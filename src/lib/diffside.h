@@ -52,6 +52,10 @@ typedef struct fs_diff_side {
     /* what the last run found */
     char name[1024]; /* for messages: the path, "<stdin>", or the caller's label */
     uint64_t total;  /* the summed counts of the stacks that passed the pipeline */
+    /* TOTAL, set before the first stack is emitted when it is known then (the input was
+     * read before: a check pass, a sorter, a profile); 0 while streaming in one pass. The
+     * join reads it on its thread once the side's first stack came (fold/diffjoin.h). */
+    uint64_t known_total;
     size_t unique;   /* distinct stacks emitted */
     int unsorted;    /* a STREAM run stopped: the input is not sorted */
     fs_folded_stats stats;
