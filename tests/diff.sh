@@ -92,6 +92,12 @@ has text-incl-rank out '     0     90    +90       new  keccak'
 awk '/^Inclusive/ { f = 1 } f && /keccak/ { k = NR } f && /  main$/ { m = NR } END { exit !(k < m) }' out &&
     ok || bad "inclusive: keccak (+90) must come before main (+50): $(cat out)"
 
+# a differential file's --top: the same delta tables, of its two columns
+"$bin" -q --diff before.folded after.folded --top 3 | tail -n +4 >diff-tables.txt
+run diff-file-top "$bin" -q d.folded --top 3
+tail -n +4 out | cmp -s - diff-tables.txt && ok || bad "a differential file's tables: $(cat out)"
+has diff-file-head out 'Before: 100 cycles in 3 unique stacks (d.folded, first counts)'
+
 run markdown "$bin" -q --diff before.folded after.folded --top 2 --top-format markdown
 has md-head out '**Before:** 100 cycles · **After:** 150 cycles · **Change:** +50 (+50.00%)'
 has md-table out '| Before | After | Δ cycles | Change | Function |'

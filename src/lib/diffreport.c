@@ -64,6 +64,55 @@ static fs_delta_sides sides_of(const foldsvg_diff *d)
     return s;
 }
 
+/* The tables of DELTAS for SIDES to OUT, as the options say. */
+static foldsvg_status write_deltas(const fs_deltas *deltas, const fs_delta_sides *sides,
+                                   const char *unit, const foldsvg_options *o, FILE *out,
+                                   foldsvg_error *err)
+{
+    size_t top = o->report.top ? o->report.top : FS_DIFF_DEFAULT_TOP;
+    return fs_deltas_write(deltas, sides, top, o->report.top_format, unit, out, err);
+}
+
+foldsvg_status fs_profile_write_delta_top(const foldsvg_profile *p, FILE *out,
+                                          const foldsvg_options *o, foldsvg_error *err)
+{
+    const fs_tree *t = &p->tree;
+    fs_delta_sides sides;
+    memset(&sides, 0, sizeof sides);
+    /* the sides are the input's two columns: each stack's first counts and its last */
+    for (uint32_t i = 1; i < t->nnodes; i++) {
+        uint64_t b = t->before ? t->before[i] : 0, a = t->nodes[i].count;
+        sides.unique[0] += b != 0;
+        sides.unique[1] += a != 0;
+        sides.only_before += b != 0 && a == 0;
+        sides.only_after += a != 0 && b == 0;
+    }
+    sides.total[0] = t->total_before;
+    sides.total[1] = t->total;
+    fs_buf names[2] = {{0}, {0}};
+    const char *file = p->facts.files[0] ? p->facts.files : "the input";
+    fs_buf_printf(&names[0], "%s, first counts", file);
+    fs_buf_printf(&names[1], "%s, second counts", file);
+    foldsvg_status st = fs_buf_status(&names[0]) ? FOLDSVG_E_NOMEM : fs_buf_status(&names[1]);
+    const fs_report_opts *r = &o->report;
+    fs_deltas deltas;
+    if (st == FOLDSVG_OK)
+        st = fs_deltas_compute(t, per_side(r->per_before, r->per), per_side(r->per_after, r->per),
+                               &deltas);
+    if (st) {
+        fs_buf_free(&names[0]);
+        fs_buf_free(&names[1]);
+        return fs_error(err, st, NULL, "out of memory");
+    }
+    sides.name[0] = names[0].data;
+    sides.name[1] = names[1].data;
+    st = write_deltas(&deltas, &sides, o->countname ? o->countname : p->count_name, o, out, err);
+    fs_deltas_free(&deltas);
+    fs_buf_free(&names[0]);
+    fs_buf_free(&names[1]);
+    return st;
+}
+
 foldsvg_status foldsvg_diff_write_top(const foldsvg_diff *d, FILE *out, const foldsvg_options *opts,
                                       foldsvg_error *err)
 {
@@ -74,9 +123,7 @@ foldsvg_status foldsvg_diff_write_top(const foldsvg_diff *d, FILE *out, const fo
     fs_deltas deltas;
     FS_FORWARD_IF_ERROR(compute(d, o, &deltas, err));
     fs_delta_sides sides = sides_of(d);
-    size_t top = o->report.top ? o->report.top : FS_DIFF_DEFAULT_TOP;
-    foldsvg_status st =
-        fs_deltas_write(&deltas, &sides, top, o->report.top_format, unit_of(d, o), out, err);
+    foldsvg_status st = write_deltas(&deltas, &sides, unit_of(d, o), o, out, err);
     fs_deltas_free(&deltas);
     return st;
 }

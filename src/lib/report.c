@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/diff.h"
 #include "lib/options.h"
 #include "lib/output.h"
 #include "lib/profile.h"
@@ -42,6 +43,8 @@ foldsvg_status foldsvg_profile_write_top(const foldsvg_profile *p, FILE *out,
     const foldsvg_options *o = opts ? opts : fs_default_options();
     if (p->tree.total == 0)
         return no_data(err);
+    if (p->tree.has_diff) /* two counts a line: what changed, not only the second */
+        return fs_profile_write_delta_top(p, out, o, err);
     fs_tables tb;
     if (fs_tables_compute(&p->tree, top_rows(o), &tb) != FOLDSVG_OK)
         return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
