@@ -230,9 +230,7 @@ static foldsvg_status sort_into_stream(stream_ctx *c, foldsvg_error *err)
         return FOLDSVG_OK;
     }
     if (c->unsorted_runs)
-        return fs_error(err, FOLDSVG_E_IO, NULL,
-                        "sorting the stacks: the sorted runs came back out of order (did a "
-                        "temporary file change?)");
+        return fs_sorted_runs_error(err, NULL);
     return st ? fs_error(err, st, NULL, "sorting the stacks: %s", foldsvg_status_name(st)) : st;
 }
 

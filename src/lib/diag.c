@@ -35,6 +35,13 @@ foldsvg_status fs_filtered_out_error(foldsvg_error *err, const char *name)
                     "--exclude and --focus patterns)");
 }
 
+foldsvg_status fs_sorted_runs_error(foldsvg_error *err, const char *name)
+{
+    return fs_error(err, FOLDSVG_E_IO, name,
+                    "sorting the stacks: the sorted runs came back out of order (did a "
+                    "temporary file change?)");
+}
+
 void fs_warn_folded_stats(const foldsvg_options *o, const char *name, const fs_folded_stats *s)
 {
     foldsvg_error w;

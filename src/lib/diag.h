@@ -15,6 +15,9 @@ foldsvg_status fs_no_data_error(foldsvg_error *err, const char *name, const fs_f
 /* The error for an input (NAME, may be NULL) whose every stack the filters dropped. */
 foldsvg_status fs_filtered_out_error(foldsvg_error *err, const char *name);
 
+/* The error for a sorter whose runs came back out of order (NAME: the input, may be NULL). */
+foldsvg_status fs_sorted_runs_error(foldsvg_error *err, const char *name);
+
 /* The error for a stack that could not be added (ST: overflow, out of memory...) at LINE
  * of NAME (0: no line). */
 foldsvg_status fs_stack_error(foldsvg_error *err, foldsvg_status st, const char *name,

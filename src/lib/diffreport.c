@@ -130,15 +130,6 @@ foldsvg_status foldsvg_diff_write_top(const foldsvg_diff *d, FILE *out, const fo
 
 /* ---- the report section ------------------------------------------------------------------ */
 
-static char *dup_str(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *c = malloc(n);
-    if (c)
-        memcpy(c, s, n);
-    return c;
-}
-
 static void format_of(const fs_profile_facts *f, char *buf, size_t size)
 {
     snprintf(buf, size, "%s%s", f->format[0] ? f->format : "?", f->gzip ? " (gzip)" : "");
@@ -189,12 +180,12 @@ static foldsvg_status fill_diff(fs_diff_section *s, const foldsvg_diff *d, const
     s->sides = sides_of(d);
     s->negate = o->svg.negate;
     for (int i = 0; st == FOLDSVG_OK && i < 2; i++) {
-        s->side_name[i] = dup_str(d->side[i].name);
+        s->side_name[i] = strdup(d->side[i].name);
         s->sides.name[i] = s->side_name[i];
         if (!s->side_name[i])
             st = FOLDSVG_E_NOMEM;
     }
-    if (st == FOLDSVG_OK && !(s->countname = dup_str(unit_of(d, o))))
+    if (st == FOLDSVG_OK && !(s->countname = strdup(unit_of(d, o))))
         st = FOLDSVG_E_NOMEM;
     if (st == FOLDSVG_OK)
         st = add_facts(s, d, s->countname);
@@ -214,8 +205,8 @@ static foldsvg_status make_diff_section(fs_report_section *s, const void *what,
     FS_FORWARD_IF_ERROR(check_diff(a->d, err));
     FS_FORWARD_IF_ERROR(fs_report_section_svg(s, a->d->p, o, err));
     s->per = o->report.per;
-    s->countname = dup_str(unit_of(a->d, o));
-    s->heading = a->heading ? dup_str(a->heading) : NULL;
+    s->countname = strdup(unit_of(a->d, o));
+    s->heading = a->heading ? strdup(a->heading) : NULL;
     s->diff = calloc(1, sizeof *s->diff);
     foldsvg_status st = s->countname && (!a->heading || s->heading) && s->diff
                             ? fill_diff(s->diff, a->d, o, err)

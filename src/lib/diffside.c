@@ -145,10 +145,7 @@ static void on_facts(void *user, const char *format, const char *product, uint32
                      uint64_t rate)
 {
     fs_diff_side *s = user;
-    snprintf(s->facts.format, sizeof s->facts.format, "%s", format);
-    snprintf(s->facts.product, sizeof s->facts.product, "%s", product);
-    s->facts.threads = threads;
-    s->facts.rate = rate;
+    fs_profile_facts_set(&s->facts, format, product, threads, rate);
 }
 
 static void on_stats(void *user, const fs_folded_stats *st)
@@ -275,9 +272,7 @@ static foldsvg_status on_sorted(void *user, const char *stack, size_t len, uint6
     int less;
     foldsvg_status st = take(s, stack, len, count, &less);
     if (st == FOLDSVG_OK && less)
-        return fs_error(&s->err, FOLDSVG_E_IO, s->name,
-                        "sorting the stacks: the sorted runs came back out of order (did a "
-                        "temporary file change?)");
+        return fs_sorted_runs_error(&s->err, s->name);
     return st;
 }
 

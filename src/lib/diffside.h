@@ -56,8 +56,8 @@ typedef struct fs_diff_side {
      * read before: a check pass, a sorter, a profile); 0 while streaming in one pass. The
      * join reads it on its thread once the side's first stack came (fold/diffjoin.h). */
     uint64_t known_total;
-    size_t unique;   /* distinct stacks emitted */
-    int unsorted;    /* a STREAM run stopped: the input is not sorted */
+    size_t unique; /* distinct stacks emitted */
+    int unsorted;  /* a STREAM run stopped: the input is not sorted */
     fs_folded_stats stats;
     int has_stats;
     fs_profile_facts facts;

@@ -55,10 +55,7 @@ static void on_facts(void *user, const char *format, const char *product, uint32
                      uint64_t rate)
 {
     tree_in *c = user;
-    snprintf(c->facts.format, sizeof c->facts.format, "%s", format);
-    snprintf(c->facts.product, sizeof c->facts.product, "%s", product);
-    c->facts.threads = threads;
-    c->facts.rate = rate;
+    fs_profile_facts_set(&c->facts, format, product, threads, rate);
 }
 
 static void on_stats(void *user, const fs_folded_stats *s)

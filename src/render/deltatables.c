@@ -20,17 +20,7 @@ static void format_real(long double v, int sep, char *buf)
     if (!(a < 18446744073709551615.0L))
         a = 18446744073709551615.0L;
     uint64_t whole = (uint64_t)a;
-    uint64_t cents = (uint64_t)roundl((a - (long double)whole) * 100.0L);
-    if (cents >= 100) {
-        whole++;
-        cents -= 100;
-    }
-    char w[32];
-    if (sep)
-        fs_format_thousands(whole, w);
-    else
-        snprintf(w, sizeof w, "%llu", (unsigned long long)whole);
-    snprintf(buf, 64, "%s.%02u", w, (unsigned)cents);
+    fs_tables_format_cents(whole, (uint64_t)roundl((a - (long double)whole) * 100.0L), sep, buf);
 }
 
 void fs_delta_format_delta(const fs_delta_row *r, uint64_t per_before, uint64_t per_after, int sep,
@@ -61,6 +51,14 @@ void fs_delta_format_change(const fs_delta_row *r, uint64_t per_before, char *bu
         strcpy(buf, "0.00%");
     else
         snprintf(buf, 64, "%+.2f%%", p);
+}
+
+void fs_delta_format_row(const fs_delta_row *r, const fs_deltas *d, fs_delta_cells *out)
+{
+    fs_delta_format_count(r->before, d->per_before, 1, out->before);
+    fs_delta_format_count(r->after, d->per_after, 1, out->after);
+    fs_delta_format_delta(r, d->per_before, d->per_after, 1, out->delta);
+    fs_delta_format_change(r, d->per_before, out->change);
 }
 
 fs_delta_row fs_delta_totals(const fs_deltas *d)
@@ -109,15 +107,12 @@ static void text_table(fs_textout *o, const char *title, const fs_delta_table *t
     size_t n = shown(t, top);
     fs_text_printf(o, "\n%s: top %zu of %zu function%s by change\n", title, n, t->n,
                    t->n == 1 ? "" : "s");
-    char b[64], a[64], dl[64], ch[64];
+    fs_delta_cells x;
     int wb = 6, wa = 5, wd = 5, wc = 6;
     for (size_t i = 0; i < n; i++) {
-        const fs_delta_row *r = &t->rows[i];
-        fs_delta_format_count(r->before, d->per_before, 1, b);
-        fs_delta_format_count(r->after, d->per_after, 1, a);
-        fs_delta_format_delta(r, d->per_before, d->per_after, 1, dl);
-        fs_delta_format_change(r, d->per_before, ch);
-        int lb = (int)strlen(b), la = (int)strlen(a), ld = (int)strlen(dl), lc = (int)strlen(ch);
+        fs_delta_format_row(&t->rows[i], d, &x);
+        int lb = (int)strlen(x.before), la = (int)strlen(x.after), ld = (int)strlen(x.delta),
+            lc = (int)strlen(x.change);
         wb = lb > wb ? lb : wb;
         wa = la > wa ? la : wa;
         wd = ld > wd ? ld : wd;
@@ -127,11 +122,9 @@ static void text_table(fs_textout *o, const char *title, const fs_delta_table *t
                    "change", "function");
     for (size_t i = 0; i < n; i++) {
         const fs_delta_row *r = &t->rows[i];
-        fs_delta_format_count(r->before, d->per_before, 1, b);
-        fs_delta_format_count(r->after, d->per_after, 1, a);
-        fs_delta_format_delta(r, d->per_before, d->per_after, 1, dl);
-        fs_delta_format_change(r, d->per_before, ch);
-        fs_text_printf(o, "%*s  %*s  %*s  %*s  ", wb, b, wa, a, wd, dl, wc, ch);
+        fs_delta_format_row(r, d, &x);
+        fs_text_printf(o, "%*s  %*s  %*s  %*s  ", wb, x.before, wa, x.after, wd, x.delta, wc,
+                       x.change);
         fs_text_put(o, r->name, r->len);
         fs_text_puts(o, "\n");
     }
@@ -163,14 +156,11 @@ static void md_table(fs_textout *o, const char *title, const fs_delta_table *t, 
     const char *per = divided(d) ? " per iteration" : "";
     fs_text_printf(o, "| Before | After | Δ %s%s | Change | Function |\n", unit, per);
     fs_text_puts(o, "|---:|---:|---:|---:|:---|\n");
-    char b[64], a[64], dl[64], ch[64];
+    fs_delta_cells x;
     for (size_t i = 0; i < n; i++) {
         const fs_delta_row *r = &t->rows[i];
-        fs_delta_format_count(r->before, d->per_before, 1, b);
-        fs_delta_format_count(r->after, d->per_after, 1, a);
-        fs_delta_format_delta(r, d->per_before, d->per_after, 1, dl);
-        fs_delta_format_change(r, d->per_before, ch);
-        fs_text_printf(o, "| %s | %s | %s | %s | ", b, a, dl, ch);
+        fs_delta_format_row(r, d, &x);
+        fs_text_printf(o, "| %s | %s | %s | %s | ", x.before, x.after, x.delta, x.change);
         fs_text_md_code(o, r->name, r->len);
         fs_text_puts(o, " |\n");
     }
@@ -179,15 +169,12 @@ static void md_table(fs_textout *o, const char *title, const fs_delta_table *t, 
 static void write_markdown(fs_textout *o, const fs_deltas *d, const fs_delta_sides *s, size_t top,
                            const char *unit)
 {
-    char b[64], a[64], dl[64], ch[64];
     fs_delta_row tot = fs_delta_totals(d);
-    fs_delta_format_count(d->total_before, d->per_before, 1, b);
-    fs_delta_format_count(d->total_after, d->per_after, 1, a);
-    fs_delta_format_delta(&tot, d->per_before, d->per_after, 1, dl);
-    fs_delta_format_change(&tot, d->per_before, ch);
+    fs_delta_cells x;
+    fs_delta_format_row(&tot, d, &x);
     const char *per = divided(d) ? " per iteration" : "";
-    fs_text_printf(o, "**Before:** %s %s%s · **After:** %s %s%s · **Change:** %s (%s)\n", b, unit,
-                   per, a, unit, per, dl, ch);
+    fs_text_printf(o, "**Before:** %s %s%s · **After:** %s %s%s · **Change:** %s (%s)\n", x.before,
+                   unit, per, x.after, unit, per, x.delta, x.change);
     fs_text_puts(o, "\n");
     fs_text_printf(o, "*");
     fs_text_md_code(o, s->name[0], strlen(s->name[0]));
@@ -196,8 +183,9 @@ static void write_markdown(fs_textout *o, const fs_deltas *d, const fs_delta_sid
     fs_text_printf(o, ": %zu unique stacks, %zu only before, %zu only after", d->unique,
                    s->only_before, s->only_after);
     if (s->normalized) {
-        fs_delta_format_count(s->total[0], 0, 1, b);
-        fs_text_printf(o, "; before normalized from %s", b);
+        char raw[64];
+        fs_delta_format_count(s->total[0], 0, 1, raw);
+        fs_text_printf(o, "; before normalized from %s", raw);
     }
     if (divided(d))
         fs_text_printf(o, "; before divided by %llu, after by %llu",

@@ -28,6 +28,12 @@ void fs_delta_format_delta(const fs_delta_row *r, uint64_t per_before, uint64_t 
                            char *buf);
 void fs_delta_format_change(const fs_delta_row *r, uint64_t per_before, char *buf);
 
+/* A row's four cells as the tables show them (with separators). */
+typedef struct fs_delta_cells {
+    char before[64], after[64], delta[64], change[64];
+} fs_delta_cells;
+void fs_delta_format_row(const fs_delta_row *r, const fs_deltas *d, fs_delta_cells *out);
+
 /* The totals as a row (no name). */
 fs_delta_row fs_delta_totals(const fs_deltas *d);
 

@@ -6,15 +6,6 @@
 #include "render/annotation.h"
 #include "util/grow.h"
 
-static char *dup_str(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (d)
-        memcpy(d, s, n);
-    return d;
-}
-
 /* The rows of FROM that KEEP accepts, at most TOP (0: all), into TO; their name bytes are
  * counted in *BYTES. */
 static foldsvg_status pick(fs_delta_table *to, const fs_delta_table *from, size_t top,
@@ -80,7 +71,7 @@ foldsvg_status fs_diff_section_cut(fs_diff_section *s, const fs_deltas *full, si
 foldsvg_status fs_diff_section_fact(fs_diff_section *s, const char *label, const char *before,
                                     const char *after, const char *change)
 {
-    fs_diff_fact f = {dup_str(label), dup_str(before), dup_str(after), dup_str(change)};
+    fs_diff_fact f = {strdup(label), strdup(before), strdup(after), strdup(change)};
     if (!f.label || !f.before || !f.after || !f.change ||
         FS_GROW(s->facts, s->facts_cap, s->nfacts + 1, 8) != FOLDSVG_OK) {
         free(f.label);
@@ -237,19 +228,16 @@ static void delta_table(fs_xmlw *c, const fs_diff_section *s, const char *kind, 
     fs_xmlw_end_full(c);
     fs_xmlw_end_full(c);
     fs_xmlw_start(c, "tbody");
-    char b[64], a[64], dl[64], ch[64];
+    fs_delta_cells x;
     for (size_t i = 0; i < t->n; i++) {
         const fs_delta_row *r = &t->rows[i];
-        fs_delta_format_count(r->before, d->per_before, 1, b);
-        fs_delta_format_count(r->after, d->per_after, 1, a);
-        fs_delta_format_delta(r, d->per_before, d->per_after, 1, dl);
-        fs_delta_format_change(r, d->per_before, ch);
+        fs_delta_format_row(r, d, &x);
         nl(c);
         fs_xmlw_start(c, "tr");
-        cell(c, "td", "num", b, strlen(b));
-        cell(c, "td", "num", a, strlen(a));
-        cell(c, "td", direction(s, r), dl, strlen(dl));
-        cell(c, "td", direction(s, r), ch, strlen(ch));
+        cell(c, "td", "num", x.before, strlen(x.before));
+        cell(c, "td", "num", x.after, strlen(x.after));
+        cell(c, "td", direction(s, r), x.delta, strlen(x.delta));
+        cell(c, "td", direction(s, r), x.change, strlen(x.change));
         name_cell(c, r, r->after != 0);
         fs_xmlw_end_full(c);
     }

@@ -88,16 +88,21 @@ void fs_tables_format_count(uint64_t count, uint64_t per, int sep, char *buf)
         cents = (r * 100 + per / 2) / per;
     else
         cents = (uint64_t)((long double)r * 100.0L / (long double)per + 0.5L);
+    fs_tables_format_cents(q, cents, sep, buf);
+}
+
+void fs_tables_format_cents(uint64_t whole, uint64_t cents, int sep, char *buf)
+{
     if (cents >= 100) {
-        q++;
+        whole++;
         cents -= 100;
     }
-    char whole[32];
+    char w[32];
     if (sep)
-        fs_format_thousands(q, whole);
+        fs_format_thousands(whole, w);
     else
-        snprintf(whole, sizeof whole, "%llu", (unsigned long long)q);
-    snprintf(buf, 48, "%s.%02u", whole, (unsigned)cents);
+        snprintf(w, sizeof w, "%llu", (unsigned long long)whole);
+    snprintf(buf, 48, "%s.%02u", w, (unsigned)cents);
 }
 
 void fs_tables_json_count(fs_jsonout *j, uint64_t count, uint64_t per)

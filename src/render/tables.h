@@ -41,6 +41,9 @@ void fs_tables_free(fs_tables *tb);
 /* Count formatting shared by every writer: COUNT / PER (PER 0 or 1: the count itself) with
  * ',' thousands separators when SEP, two decimals when divided. BUF: at least 48 bytes. */
 void fs_tables_format_count(uint64_t count, uint64_t per, int sep, char *buf);
+/* WHOLE.CENTS (CENTS up to 100: 100 carries into WHOLE) as fs_tables_format_count writes a
+ * divided count. */
+void fs_tables_format_cents(uint64_t whole, uint64_t cents, int sep, char *buf);
 /* COUNT / PER as a JSON number (fs_tables_format_count without separators). */
 struct fs_jsonout;
 void fs_tables_json_count(struct fs_jsonout *j, uint64_t count, uint64_t per);
