@@ -53,6 +53,11 @@ run stdin-after sh -c "'$bin' -q --diff before.folded - -o i.folded --sort-buffe
 same stdin-folded d.folded i.folded
 run no-tmpdir sh -c "TMPDIR=/nonexistent '$bin' -q --diff - after.folded -o n.svg --hash < before-unsorted.folded"
 same no-tmpdir-svg s.svg n.svg
+# a pipe (what <(...) gives) is read once, its copy read again: an unsorted one too
+mkfifo pipe-before
+(cat before-unsorted.folded >pipe-before &)
+run fifo "$bin" -q --diff pipe-before after.folded -o p.svg --hash
+same fifo-svg s.svg p.svg
 
 # any input on either side: a Gecko profile against its own folded form is no change
 gecko=$here/data/firefox/gecko-v24-sp1-style-probe-gecko_profile-0.4.0.json

@@ -81,9 +81,10 @@ static foldsvg_status run_init(diff_run *r, const char *const paths[2],
                           r->have_progress ? &r->progress : NULL);
     }
     r->normalize = o->diff_normalize;
-    /* a missing or unreadable side is named at once, BEFORE first */
+    /* a missing or unreadable side is named at once, BEFORE first (a pipe is left alone: it
+     * cannot be opened twice) */
     for (int i = 0; paths && i < 2; i++) {
-        if (is_stdin(paths[i]))
+        if (fs_diff_read_once(paths[i]))
             continue;
         fs_input *in;
         FS_FORWARD_IF_ERROR(fs_input_open_file(&in, paths[i], err));

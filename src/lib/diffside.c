@@ -2,6 +2,8 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <sys/stat.h>
 
 #include "fold/pipeline.h"
 #include "lib/diag.h"
@@ -28,6 +30,7 @@ void fs_diff_side_init(fs_diff_side *s, const char *path, const foldsvg_profile 
     s->progress = progress;
     const char *shown = !path ? (name ? name : "") : strcmp(path, "-") ? path : "<stdin>";
     snprintf(s->name, sizeof s->name, "%s", shown);
+    s->once = path && fs_diff_read_once(path);
 }
 
 void fs_diff_side_free(fs_diff_side *s)
@@ -179,32 +182,47 @@ static void on_progress(void *user, const char *input, uint64_t done, uint64_t t
 
 /* ---- reading ----------------------------------------------------------------------------- */
 
-static int is_stdin(const fs_diff_side *s)
+int fs_diff_read_once(const char *path)
 {
-    return strcmp(s->path, "-") == 0;
+    struct stat sb;
+    if (strcmp(path, "-") == 0)
+        return 1;
+    return stat(path, &sb) == 0 &&
+           (S_ISFIFO(sb.st_mode) || S_ISCHR(sb.st_mode) || S_ISSOCK(sb.st_mode));
 }
 
-/* The input from its start: a file by name; standard input the first time as it comes (a
- * copy kept in the spool, when one could be made), later from the spool. *TEED: this read
- * fills the spool. */
-static foldsvg_status open_input(fs_diff_side *s, fs_input **in, int *teed)
+/* The input from its start: a file by name; standard input or a pipe the first time as it
+ * comes (a copy kept in the spool, when one could be made), later from the spool. *TEED:
+ * this read fills the spool; *OWNED: a stream to close after the read. */
+static foldsvg_status open_input(fs_diff_side *s, fs_input **in, int *teed, FILE **owned)
 {
     *teed = 0;
-    if (!is_stdin(s))
+    *owned = NULL;
+    if (!s->once)
         return fs_input_open_file(in, s->path, &s->err);
-    if (s->stdin_read) {
+    if (s->read_once) {
         if (!s->spool)
-            return fs_error(&s->err, FOLDSVG_E_IO, "<stdin>",
-                            "standard input has to be read twice and no temporary file could "
-                            "be made for it (set TMPDIR)");
+            return fs_error(&s->err, FOLDSVG_E_IO, s->name,
+                            "the input has to be read twice and no temporary file could be "
+                            "made for it (set TMPDIR)");
         rewind(s->spool);
-        return fs_input_open_stream(in, s->spool, "<stdin>", &s->err);
+        return fs_input_open_stream(in, s->spool, s->name, &s->err);
     }
-    s->stdin_read = 1;
+    s->read_once = 1;
+    FILE *f = stdin;
+    if (strcmp(s->path, "-") != 0 && !(f = *owned = fopen(s->path, "rb")))
+        return fs_error(&s->err, FOLDSVG_E_IO, s->name, "cannot open input: %s", strerror(errno));
     if (!s->spool) /* no copy could be made: read once, into a profile (run) */
-        return fs_input_open_stream(in, stdin, "<stdin>", &s->err);
+        return fs_input_open_stream(in, f, s->name, &s->err);
     *teed = 1;
-    return fs_input_open_stream_tee(in, stdin, "<stdin>", s->spool, &s->err);
+    return fs_input_open_stream_tee(in, f, s->name, s->spool, &s->err);
+}
+
+static void close_input(fs_input *in, FILE *owned)
+{
+    fs_input_close(in);
+    if (owned)
+        fclose(owned);
 }
 
 /* The modes that depend on line order need folded text (lib/read.c says the same). */
@@ -224,7 +242,13 @@ static foldsvg_status read_pass(fs_diff_side *s, int pass)
 {
     fs_input *in;
     int teed;
-    FS_FORWARD_IF_ERROR(open_input(s, &in, &teed));
+    FILE *owned;
+    foldsvg_status ost = open_input(s, &in, &teed, &owned);
+    if (ost) {
+        if (owned)
+            fclose(owned);
+        return ost;
+    }
     if (s->progress)
         fs_input_set_progress(in, on_progress, s->progress);
     const fs_format *format;
@@ -255,11 +279,11 @@ static foldsvg_status read_pass(fs_diff_side *s, int pass)
         s->facts.gzip = fs_input_is_gzip(in);
         s->facts.ninputs = 1;
     }
-    /* a read stopped early must still leave all of standard input in the spool */
+    /* a read stopped early must still leave all of the input in the spool */
     if (teed && st == FS_STOP && fs_input_drain_raw(in, &s->err) != FOLDSVG_OK)
         st = s->err.code;
     fs_pipeline_free(pl);
-    fs_input_close(in);
+    close_input(in, owned);
     return st;
 }
 
@@ -312,12 +336,15 @@ static foldsvg_status walk_profile(fs_diff_side *s)
         o.progress_user = s->progress;
         fs_input *in;
         int teed;
-        foldsvg_status st = open_input(s, &in, &teed);
+        FILE *owned;
+        foldsvg_status st = open_input(s, &in, &teed, &owned);
         if (st == FOLDSVG_OK) {
             reset(s);
             st = fs_profile_read_input(s->owned, in, &o, &s->err);
             fs_input_close(in);
         }
+        if (owned)
+            fclose(owned);
         if (st)
             return st;
         p = s->owned;
@@ -370,8 +397,8 @@ static foldsvg_status finish_sort(fs_diff_side *s)
  * from the start of the input. */
 static foldsvg_status run(fs_diff_side *s)
 {
-    if (s->path && is_stdin(s) && !s->stdin_read && !(s->spool = fs_tmpfile()))
-        s->mode = FS_SIDE_PROFILE; /* standard input can be read only once */
+    if (s->once && !s->read_once && !(s->spool = fs_tmpfile()))
+        s->mode = FS_SIDE_PROFILE; /* it can be read only once: into a profile */
     for (;;) {
         fs_side_mode mode = s->mode;
         if (mode == FS_SIDE_PROFILE) {

@@ -66,8 +66,9 @@ typedef struct fs_diff_side {
     foldsvg_error warnings[FS_SIDE_WARNINGS];
     size_t nwarnings;
     /* private */
-    FILE *spool;            /* standard input's copy, for a second read */
-    int stdin_read;         /* standard input was read once, into the spool */
+    int once;               /* standard input, a pipe: it can be read only once */
+    FILE *spool;            /* the copy of such an input, for a second read */
+    int read_once;          /* it was read once, into the spool */
     foldsvg_profile *owned; /* the input read into a profile */
     fs_sorter *sorter;
     int pass;    /* what the consumer does with a stack (diffside.c) */
@@ -77,6 +78,10 @@ typedef struct fs_diff_side {
     fs_sorted_fn emit;
     void *emit_user;
 } fs_diff_side;
+
+/* Whether PATH can be read only once (standard input, a pipe, a device): read again from a
+ * copy. */
+int fs_diff_read_once(const char *path);
 
 /* A side reading PATH, or taking P's stacks (PATH NULL; NAME labels it). O outlives S. */
 void fs_diff_side_init(fs_diff_side *s, const char *path, const foldsvg_profile *p,
