@@ -24,9 +24,4 @@ struct foldsvg_diff {
     size_t unique, only_before, only_after; /* stacks of the join */
 };
 
-/* --top of a profile read from differential input (STACK BEFORE AFTER lines): the delta
- * tables of its two columns (lib/report.c writes these in place of the plain tables). */
-foldsvg_status fs_profile_write_delta_top(const foldsvg_profile *p, FILE *out,
-                                          const foldsvg_options *o, foldsvg_error *err);
-
 #endif

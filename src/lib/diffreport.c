@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/deltatop.h"
 #include "lib/diff.h"
 #include "lib/options.h"
 #include "lib/output.h"
@@ -14,9 +15,6 @@
 #include "render/svg.h"
 #include "util/buf.h"
 #include "util/error.h"
-
-/* Rows per table when "top" is not set (as the reports of one profile). */
-#define FS_DIFF_DEFAULT_TOP 25
 
 static const char *unit_of(const foldsvg_diff *d, const foldsvg_options *o)
 {
@@ -33,18 +31,12 @@ static foldsvg_status check_diff(const foldsvg_diff *d, foldsvg_error *err)
     return FOLDSVG_OK;
 }
 
-/* A side's divisor: its own option, else --per. */
-static uint64_t per_side(uint64_t side, uint64_t per)
-{
-    return side ? side : per;
-}
-
 static foldsvg_status compute(const foldsvg_diff *d, const foldsvg_options *o, fs_deltas *out,
                               foldsvg_error *err)
 {
     const fs_report_opts *r = &o->report;
-    if (fs_deltas_compute(&d->p->tree, per_side(r->per_before, r->per),
-                          per_side(r->per_after, r->per), out) != FOLDSVG_OK)
+    if (fs_deltas_compute(&d->p->tree, fs_delta_per(r->per_before, r->per),
+                          fs_delta_per(r->per_after, r->per), out) != FOLDSVG_OK)
         return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
     return FOLDSVG_OK;
 }
@@ -64,55 +56,6 @@ static fs_delta_sides sides_of(const foldsvg_diff *d)
     return s;
 }
 
-/* The tables of DELTAS for SIDES to OUT, as the options say. */
-static foldsvg_status write_deltas(const fs_deltas *deltas, const fs_delta_sides *sides,
-                                   const char *unit, const foldsvg_options *o, FILE *out,
-                                   foldsvg_error *err)
-{
-    size_t top = o->report.top ? o->report.top : FS_DIFF_DEFAULT_TOP;
-    return fs_deltas_write(deltas, sides, top, o->report.top_format, unit, out, err);
-}
-
-foldsvg_status fs_profile_write_delta_top(const foldsvg_profile *p, FILE *out,
-                                          const foldsvg_options *o, foldsvg_error *err)
-{
-    const fs_tree *t = &p->tree;
-    fs_delta_sides sides;
-    memset(&sides, 0, sizeof sides);
-    /* the sides are the input's two columns: each stack's first counts and its last */
-    for (uint32_t i = 1; i < t->nnodes; i++) {
-        uint64_t b = t->before ? t->before[i] : 0, a = t->nodes[i].count;
-        sides.unique[0] += b != 0;
-        sides.unique[1] += a != 0;
-        sides.only_before += b != 0 && a == 0;
-        sides.only_after += a != 0 && b == 0;
-    }
-    sides.total[0] = t->total_before;
-    sides.total[1] = t->total;
-    fs_buf names[2] = {{0}, {0}};
-    const char *file = p->facts.files[0] ? p->facts.files : "the input";
-    fs_buf_printf(&names[0], "%s, first counts", file);
-    fs_buf_printf(&names[1], "%s, second counts", file);
-    foldsvg_status st = fs_buf_status(&names[0]) ? FOLDSVG_E_NOMEM : fs_buf_status(&names[1]);
-    const fs_report_opts *r = &o->report;
-    fs_deltas deltas;
-    if (st == FOLDSVG_OK)
-        st = fs_deltas_compute(t, per_side(r->per_before, r->per), per_side(r->per_after, r->per),
-                               &deltas);
-    if (st) {
-        fs_buf_free(&names[0]);
-        fs_buf_free(&names[1]);
-        return fs_error(err, st, NULL, "out of memory");
-    }
-    sides.name[0] = names[0].data;
-    sides.name[1] = names[1].data;
-    st = write_deltas(&deltas, &sides, o->countname ? o->countname : p->count_name, o, out, err);
-    fs_deltas_free(&deltas);
-    fs_buf_free(&names[0]);
-    fs_buf_free(&names[1]);
-    return st;
-}
-
 foldsvg_status foldsvg_diff_write_top(const foldsvg_diff *d, FILE *out, const foldsvg_options *opts,
                                       foldsvg_error *err)
 {
@@ -123,7 +66,7 @@ foldsvg_status foldsvg_diff_write_top(const foldsvg_diff *d, FILE *out, const fo
     fs_deltas deltas;
     FS_FORWARD_IF_ERROR(compute(d, o, &deltas, err));
     fs_delta_sides sides = sides_of(d);
-    foldsvg_status st = write_deltas(&deltas, &sides, unit_of(d, o), o, out, err);
+    foldsvg_status st = fs_write_delta_tables(&deltas, &sides, unit_of(d, o), o, out, err);
     fs_deltas_free(&deltas);
     return st;
 }
@@ -174,8 +117,7 @@ static foldsvg_status fill_diff(fs_diff_section *s, const foldsvg_diff *d, const
 {
     fs_deltas full;
     FS_FORWARD_IF_ERROR(compute(d, o, &full, err));
-    size_t top = o->report.top ? o->report.top : FS_DIFF_DEFAULT_TOP;
-    foldsvg_status st = fs_diff_section_cut(s, &full, top);
+    foldsvg_status st = fs_diff_section_cut(s, &full, fs_delta_top_rows(o));
     fs_deltas_free(&full);
     s->sides = sides_of(d);
     s->negate = o->svg.negate;

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/diff.h"
+#include "lib/deltatop.h"
 #include "lib/options.h"
 #include "lib/output.h"
 #include "lib/profile.h"
