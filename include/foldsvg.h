@@ -276,10 +276,11 @@ FOLDSVG_API foldsvg_status foldsvg_profile_write_as(const foldsvg_profile *p, co
 
 /* What foldsvg_convert did. */
 typedef struct foldsvg_convert_stats {
-    uint64_t total;       /* the summed count */
-    size_t unique_stacks; /* distinct stacks */
-    char count_name[16];  /* the unit written in the output */
-    int streamed;         /* 1 when the stacks were merged in order, without a profile */
+    uint64_t total;        /* the summed count */
+    size_t unique_stacks;  /* distinct stacks */
+    char count_name[16];   /* the unit written in the output */
+    int streamed;          /* 1 when the stacks were merged in order, without a profile */
+    uint64_t total_before; /* foldsvg_diff_convert: BEFORE's total as read (TOTAL is AFTER's) */
 } foldsvg_convert_stats;
 
 /* The summary line the command prints after a run (without "foldsvg: " and the newline):
@@ -377,6 +378,86 @@ FOLDSVG_API foldsvg_status foldsvg_report_render(const foldsvg_report *r, FILE *
                                                  foldsvg_error *err);
 FOLDSVG_API foldsvg_status foldsvg_report_write(const foldsvg_report *r, const char *path,
                                                 foldsvg_error *err);
+
+/* ---------------------------------------------------------------------------------------
+ * Differential profiles: how AFTER differs from BEFORE
+ *
+ * The two sides are matched stack by stack as inferno-diff-folded matches them: a stack's
+ * BEFORE count is the first, its AFTER count the second (0 when a side lacks it); with the
+ * option "normalize" each BEFORE count is scaled by total(AFTER) / total(BEFORE) and
+ * truncated, when the totals differ. The difference is drawn as inferno-flamegraph draws
+ * inferno-diff-folded's output: frames as wide as AFTER, red where the stack grew, blue where
+ * it shrank ("negate" swaps them). Both sides pass the same stack transforms (the options of
+ * stage "stack", "strip-hex" among them) before they are matched.
+ *
+ *     foldsvg_diff *d = foldsvg_diff_new();
+ *     if (foldsvg_diff_read(d, "before.folded", "after.folded", opts, &err) == FOLDSVG_OK)
+ *         foldsvg_diff_write(d, "diff.html", FOLDSVG_FORMAT_AUTO, opts, &err);
+ *     foldsvg_diff_free(d);
+ * ------------------------------------------------------------------------------------- */
+
+typedef struct foldsvg_diff foldsvg_diff;
+
+typedef enum foldsvg_side { FOLDSVG_BEFORE = 0, FOLDSVG_AFTER = 1 } foldsvg_side;
+
+/* An empty diff, or NULL when out of memory. */
+FOLDSVG_API foldsvg_diff *foldsvg_diff_new(void);
+/* NULL is fine. */
+FOLDSVG_API void foldsvg_diff_free(foldsvg_diff *d);
+
+/* Reads BEFORE and AFTER (any input foldsvg_profile_read_file reads; "-" is standard input,
+ * for one side at most) with OPTS (NULL: defaults), replacing what D held. The two are read
+ * at once, on two threads; memory holds the prefix tree of the stacks of both. A side that
+ * cannot be read, or has nothing to draw, is an error naming that file. Warnings go to the
+ * options' handler (on this thread, after the reading). */
+FOLDSVG_API foldsvg_status foldsvg_diff_read(foldsvg_diff *d, const char *before, const char *after,
+                                             const foldsvg_options *opts, foldsvg_error *err);
+/* The difference of two profiles (recorded or read; their stacks as they are: the stack
+ * transforms applied when they were read), replacing what D held; "normalize" applies. */
+FOLDSVG_API foldsvg_status foldsvg_diff_compare(foldsvg_diff *d, const foldsvg_profile *before,
+                                                const foldsvg_profile *after,
+                                                const foldsvg_options *opts, foldsvg_error *err);
+
+/* The differential profile: one two-count stack per stack of either side (BEFORE after
+ * normalization), what foldsvg_profile_foreach walks and the writers draw. Owned by D. */
+FOLDSVG_API const foldsvg_profile *foldsvg_diff_profile(const foldsvg_diff *d);
+/* A side's total as read (before normalization), and its distinct stacks. */
+FOLDSVG_API uint64_t foldsvg_diff_total(const foldsvg_diff *d, foldsvg_side side);
+FOLDSVG_API size_t foldsvg_diff_unique_stacks(const foldsvg_diff *d, foldsvg_side side);
+
+/* Writes the difference to PATH ("-": standard output) in FORMAT (AUTO: by PATH's name):
+ * the differential SVG, folded text ("STACK BEFORE AFTER" lines, sorted by stack), or the
+ * diff report (HTML: the flamegraph, the delta tables, the facts of both inputs, the
+ * functions found on one side only). Output rules as foldsvg_profile_write. */
+FOLDSVG_API foldsvg_status foldsvg_diff_write(const foldsvg_diff *d, const char *path,
+                                              foldsvg_format format, const foldsvg_options *opts,
+                                              foldsvg_error *err);
+/* The same to a stream. */
+FOLDSVG_API foldsvg_status foldsvg_diff_render(const foldsvg_diff *d, foldsvg_format format,
+                                               const foldsvg_options *opts, FILE *out,
+                                               foldsvg_error *err);
+/* Writes the delta tables to OUT in the options' "top-format" with "top" rows each: per
+ * function, self and inclusive BEFORE, AFTER, DELTA = AFTER - BEFORE and the change in
+ * percent of BEFORE, ranked by |DELTA| (ties by name); BEFORE divided by "per-before" (else
+ * "per"), AFTER by "per-after" (else "per"). */
+FOLDSVG_API foldsvg_status foldsvg_diff_write_top(const foldsvg_diff *d, FILE *out,
+                                                  const foldsvg_options *opts, foldsvg_error *err);
+/* Adds the diff report of D as a section of R (embedded as every section is). */
+FOLDSVG_API foldsvg_status foldsvg_report_add_diff(foldsvg_report *r, const foldsvg_diff *d,
+                                                   const char *heading, foldsvg_error *err);
+
+/* Reads BEFORE and AFTER and writes OUTPUT in FORMAT (AUTO: by OUTPUT's name) the cheapest
+ * way, as the command line's --diff does: to SVG or folded text, each side streams through
+ * as it is read when it is sorted folded text (each on its own thread, merge-joined in step,
+ * memory for the frames drawn), else through a sorter within the "sort-buffer" option's
+ * bytes (spilling to $TMPDIR); nothing builds a prefix tree. Folded output holds every stack
+ * of either side, "STACK 0 0" included (a stack that normalization took to 0), as
+ * inferno-diff-folded writes it. HTML output goes through foldsvg_diff_read. STATS (may be
+ * NULL): AFTER's total, the stacks of the difference. */
+FOLDSVG_API foldsvg_status foldsvg_diff_convert(const char *before, const char *after,
+                                                const char *output, foldsvg_format format,
+                                                const foldsvg_options *opts,
+                                                foldsvg_convert_stats *stats, foldsvg_error *err);
 
 #ifdef __cplusplus
 }

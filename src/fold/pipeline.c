@@ -5,6 +5,7 @@
 
 #include "fold/filter.h"
 #include "fold/fracsum.h"
+#include "fold/hexstrip.h"
 #include "fold/sanitize.h"
 #include "fold/strsort.h"
 #include "util/buf.h"
@@ -28,6 +29,11 @@ struct fs_pipeline {
     size_t frames_cap;
     fs_buf names; /* sanitized names of the stack */
     fs_buf path;  /* the stack joined, for a consumer of paths only */
+    fs_buf hex;   /* --strip-hex: the rewritten names of the stack */
+    struct hex_span {
+        size_t off, len;
+    } * hex_spans; /* where each rewritten name lies in hex (off SIZE_MAX: untouched) */
+    size_t hex_cap;
     fs_fracsum frac;
     fs_drops drops;
 };
@@ -105,9 +111,31 @@ static void trim_reversed(fs_strref *f, size_t n)
         f[n - 1].len--;
 }
 
-/* --reverse, the filters and --base on pl->frames[0..*n); LINE: the frames are a folded
- * line's text. Sets *DROP to FS_DROP_NONE (the stack goes on from pl->frames[*first]) or to
- * the step that drops it. */
+/* --strip-hex on F[0..n): rewritten names go to pl->hex, the frames are pointed at them once
+ * the buffer has stopped moving. */
+static foldsvg_status strip_hex(fs_pipeline *pl, fs_strref *f, size_t n)
+{
+    FS_FORWARD_IF_ERROR(FS_GROW(pl->hex_spans, pl->hex_cap, n, 64));
+    fs_buf_clear(&pl->hex);
+    int any = 0;
+    for (size_t i = 0; i < n; i++) {
+        pl->hex_spans[i].off = SIZE_MAX;
+        if (!fs_hex_strippable(f[i].ptr, f[i].len))
+            continue;
+        size_t at = pl->hex.len;
+        FS_FORWARD_IF_ERROR(fs_hex_strip(&pl->hex, f[i].ptr, f[i].len));
+        pl->hex_spans[i] = (struct hex_span){at, pl->hex.len - at};
+        any = 1;
+    }
+    for (size_t i = 0; any && i < n; i++)
+        if (pl->hex_spans[i].off != SIZE_MAX)
+            f[i] = (fs_strref){pl->hex.data + pl->hex_spans[i].off, pl->hex_spans[i].len};
+    return FOLDSVG_OK;
+}
+
+/* --strip-hex, --reverse, the filters and --base on pl->frames[0..*n); LINE: the frames are
+ * a folded line's text. Sets *DROP to FS_DROP_NONE (the stack goes on from
+ * pl->frames[*first]) or to the step that drops it. */
 static foldsvg_status transform(fs_pipeline *pl, size_t *n, size_t *first, fs_drop *drop, int line)
 {
     fs_strref *f = pl->frames;
@@ -117,6 +145,8 @@ static foldsvg_status transform(fs_pipeline *pl, size_t *n, size_t *first, fs_dr
         f[0] = unknown_frame;
         *n = 1;
     }
+    if (pl->o->strip_hex)
+        FS_FORWARD_IF_ERROR(strip_hex(pl, f, *n));
     if (pl->o->reverse) {
         for (size_t i = 0, j = *n - 1; i < j; i++, j--) {
             fs_strref t = f[i];
@@ -295,7 +325,7 @@ foldsvg_status fs_pipeline_new(fs_pipeline **out, const fs_stack_opts *o, const 
         fs_pipeline_free(pl);
         return st;
     }
-    pl->rewrites = o->reverse || pl->use_base || pl->filter;
+    pl->rewrites = o->reverse || pl->use_base || pl->filter || o->strip_hex;
     pl->direct = !pl->rewrites && !o->no_sort && to->path;
     *out = pl;
     return FOLDSVG_OK;
@@ -309,6 +339,8 @@ void fs_pipeline_free(fs_pipeline *pl)
     fs_buf_free(&pl->prev);
     fs_buf_free(&pl->names);
     fs_buf_free(&pl->path);
+    fs_buf_free(&pl->hex);
+    free(pl->hex_spans);
     fs_fracsum_free(&pl->frac);
     free(pl->frames);
     free(pl);

@@ -5,6 +5,7 @@
  *   -> zero-count rule (a stack without weight is dropped)
  *   -> Miden sanitizing (stacks from structured inputs, fold/sanitize.h)
  *   -> an empty stack becomes "[unknown]"
+ *   -> --strip-hex (fold/hexstrip.h)
  *   -> --reverse -> --strip, --include/--exclude, --focus, --collapse-recursion (fold/filter.h)
  *   -> --base
  *   -> the consumer: a prefix tree, the streaming merge, a sorter.
@@ -70,7 +71,8 @@ foldsvg_status fs_pipeline_new(fs_pipeline **out, const fs_stack_opts *o, const 
                                foldsvg_error *err);
 void fs_pipeline_free(fs_pipeline *pl);
 
-/* Whether stacks are rewritten (reverse, base, filters): folded lines are then split. */
+/* Whether stacks are rewritten (strip-hex, reverse, base, filters): folded lines are then
+ * split. */
 int fs_pipeline_rewrites(const fs_pipeline *pl);
 
 /* A new input named NAME (for messages; copied): the sink its reader feeds. */

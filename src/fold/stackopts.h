@@ -8,6 +8,7 @@
 /* What the stack options say (the option table's rows of stages "input" and "stack" write
  * here, src/lib/options.c; nothing else does). */
 typedef struct fs_stack_opts {
+    int strip_hex;                      /* --strip-hex: "0x1f" in names becomes "0x..." */
     int reverse;                        /* --reverse */
     fs_strlist base;                    /* --base SYM... */
     fs_strlist strip;                   /* --strip RE..., in order */

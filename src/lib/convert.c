@@ -97,7 +97,7 @@ static void on_facts(void *user, const char *format, const char *product, uint32
     stream_ctx *c = user;
     if (!c->facts)
         return;
-    fs_facts_set(&c->facts[c->input], format, product, threads, rate);
+    fs_profile_facts_set(&c->facts[c->input], format, product, threads, rate);
 }
 
 static void on_warn(void *user, const foldsvg_error *w)
@@ -259,9 +259,7 @@ static foldsvg_status sort_into_stream(stream_ctx *c, foldsvg_error *err)
         return FOLDSVG_OK;
     }
     if (c->unsorted_runs)
-        return fs_error(err, FOLDSVG_E_IO, NULL,
-                        "sorting the stacks: the sorted runs came back out of order (did a "
-                        "temporary file change?)");
+        return fs_sorted_runs_error(err, NULL);
     return st ? fs_error(err, st, NULL, "sorting the stacks: %s", foldsvg_status_name(st)) : st;
 }
 
@@ -373,6 +371,7 @@ static foldsvg_status write_route(stream_ctx *c, const char *output, foldsvg_for
         .tree = &c->s.names,
         .frames = c->s.kept,
         .nframes = c->s.nkept,
+        .delta_max = c->s.delta_max,
         .opts = &o->svg,
         .countname = o->countname ? o->countname : "cycles",
     };

@@ -141,6 +141,13 @@ foldsvg_status fs_profile_check_inputs(const foldsvg_profile *p, const foldsvg_o
     return fs_options_check_inputs(o, p->formats, p->last_name, p->last_what, err);
 }
 
+foldsvg_status fs_sorted_runs_error(foldsvg_error *err, const char *name)
+{
+    return fs_error(err, FOLDSVG_E_IO, name,
+                    "sorting the stacks: the sorted runs came back out of order (did a "
+                    "temporary file change?)");
+}
+
 void fs_warn_folded_stats(const foldsvg_options *o, const char *name, const fs_folded_stats *s)
 {
     foldsvg_error w;

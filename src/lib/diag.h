@@ -30,6 +30,9 @@ foldsvg_status fs_profile_no_data(const foldsvg_profile *p, foldsvg_format forma
 foldsvg_status fs_profile_check_inputs(const foldsvg_profile *p, const foldsvg_options *o,
                                        foldsvg_error *err);
 
+/* The error for a sorter whose runs came back out of order (NAME: the input, may be NULL). */
+foldsvg_status fs_sorted_runs_error(foldsvg_error *err, const char *name);
+
 /* The error for a stack that could not be added (ST: overflow, out of memory...) at LINE
  * of NAME (0: no line). */
 foldsvg_status fs_stack_error(foldsvg_error *err, foldsvg_status st, const char *name,

@@ -39,15 +39,6 @@ static void put_text(fs_buf *b, const char *s)
     fs_buf_append(b, "\t", 1);
 }
 
-void fs_facts_set(fs_profile_facts *f, const char *format, const char *product, uint32_t threads,
-                  uint64_t rate)
-{
-    snprintf(f->format, sizeof f->format, "%s", format);
-    snprintf(f->product, sizeof f->product, "%s", product);
-    f->threads = threads;
-    f->rate = rate;
-}
-
 void fs_facts_append(fs_buf *log, const fs_input_note *n)
 {
     static const fs_folded_stats none;

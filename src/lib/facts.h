@@ -32,10 +32,6 @@ typedef struct fs_input_note {
     int drawn;
 } fs_input_note;
 
-/* Fills F's reader facts (what parse/sink.h's facts callback says). */
-void fs_facts_set(fs_profile_facts *f, const char *format, const char *product, uint32_t threads,
-                  uint64_t rate);
-
 /* Appends N's line to LOG (check fs_buf_status once at the end). */
 void fs_facts_append(fs_buf *log, const fs_input_note *n);
 

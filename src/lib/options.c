@@ -76,7 +76,8 @@ typedef enum opt_group {
     G_FILTERS,
     G_PROFILES,
     G_PERF,
-    G_REPORTS
+    G_REPORTS,
+    G_DIFF
 } opt_group;
 
 /* A group's READS: the input format (fs_format.name) its options apply to, when one. */
@@ -94,6 +95,7 @@ static const struct {
                 "inferno-collapse-perf)",
                 "perf"},
     [G_REPORTS] = {"reports", "Reports"},
+    [G_DIFF] = {"diff", "Differential profiles (foldsvg --diff BEFORE AFTER)"},
 };
 
 static const char *const stage_names[] = {
@@ -299,6 +301,20 @@ static const opt_row rows[] = {
      .metavar = "FILE",
      .help = "draw parts folded with --facts-out: the report's facts, the\n"
              "unit, warnings and errors are those of the inputs in FILE"},
+
+    {"diff", 0, CLI, G_DIFF,
+     .help = "draw how AFTER differs from BEFORE (the two inputs): widths\n"
+             "by AFTER, red grew, blue shrank; tables of the change"},
+    {"normalize", 0, T_FLAG, STACK, G_DIFF, FIELD(diff_normalize),
+     .help = "scale BEFORE's counts to AFTER's total (each stack's,\ntruncated)"},
+    {"strip-hex", 0, T_FLAG, STACK, G_DIFF, FIELD(stack.strip_hex),
+     .help = "write hex addresses in names (0x7f3a...) as 0x... so that\nstacks match"},
+    {"per-before", 0, WHOLE(1, UINT64_MAX, C_U64), REPORT, G_DIFF, FIELD(report.per_before),
+     .expected = "a whole number, 1 or more", .metavar = "K",
+     .help = "divide BEFORE's counts in the tables by K (default --per)"},
+    {"per-after", 0, WHOLE(1, UINT64_MAX, C_U64), REPORT, G_DIFF, FIELD(report.per_after),
+     .expected = "a whole number, 1 or more", .metavar = "K",
+     .help = "divide AFTER's counts in the tables by K (default --per)"},
 };
 
 #define NROWS (sizeof rows / sizeof rows[0])

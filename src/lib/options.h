@@ -33,6 +33,7 @@ struct foldsvg_options {
     size_t sort_buffer;     /* bytes for sorting unsorted folded text; 0: the default */
     char *facts_out;        /* --facts-out FILE: this run folds a part (lib/facts.h) */
     char *facts_from;       /* --facts-from FILE: the inputs the parts were folded from */
+    int diff_normalize;     /* --normalize: a diff's BEFORE scaled to AFTER's total */
 
     foldsvg_warning_fn warn;
     void *warn_user;

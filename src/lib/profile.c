@@ -199,6 +199,15 @@ static void append_file(fs_profile_facts *f, const char *name)
         snprintf(f->files + have, cap - have, "%s...", sep);
 }
 
+void fs_profile_facts_set(fs_profile_facts *f, const char *format, const char *product,
+                          uint32_t threads, uint64_t rate)
+{
+    snprintf(f->format, sizeof f->format, "%s", format);
+    snprintf(f->product, sizeof f->product, "%s", product);
+    f->threads = threads;
+    f->rate = rate;
+}
+
 /* The first input sets a text fact; a later one that says something else makes it
  * "mixed". */
 static void merge_text(char *dst, size_t cap, const char *src, uint32_t before)

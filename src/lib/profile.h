@@ -52,6 +52,10 @@ struct foldsvg_profile {
 foldsvg_status fs_profile_record_frames(foldsvg_profile *p, const fs_strref *frames, size_t n,
                                         uint64_t count, uint32_t *leaf);
 
+/* What a reader said about its input (the sink's facts callback), into F. */
+void fs_profile_facts_set(fs_profile_facts *f, const char *format, const char *product,
+                          uint32_t threads, uint64_t rate);
+
 /* Records the facts of one more input read into P (IN->files is its name; fields of IN left
  * "" or 0 are unknown). */
 void fs_profile_note_input(foldsvg_profile *p, const fs_profile_facts *in);

@@ -59,7 +59,7 @@ static void on_facts(void *user, const char *format, const char *product, uint32
                      uint64_t rate)
 {
     tree_in *c = user;
-    fs_facts_set(&c->facts, format, product, threads, rate);
+    fs_profile_facts_set(&c->facts, format, product, threads, rate);
 }
 
 static void on_stats(void *user, const fs_folded_stats *s)

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "lib/diag.h"
+#include "lib/deltatop.h"
 #include "lib/options.h"
 #include "lib/output.h"
 #include "lib/profile.h"
@@ -43,6 +44,8 @@ foldsvg_status foldsvg_profile_write_top(const foldsvg_profile *p, FILE *out,
     FS_FORWARD_IF_ERROR(fs_profile_check_inputs(p, o, err));
     if (p->tree.total == 0)
         return fs_profile_no_data(p, FOLDSVG_FORMAT_SVG, o, err);
+    if (p->tree.has_diff) /* two counts a line: what changed, not only the second */
+        return fs_profile_write_delta_top(p, out, o, err);
     fs_tables tb;
     if (fs_tables_compute(&p->tree, top_rows(o), &tb) != FOLDSVG_OK)
         return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
@@ -157,21 +160,13 @@ static foldsvg_status copy_rows(fs_report_section *s)
     return FOLDSVG_OK;
 }
 
-/* Fills S from P: the SVG (rendered with O, whose id prefix the caller chose), the tables
- * and the facts. */
-static foldsvg_status make_section(fs_report_section *s, const foldsvg_profile *p,
-                                   const char *heading, const char *const *inputs, size_t ninputs,
-                                   const foldsvg_options *o, foldsvg_error *err)
+foldsvg_status fs_report_section_svg(fs_report_section *s, const foldsvg_profile *p,
+                                     const foldsvg_options *o, foldsvg_error *err)
 {
-    memset(s, 0, sizeof *s);
-    if (p->tree.total == 0)
-        return fs_profile_no_data(p, FOLDSVG_FORMAT_HTML, o, err);
     char *svg = NULL;
     size_t len = 0;
     fs_profile_job job = {p, FOLDSVG_FORMAT_SVG, o};
-    foldsvg_status st = fs_output_mem(fs_output_profile, &job, o, &svg, &len, err);
-    if (st)
-        return st;
+    FS_FORWARD_IF_ERROR(fs_output_mem(fs_output_profile, &job, o, &svg, &len, err));
     /* Inline SVG in HTML takes no XML declaration or DOCTYPE: start at the root element. */
     const char *root = strstr(svg, "<svg");
     if (!root) {
@@ -181,10 +176,23 @@ static foldsvg_status make_section(fs_report_section *s, const foldsvg_profile *
     s->svg_len = len - (size_t)(root - svg);
     memmove(svg, root, s->svg_len + 1);
     s->svg = svg;
+    return FOLDSVG_OK;
+}
+
+/* Fills S from P: the SVG (rendered with O, whose id prefix the caller chose), the tables
+ * and the facts. */
+static foldsvg_status make_section(fs_report_section *s, const foldsvg_profile *p,
+                                   const char *heading, const char *const *inputs, size_t ninputs,
+                                   const foldsvg_options *o, foldsvg_error *err)
+{
+    memset(s, 0, sizeof *s);
+    if (p->tree.total == 0)
+        return fs_profile_no_data(p, FOLDSVG_FORMAT_HTML, o, err);
+    FS_FORWARD_IF_ERROR(fs_report_section_svg(s, p, o, err));
     s->per = o->report.per;
     s->countname = dup_str(unit_of(p, o));
     s->heading = heading ? dup_str(heading) : NULL;
-    st = FOLDSVG_E_NOMEM;
+    foldsvg_status st = FOLDSVG_E_NOMEM;
     if (s->countname && (!heading || s->heading) &&
         fs_tables_compute(&p->tree, top_rows(o), &s->tables) == FOLDSVG_OK &&
         copy_rows(s) == FOLDSVG_OK && add_facts(s, p, inputs, ninputs) == FOLDSVG_OK)
@@ -255,11 +263,9 @@ size_t foldsvg_report_sections(const foldsvg_report *r)
     return r ? r->n : 0;
 }
 
-foldsvg_status foldsvg_report_add(foldsvg_report *r, const foldsvg_profile *p, const char *heading,
-                                  const char *const *inputs, size_t ninputs, foldsvg_error *err)
+foldsvg_status fs_report_add_section(foldsvg_report *r, fs_section_maker make, const void *what,
+                                     foldsvg_error *err)
 {
-    if (!r || !p || (!inputs && ninputs))
-        return fs_error(err, FOLDSVG_E_ARG, NULL, "NULL report, profile or inputs");
     if (FS_GROW(r->secs, r->cap, r->n + 1, 4) != FOLDSVG_OK)
         return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
     /* Every SVG on the page needs its own ids. The first keeps the usual prefix (the
@@ -271,11 +277,35 @@ foldsvg_status foldsvg_report_add(foldsvg_report *r, const foldsvg_profile *p, c
         snprintf(prefix, sizeof prefix, "%s-s%zu", saved ? saved : "fg", r->n + 1);
         o->svg.id_prefix = prefix;
     }
-    foldsvg_status st = make_section(&r->secs[r->n], p, heading, inputs, ninputs, o, err);
+    foldsvg_status st = make(&r->secs[r->n], what, o, err);
     o->svg.id_prefix = saved;
     if (st)
         return st;
     r->n++;
+    return FOLDSVG_OK;
+}
+
+typedef struct profile_section {
+    const foldsvg_profile *p;
+    const char *heading;
+    const char *const *inputs;
+    size_t ninputs;
+} profile_section;
+
+static foldsvg_status make_profile_section(fs_report_section *s, const void *what,
+                                           const foldsvg_options *o, foldsvg_error *err)
+{
+    const profile_section *ps = what;
+    return make_section(s, ps->p, ps->heading, ps->inputs, ps->ninputs, o, err);
+}
+
+foldsvg_status foldsvg_report_add(foldsvg_report *r, const foldsvg_profile *p, const char *heading,
+                                  const char *const *inputs, size_t ninputs, foldsvg_error *err)
+{
+    if (!r || !p || (!inputs && ninputs))
+        return fs_error(err, FOLDSVG_E_ARG, NULL, "NULL report, profile or inputs");
+    profile_section ps = {p, heading, inputs, ninputs};
+    FS_FORWARD_IF_ERROR(fs_report_add_section(r, make_profile_section, &ps, err));
     r->formats |= p->formats;
     if (p->last_what) {
         snprintf(r->last_name, sizeof r->last_name, "%s", p->last_name);

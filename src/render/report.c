@@ -27,6 +27,8 @@ void fs_report_section_free(fs_report_section *s)
     fs_tables_free(&s->tables);
     free(s->names);
     free(s->countname);
+    fs_diff_section_free(s->diff);
+    free(s->diff);
     memset(s, 0, sizeof *s);
 }
 
@@ -146,13 +148,27 @@ static void write_section(fs_xmlw *c, const fs_report_section *s, size_t index)
         fs_xmlw_end_full(c);
         nl(c);
     }
-    write_facts(c, s);
+    if (s->diff)
+        fs_diff_write_facts(c, s->diff);
+    else
+        write_facts(c, s);
     fs_xmlw_start(c, "div");
     fs_xmlw_attr(c, "class", "fs-graph");
     nl(c);
     fs_xmlw_raw(c, s->svg, s->svg_len);
     fs_xmlw_end_full(c);
     nl(c);
+    if (s->diff) {
+        fs_diff_write_tables(c, s->diff);
+        fs_xmlw_start(c, "p");
+        fs_xmlw_attr(c, "class", "fs-note");
+        fs_diff_write_note(c, s->diff);
+        fs_xmlw_end_full(c);
+        nl(c);
+        fs_xmlw_end_full(c);
+        nl(c);
+        return;
+    }
     fs_xmlw_start(c, "div");
     fs_xmlw_attr(c, "class", "fs-tables");
     nl(c);
@@ -235,6 +251,12 @@ foldsvg_status fs_report_write_html(const fs_report_section *secs, size_t n, con
     fs_xmlw_start(&c, "style");
     nl(&c);
     write_style(&c, theme);
+    for (size_t i = 0; i < n; i++) {
+        if (secs[i].diff) { /* the diff sections' own rules, once */
+            fs_xmlw_raw(&c, (const char *)fs_asset_diffreport_css, fs_asset_diffreport_css_len);
+            break;
+        }
+    }
     fs_xmlw_end_full(&c);
     nl(&c);
     fs_xmlw_end_full(&c);

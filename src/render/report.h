@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "foldsvg.h"
+#include "render/diffreport.h"
 #include "render/tables.h"
 
 typedef struct fs_report_fact {
@@ -24,6 +25,7 @@ typedef struct fs_report_section {
     char *names;
     char *countname;
     uint64_t per;
+    fs_diff_section *diff; /* a diff's section: its facts and tables instead (NULL: none) */
 } fs_report_section;
 
 void fs_report_section_free(fs_report_section *s);

@@ -169,7 +169,7 @@ static int measure_frame(void *user, const fs_frame *f)
 {
     svg_ctx *c = user;
     if (f->has_delta) {
-        uint64_t a = f->delta < 0 ? (uint64_t)(-(f->delta + 1)) + 1 : (uint64_t)f->delta;
+        uint64_t a = fs_delta_abs(f->delta);
         if (a > c->delta_max)
             c->delta_max = a;
     }
@@ -599,6 +599,8 @@ foldsvg_status fs_render_svg(const fs_svg_input *in, xmlOutputBufferPtr out, fol
         xmlOutputBufferClose(out);
         return fs_error(err, st, NULL, "out of memory while laying out frames");
     }
+    if (in->frames && in->delta_max > c.delta_max)
+        c.delta_max = in->delta_max;
     if (c.delta_max == 0)
         c.delta_max = 1;
     unsigned sub = o->subtitle ? 2 * c.fs : 0;

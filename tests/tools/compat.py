@@ -100,19 +100,32 @@ def first_line_difference(want, got):
     return ["%d lines wanted, %d written" % (len(want), len(got))]
 
 
+def lines_of(data):
+    """The lines of a text as `sort` sees them: split on newlines only, the last one ended."""
+    lines = data.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    return lines
+
+
 def diff(bin_, data, work, name, before, after, dflags, gflags):
+    """What compat-diff's run.sh checks: the folded output, sorted, is expected/NAME.folded
+    line for line; the SVG draws expected/NAME.frames.tsv. Both are run whatever the other
+    gave."""
     inputs = [os.path.join(data, "inputs", before), os.path.join(data, "inputs", after)]
     d, g = shlex.split(dflags or ""), shlex.split(gflags or "")
     folded = os.path.join(work, name + ".folded")
     svg = os.path.join(work, name + ".svg")
+    problems = []
     rc, err = run([bin_, "--diff"] + inputs + d + ["-o", folded], work)
     if rc != 0:
-        return ["folded: exit %d: %s" % (rc, err)], None
-    with open(folded, "rb") as f:
-        got = sorted(f.read().splitlines())
-    with open(os.path.join(data, "expected", name + ".folded"), "rb") as f:
-        want = sorted(f.read().splitlines())
-    problems = ["folded: " + p for p in first_line_difference(want, got)]
+        problems.append("folded: exit %d: %s" % (rc, err))
+    else:
+        with open(folded, "rb") as f:
+            got = sorted(lines_of(f.read()))
+        with open(os.path.join(data, "expected", name + ".folded"), "rb") as f:
+            want = sorted(lines_of(f.read()))
+        problems += ["folded: " + p for p in first_line_difference(want, got)]
     cmd = [bin_, "--diff"] + inputs + d + ["--no-javascript", "--countname", "samples"] + g
     rc, err = run(cmd + ["-o", svg], work)
     if rc != 0:

@@ -281,6 +281,37 @@ START_TEST(two_pipelines_are_independent)
 }
 END_TEST
 
+/* --strip-hex comes first: the filters see the stripped names, equal names merge, and the
+ * frames point at the rewritten names whatever their number (the buffer grows under them). */
+START_TEST(strip_hex_before_the_filters)
+{
+    const char *kv[] = {"strip-hex", NULL, "exclude", "0x1f", "collapse-recursion", NULL, NULL};
+    foldsvg_options *o = opts(kv);
+    rec r;
+    fs_pipeline *pl = make(o, &r, 0);
+    ck_assert_int_eq(fs_pipeline_rewrites(pl), 1);
+    fs_sink *s = fs_pipeline_begin(pl, "in");
+    foldsvg_error err;
+    /* 0x1f is gone before --exclude looks; f@0x1 and f@0x2 become one frame */
+    ck_assert_int_eq(line(s, "main;f@0x1f;f@0x2;jit 0xABCdef9 ;0x;0xg", 3, 1, &err), FOLDSVG_OK);
+    const char *x[] = {"lib.so+0x10", "h 0x0x1"};
+    ck_assert_int_eq(stack(s, x, 2, 4, &err), FOLDSVG_OK);
+    char many[2048] = "";
+    for (int i = 0; i < 100; i++) /* 100 frames, each rewritten */
+        snprintf(many + strlen(many), sizeof many - strlen(many), "%sf%d@0x%x", i ? ";" : "", i,
+                 i + 0x100);
+    ck_assert_int_eq(line(s, many, 1, 2, &err), FOLDSVG_OK);
+    ck_assert_int_eq(fs_pipeline_end(pl, &err), FOLDSVG_OK);
+    const char *want2 = "lib.so+0x...;h 0x...x1 4 path\n";
+    ck_assert_msg(strncmp(r.out, "main;f@0x...;jit 0x... ;0x;0xg 3 path\n", 38) == 0, "%s", r.out);
+    ck_assert_ptr_nonnull(strstr(r.out, want2));
+    ck_assert_ptr_nonnull(strstr(r.out, "f0@0x...;f1@0x...;"));
+    ck_assert_ptr_nonnull(strstr(r.out, "f99@0x... 1 path\n"));
+    fs_pipeline_free(pl);
+    foldsvg_options_free(o);
+}
+END_TEST
+
 /* "Has transforms" is the option table's stack stage: exactly the rows that rewrite stacks. */
 START_TEST(stack_stage_is_the_transforms)
 {
@@ -331,6 +362,7 @@ int main(void)
     tcase_add_test(tc, fractions_sum_per_sanitized_stack);
     tcase_add_test(tc, two_pipelines_are_independent);
     tcase_add_test(tc, stack_stage_is_the_transforms);
+    tcase_add_test(tc, strip_hex_before_the_filters);
     suite_add_tcase(s, tc);
     return fs_test_run(s);
 }
