@@ -1,12 +1,14 @@
 #include "parse/folded.h"
 
+#include "parse/folded_ahead.h"
+
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/error.h"
 #include "util/grow.h"
 
-enum { FS_READ_BLOCK = 1 << 20 };
+enum { FS_READ_BLOCK = 1 << 20, FS_AHEAD_BLOCK = 512 << 10 };
 
 static int is_ws(unsigned char c)
 {
@@ -102,13 +104,10 @@ int fs_folded_parse_line(const char *line, size_t len, fs_folded_line *out, int 
     return 1;
 }
 
-static foldsvg_status handle_line(const char *line, size_t len, uint64_t lineno, fs_sink *sink,
-                                  fs_folded_stats *stats, foldsvg_error *err)
+foldsvg_status fs_folded_take(int r, fs_folded_line *fl, int frac, uint64_t lineno, fs_sink *sink,
+                              fs_folded_stats *stats, foldsvg_error *err)
 {
-    fs_folded_line fl;
-    int frac = 0;
     stats->lines++;
-    int r = fs_folded_parse_line(line, len, &fl, &frac);
     if (r < 0) {
         if (stats->invalid++ == 0)
             stats->first_invalid = lineno;
@@ -119,13 +118,31 @@ static foldsvg_status handle_line(const char *line, size_t len, uint64_t lineno,
     if (frac && stats->fractional++ == 0)
         stats->first_fractional = lineno;
     stats->valid++;
-    fl.lineno = lineno;
-    return sink->line(sink, &fl, err);
+    fl->lineno = lineno;
+    return sink->line(sink, fl, err);
+}
+
+static foldsvg_status handle_line(const char *line, size_t len, uint64_t lineno, fs_sink *sink,
+                                  fs_folded_stats *stats, foldsvg_error *err)
+{
+    fs_folded_line fl;
+    int frac = 0;
+    int r = fs_folded_parse_line(line, len, &fl, &frac);
+    return fs_folded_take(r, &fl, frac, lineno, sink, stats, err);
 }
 
 foldsvg_status fs_folded_read(fs_input *in, fs_sink *sink, fs_folded_stats *stats,
                               foldsvg_error *err)
 {
+    /* A second thread reads ahead unless the input is one block anyway, or progress is
+     * reported (its callback runs where the reads happen: on the caller's thread). */
+    uint64_t size = fs_input_raw_size(in);
+    if (!fs_input_reports_progress(in) && (size == 0 || size > FS_READ_BLOCK)) {
+        int ran;
+        foldsvg_status st = fs_folded_read_ahead(in, sink, stats, FS_AHEAD_BLOCK, &ran, err);
+        if (ran)
+            return st;
+    }
     size_t cap = FS_READ_BLOCK;
     char *buf = malloc(cap);
     if (!buf)

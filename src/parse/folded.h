@@ -18,6 +18,11 @@
  * "# " comment), -1 invalid. *FRACTIONAL is set when a count had a non-zero fraction. */
 int fs_folded_parse_line(const char *line, size_t len, fs_folded_line *out, int *fractional);
 
+/* One line's verdict R (fs_folded_parse_line's) counted in STATS and, when valid, FL given
+ * to SINK->line as line LINENO. */
+foldsvg_status fs_folded_take(int r, fs_folded_line *fl, int frac, uint64_t lineno, fs_sink *sink,
+                              fs_folded_stats *stats, foldsvg_error *err);
+
 /* Reads every line of IN into SINK->line (a non-OK status from it stops the read and is
  * returned, ERR filled by it). STATS (required) counts what was seen, for the warnings. */
 foldsvg_status fs_folded_read(fs_input *in, fs_sink *sink, fs_folded_stats *stats,

@@ -288,6 +288,11 @@ uint64_t fs_input_raw_consumed(const fs_input *in)
     return in->raw_consumed;
 }
 
+int fs_input_reports_progress(const fs_input *in)
+{
+    return in->progress != NULL;
+}
+
 void fs_input_set_progress(fs_input *in, fs_progress_fn fn, void *user)
 {
     in->progress = fn;

@@ -69,5 +69,7 @@ typedef void (*fs_progress_fn)(void *user, const char *name, uint64_t done, uint
                                uint64_t items);
 void fs_input_set_progress(fs_input *in, fs_progress_fn fn, void *user);
 void fs_input_note_items(fs_input *in, uint64_t items);
+/* Whether a progress function is set. */
+int fs_input_reports_progress(const fs_input *in);
 
 #endif

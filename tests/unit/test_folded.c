@@ -3,8 +3,10 @@
 #include <string.h>
 
 #include "parse/folded.h"
+#include "parse/folded_ahead.h"
 #include "parse/input.h"
 #include "testutil.h"
+#include "util/error.h"
 
 static int parse(const char *s, fs_folded_line *l, int *frac)
 {
@@ -160,6 +162,84 @@ START_TEST(invalid_lines_are_counted)
 }
 END_TEST
 
+/* Every line's stack, counts and number folded into one value, as the sink saw them. */
+typedef struct fingerprint {
+    fs_sink sink;
+    uint64_t h, lines, stop_at;
+} fingerprint;
+
+static foldsvg_status print_line(fs_sink *self, const fs_folded_line *l, foldsvg_error *err)
+{
+    fingerprint *f = (fingerprint *)(void *)self;
+    uint64_t h = f->h ^ l->lineno;
+    for (size_t i = 0; i < l->len; i++)
+        h = (h ^ (unsigned char)l->stack[i]) * 0x100000001b3ULL;
+    f->h = (h ^ l->count ^ (l->before << 1) ^ (uint64_t)l->is_diff) * 0x100000001b3ULL;
+    if (++f->lines == f->stop_at)
+        return fs_error(err, FOLDSVG_E_PARSE, "mem", "stopped");
+    return FOLDSVG_OK;
+}
+
+static void read_both(const char *data, size_t n, size_t block, uint64_t stop_at)
+{
+    fs_input *in;
+    fingerprint one = {.sink = {.line = print_line}, .stop_at = stop_at};
+    fingerprint two = one;
+    fs_folded_stats s1 = {0}, s2 = {0};
+    foldsvg_error e1, e2;
+    ck_assert_int_eq(fs_input_open_mem(&in, data, n, "mem", NULL), FOLDSVG_OK);
+    foldsvg_status st1 = fs_folded_read(in, &one.sink, &s1, &e1);
+    fs_input_close(in);
+    ck_assert_int_eq(fs_input_open_mem(&in, data, n, "mem", NULL), FOLDSVG_OK);
+    int ran;
+    foldsvg_status st2 = fs_folded_read_ahead(in, &two.sink, &s2, block, &ran, &e2);
+    fs_input_close(in);
+    ck_assert_int_eq(ran, 1);
+    ck_assert_int_eq(st1, st2);
+    ck_assert_uint_eq(one.lines, two.lines);
+    ck_assert_uint_eq(one.h, two.h);
+    ck_assert(memcmp(&s1, &s2, sizeof s1) == 0);
+    if (st1)
+        ck_assert_str_eq(e1.message, e2.message);
+}
+
+START_TEST(read_ahead_matches_the_plain_reader)
+{
+    /* Lines shorter than a record (a block's records fill before its bytes), lines longer
+     * than a block, blank, comment, invalid, differential and fractional lines, CRLF, and
+     * a last line with and without its newline, read ahead in blocks of a few bytes. */
+    static const char *const pieces[] = {"a 1\n",     "\n",        "# c 1\n",   "bad\n",
+                                         "b;c 2 3\n", "d 1.5\r\n", "e;f;g 0\n", "h 9\n"};
+    char *data = malloc(64 << 10);
+    ck_assert_ptr_nonnull(data);
+    size_t n = 0;
+    uint64_t seed = 7;
+    while (n < (60 << 10)) {
+        seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+        unsigned k = (unsigned)(seed >> 33);
+        if (k % 13 == 0) { /* a long line */
+            size_t len = 100 + k % 700;
+            for (size_t i = 0; i < len; i++)
+                data[n++] = i % 9 == 8 ? ';' : (char)('a' + (k + i) % 26);
+            n += (size_t)sprintf(data + n, " %u\n", k % 100);
+        } else {
+            const char *p = pieces[k % (sizeof pieces / sizeof pieces[0])];
+            memcpy(data + n, p, strlen(p));
+            n += strlen(p);
+        }
+    }
+    static const size_t blocks[] = {1, 7, 64, 1000, 1 << 20};
+    for (size_t b = 0; b < sizeof blocks / sizeof blocks[0]; b++) {
+        read_both(data, n, blocks[b], 0);
+        read_both(data, n - 1, blocks[b], 0); /* no newline at the end */
+        read_both(data, n, blocks[b], 1000);  /* the sink stops the read */
+    }
+    read_both("", 0, 16, 0);
+    read_both("x 1", 3, 1, 0);
+    free(data);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("folded");
@@ -171,6 +251,7 @@ int main(void)
     tcase_add_test(tc, differential);
     tcase_add_test(tc, reads_across_blocks_and_long_lines);
     tcase_add_test(tc, invalid_lines_are_counted);
+    tcase_add_test(tc, read_ahead_matches_the_plain_reader);
     suite_add_tcase(s, tc);
     return fs_test_run(s);
 }

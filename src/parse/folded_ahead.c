@@ -1,0 +1,260 @@
+/* A ring of NBLOCK blocks: the reader thread fills one (bytes, then a record of every line
+ * in it) while the caller works through the one before; they meet on a lock once a block,
+ * not once a line. A block's incomplete last line is copied to the start of the next one. */
+#include "parse/folded_ahead.h"
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse/folded.h"
+#include "util/error.h"
+#include "util/grow.h"
+
+enum { NBLOCK = 3 };
+
+/* One line as the reader thread parsed it. */
+typedef struct rec {
+    uint32_t off, len; /* the stack, in the block's bytes (a block stays below 4 GiB) */
+    uint64_t count, before;
+    signed char verdict; /* fs_folded_parse_line's */
+    unsigned char is_diff, frac;
+} rec;
+
+typedef struct block {
+    char *data;
+    size_t cap;
+    rec *recs;
+    size_t nrec;
+    /* the last block: the input's end or ST (an error in ERR) after its lines */
+    int last;
+    foldsvg_status st;
+    foldsvg_error err;
+} block;
+
+typedef struct ahead {
+    fs_input *in;
+    size_t rcap; /* records a block holds */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    block b[NBLOCK];
+    uint64_t head, tail; /* blocks [tail, head) are full; head % NBLOCK is being filled */
+    int stop;            /* the caller needs no more */
+    uint64_t lines;      /* lines recorded (the reader's) */
+} ahead;
+
+/* Records the line DATA[start, end) in B; 0 when B's records are full. */
+static int record(ahead *a, block *b, size_t start, size_t end)
+{
+    if (b->nrec == a->rcap)
+        return 0;
+    fs_folded_line fl;
+    int frac = 0;
+    int r = fs_folded_parse_line(b->data + start, end - start, &fl, &frac);
+    rec *x = &b->recs[b->nrec++];
+    x->verdict = (signed char)r;
+    x->frac = (unsigned char)frac;
+    if (r > 0) {
+        x->off = (uint32_t)(fl.stack - b->data);
+        x->len = (uint32_t)fl.len;
+        x->count = fl.count;
+        x->before = fl.before;
+        x->is_diff = (unsigned char)fl.is_diff;
+    }
+    a->lines++;
+    return 1;
+}
+
+/* Waits until block W is free (or the caller stopped): 0 to go on. */
+static int wait_free(ahead *a, uint64_t w)
+{
+    pthread_mutex_lock(&a->mu);
+    while (w - a->tail >= NBLOCK && !a->stop)
+        pthread_cond_wait(&a->cv, &a->mu);
+    int stop = a->stop;
+    pthread_mutex_unlock(&a->mu);
+    return !stop;
+}
+
+static void publish(ahead *a)
+{
+    pthread_mutex_lock(&a->mu);
+    a->head++;
+    pthread_cond_broadcast(&a->cv);
+    pthread_mutex_unlock(&a->mu);
+}
+
+/* Fills block B from its first HAVE bytes (line ends looked for from SCAN on), leaving in
+ * *START where its incomplete last line begins; returns the bytes in it. */
+static size_t fill(ahead *a, block *b, size_t have, size_t scan, size_t *start)
+{
+    fs_input *in = a->in;
+    *start = 0;
+    for (;;) {
+        const char *nl;
+        while (scan < have && (nl = memchr(b->data + scan, '\n', have - scan)) != NULL) {
+            size_t end = (size_t)(nl - b->data);
+            if (!record(a, b, *start, end))
+                return have;
+            *start = end + 1;
+            scan = *start;
+        }
+        scan = have;
+        if (have == b->cap) {
+            if (b->nrec > 0)
+                return have; /* the rest goes to the next block */
+            /* one line fills the block: grow up to the documented limit */
+            if (b->cap >= FS_MAX_LINE) {
+                b->st =
+                    fs_error_at_line(&b->err, FOLDSVG_E_LIMIT, fs_input_name(in), a->lines + 1, 0,
+                                     "line longer than %zu bytes; is this a folded-stack "
+                                     "file?",
+                                     (size_t)FS_MAX_LINE);
+                b->last = 1;
+                return have;
+            }
+            if (fs_resize(&b->data, b->cap * 2, 1) != FOLDSVG_OK) {
+                b->st = fs_error(&b->err, FOLDSVG_E_NOMEM, fs_input_name(in), "out of memory");
+                b->last = 1;
+                return have;
+            }
+            b->cap *= 2;
+        }
+        size_t got;
+        b->st = fs_input_read(in, b->data + have, b->cap - have, &got, &b->err);
+        if (b->st) {
+            b->last = 1;
+            return have;
+        }
+        if (got == 0) {
+            /* The end of a file ends its last line. */
+            if (*start < have && record(a, b, *start, have))
+                *start = have;
+            b->last = *start == have; /* else the next block takes the last line */
+            return have;
+        }
+        have += got;
+    }
+}
+
+static void *reader_main(void *arg)
+{
+    ahead *a = arg;
+    uint64_t w = 0;
+    size_t have = 0, scan = 0;
+    for (;;) {
+        block *b = &a->b[w % NBLOCK];
+        b->nrec = 0;
+        size_t start;
+        have = fill(a, b, have, scan, &start);
+        if (!b->last) {
+            /* the incomplete line (or the lines past full records) into the next block */
+            block *next = &a->b[(w + 1) % NBLOCK];
+            size_t rest = have - start;
+            if (!wait_free(a, w + 1))
+                return NULL;
+            if (rest > next->cap && fs_resize(&next->data, rest, 1) != FOLDSVG_OK) {
+                b->st = fs_error(&b->err, FOLDSVG_E_NOMEM, fs_input_name(a->in), "out of memory");
+                b->last = 1;
+            } else {
+                if (rest > next->cap)
+                    next->cap = rest;
+                memcpy(next->data, b->data + start, rest);
+                /* only bytes past a full block's records can hold line ends */
+                scan = b->nrec == a->rcap ? 0 : rest;
+                have = rest;
+            }
+        }
+        int last = b->last;
+        publish(a);
+        if (last || !wait_free(a, ++w))
+            return NULL;
+    }
+}
+
+static void ahead_free(ahead *a)
+{
+    for (int i = 0; i < NBLOCK; i++) {
+        free(a->b[i].data);
+        free(a->b[i].recs);
+    }
+    free(a);
+}
+
+/* The caller's side: every record of every block into the sink, in order. */
+static foldsvg_status consume(ahead *a, fs_sink *sink, fs_folded_stats *stats, foldsvg_error *err)
+{
+    uint64_t lineno = 0;
+    for (;;) {
+        pthread_mutex_lock(&a->mu);
+        while (a->tail == a->head)
+            pthread_cond_wait(&a->cv, &a->mu);
+        pthread_mutex_unlock(&a->mu);
+        block *b = &a->b[a->tail % NBLOCK];
+        for (size_t i = 0; i < b->nrec; i++) {
+            const rec *x = &b->recs[i];
+            fs_folded_line fl = {b->data + x->off, x->len, x->count, x->before, x->is_diff, 0};
+            foldsvg_status st =
+                fs_folded_take(x->verdict, &fl, x->frac, ++lineno, sink, stats, err);
+            if (st)
+                return st;
+        }
+        if (b->st) {
+            if (err)
+                *err = b->err;
+            return b->st;
+        }
+        if (b->last)
+            return FOLDSVG_OK;
+        pthread_mutex_lock(&a->mu);
+        a->tail++;
+        pthread_cond_broadcast(&a->cv);
+        pthread_mutex_unlock(&a->mu);
+    }
+}
+
+foldsvg_status fs_folded_read_ahead(fs_input *in, fs_sink *sink, fs_folded_stats *stats,
+                                    size_t block_size, int *ran, foldsvg_error *err)
+{
+    *ran = 0;
+    ahead *a = calloc(1, sizeof *a);
+    if (!a)
+        return FOLDSVG_OK;
+    a->in = in;
+    a->rcap = block_size / sizeof(rec) + 1; /* shorter lines on average fill a block in parts */
+    int ok = 1;
+    for (int i = 0; ok && i < NBLOCK; i++) {
+        a->b[i].data = malloc(block_size);
+        a->b[i].cap = block_size;
+        a->b[i].recs = malloc(a->rcap * sizeof(rec));
+        ok = a->b[i].data && a->b[i].recs;
+    }
+    if (!ok || pthread_mutex_init(&a->mu, NULL) != 0) {
+        ahead_free(a);
+        return FOLDSVG_OK;
+    }
+    pthread_t thread;
+    if (pthread_cond_init(&a->cv, NULL) != 0) {
+        pthread_mutex_destroy(&a->mu);
+        ahead_free(a);
+        return FOLDSVG_OK;
+    }
+    if (pthread_create(&thread, NULL, reader_main, a) != 0) {
+        pthread_cond_destroy(&a->cv);
+        pthread_mutex_destroy(&a->mu);
+        ahead_free(a);
+        return FOLDSVG_OK;
+    }
+    *ran = 1;
+    foldsvg_status st = consume(a, sink, stats, err);
+    pthread_mutex_lock(&a->mu);
+    a->stop = 1;
+    pthread_cond_broadcast(&a->cv);
+    pthread_mutex_unlock(&a->mu);
+    pthread_join(thread, NULL);
+    pthread_cond_destroy(&a->cv);
+    pthread_mutex_destroy(&a->mu);
+    ahead_free(a);
+    return st;
+}

@@ -1,0 +1,21 @@
+/* Folded text read ahead on a second thread: that thread reads the input (undoing gzip),
+ * finds the line boundaries and parses each line's counts while the calling thread hands
+ * the lines to the sink, so reading and merging run on two cores. The sink is only ever
+ * called on the calling thread, in input order, as fs_folded_read calls it. */
+#ifndef FOLDSVG_PARSE_FOLDED_AHEAD_H
+#define FOLDSVG_PARSE_FOLDED_AHEAD_H
+
+#include <stddef.h>
+
+#include "foldsvg.h"
+#include "parse/input.h"
+#include "parse/sink.h"
+
+/* fs_folded_read's contract, with blocks of BLOCK bytes (they grow for a longer line). The
+ * reader thread's errors (a failed read, a corrupt gzip stream, a line too long) are
+ * returned after every line before them went to the sink. *RAN is 0 when no thread could be
+ * started: nothing was read then. */
+foldsvg_status fs_folded_read_ahead(fs_input *in, fs_sink *sink, fs_folded_stats *stats,
+                                    size_t block, int *ran, foldsvg_error *err);
+
+#endif
