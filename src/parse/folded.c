@@ -1,14 +1,12 @@
 #include "parse/folded.h"
 
-#include "parse/folded_ahead.h"
-
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/error.h"
 #include "util/grow.h"
 
-enum { FS_READ_BLOCK = 1 << 20, FS_AHEAD_BLOCK = 512 << 10 };
+enum { FS_READ_BLOCK = 1 << 20 };
 
 static int is_ws(unsigned char c)
 {
@@ -78,6 +76,7 @@ int fs_folded_parse_line(const char *line, size_t len, fs_folded_line *out, int 
         slen--;
     out->is_diff = 0;
     out->before = 0;
+    out->has_hash = 0;
     /* Differential input: the stack itself ends in " <count>". Only the trailing run of
      * digits and dots is looked at, so ordinary lines cost nothing here. */
     size_t tok = slen;
@@ -134,15 +133,6 @@ static foldsvg_status handle_line(const char *line, size_t len, uint64_t lineno,
 foldsvg_status fs_folded_read(fs_input *in, fs_sink *sink, fs_folded_stats *stats,
                               foldsvg_error *err)
 {
-    /* A second thread reads ahead unless the input is one block anyway, or progress is
-     * reported (its callback runs where the reads happen: on the caller's thread). */
-    uint64_t size = fs_input_raw_size(in);
-    if (!fs_input_reports_progress(in) && (size == 0 || size > FS_READ_BLOCK)) {
-        int ran;
-        foldsvg_status st = fs_folded_read_ahead(in, sink, stats, FS_AHEAD_BLOCK, &ran, err);
-        if (ran)
-            return st;
-    }
     size_t cap = FS_READ_BLOCK;
     char *buf = malloc(cap);
     if (!buf)
@@ -203,18 +193,4 @@ int fs_folded_detect(const unsigned char *head, size_t len, int complete)
     (void)len;
     (void)complete;
     return 1;
-}
-
-foldsvg_status fs_folded_read_input(fs_input *in, const fs_input_opts *opts, fs_sink *sink,
-                                    foldsvg_error *err)
-{
-    (void)opts;
-    if (sink->facts)
-        sink->facts(sink, "folded", "", 0, 0);
-    fs_folded_stats stats;
-    memset(&stats, 0, sizeof stats);
-    FS_FORWARD_IF_ERROR(fs_folded_read(in, sink, &stats, err));
-    if (sink->stats)
-        sink->stats(sink, &stats);
-    return FOLDSVG_OK;
 }

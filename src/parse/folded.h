@@ -28,10 +28,8 @@ foldsvg_status fs_folded_take(int r, fs_folded_line *fl, int frac, uint64_t line
 foldsvg_status fs_folded_read(fs_input *in, fs_sink *sink, fs_folded_stats *stats,
                               foldsvg_error *err);
 
-/* The registry's entry points (parse/format.c): folded text takes any input, and gives
- * every valid line to sink->line, then the statistics to sink->stats. */
+/* The registry's detection (parse/format.c): folded text takes any input. Its reading is
+ * fs_folded_read_input (parse/folded_ahead.h). */
 int fs_folded_detect(const unsigned char *head, size_t len, int complete);
-foldsvg_status fs_folded_read_input(fs_input *in, const fs_input_opts *opts, fs_sink *sink,
-                                    foldsvg_error *err);
 
 #endif

@@ -11,13 +11,14 @@
 #include "parse/folded.h"
 #include "util/error.h"
 #include "util/grow.h"
+#include "util/strmap.h"
 
-enum { NBLOCK = 3 };
+enum { NBLOCK = 3, BLOCK = 256 << 10, ONE_READ = 1 << 20 };
 
 /* One line as the reader thread parsed it. */
 typedef struct rec {
     uint32_t off, len; /* the stack, in the block's bytes (a block stays below 4 GiB) */
-    uint64_t count, before;
+    uint64_t count, before, hash;
     signed char verdict; /* fs_folded_parse_line's */
     unsigned char is_diff, frac;
 } rec;
@@ -61,6 +62,7 @@ static int record(ahead *a, block *b, size_t start, size_t end)
         x->count = fl.count;
         x->before = fl.before;
         x->is_diff = (unsigned char)fl.is_diff;
+        x->hash = fs_strmap_hash(fl.stack, fl.len);
     }
     a->lines++;
     return 1;
@@ -194,7 +196,8 @@ static foldsvg_status consume(ahead *a, fs_sink *sink, fs_folded_stats *stats, f
         block *b = &a->b[a->tail % NBLOCK];
         for (size_t i = 0; i < b->nrec; i++) {
             const rec *x = &b->recs[i];
-            fs_folded_line fl = {b->data + x->off, x->len, x->count, x->before, x->is_diff, 0};
+            fs_folded_line fl = {b->data + x->off, x->len, x->count, x->before,
+                                 x->is_diff,       0,      x->hash,  1};
             foldsvg_status st =
                 fs_folded_take(x->verdict, &fl, x->frac, ++lineno, sink, stats, err);
             if (st)
@@ -257,4 +260,25 @@ foldsvg_status fs_folded_read_ahead(fs_input *in, fs_sink *sink, fs_folded_stats
     pthread_mutex_destroy(&a->mu);
     ahead_free(a);
     return st;
+}
+
+foldsvg_status fs_folded_read_input(fs_input *in, const fs_input_opts *opts, fs_sink *sink,
+                                    foldsvg_error *err)
+{
+    (void)opts;
+    if (sink->facts)
+        sink->facts(sink, "folded", "", 0, 0);
+    fs_folded_stats stats;
+    memset(&stats, 0, sizeof stats);
+    uint64_t size = fs_input_raw_size(in);
+    int ran = 0;
+    foldsvg_status st = FOLDSVG_OK;
+    if (!fs_input_reports_progress(in) && (size == 0 || size > ONE_READ))
+        st = fs_folded_read_ahead(in, sink, &stats, BLOCK, &ran, err);
+    if (!ran)
+        st = fs_folded_read(in, sink, &stats, err);
+    FS_FORWARD_IF_ERROR(st);
+    if (sink->stats)
+        sink->stats(sink, &stats);
+    return FOLDSVG_OK;
 }

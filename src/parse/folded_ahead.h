@@ -9,6 +9,7 @@
 
 #include "foldsvg.h"
 #include "parse/input.h"
+#include "parse/reader.h"
 #include "parse/sink.h"
 
 /* fs_folded_read's contract, with blocks of BLOCK bytes (they grow for a longer line). The
@@ -17,5 +18,12 @@
  * started: nothing was read then. */
 foldsvg_status fs_folded_read_ahead(fs_input *in, fs_sink *sink, fs_folded_stats *stats,
                                     size_t block, int *ran, foldsvg_error *err);
+
+/* The registry's entry point (parse/format.c): every valid line to sink->line, then the
+ * statistics to sink->stats; read ahead on a second thread unless the input is one block
+ * anyway, or progress is reported (its callback runs where the reads happen: on the
+ * caller's thread). */
+foldsvg_status fs_folded_read_input(fs_input *in, const fs_input_opts *opts, fs_sink *sink,
+                                    foldsvg_error *err);
 
 #endif

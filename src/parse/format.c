@@ -2,6 +2,7 @@
 
 #include "parse/firefox.h"
 #include "parse/folded.h"
+#include "parse/folded_ahead.h"
 #include "parse/foreign.h"
 #include "parse/perf.h"
 #include "util/error.h"
