@@ -246,12 +246,20 @@ static foldsvg_status spill(fs_sorter *s)
 foldsvg_status fs_sorter_add(fs_sorter *s, const char *stack, size_t len, uint64_t count,
                              uint64_t before, int is_diff)
 {
+    if (len > UINT32_MAX)
+        return FOLDSVG_E_LIMIT;
+    return fs_sorter_add_hashed(s, stack, len, fs_strmap_hash(stack, len), count, before, is_diff);
+}
+
+foldsvg_status fs_sorter_add_hashed(fs_sorter *s, const char *stack, size_t len, uint64_t hash,
+                                    uint64_t count, uint64_t before, int is_diff)
+{
     chunk *c = s->cur;
     uint32_t n = fs_strmap_size(&c->map);
     FS_FORWARD_IF_ERROR(FS_GROW(c->c, c->cap, (size_t)n + 1, 1024));
     uint32_t e;
     int added;
-    foldsvg_status st = fs_strmap_put(&c->map, stack, len, 0, &e, &added);
+    foldsvg_status st = fs_strmap_put_hashed(&c->map, stack, len, hash, 0, &e, &added);
     if (st)
         return st;
     counts *k = &c->c[e];

@@ -26,6 +26,9 @@ void fs_sorter_free(fs_sorter *s);
  * cannot be written (no temporary file, a full disk). */
 foldsvg_status fs_sorter_add(fs_sorter *s, const char *stack, size_t len, uint64_t count,
                              uint64_t before, int is_diff);
+/* The same with the stack's fs_strmap_hash known. */
+foldsvg_status fs_sorter_add_hashed(fs_sorter *s, const char *stack, size_t len, uint64_t hash,
+                                    uint64_t count, uint64_t before, int is_diff);
 
 /* Passes every stack to FN in order, then the sorter is spent. A status other than OK from
  * FN stops and is returned. */

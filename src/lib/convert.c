@@ -62,7 +62,8 @@ static foldsvg_status on_path(void *user, const fs_folded_line *l, foldsvg_error
         c->total_before += l->before;
     foldsvg_status st;
     if (c->route == ROUTE_SORT) {
-        st = fs_sorter_add(c->sorter, l->stack, l->len, l->count, l->before, l->is_diff);
+        st = fs_sorter_add_hashed(c->sorter, l->stack, l->len, fs_folded_line_hash(l), l->count,
+                                  l->before, l->is_diff);
         if (st == FOLDSVG_E_IO) { /* it cannot spill */
             c->route = ROUTE_PROFILE;
             return FS_STOP;

@@ -115,7 +115,8 @@ static foldsvg_status on_path(void *user, const fs_folded_line *l, foldsvg_error
     s->total += l->count;
     foldsvg_status st;
     if (s->pass == PASS_SORT) {
-        st = fs_sorter_add(s->sorter, l->stack, l->len, l->count, 0, 0);
+        st = fs_sorter_add_hashed(s->sorter, l->stack, l->len, fs_folded_line_hash(l), l->count, 0,
+                                  0);
         if (st == FOLDSVG_E_IO) { /* it cannot spill: into a profile instead */
             s->mode = FS_SIDE_PROFILE;
             return FS_STOP;

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "foldsvg.h"
+#include "util/strmap.h"
 #include "util/strref.h"
 
 /* One valid line of folded text (inferno's rules, parse/folded.c). */
@@ -28,7 +29,16 @@ typedef struct fs_folded_line {
     uint64_t before; /* differential lines: the first count */
     int is_diff;
     uint64_t lineno; /* 1-based, in the current input */
+    /* fs_strmap_hash of the stack, when HAS_HASH: the reader thread's (parse/folded_ahead.c),
+     * so that the caller's thread need not hash it again */
+    uint64_t hash;
+    int has_hash;
 } fs_folded_line;
+
+static inline uint64_t fs_folded_line_hash(const fs_folded_line *l)
+{
+    return l->has_hash ? l->hash : fs_strmap_hash(l->stack, l->len);
+}
 
 /* What a line-oriented input held, for the end-of-input warnings. */
 typedef struct fs_folded_stats {
