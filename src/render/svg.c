@@ -16,6 +16,7 @@
 #include "render/template.h"
 #include "render/theme.h"
 #include "render/xmltext.h"
+#include "render/xmlpar.h"
 #include "render/xmlw.h"
 #include "util/utf8.h"
 #include "util/buf.h"
@@ -46,7 +47,11 @@ typedef struct svg_ctx {
     fs_background bg;
 
     fs_buf name, label, tip; /* scratch */
+    size_t next_frame;       /* written in parts: where this part's writer is */
 } svg_ctx;
+
+/* Frames written on two cores: chunks of this many, at least two of them. */
+enum { FRAME_CHUNK = 1024 };
 
 void fs_format_thousands(uint64_t n, char *buf)
 {
@@ -119,19 +124,31 @@ static int is_generic_font(const char *f)
     return 0;
 }
 
+/* The colors that depend on the frame alone (not on the palette): 1 with *RGB set. */
+static int fixed_color(const svg_ctx *c, const fs_frame *f, const char *name, size_t n,
+                       double width_pct, fs_rgb *rgb)
+{
+    const fs_svg_opts *o = c->o;
+    if (n == 2 && name[0] == '-' && name[1] == '-')
+        *rgb = (fs_rgb){160, 160, 160};
+    else if (n == 1 && name[0] == '-')
+        *rgb = (fs_rgb){200, 200, 200};
+    else if (o->colordiffusion)
+        *rgb = fs_diffusion_rgb(width_pct);
+    else if (f->has_delta)
+        *rgb = fs_diff_rgb(f->delta, c->delta_max, o->negate);
+    else
+        return 0;
+    return 1;
+}
+
 static fs_rgb frame_color(svg_ctx *c, const fs_frame *f, const char *name, size_t n,
                           double width_pct)
 {
     const fs_svg_opts *o = c->o;
-    if (n == 2 && name[0] == '-' && name[1] == '-')
-        return (fs_rgb){160, 160, 160};
-    if (n == 1 && name[0] == '-')
-        return (fs_rgb){200, 200, 200};
-    if (o->colordiffusion)
-        return fs_diffusion_rgb(width_pct);
-    if (f->has_delta)
-        return fs_diff_rgb(f->delta, c->delta_max, o->negate);
     fs_rgb rgb;
+    if (fixed_color(c, f, name, n, width_pct, &rgb))
+        return rgb;
     if (c->in->palette_map && fs_palettemap_get(c->in->palette_map, name, n, &rgb))
         return rgb;
     float v[3];
@@ -340,6 +357,53 @@ static int write_frame(void *user, const fs_frame *f)
     fs_xmlw_end(&c->x);
     fs_xmlw_end(&c->x);
     return c->x.failed || c->x.st ? 1 : 0;
+}
+
+/* The random colors of frames [FROM, TO) written by the other part's writer: the draws
+ * they took. */
+static void skip_frames(svg_ctx *c, size_t from, size_t to)
+{
+    if (c->o->hash || c->o->deterministic)
+        return;
+    for (size_t i = from; i < to; i++) {
+        const fs_frame *f = &c->in->frames[i];
+        fs_strref nm = frame_name(c, f);
+        fs_rgb rgb;
+        if (pruned(c, f) || fixed_color(c, f, nm.ptr, nm.len, 0, &rgb))
+            continue;
+        for (int k = 0; k < 3; k++)
+            (void)fs_xorshift_next(&c->rng);
+    }
+}
+
+static int write_part(void *user, size_t from, size_t to)
+{
+    svg_ctx *c = user;
+    skip_frames(c, c->next_frame, from);
+    for (size_t i = from; i < to; i++)
+        if (write_frame(c, &c->in->frames[i]))
+            return 1;
+    c->next_frame = to;
+    return 0;
+}
+
+/* The frames of a frame array on two cores (render/xmlpar.h): the same bytes. Not with a
+ * palette map, which each frame may change. 0: not done, nothing written. */
+static int write_frames_parallel(svg_ctx *c)
+{
+    if (!c->in->frames || c->in->palette_map || c->in->nframes < 2 * FRAME_CHUNK)
+        return 0;
+    svg_ctx worker = *c;
+    memset(&worker.name, 0, sizeof worker.name);
+    memset(&worker.label, 0, sizeof worker.label);
+    memset(&worker.tip, 0, sizeof worker.tip);
+    c->next_frame = worker.next_frame = 0;
+    fs_xmlpar p = {c->in->nframes, FRAME_CHUNK, write_part, c, &worker, &worker.x};
+    int rc = fs_xmlpar_run(&c->x, &p);
+    fs_buf_free(&worker.name);
+    fs_buf_free(&worker.label);
+    fs_buf_free(&worker.tip);
+    return rc == 0;
 }
 
 /* Runs FN over the frames in output order, from whichever source the input has. */
@@ -563,8 +627,9 @@ static void write_document(svg_ctx *c)
     fs_xmlw_attr(&c->x, "x", "10");
     fs_xmlw_attrf(&c->x, "width", "%u", c->W - 20);
     fs_xmlw_attrf(&c->x, "total_samples", "%llu", (unsigned long long)c->total);
-    foldsvg_status gst;
-    each_frame(c, write_frame, c, &gst);
+    foldsvg_status gst = FOLDSVG_OK;
+    if (!write_frames_parallel(c))
+        each_frame(c, write_frame, c, &gst);
     if (gst && !c->x.st)
         c->x.st = gst;
     fs_xmlw_end(&c->x);

@@ -317,6 +317,48 @@ START_TEST(warn_unused_options)
 }
 END_TEST
 
+/* A graph of many frames: the streamed route writes them on two threads (in chunks, the
+ * random colors carried across), the profile's tree walk on one; the bytes are the same.
+ * Sized so that the input is read ahead too (more than one read block). */
+START_TEST(many_frames_same_bytes_both_routes)
+{
+    char in[128], a[128], b[128];
+    FILE *f = fopen(tmpdir_path(in, sizeof in, "many.folded"), "w");
+    ck_assert_ptr_nonnull(f);
+    for (int i = 0; i < 30000; i++)
+        fprintf(f, "main;work_%05d;leaf_%d_of_a_long_enough_name_to_pass_one_read_block %d\n", i,
+                i % 7, 1 + i % 5);
+    fclose(f);
+    static const char *const colors[] = {NULL, "hash"};
+    for (int k = 0; k < 2; k++) {
+        foldsvg_options *o = foldsvg_options_new();
+        foldsvg_error err;
+        ck_assert_int_eq(foldsvg_options_set(o, "minwidth", "0", &err), FOLDSVG_OK);
+        if (colors[k])
+            ck_assert_int_eq(foldsvg_options_set(o, colors[k], NULL, &err), FOLDSVG_OK);
+        const char *inputs[] = {in};
+        foldsvg_convert_stats stats;
+        ck_assert_int_eq(foldsvg_convert(inputs, 1, tmpdir_path(a, sizeof a, "many-a.svg"),
+                                         FOLDSVG_FORMAT_AUTO, o, &stats, &err),
+                         FOLDSVG_OK);
+        ck_assert(stats.streamed);
+        foldsvg_profile *p = foldsvg_profile_new();
+        ck_assert_int_eq(foldsvg_profile_read_file(p, in, o, &err), FOLDSVG_OK);
+        ck_assert_int_eq(foldsvg_profile_write(p, tmpdir_path(b, sizeof b, "many-b.svg"), o, &err),
+                         FOLDSVG_OK);
+        size_t na, nb;
+        char *sa = fs_test_slurp(a, &na), *sb = fs_test_slurp(b, &nb);
+        ck_assert_uint_gt(na, 30000 * 100);
+        ck_assert_uint_eq(na, nb);
+        ck_assert(memcmp(sa, sb, na) == 0);
+        free(sa);
+        free(sb);
+        foldsvg_profile_free(p);
+        foldsvg_options_free(o);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("api");
@@ -326,6 +368,7 @@ int main(void)
     tcase_add_test(tc, overflow_is_an_error_not_a_wrap);
     tcase_add_test(tc, foreach_in_byte_order);
     tcase_add_test(tc, write_by_extension);
+    tcase_add_test(tc, many_frames_same_bytes_both_routes);
     tcase_add_test(tc, empty_profile_writes_nothing);
     tcase_add_test(tc, render_to_memory_and_options);
     tcase_add_test(tc, read_gzip_buffer_equals_plain);
