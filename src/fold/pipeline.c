@@ -198,7 +198,7 @@ static foldsvg_status deliver(fs_pipeline *pl, const fs_strref *f, size_t n, uin
     }
     if (pl->path.failed)
         return nomem(pl, lineno, err);
-    fs_folded_line l = {pl->path.data, pl->path.len, count, before, is_diff, lineno, 0, 0};
+    fs_folded_line l = {pl->path.data, pl->path.len, count, before, is_diff, lineno, 0, 0, NULL, 0};
     return pl->to.path(pl->to.user, &l, err);
 }
 
@@ -314,7 +314,8 @@ foldsvg_status fs_pipeline_new(fs_pipeline **out, const fs_stack_opts *o, const 
     fs_pipeline *pl = calloc(1, sizeof *pl);
     if (!pl)
         return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
-    pl->sink = (fs_sink){on_stack, on_count_name, on_facts, on_line, on_stats, on_weight, on_warn};
+    pl->sink =
+        (fs_sink){on_stack, on_count_name, on_facts, on_line, on_stats, on_weight, on_warn, 0};
     pl->o = o;
     pl->to = *to;
     pl->use_base = o->base.n > 0 && !o->flamechart && !o->no_sort;
@@ -354,6 +355,11 @@ const fs_drops *fs_pipeline_drops(const fs_pipeline *pl)
 void fs_pipeline_reset_drops(fs_pipeline *pl)
 {
     memset(&pl->drops, 0, sizeof pl->drops);
+}
+
+void fs_pipeline_set_hints(fs_pipeline *pl, unsigned hints)
+{
+    pl->sink.hints = pl->direct ? hints : 0; /* else lines are made again here */
 }
 
 int fs_pipeline_rewrites(const fs_pipeline *pl)

@@ -106,6 +106,13 @@ static void finish_leaf(fs_stream *s)
 foldsvg_status fs_stream_add(fs_stream *s, const char *stack, size_t len, uint64_t count,
                              uint64_t before, int is_diff, int *out_of_order)
 {
+    return fs_stream_add_split(s, stack, len, NULL, 0, count, before, is_diff, out_of_order);
+}
+
+foldsvg_status fs_stream_add_split(fs_stream *s, const char *stack, size_t len,
+                                   const uint32_t *semis, size_t nsemis, uint64_t count,
+                                   uint64_t before, int is_diff, int *out_of_order)
+{
     *out_of_order = 0;
     if (count > UINT64_MAX - s->t)
         return FOLDSVG_E_OVERFLOW;
@@ -165,8 +172,12 @@ foldsvg_status fs_stream_add(fs_stream *s, const char *stack, size_t len, uint64
         same = 1;
     }
     size_t d = same;
+    /* the frames kept end at the first SAME - 1 separators: the new ones start after them */
+    size_t k = same - 1;
     for (;;) {
-        const char *semi = memchr(stack + pos, ';', len - pos);
+        const char *semi = !semis       ? memchr(stack + pos, ';', len - pos)
+                           : k < nsemis ? stack + semis[k++]
+                                        : NULL;
         size_t flen = semi ? (size_t)(semi - stack - pos) : len - pos;
         if (d == s->open_cap && FS_GROW(s->open, s->open_cap, d + 1, 64) != FOLDSVG_OK)
             return FOLDSVG_E_NOMEM;

@@ -59,6 +59,10 @@ void fs_stream_free(fs_stream *s);
  * previous one: the input is not sorted and needs the tree. */
 foldsvg_status fs_stream_add(fs_stream *s, const char *stack, size_t len, uint64_t count,
                              uint64_t before, int is_diff, int *out_of_order);
+/* The same with the positions of every ';' in STACK known (SEMIS[0..nsemis), in order). */
+foldsvg_status fs_stream_add_split(fs_stream *s, const char *stack, size_t len,
+                                   const uint32_t *semis, size_t nsemis, uint64_t count,
+                                   uint64_t before, int is_diff, int *out_of_order);
 /* Closes every open frame. The kept frames are then s->kept[0..nkept), names in s->names,
  * total s->t (also in s->names.total). */
 foldsvg_status fs_stream_finish(fs_stream *s);

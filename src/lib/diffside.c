@@ -270,8 +270,10 @@ static foldsvg_status read_pass(fs_diff_side *s, int pass)
         fs_consumer to = {s, on_path, NULL, on_count_name, on_facts, on_stats, on_warn};
         st = fs_pipeline_new(&pl, &s->o->stack, &to, &s->err);
     }
-    if (st == FOLDSVG_OK)
+    if (st == FOLDSVG_OK) {
+        fs_pipeline_set_hints(pl, pass == PASS_SORT ? FS_HINT_HASH : 0);
         st = format->read(in, &s->o->input, fs_pipeline_begin(pl, s->name), &s->err);
+    }
     if (st == FOLDSVG_OK)
         st = fs_pipeline_end(pl, &s->err);
     if (st == FOLDSVG_OK) {

@@ -77,6 +77,8 @@ int fs_folded_parse_line(const char *line, size_t len, fs_folded_line *out, int 
     out->is_diff = 0;
     out->before = 0;
     out->has_hash = 0;
+    out->semis = NULL;
+    out->nsemis = 0;
     /* Differential input: the stack itself ends in " <count>". Only the trailing run of
      * digits and dots is looked at, so ordinary lines cost nothing here. */
     size_t tok = slen;

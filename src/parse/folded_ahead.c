@@ -13,13 +13,16 @@
 #include "util/grow.h"
 #include "util/strmap.h"
 
-enum { NBLOCK = 3, BLOCK = 256 << 10, ONE_READ = 1 << 20 };
+/* A side that has to wait waits for SLACK blocks, not one: the threads meet less often. */
+enum { NBLOCK = 8, SLACK = NBLOCK / 2, BLOCK = 64 << 10, ONE_READ = 1 << 20 };
 
 /* One line as the reader thread parsed it. */
 typedef struct rec {
     uint32_t off, len; /* the stack, in the block's bytes (a block stays below 4 GiB) */
     uint64_t count, before, hash;
-    signed char verdict; /* fs_folded_parse_line's */
+    uint32_t semi, nsemi; /* its ';' positions: semis[semi, semi + nsemi), when HAS_SEMIS */
+    signed char verdict;
+    unsigned char has_hash, has_semis; /* fs_folded_parse_line's */
     unsigned char is_diff, frac;
 } rec;
 
@@ -28,6 +31,8 @@ typedef struct block {
     size_t cap;
     rec *recs;
     size_t nrec;
+    uint32_t *semis;
+    size_t nsemis, semis_cap;
     /* the last block: the input's end or ST (an error in ERR) after its lines */
     int last;
     foldsvg_status st;
@@ -38,11 +43,14 @@ typedef struct ahead {
     fs_input *in;
     size_t rcap; /* records a block holds */
     pthread_mutex_t mu;
-    pthread_cond_t cv;
+    pthread_cond_t cv_data, cv_free;
     block b[NBLOCK];
     uint64_t head, tail; /* blocks [tail, head) are full; head % NBLOCK is being filled */
-    int stop;            /* the caller needs no more */
-    uint64_t lines;      /* lines recorded (the reader's) */
+    int finished;        /* the last block is published */
+    uint64_t reader_need, caller_need; /* a waiting side's tail or head to wake at, or 0 */
+    int stop;                          /* the caller needs no more */
+    uint64_t lines;                    /* lines recorded (the reader's) */
+    unsigned hints;                    /* the sink's (FS_HINT_*) */
 } ahead;
 
 /* Records the line DATA[start, end) in B; 0 when B's records are full. */
@@ -62,7 +70,20 @@ static int record(ahead *a, block *b, size_t start, size_t end)
         x->count = fl.count;
         x->before = fl.before;
         x->is_diff = (unsigned char)fl.is_diff;
-        x->hash = fs_strmap_hash(fl.stack, fl.len);
+        x->has_hash = (a->hints & FS_HINT_HASH) != 0;
+        if (x->has_hash)
+            x->hash = fs_strmap_hash(fl.stack, fl.len);
+        x->semi = (uint32_t)b->nsemis;
+        x->has_semis = (a->hints & FS_HINT_SEMIS) != 0;
+        for (const char *p = fl.stack, *e = p + fl.len;
+             x->has_semis && (p = memchr(p, ';', (size_t)(e - p))); p++) {
+            if (FS_GROW(b->semis, b->semis_cap, b->nsemis + 1, 1024) != FOLDSVG_OK) {
+                x->has_semis = 0; /* the caller's thread finds them */
+                break;
+            }
+            b->semis[b->nsemis++] = (uint32_t)(p - fl.stack);
+        }
+        x->nsemi = (uint32_t)(b->nsemis - x->semi);
     }
     a->lines++;
     return 1;
@@ -72,18 +93,24 @@ static int record(ahead *a, block *b, size_t start, size_t end)
 static int wait_free(ahead *a, uint64_t w)
 {
     pthread_mutex_lock(&a->mu);
-    while (w - a->tail >= NBLOCK && !a->stop)
-        pthread_cond_wait(&a->cv, &a->mu);
+    if (w - a->tail >= NBLOCK) {
+        a->reader_need = w + 1 - NBLOCK + SLACK;
+        while (a->tail < a->reader_need && !a->stop)
+            pthread_cond_wait(&a->cv_free, &a->mu);
+        a->reader_need = 0;
+    }
     int stop = a->stop;
     pthread_mutex_unlock(&a->mu);
     return !stop;
 }
 
-static void publish(ahead *a)
+static void publish(ahead *a, int last)
 {
     pthread_mutex_lock(&a->mu);
     a->head++;
-    pthread_cond_broadcast(&a->cv);
+    a->finished = last;
+    if (a->caller_need && (a->head >= a->caller_need || last))
+        pthread_cond_signal(&a->cv_data);
     pthread_mutex_unlock(&a->mu);
 }
 
@@ -147,7 +174,7 @@ static void *reader_main(void *arg)
     size_t have = 0, scan = 0;
     for (;;) {
         block *b = &a->b[w % NBLOCK];
-        b->nrec = 0;
+        b->nrec = b->nsemis = 0;
         size_t start;
         have = fill(a, b, have, scan, &start);
         if (!b->last) {
@@ -169,7 +196,7 @@ static void *reader_main(void *arg)
             }
         }
         int last = b->last;
-        publish(a);
+        publish(a, last);
         if (last || !wait_free(a, ++w))
             return NULL;
     }
@@ -180,6 +207,7 @@ static void ahead_free(ahead *a)
     for (int i = 0; i < NBLOCK; i++) {
         free(a->b[i].data);
         free(a->b[i].recs);
+        free(a->b[i].semis);
     }
     free(a);
 }
@@ -190,14 +218,21 @@ static foldsvg_status consume(ahead *a, fs_sink *sink, fs_folded_stats *stats, f
     uint64_t lineno = 0;
     for (;;) {
         pthread_mutex_lock(&a->mu);
-        while (a->tail == a->head)
-            pthread_cond_wait(&a->cv, &a->mu);
+        if (a->tail == a->head) {
+            a->caller_need = a->tail + SLACK;
+            while (a->head < a->caller_need && !a->finished)
+                pthread_cond_wait(&a->cv_data, &a->mu);
+            a->caller_need = 0;
+        }
         pthread_mutex_unlock(&a->mu);
         block *b = &a->b[a->tail % NBLOCK];
         for (size_t i = 0; i < b->nrec; i++) {
             const rec *x = &b->recs[i];
-            fs_folded_line fl = {b->data + x->off, x->len, x->count, x->before,
-                                 x->is_diff,       0,      x->hash,  1};
+            fs_folded_line fl = {
+                b->data + x->off, x->len,      x->count,
+                x->before,        x->is_diff,  0,
+                x->hash,          x->has_hash, x->has_semis ? b->semis + x->semi : NULL,
+                x->nsemi};
             foldsvg_status st =
                 fs_folded_take(x->verdict, &fl, x->frac, ++lineno, sink, stats, err);
             if (st)
@@ -212,7 +247,8 @@ static foldsvg_status consume(ahead *a, fs_sink *sink, fs_folded_stats *stats, f
             return FOLDSVG_OK;
         pthread_mutex_lock(&a->mu);
         a->tail++;
-        pthread_cond_broadcast(&a->cv);
+        if (a->reader_need && a->tail >= a->reader_need)
+            pthread_cond_signal(&a->cv_free);
         pthread_mutex_unlock(&a->mu);
     }
 }
@@ -225,6 +261,7 @@ foldsvg_status fs_folded_read_ahead(fs_input *in, fs_sink *sink, fs_folded_stats
     if (!a)
         return FOLDSVG_OK;
     a->in = in;
+    a->hints = sink->hints;
     a->rcap = block_size / sizeof(rec) + 1; /* shorter lines on average fill a block in parts */
     int ok = 1;
     for (int i = 0; ok && i < NBLOCK; i++) {
@@ -238,13 +275,13 @@ foldsvg_status fs_folded_read_ahead(fs_input *in, fs_sink *sink, fs_folded_stats
         return FOLDSVG_OK;
     }
     pthread_t thread;
-    if (pthread_cond_init(&a->cv, NULL) != 0) {
-        pthread_mutex_destroy(&a->mu);
-        ahead_free(a);
-        return FOLDSVG_OK;
-    }
-    if (pthread_create(&thread, NULL, reader_main, a) != 0) {
-        pthread_cond_destroy(&a->cv);
+    int have_data = pthread_cond_init(&a->cv_data, NULL) == 0;
+    int have_free = have_data && pthread_cond_init(&a->cv_free, NULL) == 0;
+    if (!have_free || pthread_create(&thread, NULL, reader_main, a) != 0) {
+        if (have_free)
+            pthread_cond_destroy(&a->cv_free);
+        if (have_data)
+            pthread_cond_destroy(&a->cv_data);
         pthread_mutex_destroy(&a->mu);
         ahead_free(a);
         return FOLDSVG_OK;
@@ -253,10 +290,11 @@ foldsvg_status fs_folded_read_ahead(fs_input *in, fs_sink *sink, fs_folded_stats
     foldsvg_status st = consume(a, sink, stats, err);
     pthread_mutex_lock(&a->mu);
     a->stop = 1;
-    pthread_cond_broadcast(&a->cv);
+    pthread_cond_signal(&a->cv_free);
     pthread_mutex_unlock(&a->mu);
     pthread_join(thread, NULL);
-    pthread_cond_destroy(&a->cv);
+    pthread_cond_destroy(&a->cv_data);
+    pthread_cond_destroy(&a->cv_free);
     pthread_mutex_destroy(&a->mu);
     ahead_free(a);
     return st;

@@ -33,12 +33,18 @@ typedef struct fs_folded_line {
      * so that the caller's thread need not hash it again */
     uint64_t hash;
     int has_hash;
+    /* where every ';' of the stack is, in order (the reader thread's too), or NULL */
+    const uint32_t *semis;
+    size_t nsemis;
 } fs_folded_line;
 
 static inline uint64_t fs_folded_line_hash(const fs_folded_line *l)
 {
     return l->has_hash ? l->hash : fs_strmap_hash(l->stack, l->len);
 }
+
+/* What a reader thread may work out for line() besides the counts (fs_sink.hints). */
+enum { FS_HINT_HASH = 1, FS_HINT_SEMIS = 2 };
 
 /* What a line-oriented input held, for the end-of-input warnings. */
 typedef struct fs_folded_stats {
@@ -77,6 +83,8 @@ struct fs_sink {
     /* Something odd that the reader skipped or chose (malformed lines, one event of
      * several): W names the input and the place; it lives only for the call. */
     void (*warn)(fs_sink *self, const foldsvg_error *w);
+    /* FS_HINT_*: what line() would use of fs_folded_line's hash and semis */
+    unsigned hints;
 };
 
 #endif
