@@ -1,5 +1,7 @@
 #include "parse/json.h"
 
+#include "parse/ahead.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -168,13 +170,20 @@ foldsvg_status fs_json_parse(fs_json *j, const yajl_callbacks *callbacks, void *
     foldsvg_status st = FOLDSVG_OK;
     uint64_t base = 0;
     size_t pos = 0;
+    /* reading (and inflating) on a second core while this one parses */
+    fs_ahead *ahead =
+        in && fs_ahead_worth(in, FS_JSON_CHUNK) ? fs_ahead_start(in, FS_JSON_CHUNK) : NULL;
     j->h = h;
     j->origin_offset = origin ? origin_offset : 0;
     yajl_status ys = yajl_status_ok;
     const unsigned char *chunk = NULL;
     size_t got = 0;
     for (;;) {
-        if (in) {
+        if (ahead) {
+            st = fs_ahead_next(ahead, &chunk, &got, err);
+            if (st)
+                goto out;
+        } else if (in) {
             st = fs_input_read(in, buf, FS_JSON_CHUNK, &got, err);
             if (st)
                 goto out;
@@ -213,6 +222,7 @@ foldsvg_status fs_json_parse(fs_json *j, const yajl_callbacks *callbacks, void *
     if (ys != yajl_status_ok)
         st = stopped(j, ys, chunk, base, file, origin, origin_offset, err);
 out:
+    fs_ahead_stop(ahead);
     yajl_free(h);
     j->h = NULL;
     free(buf);
