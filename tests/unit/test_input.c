@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "parse/ahead.h"
 #include "parse/input.h"
 #include "util/utf16.h"
 #include "testutil.h"
@@ -136,6 +137,74 @@ START_TEST(seek_past_utf8_mark)
 }
 END_TEST
 
+/* Read ahead on a second thread: the same bytes in order, whatever the block size; a
+ * corrupt gzip stream's error after the bytes before it, and again on a later call. */
+START_TEST(read_ahead_same_bytes_then_errors)
+{
+    enum { N = 100000 };
+    unsigned char *data = malloc(N), *z = malloc(N + 1024), *back = malloc(N + 1);
+    ck_assert(data && z && back);
+    for (size_t i = 0; i < N; i++)
+        data[i] = (unsigned char)('a' + (i * 7 + i / 13) % 26);
+    uLongf zlen = N + 1024;
+    /* a gzip wrapper: deflateInit2 with 16 + 15 */
+    z_stream zs;
+    memset(&zs, 0, sizeof zs);
+    ck_assert_int_eq(deflateInit2(&zs, 6, Z_DEFLATED, 16 + 15, 8, Z_DEFAULT_STRATEGY), Z_OK);
+    zs.next_in = data;
+    zs.avail_in = N;
+    zs.next_out = z;
+    zs.avail_out = (uInt)zlen;
+    ck_assert_int_eq(deflate(&zs, Z_FINISH), Z_STREAM_END);
+    zlen = zs.total_out;
+    deflateEnd(&zs);
+    static const size_t blocks[] = {1, 1000, 1 << 20};
+    for (int gz = 0; gz < 3; gz++) {
+        for (size_t b = 0; b < sizeof blocks / sizeof blocks[0]; b++) {
+            fs_input *in;
+            foldsvg_error err;
+            /* plain, gzip, and gzip cut short (its end missing) */
+            size_t n = gz == 0 ? N : gz == 1 ? zlen : zlen / 2;
+            ck_assert_int_eq(fs_input_open_mem(&in, gz ? z : data, n, "mem", &err), FOLDSVG_OK);
+            fs_ahead *a = fs_ahead_start(in, blocks[b]);
+            ck_assert_ptr_nonnull(a);
+            size_t len = 0, got;
+            const unsigned char *p;
+            foldsvg_status st;
+            while ((st = fs_ahead_next(a, &p, &got, &err)) == FOLDSVG_OK && got) {
+                ck_assert_uint_le(len + got, N);
+                memcpy(back + len, p, got);
+                len += got;
+            }
+            if (gz < 2) {
+                ck_assert_int_eq(st, FOLDSVG_OK);
+                ck_assert_uint_eq(len, N);
+            } else {
+                ck_assert_int_ne(st, FOLDSVG_OK);
+                ck_assert_uint_lt(len, N);
+                ck_assert_int_eq(fs_ahead_next(a, &p, &got, &err), st);
+            }
+            ck_assert(memcmp(back, data, len) == 0);
+            fs_ahead_stop(a);
+            fs_input_close(in);
+        }
+    }
+    /* stopped early: the thread ends */
+    fs_input *in;
+    ck_assert_int_eq(fs_input_open_mem(&in, data, N, "mem", NULL), FOLDSVG_OK);
+    fs_ahead *a = fs_ahead_start(in, 10);
+    const unsigned char *p;
+    size_t got;
+    ck_assert_int_eq(fs_ahead_next(a, &p, &got, NULL), FOLDSVG_OK);
+    ck_assert(got > 0 && got <= 10 && memcmp(p, data, got) == 0);
+    fs_ahead_stop(a);
+    fs_input_close(in);
+    free(data);
+    free(z);
+    free(back);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("input");
@@ -144,6 +213,7 @@ int main(void)
     tcase_add_test(tc, utf16_decoded);
     tcase_add_test(tc, utf16_bad_surrogates_replaced);
     tcase_add_test(tc, seek_past_utf8_mark);
+    tcase_add_test(tc, read_ahead_same_bytes_then_errors);
     suite_add_tcase(s, tc);
     return fs_test_run(s);
 }
