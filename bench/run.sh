@@ -2,7 +2,9 @@
 # foldsvg benchmarks: fixed inputs made by the generators in tests/tools (fixed seeds), each
 # workload run REPS times, median wall time and peak RSS, next to baselines run in the same
 # invocation (wc -l or cat on the same file; a bare yajl parse; a bare xmlTextWriter loop).
-# Not part of the test suite. Needs /usr/bin/time (Debian package "time").
+# Not part of the test suite. Needs /usr/bin/time (Debian package "time"). The main rows
+# run foldsvg and its baseline alternating; cpu_s is user + system (foldsvg's second core
+# shows there, not in the wall time), cpu_x its ratio to the baseline's.
 #   bench/run.sh [BUILD_DIR=build-bench] [REPS=5]
 # Data goes to bench/data/ (about 2.7 GB; reused between runs, made again when a generator
 # changes).
@@ -32,44 +34,79 @@ gen "$data/shuffled.folded" "$tools/gen_folded.py" -n 200000 --seed 42 --shuffle
 gen "$data/variant.folded" "$tools/gen_folded.py" -n 200000 --seed 42 --variant 7
 gen "$data/repeated.folded" "$tools/gen_folded.py" -n 5000 --seed 42 --repeat 2G
 gen "$data/sp1.json" "$tools/gen_sp1_profile.py" -n 10000000 --seed 7
+if [ ! -s "$data/sp1.json.gz" ] || [ "$data/sp1.json" -nt "$data/sp1.json.gz" ]; then
+    gzip -6 -c "$data/sp1.json" >"$data/sp1.json.tmp" && mv "$data/sp1.json.tmp" "$data/sp1.json.gz"
+fi
 vertx="$root/tests/data/compat/inputs/flamegraph/test/results/perf-vertx-stacks-01-collapsed-all.txt"
 
-# measure NAME CMD...: median wall seconds and max RSS (KiB) over REPS runs (the wall time
-# from a nanosecond clock: /usr/bin/time's %e has 10 ms steps)
+# measure NAME CMD...: median wall seconds, max RSS (KiB) and median CPU seconds (user +
+# system) over REPS runs (the wall time from a nanosecond clock: /usr/bin/time's %e has 10 ms
+# steps). pair BASE_NAME BASE_CMD -- NAME CMD...: the two alternating, run by run (a drifting
+# machine moves both), printed as two such lines.
+run_once() { # OUT CMD...
+    out=$1; shift
+    t0=$(date +%s%N)
+    /usr/bin/time -f "%M %U %S" -o "$data/rss" "$@" >/dev/null 2>&1
+    t1=$(date +%s%N)
+    echo "$(( (t1 - t0) / 1000 )) $(cat "$data/rss")" |
+        awk '{printf "%.6f %d %.2f\n", $1 / 1e6, $2, $3 + $4}' >>"$out"
+}
+summary() { # NAME FILE
+    cpu=$(sort -n -k3 "$2" | awk '{c[NR]=$3} END {printf "%.2f", c[int((NR+1)/2)]}')
+    sort -n "$2" | awk -v n="$1" -v c="$cpu" 'BEGIN {gsub(/ /, "_", n)} {t[NR]=$1; if ($2>m) m=$2}
+        END {printf "%s %.3f %d %s\n", n, t[int((NR+1)/2)], m, c}'
+}
 measure() {
     name=$1; shift
     : >"$data/times"
     i=0
     while [ $i -lt "$reps" ]; do
-        t0=$(date +%s%N)
-        /usr/bin/time -f "%M" -o "$data/rss" "$@" >/dev/null 2>&1
-        t1=$(date +%s%N)
-        echo "$(( (t1 - t0) / 1000 )) $(cat "$data/rss")" | awk '{printf "%.6f %d\n", $1 / 1e6, $2}' >>"$data/times"
+        run_once "$data/times" "$@"
         i=$((i + 1))
     done
-    sort -n "$data/times" | awk -v n="$name" 'BEGIN {gsub(/ /, "_", n)} {t[NR]=$1; if ($2>m) m=$2} END {printf "%s %.3f %d\n", n, t[int((NR+1)/2)], m}'
+    summary "$name" "$data/times"
+}
+pair() { # BASE_NAME BASE_CMD -- NAME CMD...: sets $base and $run
+    bname=$1; bcmd=$2; shift 3
+    name=$1; shift
+    : >"$data/btimes"
+    : >"$data/times"
+    i=0
+    while [ $i -lt "$reps" ]; do
+        # shellcheck disable=SC2086
+        run_once "$data/btimes" $bcmd
+        run_once "$data/times" "$@"
+        i=$((i + 1))
+    done
+    base=$(summary "$bname" "$data/btimes")
+    run=$(summary "$name" "$data/times")
 }
 
 echo "# $(date -u +%Y-%m-%d) $(uname -m), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
-printf '%-34s %9s %9s %10s %9s %8s\n' workload "median_s" "rss_MiB" "MB/s" "base_s" ratio
-row() { # SIZE_BYTES "base_name base_s base_rss" "name t rss"
+printf '%-34s %9s %9s %10s %9s %8s %7s %7s\n' workload "median_s" "rss_MiB" "MB/s" "base_s" ratio cpu_s cpu_x
+row() { # SIZE_BYTES "base_name base_s base_rss base_cpu" "name t rss cpu"
     sz=$1
     # shellcheck disable=SC2086
     set -- $2 $3
-    awk -v n="$4" -v t="$5" -v r="$6" -v b="$2" -v sz="$sz" 'BEGIN {
-        printf "%-34s %9.3f %9.1f %10.0f %9.3f %8.2f\n", n, t, r/1024, (t>0? sz/1e6/t : 0), b, (b>0? t/b : 0) }'
+    awk -v n="$5" -v t="$6" -v r="$7" -v c="$8" -v b="$2" -v bc="$4" -v sz="$sz" 'BEGIN {
+        printf "%-34s %9.3f %9.1f %10.0f %9.3f %8.2f %7.2f %7s\n", n, t, r/1024, (t>0? sz/1e6/t : 0), b,
+            (b>0? t/b : 0), c, (bc>0? sprintf("%.1f", c/bc) : "-") }'
 }
 size() { stat -L -c %s "$1"; }
 
 for w in sorted shuffled repeated; do
     f="$data/$w.folded"
-    base=$(measure "wc-l" wc -l "$f")
-    run=$(measure "$w.folded->svg --hash" "$bin" -q --hash "$f" -o "$data/out.svg")
+    pair "wc-l" "wc -l $f" -- "$w.folded->svg --hash" "$bin" -q --hash "$f" -o "$data/out.svg"
     row "$(size "$f")" "$base" "$run"
 done
-base=$(measure "yajl" "$build/yajl_baseline" "$data/sp1.json")
-run=$(measure "sp1-10M.json->svg" "$bin" -q "$data/sp1.json" -o "$data/out.svg")
+pair "yajl" "$build/yajl_baseline $data/sp1.json" -- "sp1-10M.json->svg" "$bin" -q "$data/sp1.json" -o "$data/out.svg"
 row "$(size "$data/sp1.json")" "$base" "$run"
+# the same gzipped (inflated on the second core) against a bare parse of the PLAIN file
+pair "yajl (plain)" "$build/yajl_baseline $data/sp1.json" -- "sp1-10M.json.gz->svg" "$bin" -q "$data/sp1.json.gz" -o "$data/out.svg"
+row "$(size "$data/sp1.json.gz")" "$base" "$run"
+# --flamechart keeps the line order: the profile route, memory with the lines
+pair "wc-l" "wc -l $data/sorted.folded" -- "sorted --flamechart" "$bin" -q --hash --flamechart "$data/sorted.folded" -o "$data/out.svg"
+row "$(size "$data/sorted.folded")" "$base" "$run"
 
 # --minwidth 0: the writer is the bound; compare element rates with a bare writer loop
 run=$(measure "sorted --minwidth 0" "$bin" -q --hash --minwidth 0 "$data/sorted.folded" -o "$data/big.svg")
@@ -95,9 +132,13 @@ base=$(measure "variant->folded" "$bin" -q "$v" -o "$data/out.folded")
 run=$(measure "diff ->folded (/variant->folded)" "$bin" -q --diff "$data/sorted.folded" "$v" -o "$data/out.folded")
 row "$(( $(size "$data/sorted.folded") + $(size "$v") ))" "$base" "$run"
 
-run=$(measure "perf-vertx (266 KB)" "$bin" -q --hash "$vertx" -o "$data/out.svg")
-base=$(measure "wc-l" wc -l "$vertx")
+# a small graph: start-up and set-up dominate (30 alternating runs)
+keep=$reps; reps=30
+pair "cat" "cat $vertx" -- "perf-vertx (266 KB)" "$bin" -q --hash "$vertx" -o "$data/out.svg"
 row "$(size "$vertx")" "$base" "$run"
+pair "foldsvg --version" "$bin --version" -- "perf-vertx (/--version)" "$bin" -q --hash "$vertx" -o "$data/out.svg"
+row "$(size "$vertx")" "$base" "$run"
+reps=$keep
 # raw perf script output: 10 and 100 copies of FlameGraph's perf-vertx-stacks-01.txt (the
 # 100 copies are 105 MB); memory must not grow with the copies (the distinct stacks only)
 pv="$root/tests/data/compat-perf/inputs/perf-vertx-stacks-01.txt"
@@ -115,4 +156,4 @@ for k in 10 100; do
     row "$(size "$f")" "$base" "$run"
 done
 echo "# for orientation (not run here): inferno-collapse-perf, 2 threads, x100 -> folded 0.83 s, 6.8 MB"
-rm -f "$data/out.svg" "$data/out.folded" "$data/big.svg" "$data/base.svg" "$data/times" "$data/rss"
+rm -f "$data/out.svg" "$data/out.folded" "$data/big.svg" "$data/base.svg" "$data/times" "$data/btimes" "$data/rss"
