@@ -15,7 +15,8 @@
  *
  * Memory of a profile grows with its distinct stack prefixes, not with the input size.
  * Thread safety: distinct objects may be used from distinct threads; one object must not
- * be used from two threads at once.
+ * be used from two threads at once. A call may use helper threads of its own (reading ahead,
+ * sorting, writing on a second core); they end before it returns.
  */
 #ifndef FOLDSVG_H
 #define FOLDSVG_H
