@@ -41,7 +41,8 @@ typedef struct block {
 
 typedef struct ahead {
     fs_input *in;
-    size_t rcap; /* records a block holds */
+    size_t rcap;  /* records a block holds */
+    size_t block; /* a block's size, until a long line grows it */
     pthread_mutex_t mu;
     pthread_cond_t cv_data, cv_free;
     block b[NBLOCK];
@@ -130,9 +131,10 @@ static size_t fill(ahead *a, block *b, size_t have, size_t scan, size_t *start)
             scan = *start;
         }
         scan = have;
+        /* a block grown for a long line holds no more than a block's bytes after it */
+        if (b->nrec > 0 && (have == b->cap || have >= a->block))
+            return have; /* the rest goes to the next block */
         if (have == b->cap) {
-            if (b->nrec > 0)
-                return have; /* the rest goes to the next block */
             /* one line fills the block: grow up to the documented limit */
             if (b->cap >= FS_MAX_LINE) {
                 b->st =
@@ -151,7 +153,8 @@ static size_t fill(ahead *a, block *b, size_t have, size_t scan, size_t *start)
             b->cap *= 2;
         }
         size_t got;
-        b->st = fs_input_read(in, b->data + have, b->cap - have, &got, &b->err);
+        size_t room = b->cap - have < a->block ? b->cap - have : a->block;
+        b->st = fs_input_read(in, b->data + have, room, &got, &b->err);
         if (b->st) {
             b->last = 1;
             return have;
@@ -175,6 +178,10 @@ static void *reader_main(void *arg)
     for (;;) {
         block *b = &a->b[w % NBLOCK];
         b->nrec = b->nsemis = 0;
+        /* a block grown for a long line shrinks back: long lines here and there must not
+         * leave every block of the ring that large */
+        if (b->cap > a->block && have <= a->block && fs_resize(&b->data, a->block, 1) == FOLDSVG_OK)
+            b->cap = a->block;
         size_t start;
         have = fill(a, b, have, scan, &start);
         if (!b->last) {
@@ -262,6 +269,7 @@ foldsvg_status fs_folded_read_ahead(fs_input *in, fs_sink *sink, fs_folded_stats
         return FOLDSVG_OK;
     a->in = in;
     a->hints = sink->hints;
+    a->block = block_size;
     a->rcap = block_size / sizeof(rec) + 1; /* shorter lines on average fill a block in parts */
     int ok = 1;
     for (int i = 0; ok && i < NBLOCK; i++) {
