@@ -3,9 +3,13 @@
 # libxml2 accepts as well-formed XML (xmllint --noout --huge): control characters, invalid
 # UTF-8, markup characters and "]]>" in names, a 1 MB name, 100,000-deep stacks (folded and
 # JSON; nothing may recurse on the C stack), counts near 2^64, CRLF, tabs, blank lines.
-#   sh tests/hostile.sh BIN
+# Resource bounds are asserted benchmark-style (peak resident size, instruction-count ratios),
+# never with wall-clock time; --sanitized (sanitizer builds, whose allocator keeps freed
+# memory and pads every block) skips the memory bounds.
+#   sh tests/hostile.sh BIN [--sanitized]
 set -u
 bin=$(realpath "$1")
+sanitized=0; [ "${2:-}" = --sanitized ] && sanitized=1
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
 pass=0; fail=0
@@ -105,6 +109,61 @@ printf '%s' '{"meta":{"version":24},"threads":[{"name":"<t>","samples":{"schema"
 render names-json names.json --minwidth 0
 gzip -c names.json >names.json.gz
 render names-json-gz names.json.gz --minwidth 0 --colors rust
+
+# peak NAME CMD...: CMD's peak resident size in KiB on stdout; a failure of CMD is a failure
+peak() {
+    name=$1; shift
+    python3 -c 'import resource, subprocess, sys
+r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss if r.returncode == 0 else -1)' "$@"
+}
+# under NAME VALUE MAX [UNIT]: VALUE (a measure) is positive and below MAX
+under() {
+    if [ "$2" -gt 0 ] && [ "$2" -lt "$3" ]; then ok; else
+        bad "$1: $2 ${4:-KiB}, the bound is $3 ${4:-KiB}"
+    fi
+}
+
+# Memory per profile thread (issue 15): 20,000 one-sample threads, Gecko and processed, stay
+# under 64 MiB whether drawn, listed or one selected, and each thread costs a small constant
+# (under 3 KiB beyond 2,000 threads; it was 60 KiB: every thread's sample sums started at
+# 1024 slots).
+python3 - <<'PY'
+def gecko(n):
+    return ('{"meta":{"version":24,"product":"SP1 ZKVM"},"threads":[' + ','.join(
+        '{"name":"t%d","samples":{"schema":{"stack":0,"time":1,"threadCPUDelta":2},'
+        '"data":[[1,0,3]]},"stackTable":{"schema":{"prefix":0,"frame":1},'
+        '"data":[[null,0],[0,1]]},"frameTable":{"schema":{"location":0},"data":[[0],[1]]},'
+        '"stringTable":["main","f%d"]}' % (i, i % 100) for i in range(n)) + ']}')
+def processed(n):
+    return ('{"meta":{"version":24,"preprocessedProfileVersion":48},"threads":[' + ','.join(
+        '{"name":"t%d","processName":"p","samples":{"stack":[1],"weight":[3],"length":1},'
+        '"stackTable":{"frame":[0,1],"prefix":[null,0],"length":2},'
+        '"frameTable":{"func":[0,1],"length":2},"funcTable":{"name":[0,1],"length":2},'
+        '"stringArray":["main","f%d"]}' % (i, i % 100) for i in range(n)) + ']}')
+for shape in (gecko, processed):
+    for n in (2000, 20000):
+        open('%s-%d.json' % (shape.__name__, n), 'w').write(shape(n))
+PY
+args() { # args MODE LAST
+    case $1 in
+    draw) echo -o threads.svg ;;
+    list) echo --list-threads ;;
+    one) echo --thread "$2" -o threads.svg ;;
+    esac
+}
+if [ "$sanitized" -eq 0 ]; then
+    for shape in gecko processed; do
+        for mode in draw list one; do
+            # the last thread, when one is selected
+            small=$(peak "$shape-$mode" "$bin" "$shape-2000.json" $(args "$mode" 1999))
+            big=$(peak "$shape-$mode" "$bin" "$shape-20000.json" $(args "$mode" 19999))
+            under "$shape-$mode 2,000 threads" "$small" 65536
+            under "$shape-$mode 20,000 threads" "$big" 65536
+            under "$shape-$mode per thread (bytes)" $(((big - small) * 1024 / 18000)) 3072 bytes
+        done
+    done
+fi
 
 echo "hostile: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -59,6 +59,15 @@ START_TEST(grow_doubles_and_checks)
     ck_assert_uint_eq(cap, 8); /* unchanged on failure */
     ck_assert_int_eq(fs_resize(&a, SIZE_MAX / 2, 8), FOLDSVG_E_NOMEM);
     ck_assert_uint_eq(a[3], 7);
+    /* trimming keeps what is used; an empty array is freed; never grows */
+    fs_trim(&a, &cap, 5, sizeof *a);
+    ck_assert_uint_eq(cap, 5);
+    ck_assert_uint_eq(a[3], 7);
+    fs_trim(&a, &cap, 9, sizeof *a);
+    ck_assert_uint_eq(cap, 5);
+    fs_trim(&a, &cap, 0, sizeof *a);
+    ck_assert_uint_eq(cap, 0);
+    ck_assert_ptr_null(a);
     free(a);
 }
 END_TEST
