@@ -165,5 +165,39 @@ if [ "$sanitized" -eq 0 ]; then
     done
 fi
 
+# icount CMD...: the instructions CMD runs (valgrind), on stdout
+icount() {
+    valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null "$@" 2>&1 \
+        >/dev/null | sed -n 's/.*I *refs: *//p' | tr -d ,
+}
+# linear NAME SMALL BIG: BIG (the work for 4x the input of SMALL) is under 6x SMALL
+linear() {
+    if [ -n "$2" ] && [ -n "$3" ] && [ $(($3 * 10 / $2)) -lt 60 ]; then ok; else
+        bad "$1: 4x the input takes $2 -> $3 instructions (quadratic?)"
+    fi
+}
+
+# One long JSON string is read in linear time (issue 15: yajl scans a token cut by a chunk's
+# end again from its start with every chunk; 16/32/64 MB took 0.4/1.6/6.4 s), from a file and
+# through a pipe: 4x the string, under 6x the instructions (it was 10.7x for 2 -> 8 MB).
+python3 - <<'PY'
+for mb in (2, 8):
+    open('str%d.json' % mb, 'w').write(
+        '{"meta":{"version":24},"threads":[{"name":"t","samples":{"schema":{"stack":0},'
+        '"data":[[0]]},"stackTable":{"schema":{"prefix":0,"frame":1},"data":[[null,0]]},'
+        '"frameTable":{"schema":{"location":0},"data":[[0]]},"stringTable":["'
+        + 'x' * (mb << 20) + '"]}]}')
+PY
+if [ "$sanitized" -eq 0 ] && command -v valgrind >/dev/null; then
+    linear long-string "$(icount "$bin" str2.json -o str.folded)" \
+        "$(icount "$bin" str8.json -o str.folded)"
+    linear long-string-pipe "$(cat str2.json | icount "$bin" - -o str.folded)" \
+        "$(cat str8.json | icount "$bin" - -o str.folded)"
+else
+    echo "hostile: instruction counts skipped (no valgrind, or a sanitizer build)"
+fi
+"$bin" str8.json -o str.folded 2>/dev/null && [ "$(wc -c <str.folded)" -eq $(((8 << 20) + 3)) ] &&
+    ok || bad "long-string: the 8 MB name is not the folded stack"
+
 echo "hostile: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
