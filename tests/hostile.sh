@@ -179,7 +179,7 @@ linear() {
 
 # One long JSON string is read in linear time (issue 15: yajl scans a token cut by a chunk's
 # end again from its start with every chunk; 16/32/64 MB took 0.4/1.6/6.4 s), from a file and
-# through a pipe: 4x the string, under 6x the instructions (it was 10.7x for 2 -> 8 MB).
+# through a pipe, and when read a second time (a cursor, parse/jsonreread.c): 4x the string, under 6x the instructions (it was 10.7x for 2 -> 8 MB).
 python3 - <<'PY'
 for mb in (2, 8):
     open('str%d.json' % mb, 'w').write(
@@ -187,12 +187,22 @@ for mb in (2, 8):
         '"data":[[0]]},"stackTable":{"schema":{"prefix":0,"frame":1},"data":[[null,0]]},'
         '"frameTable":{"schema":{"location":0},"data":[[0]]},"stringTable":["'
         + 'x' * (mb << 20) + '"]}]}')
+    # read twice: sample rows before their schema, with a long string cell
+    open('row%d.json' % mb, 'w').write(
+        '{"meta":{"version":24},"threads":[{"name":"t","samples":{"data":[[0,"'
+        + 'y' * (mb << 20) + '"]],"schema":{"stack":0,"x":1}},"stackTable":{"schema":'
+        '{"prefix":0,"frame":1},"data":[[null,0]]},"frameTable":{"schema":{"location":0},'
+        '"data":[[0]]},"stringTable":["main"]}]}')
 PY
 if [ "$sanitized" -eq 0 ] && command -v valgrind >/dev/null; then
     linear long-string "$(icount "$bin" str2.json -o str.folded)" \
         "$(icount "$bin" str8.json -o str.folded)"
     linear long-string-pipe "$(cat str2.json | icount "$bin" - -o str.folded)" \
         "$(cat str8.json | icount "$bin" - -o str.folded)"
+    linear long-string-reread "$(icount "$bin" row2.json -o str.folded)" \
+        "$(icount "$bin" row8.json -o str.folded)"
+    linear long-string-spooled "$(cat row2.json | icount "$bin" - -o str.folded)" \
+        "$(cat row8.json | icount "$bin" - -o str.folded)"
 else
     echo "hostile: instruction counts skipped (no valgrind, or a sanitizer build)"
 fi
