@@ -206,6 +206,24 @@ if [ "$sanitized" -eq 0 ] && command -v valgrind >/dev/null; then
 else
     echo "hostile: instruction counts skipped (no valgrind, or a sanitizer build)"
 fi
+# Catastrophic backtracking (issue 15): --include '(a+)+$' on 2,000 distinct long names took
+# 88 s (each name burnt PCRE2's whole match limit, then counted as no match). The first limit
+# hit that decides a stack is now an error naming the pattern: the work does not grow with
+# the names (2,000 against 20: under 2x the instructions; it was 100x).
+python3 -c "
+for i in range(2000): print('main;' + 'a' * 40 + 'x%d 1' % i)" >re2000.folded
+head -n 20 re2000.folded >re20.folded
+"$bin" re2000.folded --include '(a+)+$' -o re.svg 2>re.err
+[ $? -eq 1 ] && [ ! -e re.svg ] && [ "$(wc -l <re.err)" -eq 1 ] &&
+    grep -qF "re2000.folded:1: --include '(a+)+\$' hit PCRE2's match (backtracking) limit" re.err &&
+    ok || bad "regex-limit: $(cat re.err)"
+if [ "$sanitized" -eq 0 ] && command -v valgrind >/dev/null; then
+    a=$(icount "$bin" re20.folded --include '(a+)+$' -o re.svg)
+    b=$(icount "$bin" re2000.folded --include '(a+)+$' -o re.svg)
+    [ -n "$a" ] && [ -n "$b" ] && [ $((b * 10 / a)) -lt 20 ] && ok ||
+        bad "regex-limit: 20 -> 2,000 names takes $a -> $b instructions"
+fi
+
 "$bin" str8.json -o str.folded 2>/dev/null && [ "$(wc -c <str.folded)" -eq $(((8 << 20) + 3)) ] &&
     ok || bad "long-string: the 8 MB name is not the folded stack"
 

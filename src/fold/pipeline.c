@@ -119,7 +119,10 @@ static foldsvg_status add_stack(fs_pipeline *pl, size_t n, uint64_t count, uint6
 {
     size_t first;
     int keep;
-    if (transform(pl, &n, &first, &keep) != FOLDSVG_OK)
+    foldsvg_status st = transform(pl, &n, &first, &keep);
+    if (st == FOLDSVG_E_LIMIT)
+        return fs_error_at_line(err, st, pl->name, lineno, 0, "%s", fs_filter_message(pl->filter));
+    if (st != FOLDSVG_OK)
         return fs_error_at_line(err, FOLDSVG_E_NOMEM, pl->name, lineno, 0, "out of memory");
     if (!keep)
         return FOLDSVG_OK;
