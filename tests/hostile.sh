@@ -110,6 +110,23 @@ render names-json names.json --minwidth 0
 gzip -c names.json >names.json.gz
 render names-json-gz names.json.gz --minwidth 0 --colors rust
 
+# --nameattr whatever the file says (issue 15): attributes given twice, across keys, extras
+# and lines (the later value wins, in one place, as inferno), undeclared prefixes, namespace
+# declarations, names that are no XML names; inferno's style/on* keys; links from extras.
+printf 'main;a;b 3\nmain;c 2\n' >na.folded
+printf '%s\n' "main	class=x	g_extra=class=y id=1 foo:bar=1 xmlns=urn:x xmlns:z=urn:z 9=9 a:b:c=1	a_extra=id=2 target=t	id=3	style=fill:red	onclick=f()	onmouseover=g()	onmouseout=h()" \
+    "a	href=u1	a_extra=xlink:href=u2 class=l	g_extra=target=_self	class=m" \
+    "a	target=_blank" \
+    "b	g_extra=xlink:href=u3" \
+    "c	title=T	a_extra=xml:lang=en" >na.txt
+render nameattr na.folded --nameattr na.txt
+has nameattr-later-wins nameattr.svg '<g class="y" id="3" target="t" style="fill:red" onclick="f()" onmouseover="g()" onmouseout="h()">'
+has nameattr-link nameattr.svg '<a xlink:href="u2" class="m" target="_blank">'
+has nameattr-extra-link nameattr.svg '<a xlink:href="u3" target="_top">'
+has nameattr-xml-prefix nameattr.svg '<g xml:lang="en"><title>T</title>'
+[ "$(grep -c 'nameattr:.*ignored' nameattr.err)" -eq 5 ] && ok ||
+    bad "nameattr: 5 warnings expected: $(cat nameattr.err)"
+
 # peak NAME CMD...: CMD's peak resident size in KiB on stdout; a failure of CMD is a failure
 peak() {
     name=$1; shift

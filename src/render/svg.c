@@ -250,35 +250,13 @@ static void build_label(svg_ctx *c, const char *name, size_t n, double width_pct
         c->x.st = FOLDSVG_E_NOMEM;
 }
 
-static void extra_attrs(svg_ctx *c, const fs_attr_pair *pairs, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (xmlValidateNameValue(FS_XC(pairs[i].key)))
-            attr_bytes(c, pairs[i].key, pairs[i].value);
-}
-
-/* A frame is a <g>, or with a --nameattr href an <a> in its place. */
+/* A frame is a <g>, or with a --nameattr link an <a> in its place; the attributes were
+ * checked when the file was read (render/nameattr.c), so each is written once, well-formed. */
 static void start_container(svg_ctx *c, const fs_nameattr *na)
 {
-    if (na && na->href) {
-        fs_xmlw_start(&c->x, "a");
-        attr_bytes(c, "xlink:href", na->href);
-        attr_bytes(c, "target", na->target ? na->target : "_top");
-        if (na->cls)
-            attr_bytes(c, "class", na->cls);
-        if (na->id)
-            attr_bytes(c, "id", na->id);
-        extra_attrs(c, na->a_extra, na->n_a_extra);
-        return;
-    }
-    fs_xmlw_start(&c->x, "g");
-    if (na) {
-        if (na->cls)
-            attr_bytes(c, "class", na->cls);
-        if (na->id)
-            attr_bytes(c, "id", na->id);
-        extra_attrs(c, na->g_extra, na->n_g_extra);
-    }
+    fs_xmlw_start(&c->x, na && fs_nameattr_value(na, "xlink:href") ? "a" : "g");
+    for (size_t i = 0; na && i < na->nattrs; i++)
+        attr_bytes(c, na->attrs[i].key, na->attrs[i].value);
 }
 
 /* Pass 2: one <g> per drawn frame. */
