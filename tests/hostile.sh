@@ -110,6 +110,19 @@ render names-json names.json --minwidth 0
 gzip -c names.json >names.json.gz
 render names-json-gz names.json.gz --minwidth 0 --colors rust
 
+printf 'main;a;b 3\nmain;c 2\n' >na.folded
+# --countname is cleaned as the other text options are (issue 15): control characters and
+# invalid UTF-8 in every tooltip, the root's, the aria label, the script's settings, the
+# report's facts.
+cn=$(printf 'c\001y\033[1m\377\300 s')
+render countname na.folded --countname "$cn"
+render countname-inverted na.folded --countname "$cn" --inverted --minwidth 0 --flamechart
+has countname-tooltip countname.svg "$(printf 'all (5 c\357\277\275y\357\277\275[1m')"
+if "$bin" na.folded --countname "$cn" -o countname.html 2>countname.err &&
+    ! LC_ALL=C grep -q "$(printf '[\001\033\377\300]')" countname.html; then ok; else
+    bad "countname: raw control or invalid bytes in the report"
+fi
+
 # --nameattr whatever the file says (issue 15): attributes given twice, across keys, extras
 # and lines (the later value wins, in one place, as inferno), undeclared prefixes, namespace
 # declarations, names that are no XML names; inferno's style/on* keys; links from extras.

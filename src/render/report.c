@@ -32,13 +32,13 @@ static void nl(fs_xmlw *c)
     fs_xmlw_raw(c, "\n", 1);
 }
 
-/* An element with only text in it. */
+/* An element with only text in it (cleaned: labels carry user text such as --countname). */
 static void element(fs_xmlw *c, const char *name, const char *klass, const char *s)
 {
     fs_xmlw_start(c, name);
     if (klass)
         fs_xmlw_attr(c, "class", klass);
-    fs_xmlw_text(c, s);
+    fs_xmlw_text_clean(c, s, strlen(s));
     fs_xmlw_end_full(c);
 }
 

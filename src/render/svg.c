@@ -201,8 +201,12 @@ static void build_tooltip(svg_ctx *c, const fs_frame *f, const char *name, size_
     fs_format_thousands(shown, num);
     fs_buf *t = &c->tip;
     fs_buf_clear(t);
+    /* The unit is the user's text (--countname) or the input's: cleaned like the names. */
+    const char *unit = c->in->countname;
     if (f->depth == 0) {
-        fs_buf_printf(t, "all (%s %s, 100%%)", num, c->in->countname);
+        fs_buf_printf(t, "all (%s ", num);
+        fs_xml_clean(t, unit, strlen(unit));
+        fs_buf_puts(t, ", 100%)");
     } else {
         double pct = 100.0 * (double)shown / ((double)c->total * o->factor);
         char pnum[48];
@@ -211,7 +215,7 @@ static void build_tooltip(svg_ctx *c, const fs_frame *f, const char *name, size_
         fs_buf_puts(t, " (");
         fs_buf_puts(t, num);
         fs_buf_puts(t, " ");
-        fs_buf_puts(t, c->in->countname);
+        fs_xml_clean(t, unit, strlen(unit));
         fs_buf_puts(t, ", ");
         fs_buf_puts(t, pnum);
         fs_buf_puts(t, "%");
