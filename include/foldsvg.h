@@ -250,7 +250,9 @@ FOLDSVG_API foldsvg_status foldsvg_profile_render_mem(const foldsvg_profile *p,
  * path otherwise (".html" or ".htm", any case: the HTML report). A regular
  * target is written to a temporary file beside it and renamed on success (keeping an
  * existing file's permissions); a failed write leaves no file and an existing one
- * untouched. "-" writes to standard output. OPTS NULL = defaults; ERR may be NULL. */
+ * untouched. A symbolic link is followed: the file it names is written (atomically, beside
+ * that file), the link stays. "-" writes to standard output. OPTS NULL = defaults; ERR may
+ * be NULL. */
 FOLDSVG_API foldsvg_status foldsvg_profile_write(const foldsvg_profile *p, const char *path,
                                                  const foldsvg_options *opts, foldsvg_error *err);
 /* The same with an explicit format (FOLDSVG_FORMAT_AUTO = by name). */
@@ -258,6 +260,15 @@ FOLDSVG_API foldsvg_status foldsvg_profile_write_as(const foldsvg_profile *p, co
                                                     foldsvg_format format,
                                                     const foldsvg_options *opts,
                                                     foldsvg_error *err);
+
+/* Removes the hidden temporary files of the outputs being written at this moment (by any
+ * thread: files written by path, the palette map), so that a program stopped by a signal
+ * leaves none behind; their targets stay as they were. Returns how many it removed.
+ * Async-signal-safe: call it from your handler of SIGINT, SIGTERM, SIGHUP... The library
+ * installs no signal handler and changes no disposition (the foldsvg command does, see
+ * foldsvg(1)). A write cut short this way fails if the program goes on. SIGKILL cannot be
+ * caught: then the file stays. */
+FOLDSVG_API int foldsvg_remove_pending_outputs(void);
 
 /* What foldsvg_convert did. */
 typedef struct foldsvg_convert_stats {

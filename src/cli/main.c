@@ -1,5 +1,7 @@
 /* foldsvg: the command line. Options become library calls; nothing here knows formats.
  * Exit codes: 0 done (warnings allowed), 1 input or output failure, 2 usage error. */
+#include <errno.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +35,17 @@ static const char usage_tail[] =
     "See foldsvg(1) for details and examples.\n";
 
 enum { HELP_COLUMN = 28, HELP_WIDTH = 90 };
+
+/* The exit code once what went to standard output is flushed: a failed write (a closed
+ * stdout, a full disk) is one line, as every failure. */
+static int stdout_done(void)
+{
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return 0;
+    fprintf(stderr, "foldsvg: <stdout>: write failed: %s\n", strerror(errno ? errno : EIO));
+    return EXIT_INPUT;
+}
 
 /* The words of D->values, the default marked, wrapped at HELP_WIDTH. */
 static void print_values(const foldsvg_option_desc *d)
@@ -97,7 +110,7 @@ static int print_help(void)
     }
     fputs("\n", stdout);
     fputs(usage_tail, stdout);
-    return fflush(stdout) == 0 ? 0 : EXIT_INPUT;
+    return stdout_done();
 }
 
 /* --list-options: the table as TSV, for front-ends that route options by stage. */
@@ -109,7 +122,7 @@ static int print_options(void)
         char s[2] = {d.short_name, 0};
         printf("%s\t%s\t%d\t%s\t%s\n", d.name, s, d.takes_value, d.stage_name, d.group);
     }
-    return fflush(stdout) == 0 ? 0 : EXIT_INPUT;
+    return stdout_done();
 }
 
 /* WHAT is "unknown option", "missing value for option", ...; ARG is the word at fault.
@@ -139,6 +152,8 @@ typedef struct progress_state {
 } progress_state;
 
 static progress_state progress;
+/* progress.shown, for the signal handler (which may read nothing else) */
+static volatile sig_atomic_t progress_visible;
 
 static double seconds_since(const struct timespec *t)
 {
@@ -152,6 +167,7 @@ static void clear_progress(void)
     if (progress.shown) {
         fputs("\r\033[K", stderr);
         progress.shown = 0;
+        progress_visible = 0;
     }
 }
 
@@ -183,6 +199,7 @@ static void on_progress(void *user, const char *input, uint64_t done, uint64_t t
     if (lines)
         fprintf(stderr, ", %llu lines", (unsigned long long)lines);
     progress.shown = 1;
+    progress_visible = 1;
 }
 
 static void on_warning(void *user, const foldsvg_error *w)
@@ -335,12 +352,20 @@ static int parse_args(cli_state *s, int argc, char **argv)
 }
 
 /* --sections: each input read into its own profile and added to the report as it comes. */
+/* A failure that names no file happened making OUTPUT (out of memory building the page,
+ * writing the tables): it names that, as every failure names a file. */
+static void name_output(foldsvg_error *err, foldsvg_status st, const char *output)
+{
+    if (st && !err->file[0])
+        snprintf(err->file, sizeof err->file, "%s", strcmp(output, "-") ? output : "<stdout>");
+}
+
 static int write_sections(cli_state *s, const char *output)
 {
     foldsvg_error err;
     foldsvg_report *r = foldsvg_report_new(s->opts);
     if (!r) {
-        fprintf(stderr, "foldsvg: out of memory\n");
+        fprintf(stderr, "foldsvg: %s: out of memory\n", output);
         return EXIT_INPUT;
     }
     foldsvg_status st = FOLDSVG_OK;
@@ -360,6 +385,7 @@ static int write_sections(cli_state *s, const char *output)
     if (st == FOLDSVG_OK)
         st = foldsvg_report_write(r, output, &err);
     foldsvg_report_free(r);
+    name_output(&err, st, output);
     return st ? report(&err, st) : 0;
 }
 
@@ -372,7 +398,7 @@ static int run(cli_state *s, foldsvg_profile *p)
         return print_options();
     if (s->version) {
         printf("foldsvg %s\n", foldsvg_version());
-        return fflush(stdout) == 0 ? 0 : EXIT_INPUT;
+        return stdout_done();
     }
     foldsvg_options_set_warning_handler(s->opts, on_warning, s);
     if (!s->quiet && isatty(STDERR_FILENO)) {
@@ -391,7 +417,7 @@ static int run(cli_state *s, foldsvg_profile *p)
             if (st)
                 return report(&err, st);
         }
-        return fflush(stdout) == 0 ? 0 : EXIT_INPUT;
+        return stdout_done();
     }
     const char *output = s->output ? s->output : "-";
     foldsvg_format format = s->format ? s->format : foldsvg_format_for_path(output);
@@ -436,6 +462,7 @@ static int run(cli_state *s, foldsvg_profile *p)
         if (st == FOLDSVG_OK)
             st = foldsvg_report_write(r, output, &err);
         foldsvg_report_free(r);
+        name_output(&err, st, output);
     } else if (write_output) {
         st = foldsvg_profile_write_as(p, output, s->format, s->opts, &err);
     }
@@ -443,6 +470,7 @@ static int run(cli_state *s, foldsvg_profile *p)
         return report(&err, st);
     if (s->top) {
         st = foldsvg_profile_write_top(p, stdout, s->opts, &err);
+        name_output(&err, st, "-");
         if (st)
             return report(&err, st);
     }
@@ -454,8 +482,49 @@ static int run(cli_state *s, foldsvg_profile *p)
     return 0;
 }
 
+/* A signal that ends the run: the temporary files of the outputs being written go (the
+ * library keeps the list; this is all it needs from a handler), the progress line is
+ * cleared, and the signal takes its default course once the handler returns (SA_RESETHAND;
+ * it is blocked until then), so the exit status still says what happened. */
+static void on_fatal_signal(int sig)
+{
+    int e = errno;
+    foldsvg_remove_pending_outputs();
+    if (progress_visible) {
+        ssize_t r = write(STDERR_FILENO, "\r\033[K", 4);
+        (void)r;
+    }
+    raise(sig);
+    errno = e;
+}
+
+/* The CLI's signal dispositions (foldsvg(1), SIGNALS). Signals ignored when foldsvg started
+ * stay ignored (nohup, background jobs of scripts). SIGXFSZ (past `ulimit -f`) is ignored:
+ * the write then fails with EFBIG, and the run ends as for any failed write, with one line
+ * and no file left. */
+static void install_signal_handlers(void)
+{
+    static const int fatal[] = {SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE};
+    for (size_t i = 0; i < sizeof fatal / sizeof *fatal; i++) {
+        struct sigaction old, sa;
+        if (sigaction(fatal[i], NULL, &old) != 0 || old.sa_handler == SIG_IGN)
+            continue;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_fatal_signal;
+        sigfillset(&sa.sa_mask);
+        sa.sa_flags = SA_RESETHAND;
+        sigaction(fatal[i], &sa, NULL);
+    }
+    struct sigaction ign;
+    memset(&ign, 0, sizeof ign);
+    ign.sa_handler = SIG_IGN;
+    sigemptyset(&ign.sa_mask);
+    sigaction(SIGXFSZ, &ign, NULL);
+}
+
 int main(int argc, char **argv)
 {
+    install_signal_handlers();
     cli_state s;
     memset(&s, 0, sizeof s);
     s.opts = foldsvg_options_new();

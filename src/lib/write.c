@@ -12,6 +12,12 @@
 #include "lib/report.h"
 #include "lib/write.h"
 #include "util/error.h"
+#include "util/pending.h"
+
+int foldsvg_remove_pending_outputs(void)
+{
+    return fs_pending_remove_all();
+}
 
 foldsvg_format foldsvg_format_for_path(const char *path)
 {
