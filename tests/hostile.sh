@@ -140,6 +140,122 @@ has nameattr-xml-prefix nameattr.svg '<g xml:lang="en"><title>T</title>'
 [ "$(grep -c 'nameattr:.*ignored' nameattr.err)" -eq 5 ] && ok ||
     bad "nameattr: 5 warnings expected: $(cat nameattr.err)"
 
+# Zero padding after the last gzip member (tape and block devices write it) is skipped with
+# one warning, as gzip -d skips it (issue 15): a file, standard input, a JSON profile.
+printf 'main;a 2\nmain;b 1\n' | gzip -c >pad.folded.gz
+head -c 4096 /dev/zero >>pad.folded.gz
+gzip -c names.json >pad.json.gz
+head -c 70000 /dev/zero >>pad.json.gz
+for f in pad.folded.gz pad.json.gz; do
+    render "pad-$f" "$f"
+    [ "$(grep -c 'zero bytes after the end of the gzip data ignored' "pad-$f.err")" -eq 1 ] && ok ||
+        bad "pad-$f: one padding warning expected: $(cat "pad-$f.err")"
+done
+folded pad-folded pad.folded.gz 'main;a 2\nmain;b 1\n'
+"$bin" - -o pad-stdin.folded <pad.folded.gz 2>pad-stdin.err && grep -q 'main;a 2' pad-stdin.folded &&
+    grep -q '<stdin>: 4096 zero bytes' pad-stdin.err && ok || bad "pad-stdin: $(cat pad-stdin.err)"
+
+# one_line NAME ERRFILE TEXT...: ERRFILE is exactly one line holding every TEXT
+one_line() {
+    name=$1; e=$2; shift 2
+    if [ "$(wc -l <"$e")" -ne 1 ]; then bad "$name: not one line: $(head -c 300 "$e")"; return; fi
+    for t in "$@"; do grep -qF -- "$t" "$e" || { bad "$name: no '$t' in: $(cat "$e")"; return; }; done
+    ok
+}
+
+# A big drawing, to be caught while it is written.
+python3 -c "
+for i in range(200000): print('main;mod%d;fn%d;leaf%d %d' % (i % 50, i % 1000, i, 1 + i % 7))" >big.folded
+
+# Signals mid-write (issue 15): SIGINT, SIGTERM, SIGHUP and SIGQUIT remove the hidden
+# temporary file beside the target and leave an existing target untouched; the run still
+# dies of the signal. Deterministic: foldsvg is stopped once its temporary file exists, sent
+# the signal and continued. (Background jobs of scripts start with SIGINT and SIGQUIT
+# ignored, which foldsvg keeps: env resets them for the test.)
+interrupted() {
+    sig=$1; code=$2
+    rm -f .sig.svg.*
+    printf 'precious\n' >sig.svg
+    env --default-signal=INT,QUIT "$bin" big.folded --minwidth 0 -o sig.svg 2>sig.err &
+    pid=$!
+    while ! ls .sig.svg.* >/dev/null 2>&1; do kill -0 $pid 2>/dev/null || break; done
+    kill -STOP $pid 2>/dev/null
+    seen=$(ls .sig.svg.* 2>/dev/null)
+    kill -"$sig" $pid 2>/dev/null
+    kill -CONT $pid 2>/dev/null
+    wait $pid
+    rc=$?
+    left=$(ls .sig.svg.* 2>/dev/null)
+    if [ -n "$seen" ] && [ -z "$left" ] && [ "$rc" -eq "$code" ] && [ "$(cat sig.svg)" = precious ]
+    then ok; else
+        bad "signal $sig: exit $rc (want $code), temporary file seen '$seen', left '$left'"
+    fi
+    rm -f .sig.svg.* core core.*
+}
+if env --default-signal=INT true 2>/dev/null; then
+    interrupted INT 130
+    interrupted TERM 143
+    interrupted HUP 129
+    (ulimit -c 0; interrupted QUIT 131)
+else
+    echo "hostile: signal tests skipped (env has no --default-signal)"
+fi
+# A file-size limit (SIGXFSZ): the write fails as on a full disk, one line, no file left.
+printf 'precious\n' >sig.svg
+(ulimit -f 100; exec "$bin" big.folded --minwidth 0 -o sig.svg) 2>xfsz.err
+rc=$?
+[ $rc -eq 1 ] && [ "$(cat sig.svg)" = precious ] && ! ls .sig.svg.* >/dev/null 2>&1 && ok ||
+    bad "SIGXFSZ: exit $rc, target '$(head -c 20 sig.svg)', left '$(ls .sig.svg.* 2>/dev/null)'"
+one_line xfsz xfsz.err 'sig.svg: write failed: File too large'
+
+# Output through a symbolic link writes the file the link names, atomically beside it; the
+# link stays (issue 15). Relative links resolve from the link's directory; a dangling link
+# names the file to create; chains are followed.
+mkdir -p links/sub
+printf 'old\n' >links/sub/real.svg
+ln -s sub/real.svg links/rel.svg
+ln -s "$PWD/links/rel.svg" links/chain.svg
+ln -s sub/new.svg links/dangling.svg
+for l in rel chain dangling; do
+    "$bin" na.folded -o "links/$l.svg" 2>/dev/null
+    [ -L "links/$l.svg" ] && ok || bad "symlink $l: the link was replaced"
+done
+grep -q '<svg' links/sub/real.svg && grep -q '<svg' links/sub/new.svg && ok ||
+    bad "symlink: the files the links name were not written"
+[ -z "$(ls -A links | grep '^\.')$(ls -A links/sub | grep '^\.')" ] && ok || bad "symlink: files left"
+
+# Error lines (issue 15): every failed write is one line naming the file and the reason,
+# whatever the format; libxml2's own "I/O error" line is not printed.
+for f in svg html folded; do
+    "$bin" na.folded --format $f -o /dev/full 2>full.err
+    one_line "full-$f" full.err '/dev/full: write failed: No space left on device'
+    "$bin" na.folded --format $f -o - >&- 2>closed.err
+    one_line "closed-$f" closed.err '<stdout>: write failed: Bad file descriptor'
+done
+"$bin" na.folded --top 5 >&- 2>closed.err
+one_line closed-top closed.err '<stdout>: write failed: Bad file descriptor'
+"$bin" names.json --list-threads >&- 2>closed.err
+one_line closed-threads closed.err '<stdout>: write failed: Bad file descriptor'
+printf 'precious\n' >x.html
+(ulimit -f 100; exec "$bin" big.folded --minwidth 0 -o x.html) 2>xfsz.err
+one_line xfsz-html xfsz.err 'x.html: write failed: File too large'
+# Out of memory anywhere (address-space caps from too small to start, to enough): each run
+# succeeds or fails with one line naming a file and saying out of memory.
+if [ "$sanitized" -eq 0 ]; then
+    head -n 60000 big.folded >mid.folded
+    for kib in 44000 48000 52000 56000 60000 64000 68000 72000 80000 96000; do
+        for out in mid.html mid.svg; do
+            (ulimit -v $kib; exec "$bin" -q mid.folded --minwidth 0 -o $out) 2>oom.err
+            rc=$?
+            if grep -q 'error while loading shared libraries' oom.err; then ok; continue; fi
+            if [ $rc -eq 0 ] && [ ! -s oom.err ]; then ok; continue; fi
+            [ $rc -eq 1 ] && [ "$(wc -l <oom.err)" -eq 1 ] &&
+                grep -Eq '^foldsvg: (mid\.folded(:[0-9]+)?|mid\.html|mid\.svg): .*out of memory' oom.err &&
+                ok || bad "oom $kib KiB $out: exit $rc: $(head -c 300 oom.err)"
+        done
+    done
+fi
+
 # peak NAME CMD...: CMD's peak resident size in KiB on stdout; a failure of CMD is a failure
 peak() {
     name=$1; shift

@@ -41,6 +41,7 @@ typedef struct stream_ctx {
     fs_folded_stats *fstats;      /* per input, of the current pass */
     size_t input;                 /* the one being read */
     int unsorted_runs;            /* the sorter's output came back out of order */
+    int passes;                   /* over the inputs, done */
 } stream_ctx;
 
 /* The route's consumer of the pipeline: each line into the merge, or the sorter. */
@@ -173,6 +174,8 @@ static foldsvg_status run_pass(stream_ctx *c, fs_pipeline *pl, const char *const
             break;
         if (c->o->progress)
             fs_input_set_progress(in, c->o->progress, c->o->progress_user);
+        if (c->passes == 0) /* a pass again reads the same bytes: one warning */
+            fs_input_set_warn(in, c->o->warn, c->o->warn_user);
         const fs_format *format;
         st = fs_format_detect(in, &format, err);
         if (st == FOLDSVG_OK && !(format->flags & FS_FORMAT_PATHS)) {
@@ -197,6 +200,7 @@ static foldsvg_status run_pass(stream_ctx *c, fs_pipeline *pl, const char *const
             st = fs_input_drain_raw(in, err); /* the copy must hold all of it */
         fs_input_close(in);
     }
+    c->passes++;
     return st;
 }
 
@@ -436,6 +440,10 @@ foldsvg_status foldsvg_convert(const char *const *inputs, size_t ninputs, const 
                  o->countname ? o->countname : foldsvg_profile_count_name(p));
     }
 out:
+    /* A failure no input is to blame for (sorting, memory) happened making the output: it
+     * names that, so every failure names a file. */
+    if (st && err && !err->file[0])
+        snprintf(err->file, sizeof err->file, "%s", strcmp(output, "-") ? output : "<stdout>");
     foldsvg_profile_free(p);
     fs_input_close(held);
     if (spool)

@@ -121,6 +121,7 @@ foldsvg_status fs_profile_read_input(foldsvg_profile *p, fs_input *in, const fol
     c.name = fs_input_name(in);
     if (o->progress)
         fs_input_set_progress(in, o->progress, o->progress_user);
+    fs_input_set_warn(in, o->warn, o->warn_user);
     if (o->stack.flamechart)
         p->has_log = 1;
     fs_consumer to = {&c, add_path, add_frames, on_count_name, on_facts, on_stats, on_warn};

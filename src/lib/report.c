@@ -1,5 +1,6 @@
 /* Reports: the --top tables and the HTML report (one profile, or several in sections). */
 #include <libxml/xmlIO.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,6 +11,7 @@
 #include "render/report.h"
 #include "render/svg.h"
 #include "render/tables.h"
+#include "render/xmlw.h"
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/grow.h"
@@ -271,15 +273,13 @@ foldsvg_status foldsvg_report_add(foldsvg_report *r, const foldsvg_profile *p, c
     return FOLDSVG_OK;
 }
 
-static int file_write_cb(void *ctx, const char *data, int len)
+/* The page into OUT (whose failures the callers report). */
+static foldsvg_status render_report(const foldsvg_report *r, fs_out *out, foldsvg_error *err)
 {
-    return fwrite(data, 1, (size_t)len, ctx) == (size_t)len ? len : -1;
-}
-
-static int file_close_cb(void *ctx)
-{
-    (void)ctx;
-    return 0;
+    xmlOutputBufferPtr xb = fs_out_xml(out);
+    if (!xb)
+        return fs_error(err, FOLDSVG_E_NOMEM, NULL, "cannot create the HTML output");
+    return fs_report_write_html(r->secs, r->n, page_title(r->opts), xb, err);
 }
 
 foldsvg_status foldsvg_report_render(const foldsvg_report *r, FILE *out, foldsvg_error *err)
@@ -288,20 +288,23 @@ foldsvg_status foldsvg_report_render(const foldsvg_report *r, FILE *out, foldsvg
         return fs_error(err, FOLDSVG_E_ARG, NULL, "NULL report or stream");
     if (r->n == 0)
         return no_data(err);
-    xmlOutputBufferPtr xb = xmlOutputBufferCreateIO(file_write_cb, file_close_cb, out, NULL);
-    if (!xb)
-        return fs_error(err, FOLDSVG_E_NOMEM, NULL, "cannot create the HTML output");
-    foldsvg_status st = fs_report_write_html(r->secs, r->n, page_title(r->opts), xb, err);
-    if (st == FOLDSVG_OK && fflush(out) != 0)
-        st = fs_error(err, FOLDSVG_E_IO, NULL, "write failed");
-    return st;
+    fs_out o = {out, NULL, 0, 0};
+    fs_xml_quiet q;
+    fs_xml_quiet_begin(&q);
+    foldsvg_status st = render_report(r, &o, err);
+    fs_xml_quiet_end(&q);
+    if (!o.failed && fflush(out) != 0) {
+        o.failed = 1;
+        o.errnum = errno;
+    }
+    return o.failed || st ? fs_out_failure(&o, st, NULL, err) : FOLDSVG_OK;
 }
 
 static foldsvg_status draw_report(const void *job, fs_out *out, fs_palettemap **pmap,
                                   foldsvg_error *err)
 {
     *pmap = NULL;
-    return out->f ? foldsvg_report_render(job, out->f, err) : FOLDSVG_E_ARG;
+    return render_report(job, out, err);
 }
 
 foldsvg_status foldsvg_report_write(const foldsvg_report *r, const char *path, foldsvg_error *err)

@@ -1,5 +1,6 @@
 #include "render/tables.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,12 +151,15 @@ double fs_tables_percent(uint64_t count, uint64_t total)
 typedef struct out_ctx {
     FILE *f;
     int failed;
+    int errnum; /* why */
 } out_ctx;
 
 static void put(out_ctx *o, const char *s, size_t n)
 {
-    if (!o->failed && n && fwrite(s, 1, n, o->f) != n)
+    if (!o->failed && n && fwrite(s, 1, n, o->f) != n) {
         o->failed = 1;
+        o->errnum = errno;
+    }
 }
 
 static void puts_(out_ctx *o, const char *s)
@@ -168,8 +172,10 @@ static void printf_(out_ctx *o, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    if (!o->failed && vfprintf(o->f, fmt, ap) < 0)
+    if (!o->failed && vfprintf(o->f, fmt, ap) < 0) {
         o->failed = 1;
+        o->errnum = errno;
+    }
     va_end(ap);
 }
 
@@ -386,7 +392,7 @@ static foldsvg_status write_json(out_ctx *o, const fs_tables *tb, uint64_t per, 
 foldsvg_status fs_tables_write(const fs_tables *tb, int format, uint64_t per, const char *countname,
                                FILE *out, foldsvg_error *err)
 {
-    out_ctx o = {out, 0};
+    out_ctx o = {out, 0, 0};
     const char *unit = countname ? countname : "cycles";
     if (format == FOLDSVG_TOP_JSON) {
         if (write_json(&o, tb, per, unit) != FOLDSVG_OK && !o.failed)
@@ -396,7 +402,12 @@ foldsvg_status fs_tables_write(const fs_tables *tb, int format, uint64_t per, co
     } else {
         write_text(&o, tb, per, unit);
     }
-    if (o.failed || fflush(out) != 0)
-        return fs_error(err, FOLDSVG_E_IO, NULL, "cannot write the tables");
+    if (!o.failed && fflush(out) != 0) {
+        o.failed = 1;
+        o.errnum = errno;
+    }
+    if (o.failed)
+        return fs_error(err, FOLDSVG_E_IO, NULL, "write failed: %s",
+                        strerror(o.errnum ? o.errnum : EIO));
     return FOLDSVG_OK;
 }
