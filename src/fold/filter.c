@@ -445,9 +445,9 @@ static void reset_cache(fs_filter *f)
     fs_arena_init(&f->names);
 }
 
-static foldsvg_status drop(int *keep)
+static foldsvg_status drop(fs_drop *out, fs_drop why)
 {
-    *keep = 0;
+    *out = why;
     return FOLDSVG_OK;
 }
 
@@ -506,9 +506,9 @@ const char *fs_filter_message(const fs_filter *f)
     return f->message;
 }
 
-foldsvg_status fs_filter_apply(fs_filter *f, fs_strref *frames, size_t *n, int *keep)
+foldsvg_status fs_filter_apply(fs_filter *f, fs_strref *frames, size_t *n, fs_drop *out)
 {
-    *keep = 1;
+    *out = FS_DROP_NONE;
     if (!f)
         return FOLDSVG_OK;
     int use_cache = f->nstrip || f->ninclude || f->nexclude || f->nfocus;
@@ -533,7 +533,7 @@ foldsvg_status fs_filter_apply(fs_filter *f, fs_strref *frames, size_t *n, int *
             if (e->olen == 0 && fr.len > 0)
                 continue;
             if (e->flags & M_EXCLUDE)
-                return drop(keep); /* whatever the unknowns say */
+                return drop(out, FS_DROP_EXCLUDE); /* whatever the unknowns say */
             seen |= e->flags;
             if ((e->flags & U_INCLUDE) && !unknown_inc)
                 unknown_inc = e;
@@ -557,7 +557,7 @@ foldsvg_status fs_filter_apply(fs_filter *f, fs_strref *frames, size_t *n, int *
         /* The caller records an emptied stack as [unknown]: filter it as that. */
         seen = f->unknown_flags;
         if (seen & M_EXCLUDE)
-            return drop(keep);
+            return drop(out, FS_DROP_EXCLUDE);
         focus_at = (seen & M_FOCUS) ? 0 : SIZE_MAX;
         unknown_inc = unknown_exc = unknown_foc = NULL;
         unsigned u = seen & (U_INCLUDE | U_EXCLUDE | U_FOCUS);
@@ -573,13 +573,13 @@ foldsvg_status fs_filter_apply(fs_filter *f, fs_strref *frames, size_t *n, int *
     if (f->ninclude && !(seen & M_INCLUDE)) {
         if (unknown_inc)
             return unknown_verdict(f, U_INCLUDE, unknown_inc->out, unknown_inc->olen);
-        return drop(keep);
+        return drop(out, FS_DROP_INCLUDE);
     }
     if (f->nfocus) {
         if (unknown_foc)
             return unknown_verdict(f, U_FOCUS, unknown_foc->out, unknown_foc->olen);
         if (focus_at == SIZE_MAX)
-            return drop(keep);
+            return drop(out, FS_DROP_FOCUS);
         if (focus_at > 0) {
             memmove(frames, frames + focus_at, (k - focus_at) * sizeof *frames);
             k -= focus_at;

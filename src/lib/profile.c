@@ -38,6 +38,8 @@ void foldsvg_profile_free(foldsvg_profile *p)
     fs_tree_free(&p->tree);
     fs_order_log_free(&p->log);
     fs_buf_free(&p->names);
+    fs_buf_free(&p->facts_log);
+    fs_buf_free(&p->carried_names);
     free(p->frames);
     free(p);
 }
@@ -51,7 +53,9 @@ foldsvg_status fs_profile_record_frames(foldsvg_profile *p, const fs_strref *fra
     if (n == 0)
         return fs_tree_add_frames(&p->tree, &unknown, 1, count, 0, 0, leaf);
     FS_FORWARD_IF_ERROR(FS_GROW(p->frames, p->frames_cap, n, 64));
-    FS_FORWARD_IF_ERROR(fs_sanitize_frames(p->frames, frames, n, &p->names));
+    FS_FORWARD_IF_ERROR(fs_sanitize_frames(p->frames, frames, n, &p->names, &n));
+    if (n == 0)
+        return fs_tree_add_frames(&p->tree, &unknown, 1, count, 0, 0, leaf);
     return fs_tree_add_frames(&p->tree, p->frames, n, count, 0, 0, leaf);
 }
 
@@ -193,6 +197,15 @@ static void append_file(fs_profile_facts *f, const char *name)
         snprintf(f->files + have, cap - have, "%s%s", sep, name);
     else if (have + 6 < cap)
         snprintf(f->files + have, cap - have, "%s...", sep);
+}
+
+void fs_profile_facts_set(fs_profile_facts *f, const char *format, const char *product,
+                          uint32_t threads, uint64_t rate)
+{
+    snprintf(f->format, sizeof f->format, "%s", format);
+    snprintf(f->product, sizeof f->product, "%s", product);
+    f->threads = threads;
+    f->rate = rate;
 }
 
 /* The first input sets a text fact; a later one that says something else makes it

@@ -98,6 +98,10 @@ int fs_script_write(xmlTextWriterPtr w, const fs_script_settings *s, int with_co
                   s->fluid ? "true" : "false", s->width, s->truncate_text_right ? "true" : "false");
     fs_buf_printf(&b, ", \"total\": %" PRIu64 ", \"factor\": ", s->total);
     json_number(&b, s->factor, 1.0);
+    if (s->theme) {
+        fs_buf_puts(&b, ", \"theme\": ");
+        json_string(&b, s->theme);
+    }
     fs_buf_puts(&b, "};\n");
     if (with_code) {
         fs_buf_append(&b, (const char *)fs_asset_flamegraph_js, fs_asset_flamegraph_js_len);

@@ -1,6 +1,7 @@
 /*
  * foldsvg flame graph script: hover details, click-to-zoom, regex search, URL state, fluid
- * width, dark mode and keyboard use, scoped to the one <svg> it sits in.
+ * width, dark mode (settings.theme: the system's, light or dark) and keyboard use, scoped to
+ * the one <svg> it sits in.
  *
  * This file is the body of a function. src/render/script.c writes, inside the <script>'s CDATA:
  *     (function () {
@@ -73,6 +74,9 @@ var truncateRight = !!settings.truncate_text_right;
 var staticWidth = +root.getAttribute("width") || +settings.width || 1200;
 var height = +root.getAttribute("height") || 0;
 var standalone = root === document.documentElement;
+/* --theme: dark styles when the system asks (auto), always (dark) or never (light) */
+var darkMedia = settings.theme === "light" ? "" : settings.theme === "dark" ? "@media all" :
+    "@media (prefers-color-scheme: dark)";
 
 var HIDE = 0;
 var SHOW = 1;
@@ -100,13 +104,14 @@ style.textContent =
     R + " #" + P + "-search.show { opacity:1; }\n" +
     FR + ", " + ZM + ", " + R + " > text { outline:none; }\n" +
     R + " > text:focus-visible { text-decoration:underline; }\n" +
-    "@media (prefers-color-scheme: dark) {\n" +
+    (darkMedia ? darkMedia + " {\n" +
     "  " + R + " { background-color:#1b1b1f; color-scheme:dark; }\n" +
     "  " + R + " > .fs-bg { fill:#1b1b1f; }\n" +
     "  " + R + " > text { fill:#e6e6e6; }\n" +
     "  " + R + " > .fs-outline { stroke:#ffffff; }\n" +
-    "}\n";
-if (!document.getElementById(P + "-jsstyle")) {
+    "}\n" : "");
+/* each copy of the SVG on a page has its own (the same ids: its rules match every copy) */
+if (!(script.previousElementSibling && script.previousElementSibling.getAttribute("id") === P + "-jsstyle")) {
     root.insertBefore(style, script);
 }
 

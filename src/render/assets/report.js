@@ -2,7 +2,9 @@
  * The HTML report's script (src/render/report.c inlines it at the end of the body): a click
  * on a function name in a table highlights that function in the flamegraph of the same
  * section, through the object the SVG's own script leaves on its root element
- * (root.foldsvg.search / clearSearch, see flamegraph.js). A second click clears it.
+ * (root.foldsvg.search / clearSearch, see flamegraph.js). A second click clears it. Names
+ * too long for their cell are marked (.fs-elided: report.css shows them whole on hover and
+ * focus), again whenever a table changes width.
  * ES2017, no globals, no network.
  */
 (function () {
@@ -22,6 +24,47 @@
         for (var i = 0; i < rows.length; i++) {
             rows[i].classList.remove("fs-active");
         }
+    }
+
+    function shownWhole(b) {
+        if (!b.classList.contains("fs-elided")) {
+            return false;
+        }
+        if (b.matches(":hover")) {
+            return true;
+        }
+        try {
+            return b.matches(":focus-visible");
+        } catch (e) {
+            return false; /* a browser without :focus-visible */
+        }
+    }
+
+    /* all read first, then all written: one layout */
+    function markElided() {
+        var names = document.querySelectorAll("button.fs-fn");
+        var elided = [];
+        for (var i = 0; i < names.length; i++) {
+            /* one shown whole now cannot be measured: it stays marked */
+            elided.push(shownWhole(names[i]) || names[i].scrollWidth > names[i].clientWidth);
+        }
+        for (i = 0; i < names.length; i++) {
+            names[i].classList.toggle("fs-elided", elided[i]);
+        }
+    }
+
+    if (typeof ResizeObserver === "function") {
+        var ro = new ResizeObserver(markElided);
+        var tables = document.querySelectorAll("table.fs-top");
+        for (var t = 0; t < tables.length; t++) {
+            ro.observe(tables[t]);
+        }
+    } else {
+        markElided();
+        window.addEventListener("resize", markElided);
+    }
+    if (document.fonts && document.fonts.addEventListener) {
+        document.fonts.addEventListener("loadingdone", markElided);
     }
 
     document.addEventListener("click", function (e) {
