@@ -370,6 +370,28 @@ if [ "$sanitized" -eq 0 ] && command -v valgrind >/dev/null; then
         bad "regex-limit: 20 -> 2,000 names takes $a -> $b instructions"
 fi
 
+# Where no stack depends on the verdicts (^main$ keeps every stack), a limit hit on a few
+# names is one warning and the graph is drawn; past 16 distinct names the run stops with one
+# line rather than burn the limit on each (2,000 names: 42 s; the work must not grow with the
+# names: 200 against 2,000 under 2x the instructions).
+head -n 10 re2000.folded >re10.folded
+head -n 200 re2000.folded >re200.folded
+"$bin" re10.folded --include '^main$' --include '(a+)+$' -o re.svg 2>re.err
+[ $? -eq 0 ] && grep -q '<svg' re.svg && [ "$(wc -l <re.err)" -eq 2 ] &&
+    grep -qF "warning: re10.folded: --include '(a+)+\$' hit PCRE2's match (backtracking) limit on 10 frames" re.err &&
+    ok || bad "regex-limit-warning: $(cat re.err)"
+rm -f re.svg
+"$bin" re2000.folded --include '^main$' --include '(a+)+$' -o re.svg 2>re.err
+[ $? -eq 1 ] && [ ! -e re.svg ] && [ "$(wc -l <re.err)" -eq 1 ] &&
+    grep -qF "re2000.folded:16: --include '(a+)+\$' hit PCRE2's match (backtracking) limit on 16 distinct frames" re.err &&
+    ok || bad "regex-limit-budget: $(cat re.err)"
+if [ "$sanitized" -eq 0 ] && command -v valgrind >/dev/null; then
+    a=$(icount "$bin" re200.folded --include '^main$' --include '(a+)+$' -o re.svg)
+    b=$(icount "$bin" re2000.folded --include '^main$' --include '(a+)+$' -o re.svg)
+    [ -n "$a" ] && [ -n "$b" ] && [ $((b * 10 / a)) -lt 20 ] && ok ||
+        bad "regex-limit-budget: 200 -> 2,000 names takes $a -> $b instructions"
+fi
+
 "$bin" str8.json -o str.folded 2>/dev/null && [ "$(wc -c <str.folded)" -eq $(((8 << 20) + 3)) ] &&
     ok || bad "long-string: the 8 MB name is not the folded stack"
 

@@ -43,6 +43,10 @@ enum {
     FS_FILTER_MATCH_LIMIT = 10000000,
     FS_FILTER_DEPTH_LIMIT = 10000000,
     FS_FILTER_HEAP_LIMIT_KIB = 64 << 10,
+    /* Distinct names on which a limit may be hit before the run stops: each costs up to a
+     * whole limit's work, so a pattern that backtracks on every name would otherwise take
+     * names x limit (2,000 names, 88 s) even where no stack depends on the verdicts. */
+    FS_FILTER_LIMITED_NAMES = 16,
 };
 
 /* What the patterns say about a name: M_* it matched; U_* the kinds where a pattern hit a
@@ -57,6 +61,7 @@ enum {
     U_EXCLUDE = M_EXCLUDE << U_SHIFT,
     U_FOCUS = M_FOCUS << U_SHIFT,
     U_STRIP = 64,
+    LIMITED = 128, /* some pattern hit a limit on the name */
 };
 
 /* Where a limit was hit: the pattern (its list and index) and PCRE2's code. */
@@ -100,6 +105,12 @@ struct fs_filter {
     fs_strlist patterns[4]; /* L_*: the patterns as given, for messages */
     int rust_hash;          /* f->strip[0] is --strip-rust-hash */
     char message[512];      /* why fs_filter_apply returned FOLDSVG_E_LIMIT */
+    /* Distinct names on which a limit was hit, and those not yet warned about (the first
+     * of them: its limit and its name as shown). */
+    unsigned limited;
+    unsigned unwarned;
+    limit_hit warn_hit;
+    char warn_name[192];
 
     char *scratch[2]; /* ping-pong buffers for successive --strip patterns */
     size_t scratch_cap;
@@ -354,6 +365,22 @@ static int strip_one(fs_filter *f, pcre2_code *code, size_t index, const char *s
     return 1;
 }
 
+enum { SHOW = 60 };
+
+/* NAME as a message can show it, into OUT (SHOW * 3 + 8 bytes): its start, cleaned of what a
+ * terminal would act on. */
+static void show_name(char *out, const char *name, size_t len)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < len && i < SHOW; i++) {
+        unsigned char c = (unsigned char)name[i];
+        out[o++] = c < 0x20 || c == 0x7f || c >= 0x80 ? '?' : (char)c;
+    }
+    if (len > SHOW)
+        memcpy(out + o, "...", 3), o += 3;
+    out[o] = '\0';
+}
+
 /* The cached facts about NAME, computed on first sight; NULL when out of memory. */
 static const cache_entry *lookup(fs_filter *f, const char *name, size_t len)
 {
@@ -425,10 +452,18 @@ static const cache_entry *lookup(fs_filter *f, const char *name, size_t len)
         }
         strip_unknown = f->hits ? U_STRIP : 0;
     }
-    e.hit = f->hit;
     e.flags = match_flags(f, e.out, e.olen) | strip_unknown;
+    e.hit = f->hit; /* the first limit hit: a --strip's comes before the matches' */
     if (f->nomem)
         return NULL;
+    if (f->hits) {
+        e.flags |= LIMITED;
+        f->limited++;
+        if (f->unwarned++ == 0) {
+            f->warn_hit = e.hit;
+            show_name(f->warn_name, e.key, e.klen);
+        }
+    }
     size_t i = (size_t)h & mask;
     while (f->table[i].key)
         i = (i + 1) & mask;
@@ -451,39 +486,69 @@ static foldsvg_status drop(fs_drop *out, fs_drop why)
     return FOLDSVG_OK;
 }
 
+/* The option, the pattern and the limit of HIT, in words. */
+static void describe(const fs_filter *f, const limit_hit *hit, const char **flag,
+                     const char **pattern, const char **what)
+{
+    static const char *const flags[] = {"strip", "include", "exclude", "focus"};
+    size_t rust = hit->list == L_STRIP ? (size_t)f->rust_hash : 0;
+    *flag = flags[hit->list];
+    if (rust && hit->index == 0) {
+        *flag = "strip-rust-hash";
+        *pattern = rust_hash_pattern;
+    } else {
+        *pattern = f->patterns[hit->list].v[hit->index - rust];
+    }
+    *what = hit->rc == PCRE2_ERROR_MATCHLIMIT   ? "match (backtracking) limit"
+            : hit->rc == PCRE2_ERROR_DEPTHLIMIT ? "depth limit"
+            : hit->rc == PCRE2_ERROR_HEAPLIMIT  ? "heap limit"
+                                                : "JIT stack limit";
+}
+
+static const char simplify[] =
+    "simplify the pattern (nested quantifiers such as (a+)+ backtrack exponentially)";
+
 /* The error for a stack whose fate depends on the verdict a limit left unknown: HIT, on the
  * frame NAME. */
 static foldsvg_status limit_error(fs_filter *f, const limit_hit *hit, const char *name, size_t len)
 {
-    static const char *const flags[] = {"strip", "include", "exclude", "focus"};
-    size_t rust = hit->list == L_STRIP ? (size_t)f->rust_hash : 0;
-    const char *flag = flags[hit->list], *pattern;
-    if (rust && hit->index == 0) {
-        flag = "strip-rust-hash";
-        pattern = rust_hash_pattern;
-    } else {
-        pattern = f->patterns[hit->list].v[hit->index - rust];
-    }
-    const char *what = hit->rc == PCRE2_ERROR_MATCHLIMIT   ? "match (backtracking) limit"
-                       : hit->rc == PCRE2_ERROR_DEPTHLIMIT ? "depth limit"
-                       : hit->rc == PCRE2_ERROR_HEAPLIMIT  ? "heap limit"
-                                                           : "JIT stack limit";
-    /* The name as it can be shown: its start, cleaned of what a terminal would act on. */
-    enum { SHOW = 60 };
+    const char *flag, *pattern, *what;
+    describe(f, hit, &flag, &pattern, &what);
     char shown[SHOW * 3 + 8];
-    size_t o = 0;
-    for (size_t i = 0; i < len && i < SHOW; i++) {
-        unsigned char c = (unsigned char)name[i];
-        shown[o++] = c < 0x20 || c == 0x7f || c >= 0x80 ? '?' : (char)c;
-    }
-    if (len > SHOW)
-        memcpy(shown + o, "...", 3), o += 3;
-    shown[o] = '\0';
+    show_name(shown, name, len);
     snprintf(f->message, sizeof f->message,
-             "--%s '%s' hit PCRE2's %s on the frame '%s', so whether it matches is unknown; "
-             "simplify the pattern (nested quantifiers such as (a+)+ backtrack exponentially)",
-             flag, pattern, what, shown);
+             "--%s '%s' hit PCRE2's %s on the frame '%s', so whether it matches is unknown; %s",
+             flag, pattern, what, shown, simplify);
     return FOLDSVG_E_LIMIT;
+}
+
+/* The error when limits were hit on too many distinct names, the last one E. */
+static foldsvg_status budget_error(fs_filter *f, const cache_entry *e)
+{
+    const char *flag, *pattern, *what;
+    describe(f, &e->hit, &flag, &pattern, &what);
+    char shown[SHOW * 3 + 8];
+    show_name(shown, e->key, e->klen);
+    snprintf(f->message, sizeof f->message,
+             "--%s '%s' hit PCRE2's %s on %u distinct frames (the last '%s'), each costing up "
+             "to a whole limit's work; %s",
+             flag, pattern, what, f->limited, shown, simplify);
+    return FOLDSVG_E_LIMIT;
+}
+
+int fs_filter_warning(fs_filter *f, char *buf, size_t size)
+{
+    if (!f || !f->unwarned)
+        return 0;
+    const char *flag, *pattern, *what;
+    describe(f, &f->warn_hit, &flag, &pattern, &what);
+    snprintf(buf, size,
+             "--%s '%s' hit PCRE2's %s on %u frame%s (the first '%s'); no stack depended on "
+             "%s, but each costs up to a whole limit's work; %s",
+             flag, pattern, what, f->unwarned, f->unwarned == 1 ? "" : "s", f->warn_name,
+             f->unwarned == 1 ? "it" : "them", simplify);
+    f->unwarned = 0;
+    return 1;
 }
 
 /* The same for the unknown verdict of kind U (U_INCLUDE...) on NAME: which pattern hit the
@@ -527,6 +592,8 @@ foldsvg_status fs_filter_apply(fs_filter *f, fs_strref *frames, size_t *n, fs_dr
             const cache_entry *e = lookup(f, fr.ptr, fr.len);
             if (!e)
                 return FOLDSVG_E_NOMEM;
+            if (f->limited >= FS_FILTER_LIMITED_NAMES && (e->flags & LIMITED))
+                return budget_error(f, e);
             if (e->flags & U_STRIP)
                 return limit_error(f, &e->hit, e->key, e->klen);
             /* Only names that --strip emptied go; an empty name in the input stays. */

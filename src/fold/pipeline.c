@@ -374,5 +374,11 @@ fs_sink *fs_pipeline_begin(fs_pipeline *pl, const char *name)
 
 foldsvg_status fs_pipeline_end(fs_pipeline *pl, foldsvg_error *err)
 {
+    char why[sizeof err->message];
+    if (fs_filter_warning(pl->filter, why, sizeof why) && pl->to.warn) {
+        foldsvg_error w;
+        fs_error(&w, FOLDSVG_OK, pl->name, "%s", why);
+        pl->to.warn(pl->to.user, &w);
+    }
     return fs_fracsum_flush(&pl->frac, on_rounded, pl, pl->name, err);
 }

@@ -537,6 +537,31 @@ START_TEST(test_backtracking_limits)
 }
 END_TEST
 
+/* Limits hit on names that decide nothing are a warning (once, counted), and past a budget
+ * of distinct names an error: the run would otherwise cost names x limit. */
+START_TEST(test_backtracking_budget)
+{
+    const char *const inc[] = {"include", "^main$", "include", "(a+)+$", NULL};
+    fs_filter *f = make(inc);
+    char stack[256], why[768];
+    ck_assert_int_eq(fs_filter_warning(f, why, sizeof why), 0);
+    for (int i = 0; i < 15; i++) {
+        snprintf(stack, sizeof stack, "main;" RUN_A "x%d", i);
+        ck_apply(f, stack, stack); /* main decides */
+    }
+    ck_apply(f, "main;" RUN_A "x0", "main;" RUN_A "x0"); /* known: no new hit */
+    ck_assert_int_eq(fs_filter_warning(f, why, sizeof why), 1);
+    ck_assert_msg(strstr(why, "--include '(a+)+$' hit PCRE2's match (backtracking) limit on 15 "
+                              "frames (the first 'aaaa") != NULL,
+                  "%s", why);
+    ck_assert_msg(strstr(why, "...'); no stack depended on them") != NULL, "%s", why);
+    ck_assert_int_eq(fs_filter_warning(f, why, sizeof why), 0); /* said once */
+    ck_apply(f, "main;aaaa", "main;aaaa");                         /* no limit: goes on */
+    ck_limit(f, "main;" RUN_A "x15", "--include '(a+)+$' hit PCRE2's match (backtracking) limit on 16 distinct frames (the last 'aaaa");
+    fs_filter_free(f);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("filter");
@@ -561,6 +586,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_cache_reset);
     tcase_add_test(tc, test_bad_patterns);
     tcase_add_test(tc, test_backtracking_limits);
+    tcase_add_test(tc, test_backtracking_budget);
     suite_add_tcase(s, tc);
     return s;
 }
