@@ -173,10 +173,10 @@ for i in range(200000): print('main;mod%d;fn%d;leaf%d %d' % (i % 50, i % 1000, i
 # the signal and continued. (Background jobs of scripts start with SIGINT and SIGQUIT
 # ignored, which foldsvg keeps: env resets them for the test.)
 interrupted() {
-    sig=$1; code=$2
+    sig=$1; code=$2; shift 2
     rm -f .sig.svg.*
     printf 'precious\n' >sig.svg
-    env --default-signal=INT,QUIT "$bin" big.folded --minwidth 0 -o sig.svg 2>sig.err &
+    env --default-signal=INT,QUIT "$bin" "${@:-big.folded}" --minwidth 0 -o sig.svg 2>sig.err &
     pid=$!
     while ! ls .sig.svg.* >/dev/null 2>&1; do kill -0 $pid 2>/dev/null || break; done
     kill -STOP $pid 2>/dev/null
@@ -188,7 +188,7 @@ interrupted() {
     left=$(ls .sig.svg.* 2>/dev/null)
     if [ -n "$seen" ] && [ -z "$left" ] && [ "$rc" -eq "$code" ] && [ "$(cat sig.svg)" = precious ]
     then ok; else
-        bad "signal $sig: exit $rc (want $code), temporary file seen '$seen', left '$left'"
+        bad "signal $sig $*: exit $rc (want $code), temporary file seen '$seen', left '$left'"
     fi
     rm -f .sig.svg.* core core.*
 }
@@ -197,6 +197,10 @@ if env --default-signal=INT true 2>/dev/null; then
     interrupted TERM 143
     interrupted HUP 129
     (ulimit -c 0; interrupted QUIT 131)
+    # the outputs of a diff, the report and the folded text go the same way
+    interrupted TERM 143 --diff big.folded big.folded
+    interrupted INT 130 big.folded --format html
+    interrupted HUP 129 --diff big.folded big.folded --format folded
 else
     echo "hostile: signal tests skipped (env has no --default-signal)"
 fi
@@ -222,6 +226,15 @@ for l in rel chain dangling; do
 done
 grep -q '<svg' links/sub/real.svg && grep -q '<svg' links/sub/new.svg && ok ||
     bad "symlink: the files the links name were not written"
+# the same for a diff's report and a --facts-out file
+printf 'old\n' >links/sub/diff.html
+ln -s sub/diff.html links/diff.html
+ln -s sub/part.facts links/part.facts
+"$bin" --diff na.folded na.folded -o links/diff.html 2>/dev/null
+"$bin" na.folded --facts-out links/part.facts -o links/sub/part.folded 2>/dev/null
+[ -L links/diff.html ] && [ -L links/part.facts ] && grep -q '<html' links/sub/diff.html &&
+    grep -q '^# foldsvg facts' links/sub/part.facts && ok ||
+    bad "symlink: a diff report or a facts file through a link"
 [ -z "$(ls -A links | grep '^\.')$(ls -A links/sub | grep '^\.')" ] && ok || bad "symlink: files left"
 
 # Error lines (issue 15): every failed write is one line naming the file and the reason,
@@ -234,6 +247,21 @@ for f in svg html folded; do
 done
 "$bin" na.folded --top 5 >&- 2>closed.err
 one_line closed-top closed.err '<stdout>: write failed: Bad file descriptor'
+# The outputs of a diff (SVG, report, folded text, the delta tables) and the --facts-out
+# file are written as the others.
+printf 'main;a 1\nmain;c 4\n' >nb.folded
+for f in svg html folded; do
+    "$bin" --diff na.folded nb.folded --format $f -o /dev/full 2>full.err
+    one_line "diff-full-$f" full.err '/dev/full: write failed: No space left on device'
+    "$bin" --diff na.folded nb.folded --format $f -o - >&- 2>closed.err
+    one_line "diff-closed-$f" closed.err '<stdout>: write failed: Bad file descriptor'
+done
+"$bin" --diff na.folded nb.folded --top 5 >/dev/full 2>full.err
+one_line diff-full-top full.err '<stdout>: write failed: No space left on device'
+"$bin" --diff na.folded nb.folded --top 5 --top-format json >&- 2>closed.err
+one_line diff-closed-top closed.err '<stdout>: write failed: Bad file descriptor'
+"$bin" na.folded --facts-out /dev/full -o part.folded 2>full.err
+one_line facts-full full.err '/dev/full: write failed: No space left on device'
 "$bin" names.json --list-threads >&- 2>closed.err
 one_line closed-threads closed.err '<stdout>: write failed: Bad file descriptor'
 printf 'precious\n' >x.html

@@ -463,10 +463,14 @@ static int run_diff(cli_state *s, const char *output, foldsvg_format format)
         return EXIT_INPUT;
     }
     st = foldsvg_diff_read(d, s->inputs[0], s->inputs[1], s->opts, &err);
-    if (st == FOLDSVG_OK && (!s->top || s->output))
+    if (st == FOLDSVG_OK && (!s->top || s->output)) {
         st = foldsvg_diff_write(d, output, s->format, s->opts, &err);
-    if (st == FOLDSVG_OK && s->top)
+        name_output(&err, st, output);
+    }
+    if (st == FOLDSVG_OK && s->top) {
         st = foldsvg_diff_write_top(d, stdout, s->opts, &err);
+        name_output(&err, st, "-");
+    }
     if (st == FOLDSVG_OK)
         print_diff_summary(s, foldsvg_diff_total(d, FOLDSVG_BEFORE),
                            foldsvg_diff_total(d, FOLDSVG_AFTER),

@@ -102,11 +102,11 @@ foldsvg_status fs_facts_write(const char *path, const fs_buf *log, const fs_drop
     int bad = fputs(header, out.f) == EOF ||
               fwrite(fs_buf_str(log), 1, log->len, out.f) != log->len ||
               fwrite(fs_buf_str(&tail), 1, tail.len, out.f) != tail.len;
+    int e = errno;
     fs_buf_free(&tail);
     if (bad) {
         fs_outfile_abort(&out);
-        return fs_error(err, FOLDSVG_E_IO, path, "cannot write the --facts-out file: %s",
-                        strerror(errno));
+        return fs_error(err, FOLDSVG_E_IO, path, "write failed: %s", strerror(e ? e : EIO));
     }
     return fs_outfile_commit(&out, err);
 }

@@ -237,8 +237,9 @@ foldsvg_status fs_outfile_open(fs_outfile *o, const char *path, foldsvg_error *e
 foldsvg_status fs_outfile_commit(fs_outfile *o, foldsvg_error *err)
 {
     const char *name = o->is_stdout ? "<stdout>" : o->path;
+    errno = 0;
     int bad = fflush(o->f) != 0 || ferror(o->f);
-    int e = errno;
+    int e = errno ? errno : EIO; /* ferror alone: an earlier write failed, reason unknown */
     if (o->is_stdout) {
         reset(o);
         if (bad)
