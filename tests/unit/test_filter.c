@@ -556,8 +556,10 @@ START_TEST(test_backtracking_budget)
                   "%s", why);
     ck_assert_msg(strstr(why, "...'); no stack depended on them") != NULL, "%s", why);
     ck_assert_int_eq(fs_filter_warning(f, why, sizeof why), 0); /* said once */
-    ck_apply(f, "main;aaaa", "main;aaaa");                         /* no limit: goes on */
-    ck_limit(f, "main;" RUN_A "x15", "--include '(a+)+$' hit PCRE2's match (backtracking) limit on 16 distinct frames (the last 'aaaa");
+    ck_apply(f, "main;aaaa", "main;aaaa");                      /* no limit: goes on */
+    ck_limit(f, "main;" RUN_A "x15",
+             "--include '(a+)+$' hit PCRE2's match (backtracking) limit on 16 distinct frames (the "
+             "last 'aaaa");
     fs_filter_free(f);
 }
 END_TEST
