@@ -260,8 +260,15 @@ done
 one_line diff-full-top full.err '<stdout>: write failed: No space left on device'
 "$bin" --diff na.folded nb.folded --top 5 --top-format json >&- 2>closed.err
 one_line diff-closed-top closed.err '<stdout>: write failed: Bad file descriptor'
-"$bin" na.folded --facts-out /dev/full -o part.folded 2>full.err
-one_line facts-full full.err '/dev/full: write failed: No space left on device'
+# a part of a run writes its folded text and its facts file both or neither
+for in in na.folded names.json; do
+    rm -f part.folded part.facts
+    "$bin" $in --facts-out /dev/full -o part.folded 2>full.err
+    one_line "facts-full $in" full.err '/dev/full: write failed: No space left on device'
+    "$bin" $in --facts-out part.facts -o /dev/full 2>full.err
+    one_line "facts-folded-full $in" full.err '/dev/full: write failed: No space left on device'
+    [ -z "$(ls -A | grep '^part\.\|^\.part')" ] && ok || bad "facts $in: a file left: $(ls -A | grep part)"
+done
 "$bin" names.json --list-threads >&- 2>closed.err
 one_line closed-threads closed.err '<stdout>: write failed: Bad file descriptor'
 printf 'precious\n' >x.html

@@ -325,9 +325,10 @@ static foldsvg_status produce_folded(void *user, foldsvg_stack_fn line, void *li
     return st;
 }
 
-/* --facts-out: what each input was, for the run that draws (which also warns for them). */
+/* --facts-out: what each input was, for the run that draws (which also warns for them),
+ * into *OUT (fs_facts_write). */
 static foldsvg_status write_facts(const stream_ctx *c, const char *const *inputs, size_t n,
-                                  foldsvg_error *err)
+                                  fs_outfile *out, foldsvg_error *err)
 {
     fs_buf log = {0};
     for (size_t i = 0; i < n; i++) {
@@ -335,7 +336,7 @@ static foldsvg_status write_facts(const stream_ctx *c, const char *const *inputs
                               c->drawn[i]};
         fs_facts_append(&log, &note);
     }
-    foldsvg_status st = fs_facts_write(c->o->facts_out, &log, c->drops, c->o, err);
+    foldsvg_status st = fs_facts_write(out, c->o->facts_out, &log, c->drops, c->o, err);
     fs_buf_free(&log);
     return st;
 }
@@ -347,14 +348,20 @@ static foldsvg_status write_route(stream_ctx *c, const char *output, foldsvg_for
 {
     const foldsvg_options *o = c->o;
     if (format == FOLDSVG_FORMAT_FOLDED) {
+        fs_outfile facts;
+        if (o->facts_out)
+            FS_FORWARD_IF_ERROR(write_facts(c, inputs, n, &facts, err));
         folded_out fo = {c, NULL, NULL, {0}, 0, 0, 0, 0, 0};
         foldsvg_status st = fs_write_folded(output, produce_folded, &fo, err);
         fs_buf_free(&fo.stack);
         *unique = fo.lines;
-        if (c->route == ROUTE_PROFILE)
+        if (c->route == ROUTE_PROFILE) { /* the profile writes both */
+            if (o->facts_out)
+                fs_outfile_abort(&facts);
             return FOLDSVG_OK;
-        if (st == FOLDSVG_OK && o->facts_out)
-            return write_facts(c, inputs, n, err);
+        }
+        if (o->facts_out)
+            return fs_facts_end(&facts, st, err);
         if (st == FOLDSVG_OK) /* after the output, as SVG runs warn before it */
             for (size_t i = 0; i < n; i++)
                 fs_warn_folded_stats(o, display_name(inputs[i]), &c->fstats[i]);

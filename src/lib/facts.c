@@ -83,8 +83,8 @@ static int has_drops(const fs_drops *d)
     return 0;
 }
 
-foldsvg_status fs_facts_write(const char *path, const fs_buf *log, const fs_drops *d,
-                              const foldsvg_options *o, foldsvg_error *err)
+foldsvg_status fs_facts_write(fs_outfile *out, const char *path, const fs_buf *log,
+                              const fs_drops *d, const foldsvg_options *o, foldsvg_error *err)
 {
     fs_buf tail = {0};
     if (d && has_drops(d))
@@ -93,22 +93,31 @@ foldsvg_status fs_facts_write(const char *path, const fs_buf *log, const fs_drop
         fs_buf_free(&tail);
         return fs_error(err, FOLDSVG_E_NOMEM, path, "out of memory recording the input facts");
     }
-    fs_outfile out;
-    foldsvg_status st = fs_outfile_open(&out, path, err);
+    foldsvg_status st = fs_outfile_open(out, path, err);
     if (st) {
         fs_buf_free(&tail);
         return st;
     }
-    int bad = fputs(header, out.f) == EOF ||
-              fwrite(fs_buf_str(log), 1, log->len, out.f) != log->len ||
-              fwrite(fs_buf_str(&tail), 1, tail.len, out.f) != tail.len;
+    errno = 0;
+    int bad = fputs(header, out->f) == EOF ||
+              fwrite(fs_buf_str(log), 1, log->len, out->f) != log->len ||
+              fwrite(fs_buf_str(&tail), 1, tail.len, out->f) != tail.len || fflush(out->f) != 0;
     int e = errno;
     fs_buf_free(&tail);
     if (bad) {
-        fs_outfile_abort(&out);
+        fs_outfile_abort(out);
         return fs_error(err, FOLDSVG_E_IO, path, "write failed: %s", strerror(e ? e : EIO));
     }
-    return fs_outfile_commit(&out, err);
+    return FOLDSVG_OK;
+}
+
+foldsvg_status fs_facts_end(fs_outfile *facts, foldsvg_status st, foldsvg_error *err)
+{
+    if (st) {
+        fs_outfile_abort(facts);
+        return st;
+    }
+    return fs_outfile_commit(facts, err);
 }
 
 foldsvg_status fs_facts_out_usage(foldsvg_error *err)

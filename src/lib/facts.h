@@ -22,6 +22,7 @@
 #include "lib/profile.h"
 #include "parse/sink.h"
 #include "util/buf.h"
+#include "util/outfile.h"
 
 /* One input, as recorded and as read back. FACTS->files is not used (NAME is the name). */
 typedef struct fs_input_note {
@@ -36,9 +37,13 @@ typedef struct fs_input_note {
 void fs_facts_append(fs_buf *log, const fs_input_note *n);
 
 /* Writes the header, LOG's lines and the drops D (NULL or none: no line; steps spelled as O
- * spells them, unless D carries a spelling) to PATH, atomically. */
-foldsvg_status fs_facts_write(const char *path, const fs_buf *log, const fs_drops *d,
-                              const foldsvg_options *o, foldsvg_error *err);
+ * spells them, unless D carries a spelling) to PATH's temporary file, flushed, in *OUT: the
+ * caller writes the folded output, then commits *OUT (fs_outfile_commit) or aborts it, so
+ * that a run leaves both files or neither. */
+foldsvg_status fs_facts_write(fs_outfile *out, const char *path, const fs_buf *log,
+                              const fs_drops *d, const foldsvg_options *o, foldsvg_error *err);
+/* The folded output's status ST, then *FACTS committed or, when ST failed, dropped. */
+foldsvg_status fs_facts_end(fs_outfile *facts, foldsvg_status st, foldsvg_error *err);
 
 /* Calls FN for each input PATH lists, in order; the note lives only for the call. The drops
  * it carries are added to *DROPS. Errors name PATH and the line. */
