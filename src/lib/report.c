@@ -8,6 +8,7 @@
 #include "lib/profile.h"
 #include "lib/report.h"
 #include "render/report.h"
+#include "render/stackdata.h"
 #include "render/svg.h"
 #include "render/tables.h"
 #include "util/buf.h"
@@ -176,6 +177,17 @@ static foldsvg_status make_section(fs_report_section *s, const foldsvg_profile *
     s->svg_len = len - (size_t)(root - svg);
     memmove(svg, root, s->svg_len + 1);
     s->svg = svg;
+    if (!o->svg.no_javascript) {
+        /* the views' data: only the script uses it */
+        fs_buf stacks = {0};
+        if (fs_stackdata_json(&stacks, &p->tree, &o->svg) != FOLDSVG_OK) {
+            fs_buf_free(&stacks);
+            fs_report_section_free(s);
+            return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
+        }
+        s->stacks = stacks.data;
+        s->stacks_len = stacks.len;
+    }
     s->per = o->report.per;
     s->countname = dup_str(unit_of(p, o));
     s->heading = heading ? dup_str(heading) : NULL;

@@ -21,6 +21,7 @@ void fs_report_section_free(fs_report_section *s)
     }
     free(s->facts);
     free(s->svg);
+    free(s->stacks);
     fs_tables_free(&s->tables);
     free(s->names);
     free(s->countname);
@@ -114,7 +115,7 @@ static void write_table(fs_xmlw *c, const fs_report_section *s, const char *kind
         fs_xmlw_attr(c, "class", "fs-fn");
         fs_xmlw_attr(c, "data-fn",
                      fs_xmlw_clean(c, rows[i].name, fs_deannotated_len(rows[i].name, rows[i].len)));
-        fs_xmlw_attr(c, "title", "Highlight in the flamegraph (click again to clear)");
+        fs_xmlw_attr(c, "title", "Its callers and callees (click again to close)");
         fs_xmlw_text_clean(c, rows[i].name, rows[i].len);
         fs_xmlw_end_full(c);
         fs_xmlw_end_full(c);
@@ -147,6 +148,15 @@ static void write_section(fs_xmlw *c, const fs_report_section *s, size_t index)
     fs_xmlw_raw(c, s->svg, s->svg_len);
     fs_xmlw_end_full(c);
     nl(c);
+    if (s->stacks) {
+        /* JSON that escapes every '<' (render/jsonstr.h): it cannot end the element */
+        fs_xmlw_start(c, "script");
+        fs_xmlw_attr(c, "type", "application/json");
+        fs_xmlw_attr(c, "class", "fs-stacks");
+        fs_xmlw_raw(c, s->stacks, s->stacks_len);
+        fs_xmlw_end_full(c);
+        nl(c);
+    }
     fs_xmlw_start(c, "div");
     fs_xmlw_attr(c, "class", "fs-tables");
     nl(c);
@@ -159,8 +169,8 @@ static void write_section(fs_xmlw *c, const fs_report_section *s, size_t index)
     fs_xmlw_attr(c, "class", "fs-note");
     fs_xmlw_text(
         c, "Self time: the function is the leaf of the stack. Inclusive time: the function is "
-           "anywhere on the stack, counted once per stack. Click a function to highlight it in "
-           "the flamegraph.");
+           "anywhere on the stack, counted once per stack. Click a function (or Shift+click a "
+           "frame) to see its callers and callees.");
     if (s->per > 1) {
         char per[96];
         snprintf(per, sizeof per, " Counts are divided by %llu (--per): cost per iteration.",
