@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { foldsvgBin, launchBrowser, makeTmpDir, openPage, prefixOf, ready } from './helpers.mjs';
+import { foldsvgBin, launchBrowser, makeTmpDir, openPage, prefixOf, ready, viewsFollow } from './helpers.mjs';
 
 // a recursive (a;b;a) and directly recursive (a;a) function, a name with characters that a
 // URL must escape, and a function called from several places
@@ -117,7 +117,8 @@ function checkView(shown, expected, total, unit = 'cycles') {
   }
 }
 
-const hashOf = (page) => page.evaluate(() => window.location.hash);
+// the URL is written after the next frame
+const waitHash = (page, h) => page.waitForFunction((x) => window.location.hash === x, h);
 
 async function openReport(file, hash = '') {
   const { page, errors } = await openPage(browser, url(file) + hash);
@@ -139,7 +140,7 @@ describe('views in the HTML report', () => {
       const want = expectedViews(folded, f);
       checkView(await shownView(page, 'callees'), want.callees, 37);
       checkView(await shownView(page, 'callers'), want.callers, 37);
-      assert.equal(await page.locator(`#fs-section-1 > .fs-graph > svg[id="${P}-root"]`).isVisible(), false, 'the flamegraph makes room');
+      assert.equal(await viewsFollow(page, P), true, 'the views come after the flamegraph');
       assert.match(await page.locator('.fs-views-title').textContent(), new RegExp(`Callers and callees of ${f}$`));
     }
     // a recursive function counts each stack once: a's inclusive time is the table's
@@ -175,8 +176,7 @@ describe('views in the HTML report', () => {
     assert.equal(await page.locator('.fs-views').count(), 1, 'the first Escape only reset the view');
     await page.keyboard.press('Escape');
     assert.equal(await page.locator('.fs-views').count(), 0);
-    assert.equal(await page.locator('#fs-section-1 > .fs-graph > svg').isVisible(), true);
-    assert.equal(await hashOf(page), '');
+    await waitHash(page, '');
     assert.deepEqual(errors, []);
     await page.close();
   });
@@ -194,7 +194,7 @@ describe('views in the HTML report', () => {
     const y = page.locator(`[id="${P}-frames"] > g`).filter({ has: page.locator('title', { hasText: /^y \(/ }) });
     await y.click({ modifiers: ['Shift'] });
     assert.match(await page.locator('.fs-views-title').textContent(), /of y$/);
-    assert.equal(await hashOf(page), '#sandwich=y');
+    await waitHash(page, '#sandwich=y');
     const x = page.locator('[data-view="callers"] svg[id$="-frames"] > g').filter({ has: page.locator('title', { hasText: /^x \(/ }) });
     await x.click({ modifiers: ['Shift'] });
     assert.match(await page.locator('.fs-views-title').textContent(), /of x$/);
@@ -211,7 +211,7 @@ describe('views in the HTML report', () => {
     const folded = fs.readFileSync(path.join(dir, 'rec.out.folded'), 'utf8');
     checkView(await shownView(page, 'callers'), expectedViews(folded, name).callers, 37);
     await tableButton(page, 'self', 'd').click();
-    assert.equal(await hashOf(page), '#sandwich=d');
+    await waitHash(page, '#sandwich=d');
     await page.reload();
     await page.locator('.fs-views [data-view="callees"] svg[id$="-root"]').waitFor();
     assert.match(await page.locator('.fs-views-title').textContent(), /of d$/);
@@ -234,7 +234,7 @@ describe('views in the HTML report', () => {
     await tableButton(page, 'inclusive', 'a', 2).click();
     assert.equal(await page.locator('#fs-section-2 .fs-views').count(), 1);
     assert.equal(await page.locator('#fs-section-1 .fs-views').count(), 0);
-    assert.equal(await hashOf(page), '#sandwich=a&section=fs-section-2');
+    await waitHash(page, '#sandwich=a&section=fs-section-2');
     const folded = fs.readFileSync(path.join(dir, 'other.out.folded'), 'utf8');
     checkView(await shownView(page, 'callers', '#fs-section-2'), expectedViews(folded, 'a').callers, 15);
     await page.reload();

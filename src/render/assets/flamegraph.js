@@ -81,35 +81,44 @@ var SHOW = 1;
 var PARENT = 2;
 var XHTMLNS = "http://www.w3.org/1999/xhtml";
 
-/* Our styles, in place before any frame is styled (a style sheet added later would restyle
- * every frame). */
+/* Our styles, in place before any frame is styled: a style sheet added later restyles every
+ * frame of the page (a selector such as "#X-root text" makes the browser restyle each text
+ * element). So they hold, from the start, the rules of the views this graph may draw
+ * (P-callees, P-callers: ours, and the writer's made over for them); the views add none. */
+function ourStyle(P) {
+    var R = "#" + P + "-root";
+    var FR = R + " #" + P + "-frames > *";
+    var ZM = R + " #" + P + "-zoom > *";
+    return (
+        /* the layers take pointer events only on their frames, never over the UI texts */
+        R + " .fs-layer, " + R + " .fs-layer > div, " + R + " #" + P + "-frames, " + R + " #" + P + "-zoom { pointer-events:none; }\n" +
+        FR + ", " + ZM + " { pointer-events:visiblePainted; }\n" +
+        /* The hover and focus outlines are one rect of ours over the frames: a style change on a
+         * frame would repaint all the frames of its layer. */
+        FR + ":hover, " + ZM + ":hover { stroke:inherit; stroke-width:inherit; cursor:pointer; }\n" +
+        R + " > .fs-outline { fill:none; stroke:black; stroke-width:0.5; pointer-events:none; }\n" +
+        R + " > .fs-outline.focus { stroke-width:1.5; }\n" +
+        R + " #" + P + "-ignorecase { text-anchor:end; cursor:pointer; opacity:0.35; }\n" +
+        R + " #" + P + "-ignorecase:hover, " + R + " #" + P + "-ignorecase.show { opacity:1; }\n" +
+        R + " #" + P + "-search.show { opacity:1; }\n" +
+        FR + ", " + ZM + ", " + R + " > text { outline:none; }\n" +
+        R + " > text:focus-visible, " + R + " > .fs-views > text:focus-visible { text-decoration:underline; }\n" +
+        R + " > .fs-views > .fs-close { text-anchor:end; cursor:pointer; }\n" +
+        "@media (prefers-color-scheme: dark) {\n" +
+        "  " + R + " { background-color:#1b1b1f; color-scheme:dark; }\n" +
+        "  " + R + " > .fs-bg { fill:#1b1b1f; }\n" +
+        "  " + R + " > text, " + R + " > .fs-views > text { fill:#e6e6e6; }\n" +
+        "  " + R + " > .fs-outline { stroke:#ffffff; }\n" +
+        "}\n");
+}
+
 var style = document.createElementNS(SVGNS, "style");
 style.setAttribute("id", P + "-jsstyle");
-var R = "#" + P + "-root";
-var FR = R + " #" + P + "-frames > *";
-var ZM = R + " #" + P + "-zoom > *";
-style.textContent =
-    /* the layers take pointer events only on their frames, never over the UI texts */
-    R + " .fs-layer, " + R + " .fs-layer > div, " + R + " #" + P + "-frames, " + R + " #" + P + "-zoom { pointer-events:none; }\n" +
-    FR + ", " + ZM + " { pointer-events:visiblePainted; }\n" +
-    /* The hover and focus outlines are one rect of ours over the frames: a style change on a
-     * frame would repaint all the frames of its layer. */
-    FR + ":hover, " + ZM + ":hover { stroke:inherit; stroke-width:inherit; cursor:pointer; }\n" +
-    R + " > .fs-outline { fill:none; stroke:black; stroke-width:0.5; pointer-events:none; }\n" +
-    R + " > .fs-outline.focus { stroke-width:1.5; }\n" +
-    R + " #" + P + "-ignorecase { text-anchor:end; cursor:pointer; opacity:0.35; }\n" +
-    R + " #" + P + "-ignorecase:hover, " + R + " #" + P + "-ignorecase.show { opacity:1; }\n" +
-    R + " #" + P + "-search.show { opacity:1; }\n" +
-    FR + ", " + ZM + ", " + R + " > text { outline:none; }\n" +
-    R + " > text:focus-visible, " + R + " > .fs-views > text:focus-visible { text-decoration:underline; }\n" +
-    R + " > .fs-views > .fs-close { text-anchor:end; cursor:pointer; }\n" +
-    "@media (prefers-color-scheme: dark) {\n" +
-    "  " + R + " { background-color:#1b1b1f; color-scheme:dark; }\n" +
-    "  " + R + " > .fs-bg { fill:#1b1b1f; }\n" +
-    "  " + R + " > text, " + R + " > .fs-views > text { fill:#e6e6e6; }\n" +
-    "  " + R + " > .fs-outline { stroke:#ffffff; }\n" +
-    "}\n";
-if (!document.getElementById(P + "-jsstyle")) {
+if (!given && !document.getElementById(P + "-jsstyle")) {
+    var writer = writerStyle();
+    style.textContent = ourStyle(P) + ["-callees", "-callers"].map(function (v) {
+        return ourStyle(P + v) + writer.split("#" + P + "-").join("#" + P + v + "-");
+    }).join("");
     root.insertBefore(style, script || root.firstChild);
 }
 
@@ -331,7 +340,9 @@ function init() {
      * framesW the frames' % widths are shares of; a scaled SVG scales labels and frames alike. */
     var LABEL_PAD = 3;
     var LABEL_END = 1;
-    var meter = fontMeter(layers.probe, fontsize * fontwidth);
+    /* the views' graphs use the font as their owner measured it (same font, same size) */
+    var sharedMeter = !!(given && given.meter);
+    var meter = sharedMeter ? given.meter : fontMeter(layers.probe, fontsize * fontwidth);
     var fitGen = 1;                /* bumped whenever the frames' width or the font changes */
     var NW = new Float64Array(n).fill(-1); /* a name's width, -1: not known for this fit */
     var framesW = 0;               /* the frames' width (set by layout()) */
@@ -345,7 +356,7 @@ function init() {
     }
 
     function labelFor(i, pct) {
-        if (!texts[i]) {
+        if (!texts[i] && !given) {
             return "";
         }
         var room = (pct * framesW) / 100 - LABEL_PAD - LABEL_END;
@@ -375,7 +386,7 @@ function init() {
     function measureNames(list) {
         var need = null;
         for (var k = 0; list && k < list.length; k++) {
-            if (texts[list[k]]) {
+            if (texts[list[k]] || given) {
                 need = meter.need(nameOf(list[k]), need);
             }
         }
@@ -567,6 +578,9 @@ function init() {
             }
             if (label !== "") {
                 var tx = (px + labelOffset).toFixed(4) + "%";
+                if (!texts[i]) {
+                    texts[i] = labelEl(els[i], i);
+                }
                 if (tx !== shownTextX[i]) {
                     texts[i].setAttribute("x", tx);
                     shownTextX[i] = tx;
@@ -585,6 +599,15 @@ function init() {
             layers.top.fo.style.display = "none";
             clearCopies();
         }
+    }
+
+    /* The views draw a frame's <text> only once it has a label: most frames never get one,
+     * and every element costs (a view opens with thousands of frames). */
+    function labelEl(g, i) {
+        var t = document.createElementNS(SVGNS, "text");
+        t.setAttribute("y", given.ty[i]);
+        g.appendChild(t);
+        return t;
     }
 
     function clearCopies() {
@@ -624,6 +647,9 @@ function init() {
             var pw = tW[i];
             parts.rect.setAttribute("x", px.toFixed(4) + "%");
             parts.rect.setAttribute("width", pw.toFixed(4) + "%");
+            if (!parts.text && given && labelFor(i, pw) !== "") {
+                parts.text = labelEl(c, i);
+            }
             if (parts.text) {
                 var label = labelFor(i, pw);
                 if (label !== "") {
@@ -832,9 +858,17 @@ function init() {
     }
 
     /* ---- width ------------------------------------------------------------------------- */
+    var knownWidth = given && given.width > 0 ? given.width : 0;
     function measureWidth() {
         if (!fluid) {
             return staticWidth;
+        }
+        if (knownWidth) {
+            /* the views' graphs: their host was measured once for both */
+            var kw = knownWidth;
+            knownWidth = 0;
+            root.setAttribute("width", "100%");
+            return kw;
         }
         root.setAttribute("width", "100%");
         var w = root.getBoundingClientRect().width;
@@ -904,7 +938,7 @@ function init() {
     /* the font measured again (the page's scale or fonts may have changed): true when the
      * labels must be fitted again */
     function remeasure() {
-        if (!meter.measure()) {
+        if (sharedMeter || !meter.measure()) {
             return false;
         }
         refit();
@@ -920,6 +954,11 @@ function init() {
         layoutPending = true;
         requestAnimationFrame(function () {
             layoutPending = false;
+            if (root.checkVisibility && !root.checkVisibility()) {
+                /* hidden (the report's views in its place): measuring would lay out every
+                 * frame for nothing; it is measured again when it shows */
+                return;
+            }
             var changed = layout();
             if (remeasure() || changed) {
                 paint();
@@ -1247,8 +1286,10 @@ function init() {
 
     /* Draws the callees and callers graphs of the function NAME into OPT.callees and
      * OPT.callers (emptied first) from OPT.data (the report's stacks; else this graph's
-     * frames): {name, callees, callers (their roots), total, self, of}, or null when no
-     * stack holds NAME. OPT.width, OPT.fluid, OPT.y: as drawView's. */
+     * frames): {name, callees, callers (their roots), total, self, of, dropped: the narrow
+     * frames left out (VIEW_FRAMES)}, or null when no stack holds NAME. OPT.width,
+     * OPT.fluid: as drawView's; OPT.hostWidth: the hosts' width when the caller knows it
+     * (else it is measured, which lays the page out). */
     function sandwichViews(name, opt) {
         var t;
         if (opt.data) {
@@ -1270,13 +1311,17 @@ function init() {
         }
         var mw = settings.minwidth == null ? 0.01 : +settings.minwidth;
         var shown = name.length > 80 ? name.slice(0, 78) + ".." : name;
-        var out = { name: name, total: s.total, self: s.self, of: s.of };
+        var out = { name: name, total: s.total, self: s.self, of: s.of, dropped: 0 };
+        /* one layout for both graphs: the width of their hosts */
+        var hostWidth = !opt.fluid ? 0 : opt.hostWidth > 0 ? opt.hostWidth : opt.callees.getBoundingClientRect().width;
         [["callees", s.callees, false, "Callees of "], ["callers", s.callers, true, "Callers of "]].forEach(function (v) {
             var host = opt[v[0]];
             host.textContent = "";
+            var frames = layoutFrames(v[1], t.rank, mw);
+            out.dropped += frames.dropped;
             out[v[0]] = drawView(host, {
-                id: P + "-" + v[0], title: v[3] + shown, inverted: v[2], frames: layoutFrames(v[1], t.rank, mw),
-                t: t, of: s.of, width: opt.width, fluid: opt.fluid
+                id: P + "-" + v[0], title: v[3] + shown, inverted: v[2], frames: frames,
+                t: t, of: s.of, width: opt.width, fluid: opt.fluid, meter: meter, hostWidth: hostWidth
             });
         });
         return out;
@@ -1295,8 +1340,7 @@ function init() {
         var head = 3 * fontsize;
         var g = svgEl("g", { class: "fs-views", "data-fn": name });
         var ui = uiFill();
-        var label = svgEl("text", { id: P + "-views-title", fill: ui, x: xpad, y: baseHeight + 2 * fontsize },
-            "Callers and callees of " + (name.length > 100 ? name.slice(0, 98) + ".." : name));
+        var label = svgEl("text", { id: P + "-views-title", fill: ui, x: xpad, y: baseHeight + 2 * fontsize });
         var shut = svgEl("text", { id: P + "-views-close", class: "fs-close", fill: ui, x: W - xpad,
             y: baseHeight + 2 * fontsize, tabindex: "0", role: "button" }, "Close");
         var a = svgEl("g", { "data-view": "callees" });
@@ -1320,8 +1364,8 @@ function init() {
         y += +v.callees.getAttribute("height");
         v.callers.setAttribute("y", String(y));
         y += +v.callers.getAttribute("height");
-        label.appendChild(svgEl("title", {}, thousands(v.total * factor) + " " + countname + " inclusive (" +
-            ((100 * v.total) / v.of).toFixed(2) + "%), " + thousands(v.self * factor) + " self"));
+        label.textContent = "Callers and callees of " + (name.length > 60 ? name.slice(0, 58) + ".." : name) + ": " +
+            viewFacts(v, factor, countname);
         [v.callees, v.callers].forEach(function (sub) {
             if (sub.foldsvg) {
                 sub.foldsvg.onviews = showViews;
@@ -1574,7 +1618,20 @@ function init() {
          * the views below the graph; a page (the HTML report) may put its own here */
         onviews: given ? null : showViews,
         countname: countname,
+        facts: function (v) {
+            return viewFacts(v, 1, countname);
+        },
         sandwich: sandwichViews,
+        /* reads the report's stacks ahead of the first view (when the page is idle) */
+        prepare: function (data) {
+            if (dataFor !== data) {
+                dataFor = data;
+                dataStacks = stacksOfData(data);
+                if (dataStacks) {
+                    functionIndex(dataStacks, "");
+                }
+            }
+        },
         views: function (name) {
             return name == null ? hideViews(false) : showViews(name);
         },
@@ -1676,20 +1733,36 @@ function functionIndex(t, name) {
     return f === undefined ? -1 : f;
 }
 
-/* A merged tree rooted at function F: parent, name, value per node; child() finds or adds. */
-function mergedTree(f, nnames) {
-    var m = { parent: [-1], name: [f], value: [0], keys: new Map() };
+/* A merged tree rooted at function F, of at most CAP nodes: parent, name and value per node
+ * (typed arrays, N of them used); child() finds or adds a child by name through an open
+ * hash of (parent, name). Nothing per node is left for the collector: a page holding 50k
+ * frames makes every collection slow. */
+function mergedTree(f, cap) {
+    var size = 1;
+    while (size < 2 * cap) {
+        size *= 2;
+    }
+    var mask = size - 1;
+    var slots = new Int32Array(size); /* node + 1; 0: free */
+    var m = { n: 1, parent: new Int32Array(cap), name: new Int32Array(cap), value: new Float64Array(cap) };
+    m.parent[0] = -1;
+    m.name[0] = f;
     m.child = function (p, nm) {
-        var key = p * nnames + nm;
-        var c = m.keys.get(key);
-        if (c === undefined) {
-            c = m.parent.length;
-            m.parent.push(p);
-            m.name.push(nm);
-            m.value.push(0);
-            m.keys.set(key, c);
+        var h = (Math.imul(p, 0x9e3779b1) ^ Math.imul(nm + 1, 0x85ebca77)) & mask;
+        for (;;) {
+            var c = slots[h] - 1;
+            if (c < 0) {
+                c = m.n++;
+                m.parent[c] = p;
+                m.name[c] = nm;
+                slots[h] = c + 1;
+                return c;
+            }
+            if (m.parent[c] === p && m.name[c] === nm) {
+                return c;
+            }
+            h = (h + 1) & mask;
         }
-        return c;
     };
     return m;
 }
@@ -1706,9 +1779,9 @@ function sandwich(t, f) {
         sub[i] += self[i];
         sub[parent[i]] += sub[i];
     }
-    var nn = t.names.length + 1;
-    var callees = mergedTree(f, nn);
-    var callers = mergedTree(f, nn);
+    /* a merged node stands for at least one node of T: N bounds both */
+    var callees = mergedTree(f, n);
+    var callers = mergedTree(f, n);
     var into = new Int32Array(n);  /* node -> its callees node; -1 outside F's subtrees */
     var selfTime = 0;
     into[0] = -1;
@@ -1734,32 +1807,56 @@ function sandwich(t, f) {
         }
     }
     /* a merged node comes after its parent: one backward pass sums the subtrees */
-    for (i = callees.parent.length - 1; i > 0; i--) {
+    for (i = callees.n - 1; i > 0; i--) {
         callees.value[callees.parent[i]] += callees.value[i];
     }
     return { callees: callees, callers: callers, total: callers.value[0], self: selfTime, of: sub[0] };
 }
 
+/* The most frames a view draws. A page lays out and paints every element it is given, some
+ * 30 us a frame, and a view must open in well under 200 ms even when it holds most of a
+ * graph of 50k frames; the narrowest go first, as --minwidth would prune them (a frame is
+ * never wider than its parent, so what stays is a tree). */
+var VIEW_FRAMES = 2500;
+
 /* The frames of merged tree M: children in name order (RANK), frames narrower than MINWIDTH
- * percent of the root left out with what they hold (the writer's --minwidth rule). */
+ * percent of the root left out with what they hold (the writer's --minwidth rule), and the
+ * narrowest beyond VIEW_FRAMES; OUT.dropped says how many of the latter. */
 function layoutFrames(m, rank, minwidth) {
-    var n = m.parent.length;
-    var kids = new Array(n);
+    var n = m.n;
+    /* the children of node i: kids[first[i] .. first[i + 1]) */
+    var first = new Int32Array(n + 1);
     var c;
     for (c = 1; c < n; c++) {
-        (kids[m.parent[c]] || (kids[m.parent[c]] = [])).push(c);
+        first[m.parent[c] + 1]++;
+    }
+    for (c = 0; c < n; c++) {
+        first[c + 1] += first[c];
+    }
+    var kids = new Int32Array(Math.max(n - 1, 1));
+    var fill = first.slice(0, n);
+    for (c = 1; c < n; c++) {
+        kids[fill[m.parent[c]]++] = c;
     }
     var limit = (minwidth / 100) * m.value[0];
+    var wide = 0;
+    for (c = 0; c < n; c++) {
+        wide += m.value[c] >= limit;
+    }
+    var over = 0;                  /* frames wider than it are drawn when VIEW_FRAMES cuts */
+    if (wide > VIEW_FRAMES) {
+        over = m.value.slice(0, n).sort()[n - 1 - VIEW_FRAMES];
+    }
     var at = new Float64Array(n);
     var depth = new Int32Array(n);
-    var out = { x: [], w: [], d: [], name: [], depth: 0 };
-    var byName = function (a, b) {
-        return rank ? rank[m.name[a]] - rank[m.name[b]] : m.name[a] - m.name[b];
+    var out = { x: [], w: [], d: [], name: [], depth: 0, dropped: 0 };
+    var key = function (a) {
+        return rank ? rank[m.name[a]] : m.name[a];
     };
     var todo = [0];
     while (todo.length) {
         var i = todo.pop();
-        if (i && m.value[i] < limit) {
+        if (i && (m.value[i] < limit || m.value[i] <= over)) {
             continue;
         }
         out.x.push(at[i]);
@@ -1769,22 +1866,45 @@ function layoutFrames(m, rank, minwidth) {
         if (depth[i] > out.depth) {
             out.depth = depth[i];
         }
-        var ks = kids[i];
-        if (!ks) {
+        if (first[i + 1] === first[i]) {
             continue;
         }
-        ks.sort(byName);
-        var x = at[i];
-        for (var k = 0; k < ks.length; k++) {
-            at[ks[k]] = x;
-            depth[ks[k]] = depth[i] + 1;
-            x += m.value[ks[k]];
+        /* the children in name order: an insertion sort in place (a node has few) */
+        var lo = first[i];
+        var hi = first[i + 1];
+        var k;
+        for (k = lo + 1; k < hi; k++) {
+            var kid = kids[k];
+            var kk = key(kid);
+            var j = k - 1;
+            while (j >= lo && key(kids[j]) > kk) {
+                kids[j + 1] = kids[j];
+                j--;
+            }
+            kids[j + 1] = kid;
         }
-        for (k = ks.length - 1; k >= 0; k--) {
-            todo.push(ks[k]);
+        var x = at[i];
+        for (k = lo; k < hi; k++) {
+            at[kids[k]] = x;
+            depth[kids[k]] = depth[i] + 1;
+            x += m.value[kids[k]];
+        }
+        for (k = hi - 1; k >= lo; k--) {
+            todo.push(kids[k]);
         }
     }
+    out.dropped = wide - out.x.length;
     return out;
+}
+
+/* "inclusive N UNIT (P%), self M (Q%)", and the frames left out, of the views V */
+function viewFacts(v, scale, unit) {
+    var pct = function (x) {
+        return ((100 * x) / v.of).toFixed(2) + "%";
+    };
+    return "inclusive " + thousands(v.total * scale) + " " + unit + " (" + pct(v.total) + "), self " +
+        thousands(v.self * scale) + " (" + pct(v.self) + ")" +
+        (v.dropped ? "; " + thousands(v.dropped) + " narrow frames not drawn" : "");
 }
 
 function thousands(v) {
@@ -1846,7 +1966,7 @@ function drawView(host, spec) {
         defs.appendChild(g2);
         svg.appendChild(defs);
     }
-    svg.appendChild(svgEl("style", { type: "text/css" }, writerStyle().split("#" + P + "-").join("#" + Q + "-")));
+    /* no style of its own: the owner's holds its rules (see ourStyle) */
     svg.appendChild(svgEl("rect", { id: Q + "-bg", x: 0, y: 0, width: "100%", height: "100%",
         fill: grad ? "url(#" + Q + "-background)" : "none" }));
     var titleEl = root.querySelector("#" + P + "-title");
@@ -1861,8 +1981,8 @@ function drawView(host, spec) {
     if (spec.y != null) {
         svg.setAttribute("y", String(spec.y));
     }
-    host.appendChild(svg);         /* first: in an XML document the fg: prefix must resolve */
     var ys = new Float64Array(n);
+    var ty = new Array(n);         /* where a label goes, once it has one (labelEl) */
     var tips = new Array(n);
     var names = new Array(n);
     var html = new Array(n);
@@ -1884,10 +2004,13 @@ function drawView(host, spec) {
             ((100 * fr.w[i]) / spec.of).toFixed(2) + "%)";
         html[i] = "<g><title>" + escapeText(tips[i]) + '</title><rect x="' + px.toFixed(4) + '%" y="' + y1 +
             '" width="' + (fr.w[i] * k).toFixed(4) + '%" height="' + (fh - 1) + '" fill="' + color +
-            '" fg:x="' + fr.x[i] + '" fg:w="' + fr.w[i] + '"/><text x="' + (px + 300 / W).toFixed(4) +
-            '%" y="' + (3 + y1 + (fh - 1) / 2).toFixed(2) + '"></text></g>';
+            '" fg:x="' + fr.x[i] + '" fg:w="' + fr.w[i] + '"/></g>';
+        ty[i] = (3 + y1 + (fh - 1) / 2).toFixed(2);
     }
+    /* parsed while out of the page (a page of 50k frames makes each insertion into it cost);
+     * in an XML document the fg: prefix resolves through the root's declaration */
     frames.innerHTML = html.join("");
+    host.appendChild(svg);
     var sub = {};
     for (var key in settings) {
         if (Object.prototype.hasOwnProperty.call(settings, key)) {
@@ -1899,7 +2022,7 @@ function drawView(host, spec) {
     sub.total = total;
     sub.width = W;
     sub.fluid = !!spec.fluid;
-    graph(sub, svg, { x: fr.x, w: fr.w, y: ys, tips: tips, names: names });
+    graph(sub, svg, { x: fr.x, w: fr.w, y: ys, ty: ty, tips: tips, names: names, meter: spec.meter, width: spec.hostWidth });
     return svg;
 }
 

@@ -1,11 +1,11 @@
 /*
  * The HTML report's script (src/render/report.c inlines it at the end of the body). A click
  * on a function name in a table, or Shift+click on a frame of the flamegraph, opens the
- * views of that function in place of the section's flamegraph: its callees and its callers,
+ * views of that function below the section's flamegraph: its callees and its callers,
  * two flamegraphs that the SVG's own script computes and draws (root.foldsvg.sandwich, see
  * flamegraph.js) from the section's stacks (<script type="application/json"
  * class="fs-stacks">, render/stackdata.h). A second click on the name, Close or Escape
- * brings the flamegraph back. The view is in the URL: #sandwich=NAME (NAME URL-encoded; for
+ * closes them and takes the focus back where it was. The view is in the URL: #sandwich=NAME (NAME URL-encoded; for
  * a section other than the page's first, &section=ID), so a link opens it directly.
  *
  * Each copy of this script drives the sections it finds that no other copy drives, so a page
@@ -42,10 +42,6 @@
             el.textContent = text;
         }
         return el;
-    }
-
-    function thousands(v) {
-        return String(Math.round(v)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
     }
 
     function markRows(section, name) {
@@ -87,13 +83,18 @@
             }
         }
         var url = window.location.pathname + window.location.search + (h ? "#" + h : "");
-        try {
-            if (url !== window.location.pathname + window.location.search + window.location.hash) {
-                window.history.replaceState(window.history.state, "", url);
-            }
-        } catch (e) {
-            /* an opaque location (sandboxed frame): the view works without the URL */
-        }
+        /* after the frame: replaceState takes a while with a big page */
+        requestAnimationFrame(function () {
+            setTimeout(function () {
+                try {
+                    if (url !== window.location.pathname + window.location.search + window.location.hash) {
+                        window.history.replaceState(window.history.state, "", url);
+                    }
+                } catch (e) {
+                    /* an opaque location (sandboxed frame): the view works without the URL */
+                }
+            }, 0);
+        });
     }
 
     function applyHash() {
@@ -148,31 +149,31 @@
             return false;
         }
         var existed = !!section.querySelector(":scope > .fs-views");
-        var panel = panelOf(section);
         var graph = section.querySelector(":scope > .fs-graph");
-        graph.classList.add("fs-hidden");
+        /* measured while the layout is clean (before anything changes): the views' hosts
+         * are as wide as the flamegraph's box inside its border */
+        var width = graph.clientWidth;
+        if (!existed) {
+            section.fsOpener = document.activeElement;
+        }
+        var panel = panelOf(section);
         var v = root.foldsvg.sandwich(name, {
             data: data,
             callees: panel.querySelector("[data-view='callees']"),
             callers: panel.querySelector("[data-view='callers']"),
-            fluid: true
+            fluid: true,
+            hostWidth: width
         });
         if (!v) {
             if (!existed) {
                 section.removeChild(panel);
-                graph.classList.remove("fs-hidden");
             }
             return false;
         }
         var title = panel.querySelector(".fs-views-title");
         title.textContent = "Callers and callees of ";
         title.appendChild(make("code", null, name));
-        var unit = root.foldsvg.countname || "";
-        var pct = function (x) {
-            return ((100 * x) / v.of).toFixed(2) + "%";
-        };
-        panel.querySelector(".fs-views-facts").textContent = "inclusive " + thousands(v.total) + " " + unit +
-            " (" + pct(v.total) + "), self " + thousands(v.self) + " (" + pct(v.self) + ")";
+        panel.querySelector(".fs-views-facts").textContent = root.foldsvg.facts(v);
         panel.setAttribute("aria-label", "Callers and callees of " + name);
         [v.callees, v.callers].forEach(function (sub) {
             if (sub.foldsvg) {
@@ -186,10 +187,13 @@
         if (!opts.fromUrl) {
             writeHash(section, name);
         }
-        var box = panel.getBoundingClientRect();
-        if (box.top < 0 || box.top > window.innerHeight) {
-            panel.scrollIntoView({ block: "start" });
-        }
+        requestAnimationFrame(function () {
+            /* after the frame is laid out: asking now would lay it out before it is done */
+            var box = panel.getBoundingClientRect();
+            if (box.top < 0 || box.top > window.innerHeight) {
+                panel.scrollIntoView({ block: "start" });
+            }
+        });
         if (opts.focus) {
             panel.querySelector(".fs-views-close").focus({ preventScroll: true });
         }
@@ -201,17 +205,10 @@
         if (panel) {
             var had = panel.contains(document.activeElement);
             section.removeChild(panel);
-            var graph = section.querySelector(":scope > .fs-graph");
-            graph.classList.remove("fs-hidden");
-            if (had) {
-                var again = null;
-                var buttons = section.querySelectorAll("button.fs-fn");
-                for (var i = 0; i < buttons.length && !again; i++) {
-                    if (buttons[i].getAttribute("data-fn") === section.fsViews) {
-                        again = buttons[i];
-                    }
-                }
-                (again || graph).focus({ preventScroll: true });
+            var back = section.fsOpener;
+            section.fsOpener = null;
+            if (had && back && back.isConnected && back !== document.body && back.focus) {
+                back.focus();
             }
         }
         section.fsViews = null;
@@ -231,6 +228,16 @@
                 root.foldsvg.onviews = function (name) {
                     open(section, name, { focus: true });
                 };
+                /* the stacks read while the page is idle, not on the first click */
+                var idle = window.requestIdleCallback || function (fn) {
+                    return setTimeout(fn, 200);
+                };
+                idle(function () {
+                    var data = stacksOf(section);
+                    if (data && root.foldsvg.prepare) {
+                        root.foldsvg.prepare(data);
+                    }
+                });
             }
         };
         var svg = section.querySelector(":scope > .fs-graph > svg[id$='-root']");
