@@ -6,10 +6,9 @@
 
 int fs_name_needs_sanitize(const char *src, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
-        if (src[i] == ';' || src[i] == '\n' || src[i] == '\r')
-            return 1;
-    return 0;
+    /* three memchr (vectorized) beat one loop over three tests: names are long (Rust
+     * symbols) and a flame chart sanitizes its stacks once per change of stack */
+    return n && (memchr(src, ';', n) || memchr(src, '\n', n) || memchr(src, '\r', n));
 }
 
 int fs_sanitize_name(char *dst, const char *src, size_t n)

@@ -348,7 +348,7 @@ static foldsvg_status convert_folded(convert_route route, const char *const *inp
     if (fs_stream_init(&c.s, o->svg.minwidth) != FOLDSVG_OK)
         return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
     c.fstats = calloc(n, sizeof *c.fstats);
-    fs_consumer to = {&c, on_path, NULL, NULL, NULL, on_stats, on_warn};
+    fs_consumer to = {&c, on_path, NULL, NULL, NULL, on_stats, on_warn, NULL};
     fs_pipeline *pl = NULL;
     foldsvg_status st = c.fstats ? fs_pipeline_new(&pl, &o->stack, &to, err)
                                  : fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");

@@ -61,6 +61,12 @@ static void on_facts(void *user, const char *format, const char *product, uint32
     c->facts.rate = rate;
 }
 
+static void on_threads(void *user, const char *names)
+{
+    tree_in *c = user;
+    snprintf(c->facts.thread_names, sizeof c->facts.thread_names, "%s", names);
+}
+
 static void on_stats(void *user, const fs_folded_stats *s)
 {
     tree_in *c = user;
@@ -123,7 +129,8 @@ foldsvg_status fs_profile_read_input(foldsvg_profile *p, fs_input *in, const fol
         fs_input_set_progress(in, o->progress, o->progress_user);
     if (o->stack.flamechart)
         p->has_log = 1;
-    fs_consumer to = {&c, add_path, add_frames, on_count_name, on_facts, on_stats, on_warn};
+    fs_consumer to = {&c,       add_path, add_frames, on_count_name,
+                      on_facts, on_stats, on_warn,    on_threads};
     fs_pipeline *pl;
     const fs_format *format = NULL;
     foldsvg_status st = fs_pipeline_new(&pl, &o->stack, &to, err);
@@ -131,8 +138,10 @@ foldsvg_status fs_profile_read_input(foldsvg_profile *p, fs_input *in, const fol
         st = fs_format_detect(in, &format, err);
     if (st == FOLDSVG_OK)
         st = check_order_modes(format, o, c.name, err);
+    fs_input_opts io = o->input;
+    io.ordered = o->stack.flamechart;
     if (st == FOLDSVG_OK)
-        st = format->read(in, &o->input, fs_pipeline_begin(pl, c.name), err);
+        st = format->read(in, &io, fs_pipeline_begin(pl, c.name), err);
     if (st == FOLDSVG_OK)
         st = fs_pipeline_end(pl, err);
     if (st == FOLDSVG_OK && c.has_stats)

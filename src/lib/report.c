@@ -107,8 +107,14 @@ static foldsvg_status add_facts(fs_report_section *s, const foldsvg_profile *p,
     if (f->product[0])
         FS_FORWARD_IF_ERROR(add_fact(s, "Product", f->product));
     if (f->threads) {
-        snprintf(v, sizeof v, "%lu", (unsigned long)f->threads);
-        FS_FORWARD_IF_ERROR(add_fact(s, "Threads", v));
+        /* the threads read, named: "2: GeckoMain (0), DOM Worker (3)" */
+        if (f->thread_names[0] && f->threads == 1)
+            snprintf(v, sizeof v, "%s", f->thread_names);
+        else if (f->thread_names[0])
+            snprintf(v, sizeof v, "%lu: %s", (unsigned long)f->threads, f->thread_names);
+        else
+            snprintf(v, sizeof v, "%lu", (unsigned long)f->threads);
+        FS_FORWARD_IF_ERROR(add_fact(s, f->threads == 1 ? "Thread" : "Threads", v));
     }
     char n[32];
     if (f->rate) {
