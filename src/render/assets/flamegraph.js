@@ -1843,9 +1843,17 @@ function layoutFrames(m, rank, minwidth) {
     for (c = 0; c < n; c++) {
         wide += m.value[c] >= limit;
     }
-    var over = 0;                  /* frames wider than it are drawn when VIEW_FRAMES cuts */
+    /* When VIEW_FRAMES cuts: the frames wider than OVER are drawn, and TIES of those as wide
+     * as it, the first in the order drawn (a frame comes before what it holds). */
+    var over = -1;
+    var ties = 0;
     if (wide > VIEW_FRAMES) {
-        over = m.value.slice(0, n).sort()[n - 1 - VIEW_FRAMES];
+        var sorted = m.value.slice(0, n).sort();
+        over = sorted[n - 1 - VIEW_FRAMES];
+        ties = VIEW_FRAMES;
+        for (c = n - 1; c >= 0 && sorted[c] > over; c--) {
+            ties--;
+        }
     }
     var at = new Float64Array(n);
     var depth = new Int32Array(n);
@@ -1856,7 +1864,7 @@ function layoutFrames(m, rank, minwidth) {
     var todo = [0];
     while (todo.length) {
         var i = todo.pop();
-        if (i && (m.value[i] < limit || m.value[i] <= over)) {
+        if (i && (m.value[i] < limit || m.value[i] < over || (m.value[i] === over && ties-- <= 0))) {
             continue;
         }
         out.x.push(at[i]);
