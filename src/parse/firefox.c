@@ -283,19 +283,26 @@ static int has_fractions(const ff_doc *d)
     return 0;
 }
 
+/* The frames of A's stack into R->frames, *N of them (0: a null stack). */
+static foldsvg_status frames_of(ff_res *r, const ff_acc *a, size_t *n)
+{
+    *n = 0;
+    if (a->key < 0)
+        return FOLDSVG_OK;
+    if ((uint64_t)a->key >= r->nstacks)
+        return fs_error(r->err, FOLDSVG_E_PARSE, r->file,
+                        "thread %zu samples row %llu: stack %lld out of range (stackTable "
+                        "has %zu rows)",
+                        r->ti, (unsigned long long)a->first_row, (long long)a->key, r->nstacks);
+    return ff_frames_of(r, a->key, n);
+}
+
 /* One summed stack of thread R->t to the sink. */
 static foldsvg_status emit_stack(ff_res *r, const ff_acc *a, const fs_weight *fw, int frac,
                                  fs_sink *sink)
 {
-    size_t n = 0;
-    if (a->key >= 0) {
-        if ((uint64_t)a->key >= r->nstacks)
-            return fs_error(r->err, FOLDSVG_E_PARSE, r->file,
-                            "thread %zu samples row %llu: stack %lld out of range (stackTable "
-                            "has %zu rows)",
-                            r->ti, (unsigned long long)a->first_row, (long long)a->key, r->nstacks);
-        FS_FORWARD_IF_ERROR(ff_frames_of(r, a->key, &n));
-    }
+    size_t n;
+    FS_FORWARD_IF_ERROR(frames_of(r, a, &n));
     if (frac)
         return sink->weight ? sink->weight(sink, r->frames, n, fw, r->err) : FOLDSVG_OK;
     if (fw->whole < 0)
@@ -331,16 +338,8 @@ static foldsvg_status emit_runs(ff_res *r, const ff_weighting *w, fs_sink *sink)
             return fs_error(r->err, FOLDSVG_E_PARSE, r->file,
                             "thread %zu samples row %llu: a weight below 0, which is not a count",
                             r->ti, (unsigned long long)a->first_row);
-        size_t n = 0;
-        if (a->key >= 0) {
-            if ((uint64_t)a->key >= r->nstacks)
-                return fs_error(r->err, FOLDSVG_E_PARSE, r->file,
-                                "thread %zu samples row %llu: stack %lld out of range (stackTable "
-                                "has %zu rows)",
-                                r->ti, (unsigned long long)a->first_row, (long long)a->key,
-                                r->nstacks);
-            FS_FORWARD_IF_ERROR(ff_frames_of(r, a->key, &n));
-        }
+        size_t n;
+        FS_FORWARD_IF_ERROR(frames_of(r, a, &n));
         FS_FORWARD_IF_ERROR(sink->stack(sink, r->frames, n, (uint64_t)(upto - shown), r->err));
         shown = upto;
     }

@@ -11,6 +11,14 @@
  * so nothing here is global. It must never contain the CDATA terminator (two closing square
  * brackets followed by a greater-than sign). Keep to ES2017: no modules, no top-level names.
  *
+ * All of it is the function graph(settings, root, given), run at once for the SVG the script
+ * sits in, and run again for each flame graph the views draw (the callers and callees of a
+ * function, "sandwich": see drawView): GIVEN then holds the numbers of the frames drawn, so
+ * that nothing is read back from the DOM. Shift+click (Shift+Enter) on a frame calls
+ * root.foldsvg.onviews with its name: by default the views below the graph in this SVG; the
+ * HTML report puts its own there (report.js) and draws them from its stacks through
+ * root.foldsvg.sandwich.
+ *
  * Contract with the SVG writer (see script.c and script.h): the <script> is a direct child of
  * the root <svg id="P-root">, P = settings.id; the UI texts P-title, P-details, P-unzoom,
  * P-search, P-matched, the background rect P-bg and the nested <svg id="P-frames"> are direct
