@@ -1825,7 +1825,7 @@ function sandwich(t, f) {
  * 30 us a frame, and a view must open in well under 200 ms even when it holds most of a
  * graph of 50k frames; the narrowest go first, as --minwidth would prune them (a frame is
  * never wider than its parent, so what stays is a tree). */
-var VIEW_FRAMES = 2500;
+var VIEW_FRAMES = 2000;
 
 /* The frames of merged tree M: children in name order (RANK), frames narrower than MINWIDTH
  * percent of the root left out with what they hold (the writer's --minwidth rule), and the
