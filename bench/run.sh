@@ -4,7 +4,7 @@
 # invocation (wc -l or cat on the same file; a bare yajl parse; a bare xmlTextWriter loop).
 # Not part of the test suite. Needs /usr/bin/time (Debian package "time").
 #   bench/run.sh [BUILD_DIR=build-bench] [REPS=5]
-# Data goes to bench/data/ (about 2.6 GB; reused between runs, made again when a generator
+# Data goes to bench/data/ (about 2.7 GB; reused between runs, made again when a generator
 # changes).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd); root=$(dirname "$here")
@@ -29,6 +29,7 @@ gen() { # gen OUT GENERATOR ARGS...
 }
 gen "$data/sorted.folded" "$tools/gen_folded.py" -n 200000 --seed 42
 gen "$data/shuffled.folded" "$tools/gen_folded.py" -n 200000 --seed 42 --shuffle 7
+gen "$data/variant.folded" "$tools/gen_folded.py" -n 200000 --seed 42 --variant 7
 gen "$data/repeated.folded" "$tools/gen_folded.py" -n 5000 --seed 42 --repeat 2G
 gen "$data/sp1.json" "$tools/gen_sp1_profile.py" -n 10000000 --seed 7
 vertx="$root/tests/data/compat/inputs/flamegraph/test/results/perf-vertx-stacks-01-collapsed-all.txt"
@@ -81,6 +82,23 @@ frames=$(grep -o '<g>' "$data/big.svg" | wc -l)
 base=$(measure "xmlwriter" "$build/xmlwriter_baseline" "$frames" "$data/base.svg")
 row "$(size "$data/big.svg")" "$base" "$run"
 echo "# --minwidth 0 wrote $frames frames ($(size "$data/big.svg") bytes)"
+
+# --diff BEFORE AFTER against drawing AFTER alone (same invocation): sorted.folded against
+# its variant (5% of the stacks gone, 5% new, every count drawn again), both streamed on two
+# threads; with --normalize (each side read twice); a shuffled BEFORE (through the sorter);
+# folded output. The target: at most 1.6x the time of AFTER alone, memory of the frames
+# drawn (sorted sides), not of a tree of both.
+v="$data/variant.folded"
+base=$(measure "variant alone" "$bin" -q --hash "$v" -o "$data/out.svg")
+run=$(measure "diff sorted variant->svg" "$bin" -q --hash --diff "$data/sorted.folded" "$v" -o "$data/out.svg")
+row "$(( $(size "$data/sorted.folded") + $(size "$v") ))" "$base" "$run"
+run=$(measure "diff --normalize ->svg" "$bin" -q --hash --normalize --diff "$data/sorted.folded" "$v" -o "$data/out.svg")
+row "$(( $(size "$data/sorted.folded") + $(size "$v") ))" "$base" "$run"
+run=$(measure "diff shuffled variant->svg" "$bin" -q --hash --diff "$data/shuffled.folded" "$v" -o "$data/out.svg")
+row "$(( $(size "$data/shuffled.folded") + $(size "$v") ))" "$base" "$run"
+base=$(measure "variant->folded" "$bin" -q "$v" -o "$data/out.folded")
+run=$(measure "diff ->folded (/variant->folded)" "$bin" -q --diff "$data/sorted.folded" "$v" -o "$data/out.folded")
+row "$(( $(size "$data/sorted.folded") + $(size "$v") ))" "$base" "$run"
 
 run=$(measure "perf-vertx (266 KB)" "$bin" -q --hash "$vertx" -o "$data/out.svg")
 base=$(measure "wc-l" wc -l "$vertx")

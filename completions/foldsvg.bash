@@ -17,9 +17,11 @@ _foldsvg()
             COMPREPLY=($(compgen -W "text markdown json" -- "$cur")); return ;;
         --weight)
             COMPREPLY=($(compgen -W "auto samples" -- "$cur")); return ;;
+        --theme)
+            COMPREPLY=($(compgen -W "auto light dark" -- "$cur")); return ;;
         --fonttype)
             COMPREPLY=($(compgen -W "monospace serif sans-serif cursive fantasy" -- "$cur")); return ;;
-        -o|--output|--nameattr|--palette-map)
+        -o|--output|--nameattr|--palette-map|--facts-out|--facts-from)
             COMPREPLY=($(compgen -f -- "$cur")); return ;;
     esac
     table=$(foldsvg --list-options 2>/dev/null)

@@ -117,7 +117,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 FUZZ_CHECK(root && strcmp((const char *)root->name, "svg") == 0);
                 xmlFreeDoc(doc);
             } else {
-                FUZZ_CHECK(st == FOLDSVG_E_NO_DATA && strchr(err.message, '\n') == NULL);
+                /* usage: an option about another input format (thread, weight) */
+                FUZZ_CHECK((st == FOLDSVG_E_NO_DATA || st == FOLDSVG_E_USAGE) &&
+                           strchr(err.message, '\n') == NULL);
             }
             foldsvg_free(svg);
         } else if (prof) {

@@ -142,6 +142,20 @@ FOLDSVG_API foldsvg_status foldsvg_option_info(size_t index, foldsvg_option_desc
  * "deterministic"): FOLDSVG_E_USAGE naming both, or FOLDSVG_OK. */
 FOLDSVG_API foldsvg_status foldsvg_options_check(const foldsvg_options *o, foldsvg_error *err);
 
+/* What a run writes (bits), for foldsvg_options_warn_unused. */
+enum {
+    FOLDSVG_WRITES_GRAPH = 1,  /* a flamegraph: an SVG, or the one in an HTML report */
+    FOLDSVG_WRITES_TABLES = 2, /* tables: those of --top, or an HTML report's */
+    FOLDSVG_WRITES_TOP = 4     /* the tables the "top" option prints */
+};
+
+/* Warns, through the warning handler, about every option set in O that does nothing for a
+ * run that writes WRITES (FOLDSVG_WRITES_* bits; 0: folded text only): drawing options
+ * without a flamegraph, table options without tables, an option that needs another one
+ * (docs/cli.md, "Options that do nothing"). Options about inputs are checked as the inputs
+ * are read: one that applies to none of them is FOLDSVG_E_USAGE from the call that writes. */
+FOLDSVG_API void foldsvg_options_warn_unused(const foldsvg_options *o, unsigned writes);
+
 /* Warnings (skipped invalid lines, fractional counts, unknown nameattr keys) go to this
  * handler, one call each; without a handler they are dropped. The foldsvg_error passed
  * lives only for the call. */
@@ -169,10 +183,11 @@ FOLDSVG_API foldsvg_profile *foldsvg_profile_new(void);
 FOLDSVG_API void foldsvg_profile_free(foldsvg_profile *p);
 
 /* Records CYCLES against the stack FRAMES[0] (root) .. FRAMES[NFRAMES-1] (leaf). Each
- * name is sanitized by the Miden rules (';' -> ':', '\n' and '\r' -> ' '); no frames
- * records "[unknown]"; CYCLES == 0 records nothing. Names are copied.
- * FOLDSVG_E_OVERFLOW (nothing recorded) when a count or the total would pass 2^64-1;
- * FOLDSVG_E_ARG when p is NULL or frames is NULL with nframes > 0. */
+ * name is sanitized by the Miden rules (';' -> ':', '\n' and '\r' -> ' ', whitespace at
+ * either end trimmed); no frames, or only empty names, records "[unknown]"; CYCLES == 0
+ * records nothing. Names are copied. FOLDSVG_E_OVERFLOW (nothing recorded) when a count or
+ * the total would pass 2^64-1; FOLDSVG_E_ARG when p is NULL or frames is NULL with nframes
+ * > 0. */
 FOLDSVG_API foldsvg_status foldsvg_profile_record_stack(foldsvg_profile *p,
                                                         const char *const *frames, size_t nframes,
                                                         uint64_t cycles);
@@ -261,11 +276,19 @@ FOLDSVG_API foldsvg_status foldsvg_profile_write_as(const foldsvg_profile *p, co
 
 /* What foldsvg_convert did. */
 typedef struct foldsvg_convert_stats {
-    uint64_t total;       /* the summed count */
-    size_t unique_stacks; /* distinct stacks */
-    char count_name[16];  /* the unit written in the output */
-    int streamed;         /* 1 when the stacks were merged in order, without a profile */
+    uint64_t total;        /* the summed count */
+    size_t unique_stacks;  /* distinct stacks */
+    char count_name[16];   /* the unit written in the output */
+    int streamed;          /* 1 when the stacks were merged in order, without a profile */
+    uint64_t total_before; /* foldsvg_diff_convert: BEFORE's total as read (TOTAL is AFTER's) */
 } foldsvg_convert_stats;
+
+/* The summary line the command prints after a run (without "foldsvg: " and the newline):
+ * "1,037,807 cycles across 13 unique stacks"; after a count of 1 a known plural unit is
+ * singular: "1 cycle across 1 unique stack" (docs/cli.md, "Messages"). Writes at most SIZE
+ * bytes, NUL-terminated, and returns the length of the whole text (as snprintf). */
+FOLDSVG_API size_t foldsvg_summary(char *buf, size_t size, uint64_t total, const char *count_name,
+                                   size_t unique_stacks);
 
 /* Reads INPUTS (NULL or "-": standard input; no inputs: standard input) and writes OUTPUT
  * ("-" or NULL: standard output) in FORMAT (AUTO: by OUTPUT's name), as the command line
@@ -356,6 +379,86 @@ FOLDSVG_API foldsvg_status foldsvg_report_render(const foldsvg_report *r, FILE *
                                                  foldsvg_error *err);
 FOLDSVG_API foldsvg_status foldsvg_report_write(const foldsvg_report *r, const char *path,
                                                 foldsvg_error *err);
+
+/* ---------------------------------------------------------------------------------------
+ * Differential profiles: how AFTER differs from BEFORE
+ *
+ * The two sides are matched stack by stack as inferno-diff-folded matches them: a stack's
+ * BEFORE count is the first, its AFTER count the second (0 when a side lacks it); with the
+ * option "normalize" each BEFORE count is scaled by total(AFTER) / total(BEFORE) and
+ * truncated, when the totals differ. The difference is drawn as inferno-flamegraph draws
+ * inferno-diff-folded's output: frames as wide as AFTER, red where the stack grew, blue where
+ * it shrank ("negate" swaps them). Both sides pass the same stack transforms (the options of
+ * stage "stack", "strip-hex" among them) before they are matched.
+ *
+ *     foldsvg_diff *d = foldsvg_diff_new();
+ *     if (foldsvg_diff_read(d, "before.folded", "after.folded", opts, &err) == FOLDSVG_OK)
+ *         foldsvg_diff_write(d, "diff.html", FOLDSVG_FORMAT_AUTO, opts, &err);
+ *     foldsvg_diff_free(d);
+ * ------------------------------------------------------------------------------------- */
+
+typedef struct foldsvg_diff foldsvg_diff;
+
+typedef enum foldsvg_side { FOLDSVG_BEFORE = 0, FOLDSVG_AFTER = 1 } foldsvg_side;
+
+/* An empty diff, or NULL when out of memory. */
+FOLDSVG_API foldsvg_diff *foldsvg_diff_new(void);
+/* NULL is fine. */
+FOLDSVG_API void foldsvg_diff_free(foldsvg_diff *d);
+
+/* Reads BEFORE and AFTER (any input foldsvg_profile_read_file reads; "-" is standard input,
+ * for one side at most) with OPTS (NULL: defaults), replacing what D held. The two are read
+ * at once, on two threads; memory holds the prefix tree of the stacks of both. A side that
+ * cannot be read, or has nothing to draw, is an error naming that file. Warnings go to the
+ * options' handler (on this thread, after the reading). */
+FOLDSVG_API foldsvg_status foldsvg_diff_read(foldsvg_diff *d, const char *before, const char *after,
+                                             const foldsvg_options *opts, foldsvg_error *err);
+/* The difference of two profiles (recorded or read; their stacks as they are: the stack
+ * transforms applied when they were read), replacing what D held; "normalize" applies. */
+FOLDSVG_API foldsvg_status foldsvg_diff_compare(foldsvg_diff *d, const foldsvg_profile *before,
+                                                const foldsvg_profile *after,
+                                                const foldsvg_options *opts, foldsvg_error *err);
+
+/* The differential profile: one two-count stack per stack of either side (BEFORE after
+ * normalization), what foldsvg_profile_foreach walks and the writers draw. Owned by D. */
+FOLDSVG_API const foldsvg_profile *foldsvg_diff_profile(const foldsvg_diff *d);
+/* A side's total as read (before normalization), and its distinct stacks. */
+FOLDSVG_API uint64_t foldsvg_diff_total(const foldsvg_diff *d, foldsvg_side side);
+FOLDSVG_API size_t foldsvg_diff_unique_stacks(const foldsvg_diff *d, foldsvg_side side);
+
+/* Writes the difference to PATH ("-": standard output) in FORMAT (AUTO: by PATH's name):
+ * the differential SVG, folded text ("STACK BEFORE AFTER" lines, sorted by stack), or the
+ * diff report (HTML: the flamegraph, the delta tables, the facts of both inputs, the
+ * functions found on one side only). Output rules as foldsvg_profile_write. */
+FOLDSVG_API foldsvg_status foldsvg_diff_write(const foldsvg_diff *d, const char *path,
+                                              foldsvg_format format, const foldsvg_options *opts,
+                                              foldsvg_error *err);
+/* The same to a stream. */
+FOLDSVG_API foldsvg_status foldsvg_diff_render(const foldsvg_diff *d, foldsvg_format format,
+                                               const foldsvg_options *opts, FILE *out,
+                                               foldsvg_error *err);
+/* Writes the delta tables to OUT in the options' "top-format" with "top" rows each: per
+ * function, self and inclusive BEFORE, AFTER, DELTA = AFTER - BEFORE and the change in
+ * percent of BEFORE, ranked by |DELTA| (ties by name); BEFORE divided by "per-before" (else
+ * "per"), AFTER by "per-after" (else "per"). */
+FOLDSVG_API foldsvg_status foldsvg_diff_write_top(const foldsvg_diff *d, FILE *out,
+                                                  const foldsvg_options *opts, foldsvg_error *err);
+/* Adds the diff report of D as a section of R (embedded as every section is). */
+FOLDSVG_API foldsvg_status foldsvg_report_add_diff(foldsvg_report *r, const foldsvg_diff *d,
+                                                   const char *heading, foldsvg_error *err);
+
+/* Reads BEFORE and AFTER and writes OUTPUT in FORMAT (AUTO: by OUTPUT's name) the cheapest
+ * way, as the command line's --diff does: to SVG or folded text, each side streams through
+ * as it is read when it is sorted folded text (each on its own thread, merge-joined in step,
+ * memory for the frames drawn), else through a sorter within the "sort-buffer" option's
+ * bytes (spilling to $TMPDIR); nothing builds a prefix tree. Folded output holds every stack
+ * of either side, "STACK 0 0" included (a stack that normalization took to 0), as
+ * inferno-diff-folded writes it. HTML output goes through foldsvg_diff_read. STATS (may be
+ * NULL): AFTER's total, the stacks of the difference. */
+FOLDSVG_API foldsvg_status foldsvg_diff_convert(const char *before, const char *after,
+                                                const char *output, foldsvg_format format,
+                                                const foldsvg_options *opts,
+                                                foldsvg_convert_stats *stats, foldsvg_error *err);
 
 #ifdef __cplusplus
 }

@@ -1,11 +1,11 @@
 #!/bin/sh
 # Installs what building and testing foldsvg needs on Debian 12, only what is missing.
 #   scripts/deps.sh          build dependencies
-#   scripts/deps.sh test     plus what the test suite uses (Check, Chromium, Node.js)
+#   scripts/deps.sh test     plus what the test suite uses (Check, Chromium, Node.js, Dask)
 set -eu
 pkgs="build-essential cmake pkg-config libxml2-dev libyajl-dev libpcre2-dev zlib1g-dev"
 if [ "${1:-}" = test ]; then
-    pkgs="$pkgs check python3 libxml2-utils chromium clang-format"
+    pkgs="$pkgs check python3 libxml2-utils chromium clang-format python3-distributed"
     command -v node >/dev/null 2>&1 || pkgs="$pkgs nodejs npm"
 fi
 missing=""

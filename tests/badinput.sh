@@ -21,6 +21,9 @@
 #                  output goes to /sys, which refuses everyone); outdir: a directory "outdir"
 #   existing no    skip the pre-existing-output run (targets that are not regular files)
 #   heavy yes      skipped with --no-heavy
+#   diff-before F  a diff: `--diff F INPUT` (the case's INPUT is AFTER); F, a file of the
+#                  case beside its input, is the good side
+#   diff-after F   a diff: `--diff INPUT F` (the case's INPUT is BEFORE)
 # A file `xfail` holding a reason marks a known bug: its failures print as XFAIL and do not
 # count; a case that passes while marked counts as a failure, so the mark gets removed.
 set -u
@@ -43,9 +46,11 @@ check_run() {
     code=$(get exit "$ex"); msg=$(get message "$ex"); place=$(get place "$ex")
     name=$(get name "$ex"); input=$(get input "$ex"); stdin_cmd=$(get stdin "$ex")
     args=$(get args "$ex"); output=$(get output "$ex"); setup=$(get setup "$ex")
+    dbefore=$(get diff-before "$ex"); dafter=$(get diff-after "$ex"); good=$dbefore$dafter
     [ -n "$output" ] || output=out.svg
+    [ -z "$good" ] || cp "$here/badinput/$c/$good" "$rd/"
     if [ -z "$input" ] && [ -z "$stdin_cmd" ]; then
-        input=$(ls "$here/badinput/$c" | grep -v -x -e expect -e xfail | head -n 1)
+        input=$(ls "$here/badinput/$c" | grep -v -x -e expect -e xfail -e "${good:-expect}" | head -n 1)
         cp "$here/badinput/$c/$input" "$rd/"
     fi
     [ -n "$stdin_cmd" ] && input=-
@@ -64,6 +69,10 @@ check_run() {
     if [ -n "$stdin_cmd" ]; then
         (cd "$rd" && sh -c "$stdin_cmd" | "$bin" - $args -o "$output" >stdout 2>stderr)
         got=$? # the pipeline's status is foldsvg's
+    elif [ -n "$dbefore" ]; then
+        (cd "$rd" && "$bin" --diff "$dbefore" "$input" $args -o "$output" >stdout 2>stderr); got=$?
+    elif [ -n "$dafter" ]; then
+        (cd "$rd" && "$bin" --diff "$input" "$dafter" $args -o "$output" >stdout 2>stderr); got=$?
     else
         (cd "$rd" && "$bin" "$input" $args -o "$output" >stdout 2>stderr); got=$?
     fi

@@ -152,6 +152,30 @@ expect 2 conflict2 "$bin" --reverse --no-sort in.folded
 expect 0 eq-form "$bin" --title=Hello in.folded -o eq.svg
 has eq-form-title eq.svg '>Hello</text>'
 
+# --diff: two inputs, not with --sections or --flamechart; its own options need it
+expect 2 diff-one "$bin" --diff in.folded -o d.svg
+has diff-one-msg err 'foldsvg: --diff takes two inputs, BEFORE and AFTER; 1 given'
+expect 2 diff-none "$bin" --diff -o d.svg
+has diff-none-msg err '; 0 given'
+expect 2 diff-three "$bin" --diff in.folded in.folded in.folded -o d.svg
+has diff-three-msg err '; 3 given'
+expect 2 diff-sections "$bin" --diff in.folded in.folded --sections -o d.html
+has diff-sections-msg err '--diff cannot be used with --sections'
+expect 2 diff-flamechart "$bin" --diff in.folded in.folded --flamechart -o d.svg
+has diff-flamechart-msg err '--flamechart cannot be used with --diff'
+expect 2 diff-both-stdin sh -c "'$bin' --diff - - -o d.svg < in.folded"
+has diff-both-stdin-msg err 'BEFORE and AFTER are both standard input'
+expect 2 normalize-alone "$bin" --normalize in.folded -o d.svg
+has normalize-alone-msg err 'foldsvg: --normalize needs --diff BEFORE AFTER'
+expect 2 per-before-alone "$bin" in.folded --per-before 3 --top 2
+has per-before-alone-msg err '--per-before needs --diff'
+expect 2 per-after-alone "$bin" in.folded --per-after=3 -o d.svg
+has per-after-alone-msg err '--per-after=3 needs --diff'
+expect 2 diff-top-stdout "$bin" --diff in.folded in.folded --top 2 -o -
+[ ! -e d.svg ] && [ ! -e d.html ] && ok || bad "a --diff usage error wrote output"
+for e in err; do lines diff-usage-one-line "$e" 1; done
+expect 0 strip-hex-alone "$bin" --strip-hex in.folded -o sh.svg
+
 # --no-sort checks the order
 expect 1 no-sort "$bin" --no-sort unsorted.folded -o ns.svg
 has no-sort-msg err 'unsorted.folded:2: unsorted input lines detected'

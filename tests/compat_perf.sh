@@ -2,8 +2,8 @@
 # Raw `perf script` output against inferno-collapse-perf 0.12: every case of
 # tests/data/compat-perf/cases.tsv (inputs from inferno's and FlameGraph's collapse tests,
 # flags in inferno-collapse-perf's spelling, expected/ written by inferno-collapse-perf)
-# must give the expected folded text byte for byte, read from the file and, gzip-compressed,
-# from standard input. Then what the cases do not cover: the event filter, the error for
+# must give the expected folded text byte for byte (after the one documented difference,
+# tests/tools/trim_names.py), read from the file and, gzip-compressed, from standard input. Then what the cases do not cover: the event filter, the error for
 # an event the recording lacks, the count unit, SVG output.
 #   tests/compat_perf.sh BIN [CASE...]
 set -u
@@ -16,11 +16,24 @@ ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL $*"; }
 
 tab=$(printf '\t')
+# The one documented difference (docs/cli.md, "Names"): whitespace at a name's ends goes,
+# where inferno-collapse-perf keeps the " " of a symbol perf printed empty. The expected
+# text is compared after that rule; only the vertx cases have such a name.
+mkdir "$work/expected"
+trimmed=""
+while IFS="$tab" read -r name input flags; do
+    case "$name" in '#'*|'') continue ;; esac
+    python3 "$here/tools/trim_names.py" "$data/expected/$name.folded" "$work/expected/$name.folded"
+    [ $? -eq 3 ] && trimmed="$trimmed ${name%%__*}"
+done <"$data/cases.tsv"
+trimmed=$(printf '%s\n' $trimmed | sort -u | tr '\n' ' ')
+[ "$trimmed" = "vertx-stacks-01 " ] && ok || bad "names with whitespace at their ends in: $trimmed"
+
 while IFS="$tab" read -r name input flags; do
     case "$name" in '#'*|'') continue ;; esac
     if [ $# -gt 0 ] && ! printf '%s\n' "$@" | grep -qx "$name"; then continue; fi
     [ "$flags" = - ] && flags=
-    exp=$data/expected/$name.folded
+    exp=$work/expected/$name.folded
     # shellcheck disable=SC2086
     if "$bin" $flags "$data/inputs/$input" -o "$work/out.folded" 2>"$work/err" &&
         cmp -s "$work/out.folded" "$exp"; then
@@ -71,9 +84,10 @@ grep -q ' samples, ' "$work/vertx.svg" && ok || bad "vertx: the SVG does not cou
 "$bin" --countname ticks "$data/inputs/perf-dd-stacks-01.txt" -o "$work/dd2.svg" 2>"$work/err"
 grep -q '10,101,010 ticks' "$work/dd2.svg" && ok || bad "--countname does not win over the event"
 
-# Folded text is still folded text, and perf options leave it alone.
+# Folded text is still folded text: perf options there do nothing, which is a usage error.
 printf 'main;work 3\n' | "$bin" --kernel --pid -o "$work/f.folded" 2>"$work/err"
-[ "$(cat "$work/f.folded")" = "main;work 3" ] && ok || bad "folded text read differently with perf options"
+[ $? -eq 2 ] && [ ! -e "$work/f.folded" ] && grep -q -- '--pid does nothing' "$work/err" && ok ||
+    bad "perf options on folded text: $(cat "$work/err")"
 
 # No stacks at all (inferno's no-events case): empty folded text, whichever way it is
 # written (streamed, or through a profile for --reverse), but no SVG.

@@ -1,7 +1,7 @@
 #!/bin/sh
-# The option table (foldsvg --list-options) against what documents and completes it: the man
-# page and docs/cli.md name every option, --help lists every option it documents, and the
-# bash completion takes its option names from the table and offers, for options with a
+# The option table (foldsvg --list-options) against --help and the completion: --help lists
+# every option (the documents are checked against the same table by tests/tools/check_docs.py),
+# and the bash completion takes its option names from the table and offers, for options with a
 # fixed set of values, exactly the words the option accepts.
 #   tests/options.sh BIN SOURCE_DIR
 set -u
@@ -17,24 +17,10 @@ awk -F'\t' 'NF != 5 || ($3 != 0 && $3 != 1) || $4 !~ /^(input|stack|render|repor
     END { exit bad }' "$work/table" >"$work/malformed" && ok || bad "malformed rows: $(head -n 3 "$work/malformed")"
 cut -f1 "$work/table" >"$work/names"
 
-# the man page (roff writes '-' as '\-') and docs/cli.md name every option
-sed 's/\\-/-/g' "$src/docs/foldsvg.1" >"$work/man"
-while read -r name; do
-    grep -q -- "--$name\\b" "$work/man" && ok || bad "docs/foldsvg.1 does not name --$name"
-done <"$work/names"
-if [ -f "$src/docs/cli.md" ]; then
-    while read -r name; do
-        grep -q -- "--$name\\b" "$src/docs/cli.md" && ok || bad "docs/cli.md does not name --$name"
-    done <"$work/names"
-else
-    echo "skip: docs/cli.md does not exist (yet): its option list is not checked"
-fi
-
 # --help: every option the table gives help for, with its short form
 "$bin" --help >"$work/help"
 awk -F'\t' '{ print $1, ($2 == "" ? "-" : $2) }' "$work/table" >"$work/shorts"
 while read -r name short; do
-    [ "$name" = palette-map ] && continue # left out of --help on purpose (the man page has it)
     grep -q -- "--$name\\b" "$work/help" && ok || bad "--help does not list --$name"
     if [ "$short" != - ]; then
         grep -q -- "-$short, --$name\\b" "$work/help" && ok || bad "--help lacks -$short, --$name"
@@ -53,7 +39,7 @@ offered() {
     grep -A1 -- "$1)" "$comp" | grep -o 'compgen -W "[^"]*"' | head -n 1 |
         sed 's/compgen -W "//; s/"$//' | tr ' ' '\n' | sort
 }
-for opt in --colors --bgcolors --format --top-format --weight; do
+for opt in --colors --bgcolors --format --top-format --weight --theme; do
     case $opt in --top-format) extra="--top 1" ;; *) extra="" ;; esac
     # shellcheck disable=SC2086
     accepted $extra "$opt" >"$work/accepted"

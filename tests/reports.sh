@@ -94,8 +94,8 @@ def check_text(case, path, ref, top):
     total, unique, self_, incl = ref
     out = run(["--top", str(top), path])
     m = re.search(r"^Total: ([\d,]+) ", out, re.M)
-    u = re.search(r"^Unique stacks: (\d+)$", out, re.M)
-    if not m or num(m.group(1)) != total or not u or int(u.group(1)) != unique:
+    u = re.search(r"^Unique stacks: ([\d,]+)$", out, re.M)
+    if not m or num(m.group(1)) != total or not u or num(u.group(1)) != unique:
         fail(case, "text header")
         return
     parts = re.split(r"^(?:Self|Inclusive) time: .*$", out, flags=re.M)
@@ -114,7 +114,7 @@ def check_markdown(case, path, ref, top):
     total, unique, self_, _ = ref
     out = run(["--top", str(top), "--top-format", "markdown", path])
     m = re.search(r"\*\*Total:\*\* ([\d,]+) ", out)
-    if not m or num(m.group(1)) != total or f"**Unique stacks:** {unique}" not in out:
+    if not m or num(m.group(1)) != total or f"**Unique stacks:** {unique:,}" not in out:
         fail(case, "markdown header")
         return
     counts = [num(x) for x in re.findall(r"^\| ([\d,]+) \|", out, re.M)]

@@ -73,7 +73,7 @@ same no-tmpdir sorted.svg notmp.svg
 run full-disk sh -c "(trap '' XFSZ; ulimit -f 200; TMPDIR='$work/tmp' exec '$bin' -q --hash --sort-buffer 4K shuffled.folded) | cat > full.svg"
 same full-disk sorted.svg full.svg
 run summary "$bin" --sort-buffer 4K shuffled.folded -o s.svg
-grep -q "across 3000 unique stacks" err && ok || bad "summary after sorting: $(cat err)"
+grep -q "across 3,000 unique stacks" err && ok || bad "summary after sorting: $(cat err)"
 # gzip: files are read again by name, a pipe from its compressed copy
 gzip -c shuffled.folded >shuffled.folded.gz; gzip -c sorted.folded >sorted.folded.gz
 run gzip-sorted "$bin" -q --hash sorted.folded.gz -o gz-sorted.svg
@@ -106,7 +106,7 @@ same folded-no-tmpdir sorted.folded outnt.folded
 run folded-diff "$bin" -q --sort-buffer 8K diff-shuffled.folded -o dout.folded
 same folded-diff diff-model.folded dout.folded
 run folded-summary "$bin" --sort-buffer 4K shuffled.folded -o s.folded
-grep -q "across 3000 unique stacks" err && ok || bad "folded summary: $(cat err)"
+grep -q "across 3,000 unique stacks" err && ok || bad "folded summary: $(cat err)"
 
 for v in 0 1023 10X -5 1K5; do
     "$bin" --sort-buffer "$v" sorted.folded -o x.svg 2>err

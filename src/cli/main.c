@@ -19,13 +19,18 @@ typedef struct cli_state {
     foldsvg_format format;
     int quiet, verbose;
     int help, version, list_threads, list_options;
-    int top;      /* --top given: tables on standard output */
-    int sections; /* --sections: one report section per input */
+    int top;               /* --top given: tables on standard output */
+    int sections;          /* --sections: one report section per input */
+    const char *countname; /* --countname, which the summary line speaks too */
+    int facts_out, facts_from;
+    int diff;              /* --diff: the two inputs are BEFORE and AFTER */
+    const char *diff_only; /* an option that needs --diff, as spelled; NULL: none given */
 } cli_state;
 
 /* --help: these lines around the option table (foldsvg_option_info), which gives the rest. */
 static const char usage_head[] =
     "Usage: foldsvg [OPTIONS] [INPUT...] [-o OUTPUT]\n"
+    "       foldsvg --diff BEFORE AFTER [OPTIONS] [-o OUTPUT]\n"
     "Turn folded stacks or Firefox-Profiler JSON (plain or gzip) into an SVG flamegraph.\n"
     "With no INPUT, or INPUT '-', read standard input. Options and inputs mix freely.\n";
 static const char usage_tail[] =
@@ -239,8 +244,16 @@ static int cli_option(cli_state *s, const char *name, const char *value)
         {"list-threads", offsetof(cli_state, list_threads)},
         {"list-options", offsetof(cli_state, list_options)},
         {"sections", offsetof(cli_state, sections)},
+        {"diff", offsetof(cli_state, diff)},
     };
     if (strcmp(name, "output") == 0) {
+        if (s->output) {
+            fprintf(stderr,
+                    "foldsvg: -o given twice ('%s', then '%s'): foldsvg writes one output; "
+                    "drop one (see foldsvg --help)\n",
+                    s->output, value);
+            return -1;
+        }
         s->output = value;
         return 1;
     }
@@ -279,6 +292,13 @@ static int apply(cli_state *s, const char *name, const char *value, const char *
         return r < 0 ? EXIT_USAGE : 0;
     if (strcmp(name, "top") == 0)
         s->top = 1;
+    if (strcmp(name, "countname") == 0)
+        s->countname = value;
+    s->facts_out |= strcmp(name, "facts-out") == 0;
+    s->facts_from |= strcmp(name, "facts-from") == 0;
+    if (!s->diff_only && (strcmp(name, "normalize") == 0 || strcmp(name, "per-before") == 0 ||
+                          strcmp(name, "per-after") == 0))
+        s->diff_only = spelled;
     foldsvg_error err;
     foldsvg_status st = foldsvg_options_set(s->opts, name, value, &err);
     if (st == FOLDSVG_OK)
@@ -336,6 +356,26 @@ static int parse_args(cli_state *s, int argc, char **argv)
     return 0;
 }
 
+/* What the run writes, in FORMAT (FOLDSVG_WRITES_* bits; 0: folded text only). */
+static unsigned writes_of(const cli_state *s, foldsvg_format format)
+{
+    unsigned w = 0;
+    if (!s->top || s->output)
+        w = format == FOLDSVG_FORMAT_HTML  ? FOLDSVG_WRITES_GRAPH | FOLDSVG_WRITES_TABLES
+            : format == FOLDSVG_FORMAT_SVG ? FOLDSVG_WRITES_GRAPH
+                                           : 0;
+    return s->top ? w | FOLDSVG_WRITES_TABLES | FOLDSVG_WRITES_TOP : w;
+}
+
+/* The line that says what was drawn. */
+static void print_summary(const cli_state *s, uint64_t total, const char *count_name, size_t unique)
+{
+    char line[256];
+    foldsvg_summary(line, sizeof line, total, count_name, unique);
+    if (!s->quiet)
+        fprintf(stderr, "foldsvg: %s\n", line);
+}
+
 /* --sections: each input read into its own profile and added to the report as it comes. */
 static int write_sections(cli_state *s, const char *output)
 {
@@ -365,6 +405,53 @@ static int write_sections(cli_state *s, const char *output)
     return st ? report(&err, st) : 0;
 }
 
+static void print_diff_summary(const cli_state *s, uint64_t before, uint64_t after,
+                               const char *unit, size_t unique)
+{
+    clear_progress();
+    if (!s->quiet)
+        fprintf(stderr, "foldsvg: %llu %s before, %llu after, across %zu unique stacks\n",
+                (unsigned long long)before, unit, (unsigned long long)after, unique);
+}
+
+/* --diff BEFORE AFTER: straight to SVG or folded text; through a diff object for a report
+ * or the delta tables. */
+static int run_diff(cli_state *s, const char *output, foldsvg_format format)
+{
+    if (s->sections) {
+        fprintf(stderr, "foldsvg: --diff cannot be used with --sections (a diff report shows "
+                        "both inputs): drop one of them (see foldsvg --help)\n");
+        return EXIT_USAGE;
+    }
+    foldsvg_error err;
+    foldsvg_status st;
+    if (!s->top && format != FOLDSVG_FORMAT_HTML) {
+        foldsvg_convert_stats cs;
+        st = foldsvg_diff_convert(s->inputs[0], s->inputs[1], output, format, s->opts, &cs, &err);
+        if (st)
+            return report(&err, st);
+        print_diff_summary(s, cs.total_before, cs.total, cs.count_name, cs.unique_stacks);
+        return 0;
+    }
+    foldsvg_diff *d = foldsvg_diff_new();
+    if (!d) {
+        fprintf(stderr, "foldsvg: out of memory\n");
+        return EXIT_INPUT;
+    }
+    st = foldsvg_diff_read(d, s->inputs[0], s->inputs[1], s->opts, &err);
+    if (st == FOLDSVG_OK && (!s->top || s->output))
+        st = foldsvg_diff_write(d, output, s->format, s->opts, &err);
+    if (st == FOLDSVG_OK && s->top)
+        st = foldsvg_diff_write_top(d, stdout, s->opts, &err);
+    if (st == FOLDSVG_OK)
+        print_diff_summary(s, foldsvg_diff_total(d, FOLDSVG_BEFORE),
+                           foldsvg_diff_total(d, FOLDSVG_AFTER),
+                           foldsvg_profile_count_name(foldsvg_diff_profile(d)),
+                           foldsvg_profile_unique_stacks(foldsvg_diff_profile(d)));
+    foldsvg_diff_free(d);
+    return st ? report(&err, st) : 0;
+}
+
 /* Everything after parsing; returns the exit code. */
 static int run(cli_state *s, foldsvg_profile *p)
 {
@@ -385,8 +472,20 @@ static int run(cli_state *s, foldsvg_profile *p)
     foldsvg_status st = foldsvg_options_check(s->opts, &err);
     if (st)
         return report(&err, st);
+    if (s->diff && s->ninputs != 2) {
+        fprintf(stderr,
+                "foldsvg: --diff takes two inputs, BEFORE and AFTER; %zu given (see "
+                "foldsvg --help)\n",
+                s->ninputs);
+        return EXIT_USAGE;
+    }
     if (s->ninputs == 0)
         s->inputs[s->ninputs++] = "-";
+    if (s->list_threads && (s->output || s->format || s->top || s->sections)) {
+        fprintf(stderr, "foldsvg: --list-threads prints the threads and writes nothing else: "
+                        "drop -o, --format, --top and --sections (see foldsvg --help)\n");
+        return EXIT_USAGE;
+    }
     if (s->list_threads) {
         for (size_t i = 0; i < s->ninputs; i++) {
             const char *file = strcmp(s->inputs[i], "-") ? s->inputs[i] : "<stdin>";
@@ -404,11 +503,25 @@ static int run(cli_state *s, foldsvg_profile *p)
                         "output to a file (-o FILE) (see foldsvg --help)\n");
         return EXIT_USAGE;
     }
+    if (s->diff_only && !s->diff) {
+        fprintf(stderr, "foldsvg: %s needs --diff BEFORE AFTER (see foldsvg --help)\n",
+                s->diff_only);
+        return EXIT_USAGE;
+    }
+    if (s->diff)
+        return run_diff(s, output, format);
     if (s->sections && (format != FOLDSVG_FORMAT_HTML || s->top)) {
         fprintf(stderr, "foldsvg: --sections needs an HTML report (-o NAME.html or --format html) "
                         "and no --top (see foldsvg --help)\n");
         return EXIT_USAGE;
     }
+    if ((s->facts_out && format != FOLDSVG_FORMAT_FOLDED) || (s->facts_from && s->sections)) {
+        fprintf(stderr, "foldsvg: %s (see foldsvg --help)\n",
+                s->facts_out ? "--facts-out goes with folded output (-o NAME.folded)"
+                             : "--facts-from draws one profile of all inputs, not --sections");
+        return EXIT_USAGE;
+    }
+    foldsvg_options_warn_unused(s->opts, writes_of(s, format));
     if (s->sections)
         return write_sections(s, output);
     if (!s->top && format != FOLDSVG_FORMAT_HTML) {
@@ -418,9 +531,7 @@ static int run(cli_state *s, foldsvg_profile *p)
         if (st)
             return report(&err, st);
         clear_progress();
-        if (!s->quiet)
-            fprintf(stderr, "foldsvg: %llu %s across %zu unique stacks\n",
-                    (unsigned long long)cs.total, cs.count_name, cs.unique_stacks);
+        print_summary(s, cs.total, cs.count_name, cs.unique_stacks);
         return 0;
     }
     for (size_t i = 0; i < s->ninputs; i++) {
@@ -451,10 +562,9 @@ static int run(cli_state *s, foldsvg_profile *p)
             return report(&err, st);
     }
     clear_progress();
-    if (!s->quiet)
-        fprintf(stderr, "foldsvg: %llu %s across %zu unique stacks\n",
-                (unsigned long long)foldsvg_profile_total(p), foldsvg_profile_count_name(p),
-                foldsvg_profile_unique_stacks(p));
+    print_summary(s, foldsvg_profile_total(p),
+                  s->countname ? s->countname : foldsvg_profile_count_name(p),
+                  foldsvg_profile_unique_stacks(p));
     return 0;
 }
 

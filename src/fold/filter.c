@@ -333,15 +333,15 @@ static void reset_cache(fs_filter *f)
     fs_arena_init(&f->names);
 }
 
-static foldsvg_status drop(int *keep)
+static foldsvg_status drop(fs_drop *out, fs_drop why)
 {
-    *keep = 0;
+    *out = why;
     return FOLDSVG_OK;
 }
 
-foldsvg_status fs_filter_apply(fs_filter *f, fs_strref *frames, size_t *n, int *keep)
+foldsvg_status fs_filter_apply(fs_filter *f, fs_strref *frames, size_t *n, fs_drop *out)
 {
-    *keep = 1;
+    *out = FS_DROP_NONE;
     if (!f)
         return FOLDSVG_OK;
     int use_cache = f->nstrip || f->ninclude || f->nexclude || f->nfocus;
@@ -361,7 +361,7 @@ foldsvg_status fs_filter_apply(fs_filter *f, fs_strref *frames, size_t *n, int *
             if (e->olen == 0 && fr.len > 0)
                 continue;
             if (e->flags & M_EXCLUDE)
-                return drop(keep);
+                return drop(out, FS_DROP_EXCLUDE);
             seen |= e->flags;
             if ((e->flags & M_FOCUS) && focus_at == SIZE_MAX)
                 focus_at = k;
@@ -379,14 +379,14 @@ foldsvg_status fs_filter_apply(fs_filter *f, fs_strref *frames, size_t *n, int *
         /* The caller records an emptied stack as [unknown]: filter it as that. */
         seen = f->unknown_flags;
         if (seen & M_EXCLUDE)
-            return drop(keep);
+            return drop(out, FS_DROP_EXCLUDE);
         focus_at = (seen & M_FOCUS) ? 0 : SIZE_MAX;
     }
     if (f->ninclude && !(seen & M_INCLUDE))
-        return drop(keep);
+        return drop(out, FS_DROP_INCLUDE);
     if (f->nfocus) {
         if (focus_at == SIZE_MAX)
-            return drop(keep);
+            return drop(out, FS_DROP_FOCUS);
         if (focus_at > 0) {
             memmove(frames, frames + focus_at, (k - focus_at) * sizeof *frames);
             k -= focus_at;

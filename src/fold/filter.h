@@ -22,8 +22,9 @@ void fs_filter_free(fs_filter *f);
 
 /* Applies the filters to FRAMES[0..*n) (root first) in place. Names rewritten by --strip
  * point into memory owned by F, valid until the next call. Frames whose name becomes empty
- * are removed (*n may become 0: the caller records "[unknown]"). *KEEP says whether the
- * stack stays. FOLDSVG_E_NOMEM. F NULL keeps every stack as it is. */
-foldsvg_status fs_filter_apply(fs_filter *f, fs_strref *frames, size_t *n, int *keep);
+ * are removed (*n may become 0: the caller records "[unknown]"). *DROP says whether the
+ * stack stays (FS_DROP_NONE) or which filter dropped it. FOLDSVG_E_NOMEM. F NULL keeps every
+ * stack as it is. */
+foldsvg_status fs_filter_apply(fs_filter *f, fs_strref *frames, size_t *n, fs_drop *drop);
 
 #endif

@@ -67,14 +67,17 @@ foldsvg_status fs_fracsum_add(fs_fracsum *m, const fs_strref *fr, size_t n, cons
         len += fr[i].len + (i > 0);
     if (fs_grow(&m->buf, &m->bcap, len + 1, 1, 64) != FOLDSVG_OK)
         return nomem(file, err);
-    size_t k = 0;
+    size_t k = 0, nonempty = 0;
     for (size_t i = 0; i < n; i++) {
         if (i)
             m->buf[k++] = ';';
-        fs_sanitize_name(m->buf + k, fr[i].ptr, fr[i].len);
-        k += fr[i].len;
+        size_t nk = fs_sanitize_name(m->buf + k, fr[i].ptr, fr[i].len);
+        nonempty += nk > 0;
+        k += nk;
     }
-    int unknown = n == 0;
+    /* a stack of empty names is "[unknown]" (fold/sanitize.h) */
+    int unknown = nonempty == 0;
+    len = unknown ? 0 : k;
     if ((m->n + 1) * 2 > m->cap)
         FS_FORWARD_IF_ERROR(grow_table(m, file, err));
     size_t h = hash_bytes(m->buf, len, unknown) & (m->cap - 1);

@@ -42,5 +42,10 @@ int fs_generate_frames(const fs_tree *tree, const fs_order_log *log, fs_frame_fn
 
 /* after - before, saturated to the int64 range. */
 int64_t fs_delta(uint64_t after, uint64_t before);
+/* |D|, exact for every int64_t. */
+static inline uint64_t fs_delta_abs(int64_t d)
+{
+    return d < 0 ? (uint64_t)(-(d + 1)) + 1 : (uint64_t)d;
+}
 
 #endif

@@ -5,6 +5,7 @@
 
 #include "fold/filter.h"
 #include "fold/fracsum.h"
+#include "fold/hexstrip.h"
 #include "fold/sanitize.h"
 #include "fold/strsort.h"
 #include "util/buf.h"
@@ -28,8 +29,49 @@ struct fs_pipeline {
     size_t frames_cap;
     fs_buf names; /* sanitized names of the stack */
     fs_buf path;  /* the stack joined, for a consumer of paths only */
+    fs_buf hex;   /* --strip-hex: the rewritten names of the stack */
+    struct hex_span {
+        size_t off, len;
+    } * hex_spans; /* where each rewritten name lies in hex (off SIZE_MAX: untouched) */
+    size_t hex_cap;
     fs_fracsum frac;
+    fs_drops drops;
 };
+
+static void note_drop(fs_drops *d, fs_drop why, const char *input)
+{
+    d->n[why]++;
+    int by_option = why != FS_DROP_ZERO;
+    if (!d->input[0] || (by_option && !d->by_option)) {
+        snprintf(d->input, sizeof d->input, "%s", input);
+        d->by_option = by_option;
+    }
+}
+
+void fs_drops_add(fs_drops *to, const fs_drops *from)
+{
+    for (int i = FS_DROP_NONE + 1; i < FS_DROP_N; i++) {
+        to->n[i] += from->n[i];
+        if (!to->what[i][0])
+            memcpy(to->what[i], from->what[i], sizeof to->what[i]);
+    }
+    if (from->input[0] && (!to->input[0] || (from->by_option && !to->by_option))) {
+        snprintf(to->input, sizeof to->input, "%s", from->input);
+        to->by_option = from->by_option;
+    }
+}
+
+int fs_drops_by_option(const fs_drops *d)
+{
+    return d->by_option;
+}
+
+/* A stack with nothing to draw: dropped by the zero-count rule. */
+static foldsvg_status zero_count(fs_pipeline *pl)
+{
+    note_drop(&pl->drops, FS_DROP_ZERO, pl->name);
+    return FOLDSVG_OK;
+}
 
 static const fs_strref unknown_frame = {FS_UNKNOWN_FRAME, sizeof FS_UNKNOWN_FRAME - 1};
 
@@ -49,27 +91,74 @@ foldsvg_status fs_unsorted_error(foldsvg_error *err, const char *name, uint64_t 
                             (unsigned long long)prev_line);
 }
 
-/* --reverse, the filters and --base on pl->frames[0..*n). Sets *KEEP (from
- * pl->frames[*first]) or clears it to drop the stack. */
-static foldsvg_status transform(fs_pipeline *pl, size_t *n, size_t *first, int *keep)
+/* Whitespace as the folded reader trims it (parse/folded.c). */
+static int is_ws(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/* inferno reverses a folded line's text and trims the reversed line as a whole, so that the
+ * new root frame (the old leaf) loses its leading and the new leaf its trailing whitespace:
+ * `a;impl for [T; _]>::f` gives `_]>::f`, `impl for [T`, `a`. Frames in between keep theirs.
+ * (The reader trimmed the other two ends already.) */
+static void trim_reversed(fs_strref *f, size_t n)
+{
+    while (f[0].len && is_ws(f[0].ptr[0])) {
+        f[0].ptr++;
+        f[0].len--;
+    }
+    while (f[n - 1].len && is_ws(f[n - 1].ptr[f[n - 1].len - 1]))
+        f[n - 1].len--;
+}
+
+/* --strip-hex on F[0..n): rewritten names go to pl->hex, the frames are pointed at them once
+ * the buffer has stopped moving. */
+static foldsvg_status strip_hex(fs_pipeline *pl, fs_strref *f, size_t n)
+{
+    FS_FORWARD_IF_ERROR(FS_GROW(pl->hex_spans, pl->hex_cap, n, 64));
+    fs_buf_clear(&pl->hex);
+    int any = 0;
+    for (size_t i = 0; i < n; i++) {
+        pl->hex_spans[i].off = SIZE_MAX;
+        if (!fs_hex_strippable(f[i].ptr, f[i].len))
+            continue;
+        size_t at = pl->hex.len;
+        FS_FORWARD_IF_ERROR(fs_hex_strip(&pl->hex, f[i].ptr, f[i].len));
+        pl->hex_spans[i] = (struct hex_span){at, pl->hex.len - at};
+        any = 1;
+    }
+    for (size_t i = 0; any && i < n; i++)
+        if (pl->hex_spans[i].off != SIZE_MAX)
+            f[i] = (fs_strref){pl->hex.data + pl->hex_spans[i].off, pl->hex_spans[i].len};
+    return FOLDSVG_OK;
+}
+
+/* --strip-hex, --reverse, the filters and --base on pl->frames[0..*n); LINE: the frames are
+ * a folded line's text. Sets *DROP to FS_DROP_NONE (the stack goes on from
+ * pl->frames[*first]) or to the step that drops it. */
+static foldsvg_status transform(fs_pipeline *pl, size_t *n, size_t *first, fs_drop *drop, int line)
 {
     fs_strref *f = pl->frames;
     *first = 0;
-    *keep = 1;
+    *drop = FS_DROP_NONE;
     if (*n == 0) {
         f[0] = unknown_frame;
         *n = 1;
     }
+    if (pl->o->strip_hex)
+        FS_FORWARD_IF_ERROR(strip_hex(pl, f, *n));
     if (pl->o->reverse) {
         for (size_t i = 0, j = *n - 1; i < j; i++, j--) {
             fs_strref t = f[i];
             f[i] = f[j];
             f[j] = t;
         }
+        if (line)
+            trim_reversed(f, *n);
     }
     if (pl->filter) {
-        FS_FORWARD_IF_ERROR(fs_filter_apply(pl->filter, f, n, keep));
-        if (!*keep)
+        FS_FORWARD_IF_ERROR(fs_filter_apply(pl->filter, f, n, drop));
+        if (*drop != FS_DROP_NONE)
             return FOLDSVG_OK;
         if (*n == 0) {
             f[0] = unknown_frame;
@@ -88,7 +177,7 @@ static foldsvg_status transform(fs_pipeline *pl, size_t *n, size_t *first, int *
             }
         }
         if (!found || i == 0)
-            *keep = 0;
+            *drop = FS_DROP_BASE;
         else
             *first = i;
     }
@@ -113,16 +202,18 @@ static foldsvg_status deliver(fs_pipeline *pl, const fs_strref *f, size_t n, uin
     return pl->to.path(pl->to.user, &l, err);
 }
 
-/* The stack in pl->frames[0..n), from the transforms on. */
+/* The stack in pl->frames[0..n), from the transforms on; LINE: from a folded line. */
 static foldsvg_status add_stack(fs_pipeline *pl, size_t n, uint64_t count, uint64_t before,
-                                int is_diff, uint64_t lineno, foldsvg_error *err)
+                                int is_diff, uint64_t lineno, int line, foldsvg_error *err)
 {
     size_t first;
-    int keep;
-    if (transform(pl, &n, &first, &keep) != FOLDSVG_OK)
+    fs_drop drop;
+    if (transform(pl, &n, &first, &drop, line) != FOLDSVG_OK)
         return fs_error_at_line(err, FOLDSVG_E_NOMEM, pl->name, lineno, 0, "out of memory");
-    if (!keep)
+    if (drop != FS_DROP_NONE) {
+        note_drop(&pl->drops, drop, pl->name);
         return FOLDSVG_OK;
+    }
     return deliver(pl, pl->frames + first, n - first, count, before, is_diff, lineno, err);
 }
 
@@ -130,7 +221,7 @@ static foldsvg_status on_line(fs_sink *self, const fs_folded_line *l, foldsvg_er
 {
     fs_pipeline *pl = (fs_pipeline *)(void *)self;
     if (pl->direct) /* the common case, per line: straight through */
-        return l->count == 0 && !(l->is_diff && l->before > 0) ? FOLDSVG_OK
+        return l->count == 0 && !(l->is_diff && l->before > 0) ? zero_count(pl)
                                                                : pl->to.path(pl->to.user, l, err);
     if (pl->o->no_sort) {
         if (pl->have_prev && fs_strcmp_bytes(l->stack, l->len, pl->prev.data, pl->prev.len) < 0)
@@ -142,7 +233,7 @@ static foldsvg_status on_line(fs_sink *self, const fs_folded_line *l, foldsvg_er
         pl->prev_line = l->lineno;
     }
     if (l->count == 0 && !(l->is_diff && l->before > 0))
-        return FOLDSVG_OK;
+        return zero_count(pl);
     if (!pl->rewrites && pl->to.path)
         return pl->to.path(pl->to.user, l, err);
     size_t n = 1;
@@ -157,7 +248,7 @@ static foldsvg_status on_line(fs_sink *self, const fs_folded_line *l, foldsvg_er
             start = i + 1;
         }
     }
-    return add_stack(pl, n, l->count, l->before, l->is_diff, l->lineno, err);
+    return add_stack(pl, n, l->count, l->before, l->is_diff, l->lineno, 1, err);
 }
 
 /* A stack of raw names from a structured input: sanitized, then transformed. */
@@ -166,12 +257,12 @@ static foldsvg_status on_stack(fs_sink *self, const fs_strref *frames, size_t n,
 {
     fs_pipeline *pl = (fs_pipeline *)(void *)self;
     if (count == 0)
-        return FOLDSVG_OK;
+        return zero_count(pl);
     if (FS_GROW(pl->frames, pl->frames_cap, n + 1, 64) != FOLDSVG_OK)
         return nomem(pl, 0, err);
-    if (fs_sanitize_frames(pl->frames, frames, n, &pl->names) != FOLDSVG_OK)
+    if (fs_sanitize_frames(pl->frames, frames, n, &pl->names, &n) != FOLDSVG_OK)
         return nomem(pl, 0, err);
-    return add_stack(pl, n, count, 0, 0, 0, err);
+    return add_stack(pl, n, count, 0, 0, 0, 0, err);
 }
 
 static foldsvg_status on_weight(fs_sink *self, const fs_strref *frames, size_t n,
@@ -242,7 +333,7 @@ foldsvg_status fs_pipeline_new(fs_pipeline **out, const fs_stack_opts *o, const 
         fs_pipeline_free(pl);
         return st;
     }
-    pl->rewrites = o->reverse || pl->use_base || pl->filter;
+    pl->rewrites = o->reverse || pl->use_base || pl->filter || o->strip_hex;
     pl->direct = !pl->rewrites && !o->no_sort && to->path;
     *out = pl;
     return FOLDSVG_OK;
@@ -256,9 +347,21 @@ void fs_pipeline_free(fs_pipeline *pl)
     fs_buf_free(&pl->prev);
     fs_buf_free(&pl->names);
     fs_buf_free(&pl->path);
+    fs_buf_free(&pl->hex);
+    free(pl->hex_spans);
     fs_fracsum_free(&pl->frac);
     free(pl->frames);
     free(pl);
+}
+
+const fs_drops *fs_pipeline_drops(const fs_pipeline *pl)
+{
+    return &pl->drops;
+}
+
+void fs_pipeline_reset_drops(fs_pipeline *pl)
+{
+    memset(&pl->drops, 0, sizeof pl->drops);
 }
 
 int fs_pipeline_rewrites(const fs_pipeline *pl)

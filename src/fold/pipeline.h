@@ -5,6 +5,7 @@
  *   -> zero-count rule (a stack without weight is dropped)
  *   -> Miden sanitizing (stacks from structured inputs, fold/sanitize.h)
  *   -> an empty stack becomes "[unknown]"
+ *   -> --strip-hex (fold/hexstrip.h)
  *   -> --reverse -> --strip, --include/--exclude, --focus, --collapse-recursion (fold/filter.h)
  *   -> --base
  *   -> the consumer: a prefix tree, the streaming merge, a sorter.
@@ -48,19 +49,41 @@ typedef struct fs_consumer {
 
 typedef struct fs_pipeline fs_pipeline;
 
+/* The stacks a pipeline dropped, by the step that dropped them (n[FS_DROP_NONE] unused), and
+ * the input named when nothing is left: the first one an option dropped a stack from, else
+ * the first with a zero count. */
+typedef struct fs_drops {
+    uint64_t n[FS_DROP_N];
+    char input[1024];
+    int by_option; /* INPUT is one an option dropped from */
+    /* How a step's option was spelled ("--include 'x'") where the options in hand are not
+     * the ones that dropped (a part of a run, lib/facts.h); "" otherwise. */
+    char what[FS_DROP_N][256];
+} fs_drops;
+
+/* Adds the drops FROM to TO (inputs read by pipelines of their own). */
+void fs_drops_add(fs_drops *to, const fs_drops *from);
+/* Whether an option (not the zero-count rule) dropped a stack. */
+int fs_drops_by_option(const fs_drops *d);
+
 /* A pipeline for the options O (which must outlive it) into TO (copied). The filters are
  * compiled here: a bad pattern is FOLDSVG_E_USAGE. */
 foldsvg_status fs_pipeline_new(fs_pipeline **out, const fs_stack_opts *o, const fs_consumer *to,
                                foldsvg_error *err);
 void fs_pipeline_free(fs_pipeline *pl);
 
-/* Whether stacks are rewritten (reverse, base, filters): folded lines are then split. */
+/* Whether stacks are rewritten (strip-hex, reverse, base, filters): folded lines are then
+ * split. */
 int fs_pipeline_rewrites(const fs_pipeline *pl);
 
 /* A new input named NAME (for messages; copied): the sink its reader feeds. */
 fs_sink *fs_pipeline_begin(fs_pipeline *pl, const char *name);
 /* The input ended well: fractional sums are rounded and passed on. */
 foldsvg_status fs_pipeline_end(fs_pipeline *pl, foldsvg_error *err);
+
+/* What PL dropped since it was made or since the last reset (a route's second pass). */
+const fs_drops *fs_pipeline_drops(const fs_pipeline *pl);
+void fs_pipeline_reset_drops(fs_pipeline *pl);
 
 /* The message of an unsorted line under --no-sort: LINE of NAME sorts before PREV_LINE. */
 foldsvg_status fs_unsorted_error(foldsvg_error *err, const char *name, uint64_t line,

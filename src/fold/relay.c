@@ -24,7 +24,7 @@ typedef struct batch {
     size_t len, cap;
 } batch;
 
-typedef struct relay {
+struct fs_relay {
     pthread_mutex_t mu;
     pthread_cond_t cv;
     batch b[NBATCH];
@@ -33,7 +33,13 @@ typedef struct relay {
     foldsvg_status produced, consumed; /* their statuses */
     fs_relay_producer produce;
     void *produce_user;
-} relay;
+    pthread_t thread;
+    int have_mu, have_cv, threaded;
+    int unbounded; /* no thread: the producer ran first, into one growing batch */
+    /* the consumer's place: in batch tail % NBATCH while HOLDING */
+    size_t at;
+    int holding;
+};
 
 static size_t padded(size_t n)
 {
@@ -42,7 +48,7 @@ static size_t padded(size_t n)
 
 /* Publishes the batch being filled and waits for a free one; the consumer's failure stops
  * the producer. */
-static foldsvg_status publish(relay *r)
+static foldsvg_status publish(fs_relay *r)
 {
     pthread_mutex_lock(&r->mu);
     r->head++;
@@ -59,22 +65,25 @@ static foldsvg_status publish(relay *r)
 static foldsvg_status emit(void *user, const char *stack, size_t len, uint64_t count,
                            uint64_t before, int is_diff)
 {
-    relay *r = user;
+    fs_relay *r = user;
     batch *b = &r->b[r->head % NBATCH];
     size_t need = sizeof(record) + padded(len);
     if (need < len)
         return FOLDSVG_E_NOMEM;
-    if (b->len > 0 && b->cap - b->len < need) {
+    if (!r->unbounded && b->len > 0 && b->cap - b->len < need) {
         foldsvg_status st = publish(r);
         if (st)
             return st;
         b = &r->b[r->head % NBATCH];
     }
-    if (b->cap - b->len < need) { /* a stack larger than a batch */
+    if (b->cap - b->len < need) { /* a stack larger than a batch, or no thread */
         if (b->len > SIZE_MAX - need)
             return FOLDSVG_E_NOMEM;
-        FS_FORWARD_IF_ERROR(fs_resize(&b->data, b->len + need, 1));
-        b->cap = b->len + need;
+        size_t cap = r->unbounded ? fs_grow_cap(b->cap, b->len + need, BATCH, 1) : b->len + need;
+        if (!cap)
+            return FOLDSVG_E_NOMEM;
+        FS_FORWARD_IF_ERROR(fs_resize(&b->data, cap, 1));
+        b->cap = cap;
     }
     record h = {count, before, len, is_diff};
     memcpy(b->data + b->len, &h, sizeof h);
@@ -86,7 +95,7 @@ static foldsvg_status emit(void *user, const char *stack, size_t len, uint64_t c
 
 static void *producer_main(void *arg)
 {
-    relay *r = arg;
+    fs_relay *r = arg;
     foldsvg_status st = r->produce(r->produce_user, emit, r);
     pthread_mutex_lock(&r->mu);
     r->produced = st;
@@ -98,26 +107,26 @@ static void *producer_main(void *arg)
     return NULL;
 }
 
-static foldsvg_status consume(const batch *b, fs_sorted_fn fn, void *user)
+static void relay_free(fs_relay *r)
 {
-    for (size_t at = 0; at < b->len;) {
-        record h;
-        memcpy(&h, b->data + at, sizeof h);
-        const char *stack = (const char *)b->data + at + sizeof h;
-        foldsvg_status st = fn(user, stack, h.len, h.count, h.before, h.is_diff);
-        if (st)
-            return st;
-        at += sizeof h + padded(h.len);
-    }
-    return FOLDSVG_OK;
+    if (r->have_cv)
+        pthread_cond_destroy(&r->cv);
+    if (r->have_mu)
+        pthread_mutex_destroy(&r->mu);
+    for (int i = 0; i < NBATCH; i++)
+        free(r->b[i].data);
+    free(r);
 }
 
-foldsvg_status fs_relay_run(fs_relay_producer produce, void *produce_user, fs_sorted_fn fn,
-                            void *fn_user)
+/* A relay with its producer running. INLINE_OK: without a thread, run the producer here
+ * into memory; else FS_STOP (nothing ran). */
+static foldsvg_status relay_start(fs_relay **out, fs_relay_producer produce, void *produce_user,
+                                  int inline_ok)
 {
-    relay *r = calloc(1, sizeof *r);
+    *out = NULL;
+    fs_relay *r = calloc(1, sizeof *r);
     if (!r)
-        return produce(produce_user, fn, fn_user);
+        return FOLDSVG_E_NOMEM;
     r->produce = produce;
     r->produce_user = produce_user;
     int ok = 1;
@@ -126,38 +135,108 @@ foldsvg_status fs_relay_run(fs_relay_producer produce, void *produce_user, fs_so
         r->b[i].cap = BATCH;
         ok = r->b[i].data != NULL;
     }
-    int have_mu = ok && pthread_mutex_init(&r->mu, NULL) == 0;
-    int have_cv = have_mu && pthread_cond_init(&r->cv, NULL) == 0;
-    pthread_t t;
-    foldsvg_status st;
-    if (!have_cv || pthread_create(&t, NULL, producer_main, r) != 0) {
-        st = produce(produce_user, fn, fn_user);
+    r->have_mu = ok && pthread_mutex_init(&r->mu, NULL) == 0;
+    r->have_cv = r->have_mu && pthread_cond_init(&r->cv, NULL) == 0;
+    if (!ok || !r->have_cv) {
+        relay_free(r);
+        return FOLDSVG_E_NOMEM;
+    }
+    if (pthread_create(&r->thread, NULL, producer_main, r) == 0) {
+        r->threaded = 1;
+    } else if (!inline_ok) {
+        relay_free(r);
+        return FS_STOP;
     } else {
-        pthread_mutex_lock(&r->mu);
-        for (;;) {
-            while (r->tail == r->head && !r->done)
-                pthread_cond_wait(&r->cv, &r->mu);
-            if (r->tail == r->head)
-                break;
-            pthread_mutex_unlock(&r->mu);
-            foldsvg_status cst = consume(&r->b[r->tail % NBATCH], fn, fn_user);
+        r->unbounded = 1;
+        r->produced = produce(produce_user, emit, r);
+        r->head = r->produced == FOLDSVG_OK;
+        r->done = 1;
+    }
+    *out = r;
+    return FOLDSVG_OK;
+}
+
+foldsvg_status fs_relay_start(fs_relay **out, fs_relay_producer produce, void *produce_user)
+{
+    return relay_start(out, produce, produce_user, 1);
+}
+
+foldsvg_status fs_relay_next(fs_relay *r, fs_relay_item *it, int *done)
+{
+    *done = 0;
+    for (;;) {
+        if (r->holding) {
+            const batch *b = &r->b[r->tail % NBATCH];
+            if (r->at < b->len) {
+                record h;
+                memcpy(&h, b->data + r->at, sizeof h);
+                *it = (fs_relay_item){(const char *)b->data + r->at + sizeof h, h.len, h.count,
+                                      h.before, h.is_diff};
+                r->at += sizeof h + padded(h.len);
+                return FOLDSVG_OK;
+            }
+            r->holding = 0;
             pthread_mutex_lock(&r->mu);
             r->tail++;
-            r->consumed = cst;
             pthread_cond_broadcast(&r->cv);
-            if (cst)
-                break;
+            pthread_mutex_unlock(&r->mu);
         }
+        pthread_mutex_lock(&r->mu);
+        while (r->tail == r->head && !r->done)
+            pthread_cond_wait(&r->cv, &r->mu);
+        int empty = r->tail == r->head;
+        foldsvg_status st = r->produced;
         pthread_mutex_unlock(&r->mu);
-        pthread_join(t, NULL);
-        st = r->consumed ? r->consumed : r->produced;
+        if (empty) {
+            *done = 1;
+            return st;
+        }
+        r->holding = 1;
+        r->at = 0;
     }
-    if (have_cv)
-        pthread_cond_destroy(&r->cv);
-    if (have_mu)
-        pthread_mutex_destroy(&r->mu);
-    for (int i = 0; i < NBATCH; i++)
-        free(r->b[i].data);
-    free(r);
+}
+
+/* Stops the producer with STOP (when it is still running), waits for it, frees R. */
+static foldsvg_status relay_end(fs_relay *r, foldsvg_status stop)
+{
+    if (!r)
+        return FOLDSVG_OK;
+    if (r->threaded) {
+        pthread_mutex_lock(&r->mu);
+        if (!r->consumed)
+            r->consumed = stop;
+        pthread_cond_broadcast(&r->cv);
+        pthread_mutex_unlock(&r->mu);
+        pthread_join(r->thread, NULL);
+    }
+    foldsvg_status st = r->produced == FS_STOP ? FOLDSVG_OK : r->produced;
+    relay_free(r);
     return st;
+}
+
+foldsvg_status fs_relay_end(fs_relay *r)
+{
+    return relay_end(r, FS_STOP);
+}
+
+foldsvg_status fs_relay_run(fs_relay_producer produce, void *produce_user, fs_sorted_fn fn,
+                            void *fn_user)
+{
+    fs_relay *r;
+    foldsvg_status st = relay_start(&r, produce, produce_user, 0);
+    if (st)
+        return produce(produce_user, fn, fn_user);
+    for (;;) {
+        fs_relay_item it;
+        int done;
+        st = fs_relay_next(r, &it, &done);
+        if (st || done)
+            break;
+        st = fn(fn_user, it.stack, it.len, it.count, it.before, it.is_diff);
+        if (st)
+            break;
+    }
+    /* the consumer's failure stops the producer and is what counts */
+    foldsvg_status pst = relay_end(r, st ? st : FS_STOP);
+    return st ? st : pst;
 }

@@ -1,6 +1,8 @@
 /* Handing a sequence of stacks from one thread to another: the k-way merge of the sorter's
  * runs on a second core while this one takes its output (the streaming merge and the
- * frames it keeps), so that neither waits for the other's whole work. */
+ * frames it keeps), so that neither waits for the other's whole work; and the two sides of a
+ * diff, each read on a thread of its own, taken in step by the merge-join of the two
+ * (fold/diffjoin.h). */
 #ifndef FOLDSVG_FOLD_RELAY_H
 #define FOLDSVG_FOLD_RELAY_H
 
@@ -23,5 +25,27 @@ typedef foldsvg_status (*fs_relay_producer)(void *user, fs_sorted_fn emit, void 
  * (none can be started) PRODUCE runs here, straight into FN. */
 foldsvg_status fs_relay_run(fs_relay_producer produce, void *produce_user, fs_sorted_fn fn,
                             void *fn_user);
+
+/* The same, taken one stack at a time: fs_relay_next pulls what PRODUCE emits. */
+typedef struct fs_relay fs_relay;
+
+typedef struct fs_relay_item {
+    const char *stack; /* valid until the next fs_relay_next or fs_relay_end */
+    size_t len;
+    uint64_t count, before;
+    int is_diff;
+} fs_relay_item;
+
+/* Starts PRODUCE on a second thread. Without one (none can be started) PRODUCE runs here and
+ * now, everything it emits kept in memory. FOLDSVG_E_NOMEM. */
+foldsvg_status fs_relay_start(fs_relay **out, fs_relay_producer produce, void *produce_user);
+/* The next stack into *IT; *DONE at the end. A failure of the producer ends the sequence
+ * (with *DONE set) once the batches it handed over are taken: stacks it emitted into the
+ * batch it was filling do not come. */
+foldsvg_status fs_relay_next(fs_relay *r, fs_relay_item *it, int *done);
+/* Stops the producer if it is still running (its EMIT returns FS_STOP), waits for it and
+ * frees R. Returns the producer's failure, if it had one before it was stopped. NULL is
+ * fine. */
+foldsvg_status fs_relay_end(fs_relay *r);
 
 #endif

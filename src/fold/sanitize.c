@@ -4,45 +4,70 @@
 
 #include "util/error.h"
 
-int fs_name_needs_sanitize(const char *src, size_t n)
+/* The whitespace the folded reader trims from a line's ends (parse/folded.c). */
+static int is_ws(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/* S[0..*n) without whitespace at either end: its start, and *N its new length. */
+static const char *trim(const char *s, size_t *n)
+{
+    size_t len = *n;
+    while (len > 0 && is_ws(*s)) {
+        s++;
+        len--;
+    }
+    while (len > 0 && is_ws(s[len - 1]))
+        len--;
+    *n = len;
+    return s;
+}
+
+static int needs_replace(const char *s, size_t n)
 {
     /* three memchr (vectorized) beat one loop over three tests: names are long (Rust
      * symbols) and a flame chart sanitizes its stacks once per change of stack */
-    return n && (memchr(src, ';', n) || memchr(src, '\n', n) || memchr(src, '\r', n));
+    return n && (memchr(s, ';', n) || memchr(s, '\n', n) || memchr(s, '\r', n));
 }
 
-int fs_sanitize_name(char *dst, const char *src, size_t n)
+static void replace(char *dst, const char *src, size_t n)
 {
-    int changed = 0;
     for (size_t i = 0; i < n; i++) {
         char c = src[i];
-        if (c == ';') {
-            c = ':';
-            changed = 1;
-        } else if (c == '\n' || c == '\r') {
-            c = ' ';
-            changed = 1;
-        }
-        dst[i] = c;
+        dst[i] = c == ';' ? ':' : c == '\n' || c == '\r' ? ' ' : c;
     }
-    return changed;
 }
 
-foldsvg_status fs_sanitize_frames(fs_strref *out, const fs_strref *in, size_t n, fs_buf *scratch)
+size_t fs_sanitize_name(char *dst, const char *src, size_t n)
+{
+    src = trim(src, &n);
+    memmove(dst, src, n);
+    replace(dst, dst, n);
+    return n;
+}
+
+foldsvg_status fs_sanitize_frames(fs_strref *out, const fs_strref *in, size_t n, fs_buf *scratch,
+                                  size_t *kept)
 {
     size_t total = 0;
     for (size_t i = 0; i < n; i++)
         total += in[i].len;
     fs_buf_clear(scratch);
     FS_FORWARD_IF_ERROR(fs_buf_reserve(scratch, total));
+    size_t nonempty = 0;
     for (size_t i = 0; i < n; i++) {
-        out[i] = in[i];
-        if (fs_name_needs_sanitize(in[i].ptr, in[i].len)) {
+        size_t len = in[i].len;
+        const char *s = trim(in[i].ptr, &len);
+        out[i] = (fs_strref){s, len};
+        nonempty += len > 0;
+        if (needs_replace(s, len)) {
             char *dst = scratch->data + scratch->len;
-            fs_sanitize_name(dst, in[i].ptr, in[i].len);
-            scratch->len += in[i].len;
+            replace(dst, s, len);
+            scratch->len += len;
             out[i].ptr = dst;
         }
     }
+    *kept = nonempty ? n : 0;
     return FOLDSVG_OK;
 }

@@ -8,6 +8,7 @@
 /* What the stack options say (the option table's rows of stages "input" and "stack" write
  * here, src/lib/options.c; nothing else does). */
 typedef struct fs_stack_opts {
+    int strip_hex;                      /* --strip-hex: "0x1f" in names becomes "0x..." */
     int reverse;                        /* --reverse */
     fs_strlist base;                    /* --base SYM... */
     fs_strlist strip;                   /* --strip RE..., in order */
@@ -17,5 +18,17 @@ typedef struct fs_stack_opts {
     int no_sort;                        /* --no-sort: check the input's order */
     int flamechart;                     /* --flamechart: the input's order is kept (no --base) */
 } fs_stack_opts;
+
+/* The step of the pipeline that dropped a stack (FS_DROP_NONE: none, the stack goes on), so
+ * that "nothing to draw" can name the options responsible (fold/pipeline.h counts them). */
+typedef enum fs_drop {
+    FS_DROP_NONE,
+    FS_DROP_ZERO,    /* its count is 0 */
+    FS_DROP_INCLUDE, /* no frame matches --include */
+    FS_DROP_EXCLUDE, /* a frame matches --exclude */
+    FS_DROP_FOCUS,   /* no frame matches --focus */
+    FS_DROP_BASE,    /* no frame but the outermost is named by --base */
+    FS_DROP_N
+} fs_drop;
 
 #endif

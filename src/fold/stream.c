@@ -25,6 +25,9 @@ void fs_stream_free(fs_stream *s)
     fs_buf_free(&s->prev);
     free(s->open);
     free(s->kept);
+    free(s->stack_before);
+    free(s->stack_after);
+    free(s->kept_stack);
     memset(s, 0, sizeof s[0]);
 }
 
@@ -43,9 +46,13 @@ static int prunable(fs_stream *s, uint64_t width)
 static void compact(fs_stream *s)
 {
     size_t k = 0;
-    for (size_t i = 0; i < s->nkept; i++)
-        if (!prunable(s, s->kept[i].end - s->kept[i].start))
-            s->kept[k++] = s->kept[i];
+    for (size_t i = 0; i < s->nkept; i++) {
+        if (prunable(s, s->kept[i].end - s->kept[i].start))
+            continue;
+        if (s->defer)
+            s->kept_stack[k] = s->kept_stack[i];
+        s->kept[k++] = s->kept[i];
+    }
     s->nkept = k;
     s->compact_at = k * 2 > FS_COMPACT_MIN ? k * 2 : FS_COMPACT_MIN;
 }
@@ -62,6 +69,10 @@ static foldsvg_status keep(fs_stream *s, const fs_stream_open *o, size_t depth)
     if (s->nkept == s->compact_at)
         compact(s);
     FS_FORWARD_IF_ERROR(FS_GROW(s->kept, s->kept_cap, s->nkept + 1, 1024));
+    if (s->defer) {
+        FS_FORWARD_IF_ERROR(FS_GROW(s->kept_stack, s->kept_stack_cap, s->nkept + 1, 1024));
+        s->kept_stack[s->nkept] = o->stack;
+    }
     s->kept[s->nkept++] =
         (fs_frame){FS_NONE, name, (uint32_t)depth, o->start, s->t, o->delta, o->has_delta};
     return FOLDSVG_OK;
@@ -82,8 +93,14 @@ static foldsvg_status close_from(fs_stream *s, size_t keep_depth)
 /* The leaf of the current stack gets the delta of its summed counts. */
 static void finish_leaf(fs_stream *s)
 {
-    if (s->depth > 0 && s->leaf_diff)
-        s->open[s->depth - 1].delta = fs_delta(s->leaf_count, s->leaf_before);
+    if (s->depth > 0 && s->leaf_diff) {
+        int64_t d = fs_delta(s->leaf_count, s->leaf_before);
+        s->open[s->depth - 1].delta = d;
+        s->open[s->depth - 1].stack = s->unique - 1;
+        uint64_t a = fs_delta_abs(d);
+        if (a > s->delta_max)
+            s->delta_max = a;
+    }
 }
 
 foldsvg_status fs_stream_add(fs_stream *s, const char *stack, size_t len, uint64_t count,
@@ -106,6 +123,10 @@ foldsvg_status fs_stream_add(fs_stream *s, const char *stack, size_t len, uint64
             /* the same stack again: it opens nothing; its counts add up */
             s->t += count;
             s->leaf_count += count;
+            if (s->defer) {
+                s->stack_after[s->nstacks - 1] += count;
+                s->stack_before[s->nstacks - 1] += is_diff ? before : 0;
+            }
             if (is_diff) {
                 s->leaf_before += before;
                 if (!s->leaf_diff)
@@ -140,7 +161,7 @@ foldsvg_status fs_stream_add(fs_stream *s, const char *stack, size_t len, uint64
     if (same == 0) {
         if (FS_GROW(s->open, s->open_cap, 1, 64) != FOLDSVG_OK)
             return FOLDSVG_E_NOMEM;
-        s->open[0] = (fs_stream_open){0, 0, s->t, 0, is_diff};
+        s->open[0] = (fs_stream_open){0, 0, s->t, 0, is_diff, SIZE_MAX};
         same = 1;
     }
     size_t d = same;
@@ -149,10 +170,21 @@ foldsvg_status fs_stream_add(fs_stream *s, const char *stack, size_t len, uint64
         size_t flen = semi ? (size_t)(semi - stack - pos) : len - pos;
         if (d == s->open_cap && FS_GROW(s->open, s->open_cap, d + 1, 64) != FOLDSVG_OK)
             return FOLDSVG_E_NOMEM;
-        s->open[d++] = (fs_stream_open){pos, flen, s->t, 0, is_diff};
+        s->open[d++] = (fs_stream_open){pos, flen, s->t, 0, is_diff, SIZE_MAX};
         if (!semi)
             break;
         pos += flen + 1;
+    }
+    if (s->defer) {
+        if (s->nstacks == s->stacks_cap) { /* parallel arrays: one capacity */
+            size_t cap = fs_grow_cap(s->stacks_cap, s->nstacks + 1, 1024, sizeof(uint64_t));
+            if (!cap || fs_resize(&s->stack_before, cap, sizeof(uint64_t)) != FOLDSVG_OK ||
+                fs_resize(&s->stack_after, cap, sizeof(uint64_t)) != FOLDSVG_OK)
+                return FOLDSVG_E_NOMEM;
+            s->stacks_cap = cap;
+        }
+        s->stack_before[s->nstacks] = is_diff ? before : 0;
+        s->stack_after[s->nstacks++] = count;
     }
     s->opened_from = opened_from;
     s->depth = d;
@@ -170,4 +202,28 @@ foldsvg_status fs_stream_finish(fs_stream *s)
     foldsvg_status st = close_from(s, 0);
     s->names.total = s->t;
     return st;
+}
+
+void fs_stream_defer_deltas(fs_stream *s)
+{
+    s->defer = 1;
+}
+
+size_t fs_stream_rescale(fs_stream *s, uint64_t (*scale)(void *user, uint64_t before), void *user)
+{
+    size_t counted = 0;
+    s->delta_max = 0;
+    for (size_t i = 0; i < s->nstacks; i++) {
+        uint64_t b = scale(user, s->stack_before[i]);
+        uint64_t a = fs_delta_abs(fs_delta(s->stack_after[i], b));
+        if (a > s->delta_max)
+            s->delta_max = a;
+        counted += b != 0 || s->stack_after[i] != 0;
+    }
+    for (size_t k = 0; k < s->nkept; k++) {
+        size_t i = s->kept_stack[k];
+        if (i != SIZE_MAX)
+            s->kept[k].delta = fs_delta(s->stack_after[i], scale(user, s->stack_before[i]));
+    }
+    return counted;
 }

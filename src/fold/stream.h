@@ -19,6 +19,7 @@ typedef struct fs_stream_open {
     uint64_t start;
     int64_t delta;
     int has_delta;
+    size_t stack; /* the stack whose leaf it is (its delta's), or SIZE_MAX */
 } fs_stream_open;
 
 typedef struct fs_stream {
@@ -36,9 +37,19 @@ typedef struct fs_stream {
     size_t opened_from;
     uint64_t leaf_count, leaf_before;
     int leaf_diff;
+    /* The largest |delta| of any frame, pruned ones included: the color scale of a
+     * differential graph is set by every stack, drawn or not (inferno's). */
+    uint64_t delta_max;
     size_t unique;
     fs_frame *kept;
     size_t nkept, kept_cap, compact_at;
+    /* fs_stream_defer_deltas: every stack's counts, and the stack of each kept frame, so
+     * that the deltas can be made again once BEFORE's scale is known */
+    int defer;
+    uint64_t *stack_before, *stack_after;
+    size_t nstacks, stacks_cap;
+    size_t *kept_stack; /* parallel to kept */
+    size_t kept_stack_cap;
 } fs_stream;
 
 foldsvg_status fs_stream_init(fs_stream *s, double minwidth);
@@ -51,5 +62,15 @@ foldsvg_status fs_stream_add(fs_stream *s, const char *stack, size_t len, uint64
 /* Closes every open frame. The kept frames are then s->kept[0..nkept), names in s->names,
  * total s->t (also in s->names.total). */
 foldsvg_status fs_stream_finish(fs_stream *s);
+
+/* Keeps every stack's two counts (16 bytes a distinct stack) and which stack each kept frame
+ * takes its delta from, for fs_stream_rescale: a diff's BEFORE normalized once both totals
+ * are known, without reading the inputs twice. Call before the first stack. Only for a
+ * positive minwidth: a stack whose counts both become 0 must leave no frame, and only
+ * frames of width 0, which a positive minwidth prunes, can be its own. */
+void fs_stream_defer_deltas(fs_stream *s);
+/* After fs_stream_finish: every delta (and delta_max) made again with each stack's BEFORE
+ * taken through SCALE. Returns the stacks that keep a count on either side. */
+size_t fs_stream_rescale(fs_stream *s, uint64_t (*scale)(void *user, uint64_t before), void *user);
 
 #endif

@@ -417,3 +417,55 @@ out:
     free(path);
     return rc;
 }
+
+foldsvg_status fs_tree_function_sums(const fs_tree *t, const uint64_t *counts, uint64_t *self,
+                                     uint64_t *incl)
+{
+    uint32_t nn = t->nnodes, nnames = t->nnames;
+    memset(self, 0, (size_t)nnames * sizeof *self);
+    memset(incl, 0, (size_t)nnames * sizeof *incl);
+    uint64_t *sub = calloc(nn ? nn : 1, sizeof *sub);
+    uint32_t *onpath = calloc(nnames ? nnames : 1, sizeof *onpath);
+    if (!sub || !onpath) {
+        free(sub);
+        free(onpath);
+        return FOLDSVG_E_NOMEM;
+    }
+    /* A node is always created after its parent, so one backward pass sums every subtree;
+     * no sum can pass the total, which the tree keeps below 2^64. */
+    for (uint32_t i = nn; i-- > 1;) {
+        const fs_node *nd = &t->nodes[i];
+        uint64_t c = counts ? counts[i] : nd->count;
+        sub[i] += c;
+        sub[nd->parent] += sub[i];
+        self[nd->name] += c;
+    }
+    /* A function's inclusive time is the sum of the subtrees where it is outermost, which
+     * counts each stack once however often the name recurs in it. ONPATH says how often a
+     * name sits on the current path of an iterative depth-first walk. */
+    uint32_t n = nn > 1 ? t->nodes[0].first_child : FS_NONE;
+    while (n != FS_NONE) {
+        uint32_t name = t->nodes[n].name;
+        if (onpath[name]++ == 0)
+            incl[name] += sub[n];
+        if (t->nodes[n].first_child != FS_NONE && sub[n] != 0) {
+            n = t->nodes[n].first_child;
+            continue;
+        }
+        for (;;) {
+            onpath[t->nodes[n].name]--;
+            if (t->nodes[n].next_sibling != FS_NONE) {
+                n = t->nodes[n].next_sibling;
+                break;
+            }
+            n = t->nodes[n].parent;
+            if (n == 0) {
+                n = FS_NONE;
+                break;
+            }
+        }
+    }
+    free(sub);
+    free(onpath);
+    return FOLDSVG_OK;
+}

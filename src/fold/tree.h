@@ -87,6 +87,14 @@ static inline fs_strref fs_tree_name(const fs_tree *t, uint32_t node)
     return r;
 }
 
+/* Self and inclusive time per interned name (SELF[name], INCL[name], NNAMES entries each,
+ * filled here): self, the counts of the stacks that end in a frame of that name; inclusive,
+ * of the stacks that hold the name anywhere, each stack once however often the name recurs
+ * in it. COUNTS is one count per node: NULL takes the nodes' own, a differential tree's
+ * BEFORE (t->before) the first counts. FOLDSVG_E_NOMEM. */
+foldsvg_status fs_tree_function_sums(const fs_tree *t, const uint64_t *counts, uint64_t *self,
+                                     uint64_t *incl);
+
 /* Walks the stacks in the byte order of their folded paths. PATH[0] is the root and
  * PATH[n-1] the stack's own node. A non-zero return from FN stops the walk and is
  * returned. */

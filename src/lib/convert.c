@@ -19,6 +19,7 @@
 #include "fold/sorter.h"
 #include "fold/stream.h"
 #include "lib/diag.h"
+#include "lib/facts.h"
 #include "lib/options.h"
 #include "lib/read.h"
 #include "lib/write.h"
@@ -41,6 +42,11 @@ typedef struct stream_ctx {
     fs_folded_stats *fstats;      /* per input, of the current pass */
     size_t input;                 /* the one being read */
     int unsorted_runs;            /* the sorter's output came back out of order */
+    unsigned formats;             /* the formats read (fs_format_bit), for the input options */
+    const char *what;             /* the last one's, for messages */
+    fs_profile_facts *facts;      /* --facts-out: per input, of the current pass */
+    const fs_drops *drops;        /* --facts-out: what the pipeline dropped */
+    uint8_t *drawn;
 } stream_ctx;
 
 /* The route's consumer of the pipeline: each line into the merge, or the sorter. */
@@ -85,6 +91,15 @@ static void on_stats(void *user, const fs_folded_stats *s)
     c->fstats[c->input] = *s;
 }
 
+static void on_facts(void *user, const char *format, const char *product, uint32_t threads,
+                     uint64_t rate)
+{
+    stream_ctx *c = user;
+    if (!c->facts)
+        return;
+    fs_profile_facts_set(&c->facts[c->input], format, product, threads, rate);
+}
+
 static void on_warn(void *user, const foldsvg_error *w)
 {
     stream_ctx *c = user;
@@ -120,7 +135,9 @@ static const char *display_name(const char *path)
 static convert_route first_route(const char *const *inputs, size_t n, foldsvg_format format,
                                  const foldsvg_options *o)
 {
-    if (o->stack.flamechart || fs_options_stage_set(o, FOLDSVG_STAGE_STACK) || n == 0)
+    /* --facts-from: the carried inputs are noted where profiles note inputs */
+    if (o->stack.flamechart || o->facts_from || fs_options_stage_set(o, FOLDSVG_STAGE_STACK) ||
+        n == 0)
         return ROUTE_PROFILE;
     /* folded output: the sorter's order is the output's; --no-sort checks need the profile */
     int folded = format == FOLDSVG_FORMAT_FOLDED && !o->stack.no_sort;
@@ -151,7 +168,12 @@ static foldsvg_status run_pass(stream_ctx *c, fs_pipeline *pl, const char *const
     convert_route route = c->route;
     foldsvg_status st = FOLDSVG_OK;
     memset(c->fstats, 0, n * sizeof *c->fstats);
+    if (c->facts) {
+        memset(c->facts, 0, n * sizeof *c->facts);
+        memset(c->drawn, 0, n);
+    }
     c->total = c->total_before = 0;
+    fs_pipeline_reset_drops(pl);
     for (size_t i = 0; st == FOLDSVG_OK && i < n && c->route == route; i++) {
         fs_input *in;
         int teed = 0;
@@ -184,12 +206,19 @@ static foldsvg_status run_pass(stream_ctx *c, fs_pipeline *pl, const char *const
                 break;
             }
         } else if (st == FOLDSVG_OK) {
+            c->formats |= fs_format_bit(format);
+            c->what = format->what;
             c->name = fs_input_name(in);
             c->prev_line = 0;
             c->input = i;
+            uint64_t before = c->total;
             st = format->read(in, &c->o->input, fs_pipeline_begin(pl, c->name), err);
             if (st == FOLDSVG_OK)
                 st = fs_pipeline_end(pl, err);
+            if (c->facts) {
+                c->facts[i].gzip = fs_input_is_gzip(in);
+                c->drawn[i] = c->total > before;
+            }
             if (st == FS_STOP)
                 st = FOLDSVG_OK; /* the route changed */
         }
@@ -230,9 +259,7 @@ static foldsvg_status sort_into_stream(stream_ctx *c, foldsvg_error *err)
         return FOLDSVG_OK;
     }
     if (c->unsorted_runs)
-        return fs_error(err, FOLDSVG_E_IO, NULL,
-                        "sorting the stacks: the sorted runs came back out of order (did a "
-                        "temporary file change?)");
+        return fs_sorted_runs_error(err, NULL);
     return st ? fs_error(err, st, NULL, "sorting the stacks: %s", foldsvg_status_name(st)) : st;
 }
 
@@ -294,6 +321,21 @@ static foldsvg_status produce_folded(void *user, foldsvg_stack_fn line, void *li
     return st;
 }
 
+/* --facts-out: what each input was, for the run that draws (which also warns for them). */
+static foldsvg_status write_facts(const stream_ctx *c, const char *const *inputs, size_t n,
+                                  foldsvg_error *err)
+{
+    fs_buf log = {0};
+    for (size_t i = 0; i < n; i++) {
+        fs_input_note note = {display_name(inputs[i]), &c->facts[i], "", &c->fstats[i],
+                              c->drawn[i]};
+        fs_facts_append(&log, &note);
+    }
+    foldsvg_status st = fs_facts_write(c->o->facts_out, &log, c->drops, c->o, err);
+    fs_buf_free(&log);
+    return st;
+}
+
 /* The output of a settled STREAM or SORT route; the route may still turn into PROFILE. */
 static foldsvg_status write_route(stream_ctx *c, const char *output, foldsvg_format format,
                                   const char *const *inputs, size_t n, size_t *unique,
@@ -307,6 +349,8 @@ static foldsvg_status write_route(stream_ctx *c, const char *output, foldsvg_for
         *unique = fo.lines;
         if (c->route == ROUTE_PROFILE)
             return FOLDSVG_OK;
+        if (st == FOLDSVG_OK && o->facts_out)
+            return write_facts(c, inputs, n, err);
         if (st == FOLDSVG_OK) /* after the output, as SVG runs warn before it */
             for (size_t i = 0; i < n; i++)
                 fs_warn_folded_stats(o, display_name(inputs[i]), &c->fstats[i]);
@@ -327,6 +371,7 @@ static foldsvg_status write_route(stream_ctx *c, const char *output, foldsvg_for
         .tree = &c->s.names,
         .frames = c->s.kept,
         .nframes = c->s.nkept,
+        .delta_max = c->s.delta_max,
         .opts = &o->svg,
         .countname = o->countname ? o->countname : "cycles",
     };
@@ -348,20 +393,33 @@ static foldsvg_status convert_folded(convert_route route, const char *const *inp
     if (fs_stream_init(&c.s, o->svg.minwidth) != FOLDSVG_OK)
         return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
     c.fstats = calloc(n, sizeof *c.fstats);
-    fs_consumer to = {&c, on_path, NULL, NULL, NULL, on_stats, on_warn, NULL};
+    int nomem = !c.fstats;
+    if (o->facts_out) {
+        c.facts = calloc(n, sizeof *c.facts);
+        c.drawn = calloc(n, 1);
+        nomem |= !c.facts || !c.drawn;
+    }
+    fs_consumer to = {&c, on_path, NULL, NULL, on_facts, on_stats, on_warn, NULL};
     fs_pipeline *pl = NULL;
-    foldsvg_status st = c.fstats ? fs_pipeline_new(&pl, &o->stack, &to, err)
-                                 : fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
+    foldsvg_status st = !nomem ? fs_pipeline_new(&pl, &o->stack, &to, err)
+                               : fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
     if (st == FOLDSVG_OK)
         st = read_inputs(&c, pl, inputs, n, spool, held, err);
+    if (pl)
+        c.drops = fs_pipeline_drops(pl);
+    if (st == FOLDSVG_OK && c.route != ROUTE_PROFILE)
+        st = fs_options_check_inputs(o, c.formats, display_name(inputs[n - 1]), c.what, err);
     if (st == FOLDSVG_OK && c.route != ROUTE_PROFILE && c.total == 0) {
         /* nothing to draw: one error naming the first input with invalid lines */
         size_t k = 0;
         while (k + 1 < n && !c.fstats[k].invalid)
             k++;
-        if (format != FOLDSVG_FORMAT_FOLDED ||
-            c.fstats[k].invalid) /* folded text of nothing is empty */
-            st = fs_no_data_error(err, display_name(inputs[k]), &c.fstats[k]);
+        const fs_drops *d = fs_pipeline_drops(pl);
+        /* folded text of nothing is empty (fs_profile_no_data's rule); a part of a run
+         * (--facts-out) leaves the judging to the run */
+        if (!o->facts_out &&
+            (format != FOLDSVG_FORMAT_FOLDED || c.fstats[k].invalid || fs_drops_by_option(d)))
+            st = fs_no_data_error(err, display_name(inputs[k]), &c.fstats[k], d, o);
     }
     size_t unique = 0;
     if (st == FOLDSVG_OK && c.route != ROUTE_PROFILE)
@@ -379,6 +437,8 @@ static foldsvg_status convert_folded(convert_route route, const char *const *inp
     fs_pipeline_free(pl);
     fs_sorter_free(c.sorter);
     free(c.fstats);
+    free(c.facts);
+    free(c.drawn);
     fs_stream_free(&c.s);
     return st;
 }
@@ -400,6 +460,8 @@ foldsvg_status foldsvg_convert(const char *const *inputs, size_t ninputs, const 
     if (stats)
         memset(stats, 0, sizeof *stats);
     FS_FORWARD_IF_ERROR(foldsvg_options_check(o, err));
+    if (o->facts_out && format != FOLDSVG_FORMAT_FOLDED)
+        return fs_facts_out_usage(err);
     FILE *spool = NULL;
     fs_input *held = NULL;
     foldsvg_profile *p = NULL;

@@ -9,13 +9,17 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fold/filter.h"
 #include "parse/threadsel.h"
 #include "render/colors.h"
+#include "render/theme.h"
 #include "util/buf.h"
+#include "util/decimal.h"
 #include "util/error.h"
 
 static const foldsvg_options defaults = {
@@ -72,21 +76,26 @@ typedef enum opt_group {
     G_FILTERS,
     G_PROFILES,
     G_PERF,
-    G_REPORTS
+    G_REPORTS,
+    G_DIFF
 } opt_group;
 
+/* A group's READS: the input format (fs_format.name) its options apply to, when one. */
 static const struct {
-    const char *word, *title;
+    const char *word, *title, *reads;
 } groups[] = {
     [G_INPUT] = {"input", "Input"},
     [G_OUTPUT] = {"output", "Output"},
     [G_LAYOUT] = {"layout", "Layout and text"},
     [G_COLORS] = {"colors", "Colors"},
     [G_FILTERS] = {"filters", "Filters (PCRE2 regular expressions, applied in this order)"},
-    [G_PROFILES] = {"profiles", "Profiles (Firefox-Profiler JSON)"},
-    [G_PERF] = {"perf", "perf script output (read as is: the collapse step built in, as "
-                        "inferno-collapse-perf)"},
+    [G_PROFILES] = {"profiles", "Profiles (Firefox-Profiler JSON)", "firefox"},
+    [G_PERF] = {"perf",
+                "perf script output (read as is: the collapse step built in, as "
+                "inferno-collapse-perf)",
+                "perf"},
     [G_REPORTS] = {"reports", "Reports"},
+    [G_DIFF] = {"diff", "Differential profiles (foldsvg --diff BEFORE AFTER)"},
 };
 
 static const char *const stage_names[] = {
@@ -111,7 +120,13 @@ typedef struct opt_row {
     const char *expected; /* the end of "invalid value 'V' for --NAME: expected ..." */
     opt_check check;
     const char *metavar, *help;
+    double dmax;       /* T_REAL: at most this, when above dmin */
+    unsigned writes;   /* does something only for these outputs (W_*); 0: by its stage */
+    const char *needs; /* does something only when this other option is set too */
 } opt_row;
+
+/* What an option is about, when not its stage's: FOLDSVG_WRITES_* bits, or W_ANY. */
+enum { W_ANY = 0x100 };
 
 static foldsvg_status check_id_prefix(const char *name, const char *v, foldsvg_error *err);
 static foldsvg_status check_pattern(const char *name, const char *v, foldsvg_error *err);
@@ -145,7 +160,7 @@ static const opt_row rows[] = {
      .expected = "a size of 1K or more, as 64M or 2G",
      .help = "memory for sorting unsorted folded text before it spills to\n"
              "$TMPDIR (K, M, G suffixes; default 64M)"},
-    {"flamechart", 0, T_FLAG, IN, G_INPUT, FIELD(stack.flamechart),
+    {"flamechart", 0, T_FLAG, IN, G_INPUT, FIELD(stack.flamechart), .writes = FOLDSVG_WRITES_GRAPH,
      .help = "keep input order (a flame chart over time); title Flame Chart"},
 
     {"output", 'o', CLI, G_OUTPUT, .metavar = "FILE",
@@ -171,6 +186,7 @@ static const opt_row rows[] = {
     {"subtitle", 0, T_STRING, RENDER, G_LAYOUT, FIELD(svg.subtitle), .metavar = "TEXT",
      .help = "second title line"},
     {"countname", 0, T_STRING, RENDER, G_LAYOUT, FIELD(countname), .metavar = "NAME",
+     .writes = W_ANY,
      .help = "the count unit in tooltips (default: cycles; perf: samples,\n"
              "or the event when samples carry periods)"},
     {"nametype", 0, T_STRING, RENDER, G_LAYOUT, FIELD(svg.nametype), .metavar = "TEXT",
@@ -181,8 +197,8 @@ static const opt_row rows[] = {
      .help = "image width in pixels (default 1200, fluid)"},
     {"height", 0, POSITIVE_INT, RENDER, G_LAYOUT, FIELD(svg.frameheight), .metavar = "N",
      .help = "frame height in pixels (default 16)"},
-    {"minwidth", 0, T_REAL, RENDER, G_LAYOUT, FIELD(svg.minwidth), .dmin = 0,
-     .flags = F_MIN_INCLUSIVE, .expected = "a percentage of 0 or more", .metavar = "PCT",
+    {"minwidth", 0, T_REAL, RENDER, G_LAYOUT, FIELD(svg.minwidth), .dmin = 0, .dmax = 100,
+     .flags = F_MIN_INCLUSIVE, .expected = "a percentage from 0 to 100", .metavar = "PCT",
      .help = "omit frames narrower than PCT percent (default 0.01)"},
     {"fonttype", 0, T_STRING, RENDER, G_LAYOUT, FIELD(svg.fonttype), .metavar = "FONT",
      .help = "font family (default monospace)"},
@@ -206,6 +222,10 @@ static const opt_row rows[] = {
     {"bgcolors", 0, T_BACKGROUND, RENDER, G_COLORS, FIELD(svg.bg), SET(svg.bg_set),
      .values = fs_background_names, .expected = "yellow, blue, green, grey or #rrggbb",
      .metavar = "COLOR", .help = "yellow, blue, green, grey or #rrggbb"},
+    {"theme", 0, T_ENUM, RENDER, G_COLORS, FIELD(svg.theme), .values = fs_theme_names,
+     .default_value = "auto", .metavar = "auto|light|dark",
+     .help = "color scheme of the SVG and the report: the system's\n"
+             "(auto, the default), light or dark"},
     {"hash", 0, T_FLAG, RENDER, G_COLORS, FIELD(svg.hash),
      .help = "colors from a hash of the name"},
     {"deterministic", 0, T_FLAG, RENDER, G_COLORS, FIELD(svg.deterministic),
@@ -213,7 +233,7 @@ static const opt_row rows[] = {
     {"cp", 0, T_FLAG, RENDER, G_COLORS, FIELD(cp),
      .help = "keep colors consistent across runs in ./palette.map"},
     {"palette-map", 0, T_STRING, RENDER, G_COLORS, FIELD(palette_map_path), .metavar = "FILE",
-     .help = "the palette map --cp reads and rewrites (default palette.map)"},
+     .needs = "cp", .help = "the palette map --cp reads and rewrites (default palette.map)"},
     {"colordiffusion", 0, T_FLAG, RENDER, G_COLORS, FIELD(svg.colordiffusion),
      .help = "color by width (wider is redder)"},
     {"negate", 0, T_FLAG, RENDER, G_COLORS, FIELD(svg.negate), .help = "swap differential colors"},
@@ -254,9 +274,7 @@ static const opt_row rows[] = {
     {"kernel", 0, T_FLAG, IN, G_PERF, FIELD(input.perf.kernel), .help = "mark kernel frames _[k]"},
     {"jit", 0, T_FLAG, IN, G_PERF, FIELD(input.perf.jit),
      .help = "mark JIT frames (/tmp/perf-PID.map, jitted-*.so) _[j]"},
-    /* the "given" int of --all is --jit's field: one flag sets both */
-    {"all", 0, T_FLAG, IN, G_PERF, FIELD(input.perf.kernel), SET(input.perf.jit),
-     .help = "--kernel and --jit"},
+    {"all", 0, T_FLAG, IN, G_PERF, FIELD(input.perf.all), .help = "--kernel and --jit"},
     {"addrs", 0, T_FLAG, IN, G_PERF, FIELD(input.perf.addrs),
      .help = "frames without a symbol: [MODULE <ADDRESS>]"},
     {"event-filter", 0, T_STRING, IN, G_PERF, FIELD(input.perf.event_filter), .metavar = "EVENT",
@@ -264,17 +282,41 @@ static const opt_row rows[] = {
     {"skip-after", 0, T_LIST, IN, G_PERF, FIELD(input.perf.skip_after), .metavar = "FUNC",
      .help = "leave out the callers of frames named FUNC (repeatable)"},
 
-    {"top", 0, WHOLE(1, 1000000000, C_SIZE), REPORT, G_REPORTS, FIELD(report.top),
+    {"top", 0, WHOLE(1, 1000000000, C_SIZE), REPORT, G_REPORTS, FIELD(report.top), .writes = W_ANY,
      .expected = "a number of rows, 1 or more", .metavar = "N",
      .help = "print the N hottest functions by self and inclusive time to\n"
              "stdout (nothing else unless -o FILE); in HTML, rows per table"},
     {"top-format", 0, T_ENUM, REPORT, G_REPORTS, FIELD(report.top_format), .values = top_formats,
-     .default_value = "text", .metavar = "FMT", .help = "text (default), markdown or json"},
+     .writes = FOLDSVG_WRITES_TOP, .default_value = "text", .metavar = "FMT",
+     .help = "text (default), markdown or json"},
     {"per", 0, WHOLE(1, UINT64_MAX, C_U64), REPORT, G_REPORTS, FIELD(report.per),
      .expected = "a whole number, 1 or more", .metavar = "K",
      .help = "divide the tables' counts by K (cost per iteration)"},
     {"sections", 0, CLI, G_REPORTS,
      .help = "HTML report: one section per INPUT instead of one merged\nprofile"},
+    {"facts-out", 0, T_STRING, REPORT, G_REPORTS, FIELD(facts_out), .writes = W_ANY,
+     .metavar = "FILE",
+     .help = "a part of a bigger run: folded output, and each input's facts\n"
+             "and line counts in FILE for --facts-from (no warnings about\n"
+             "skipped lines, no error for nothing to draw: that run says it)"},
+    {"facts-from", 0, T_STRING, REPORT, G_REPORTS, FIELD(facts_from), .writes = W_ANY,
+     .metavar = "FILE",
+     .help = "draw parts folded with --facts-out: the report's facts, the\n"
+             "unit, warnings and errors are those of the inputs in FILE"},
+
+    {"diff", 0, CLI, G_DIFF,
+     .help = "draw how AFTER differs from BEFORE (the two inputs): widths\n"
+             "by AFTER, red grew, blue shrank; tables of the change"},
+    {"normalize", 0, T_FLAG, STACK, G_DIFF, FIELD(diff_normalize),
+     .help = "scale BEFORE's counts to AFTER's total (each stack's,\ntruncated)"},
+    {"strip-hex", 0, T_FLAG, STACK, G_DIFF, FIELD(stack.strip_hex),
+     .help = "write hex addresses in names (0x7f3a...) as 0x... so that\nstacks match"},
+    {"per-before", 0, WHOLE(1, UINT64_MAX, C_U64), REPORT, G_DIFF, FIELD(report.per_before),
+     .expected = "a whole number, 1 or more", .metavar = "K",
+     .help = "divide BEFORE's counts in the tables by K (default --per)"},
+    {"per-after", 0, WHOLE(1, UINT64_MAX, C_U64), REPORT, G_DIFF, FIELD(report.per_after),
+     .expected = "a whole number, 1 or more", .metavar = "K",
+     .help = "divide AFTER's counts in the tables by K (default --per)"},
 };
 
 #define NROWS (sizeof rows / sizeof rows[0])
@@ -389,19 +431,6 @@ static foldsvg_status bad_choice(foldsvg_error *err, const opt_row *r, const cha
     return bad_value(err, r->name, v, list);
 }
 
-static int parse_uint(const char *v, uint64_t max, uint64_t *out)
-{
-    if (!v || !isdigit((unsigned char)v[0]))
-        return -1;
-    errno = 0;
-    char *end;
-    unsigned long long x = strtoull(v, &end, 10);
-    if (errno || *end || x > max)
-        return -1;
-    *out = x;
-    return 0;
-}
-
 static int parse_double(const char *v, double *out)
 {
     if (!v || !*v || isspace((unsigned char)v[0]))
@@ -505,15 +534,16 @@ static foldsvg_status set_value(foldsvg_options *o, const opt_row *r, const char
     }
     case T_UINT: {
         uint64_t x;
-        if (parse_uint(v, r->umax, &x) != 0 || x < r->umin)
+        if (fs_parse_decimal(v, r->umax, &x) != 0 || x < r->umin)
             return bad_value(err, r->name, v, r->expected);
         store_uint(f, (c_type)r->ctype, x);
         break;
     }
     case T_REAL: {
         double x;
-        int ok =
-            parse_double(v, &x) == 0 && ((r->flags & F_MIN_INCLUSIVE) ? x >= r->dmin : x > r->dmin);
+        int ok = parse_double(v, &x) == 0 &&
+                 ((r->flags & F_MIN_INCLUSIVE) ? x >= r->dmin : x > r->dmin) &&
+                 (r->dmax <= r->dmin || x <= r->dmax);
         if (!ok)
             return bad_value(err, r->name, v, r->expected);
         *(double *)f = x;
@@ -571,17 +601,107 @@ foldsvg_status foldsvg_options_set(foldsvg_options *o, const char *name, const c
     return set_value(o, r, value, err);
 }
 
+/* Whether the row's option is set to other than its default. */
+static int row_set(const foldsvg_options *o, const opt_row *r)
+{
+    if (r->type == T_CLI)
+        return 0;
+    if (r->type == T_LIST)
+        return ((const fs_strlist *)cfield(o, r))->n > 0;
+    return memcmp(cfield(o, r), cfield(&defaults, r), r->size) != 0;
+}
+
 int fs_options_stage_set(const foldsvg_options *o, foldsvg_option_stage stage)
 {
+    for (size_t i = 0; i < NROWS; i++)
+        if (rows[i].stage == stage && row_set(o, &rows[i]))
+            return 1;
+    return 0;
+}
+
+/* The outputs the row's option is about (FOLDSVG_WRITES_* bits, or W_ANY). */
+static unsigned row_writes(const opt_row *r)
+{
+    if (r->writes)
+        return r->writes;
+    if (r->stage == FOLDSVG_STAGE_RENDER)
+        return FOLDSVG_WRITES_GRAPH;
+    if (r->stage == FOLDSVG_STAGE_REPORT)
+        return FOLDSVG_WRITES_TABLES;
+    return W_ANY;
+}
+
+static void warn_unused(const foldsvg_options *o, const char *fmt, ...) FS_PRINTF(2, 3);
+static void warn_unused(const foldsvg_options *o, const char *fmt, ...)
+{
+    foldsvg_error w;
+    memset(&w, 0, sizeof w);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(w.message, sizeof w.message, fmt, ap);
+    va_end(ap);
+    fs_warn(o, &w);
+}
+
+void foldsvg_options_warn_unused(const foldsvg_options *o, unsigned writes)
+{
+    if (!o || !o->warn)
+        return;
+    const char *written =
+        writes & FOLDSVG_WRITES_TABLES ? "only tables are written" : "only folded text is written";
     for (size_t i = 0; i < NROWS; i++) {
         const opt_row *r = &rows[i];
-        if (r->stage != stage || r->type == T_CLI)
+        if (!row_set(o, r))
             continue;
-        if (r->type == T_LIST ? ((const fs_strlist *)cfield(o, r))->n > 0
-                              : memcmp(cfield(o, r), cfield(&defaults, r), r->size) != 0)
-            return 1;
+        unsigned about = row_writes(r);
+        const opt_row *needed = r->needs ? find(r->needs) : NULL;
+        if (needed && !row_set(o, needed))
+            warn_unused(o, "--%s does nothing without --%s", r->name, needed->name);
+        else if (about == FOLDSVG_WRITES_GRAPH && !(writes & about))
+            warn_unused(o, "--%s does nothing here: it is about the flamegraph, and %s", r->name,
+                        written);
+        else if (about == FOLDSVG_WRITES_TABLES && !(writes & about))
+            warn_unused(o,
+                        "--%s does nothing here: it is about the tables (--top, the HTML "
+                        "report), and none are written",
+                        r->name);
+        else if (about == FOLDSVG_WRITES_TOP && !(writes & about))
+            warn_unused(o, "--%s does nothing without --top (it is the format of its tables)",
+                        r->name);
     }
-    return 0;
+    /* inferno's rule, which foldsvg keeps: the order-keeping modes take stacks whole */
+    if (o->stack.base.n && (o->stack.flamechart || o->stack.no_sort))
+        warn_unused(o, "--base does nothing with --%s (inferno ignores it there too)",
+                    o->stack.flamechart ? "flamechart" : "no-sort");
+}
+
+foldsvg_status fs_options_check_inputs(const foldsvg_options *o, unsigned formats,
+                                       const char *input, const char *what, foldsvg_error *err)
+{
+    if (!formats)
+        return FOLDSVG_OK; /* nothing was read through a reader */
+    /* A part of a run (--facts-out) reads a group of the inputs, which may lack the format an
+     * option is for while the whole run's inputs have it. */
+    if (o->facts_out)
+        return FOLDSVG_OK;
+    for (size_t i = 0; i < NROWS; i++) {
+        const opt_row *r = &rows[i];
+        const char *reads = groups[r->group].reads;
+        if (!reads || !row_set(o, r))
+            continue;
+        size_t k = 0;
+        while (fs_formats[k] && strcmp(fs_formats[k]->name, reads) != 0)
+            k++;
+        if (fs_formats[k] && (formats & (1u << k)))
+            continue;
+        int one_kind = (formats & (formats - 1)) == 0;
+        return fs_error(err, FOLDSVG_E_USAGE, input,
+                        "--%s does nothing: it applies to %s, and %s %s%s; drop --%s", r->name,
+                        fs_formats[k] ? fs_formats[k]->what : reads,
+                        one_kind ? "this is" : "no input is one (this is", what,
+                        one_kind ? "" : ")", r->name);
+    }
+    return FOLDSVG_OK;
 }
 
 /* ---- the whole set ----------------------------------------------------------------------- */

@@ -31,6 +31,9 @@ struct foldsvg_options {
     char *palette_map_path; /* where --cp reads and writes; NULL: "palette.map" */
     char *nameattr;         /* --nameattr FILE */
     size_t sort_buffer;     /* bytes for sorting unsorted folded text; 0: the default */
+    char *facts_out;        /* --facts-out FILE: this run folds a part (lib/facts.h) */
+    char *facts_from;       /* --facts-from FILE: the inputs the parts were folded from */
+    int diff_normalize;     /* --normalize: a diff's BEFORE scaled to AFTER's total */
 
     foldsvg_warning_fn warn;
     void *warn_user;
@@ -47,5 +50,12 @@ const foldsvg_options *fs_default_options(void);
 /* Whether any option of STAGE is set to other than its default: with
  * FOLDSVG_STAGE_STACK, whether stacks are transformed at all. */
 int fs_options_stage_set(const foldsvg_options *o, foldsvg_option_stage stage);
+
+/* The options about one input format (--thread, the perf options...) against the inputs
+ * read: FORMATS has bit K set when an input of fs_formats[K] was read (0: none was, nothing
+ * to check). An option set that applies to none of them is FOLDSVG_E_USAGE naming INPUT (one
+ * of the inputs) and WHAT it is (its format's "what"). */
+foldsvg_status fs_options_check_inputs(const foldsvg_options *o, unsigned formats,
+                                       const char *input, const char *what, foldsvg_error *err);
 
 #endif

@@ -118,21 +118,11 @@ foldsvg_status fs_output_file(fs_output_fn fn, const void *job, const foldsvg_op
 foldsvg_status fs_output_precheck(const foldsvg_profile *p, foldsvg_format format,
                                   const foldsvg_options *o, foldsvg_error *err)
 {
-    if (p->tree.total == 0 && (o->stack.include.n || o->stack.exclude.n || o->stack.focus.n))
-        return fs_error(err, FOLDSVG_E_NO_DATA, p->last_name[0] ? p->last_name : NULL,
-                        "every stack was filtered out: nothing to draw (check the --include, "
-                        "--exclude and --focus patterns)");
-    /* Folded text of nothing is empty (as inferno's collapsers write it); only invalid
-     * lines make it an error. */
-    if (p->tree.total == 0 && format == FOLDSVG_FORMAT_FOLDED &&
-        !(p->pending_name[0] && p->pending.invalid))
+    /* a part of a run (--facts-out): whether there is anything at all, the whole run says */
+    if (p->tree.total == 0 && format == FOLDSVG_FORMAT_FOLDED && o->facts_out)
         return FOLDSVG_OK;
-    if (p->tree.total == 0 && p->pending_name[0])
-        return fs_no_data_error(err, p->pending_name, &p->pending);
-    if (p->tree.total == 0 && p->last_name[0])
-        return fs_no_data_error(err, p->last_name, NULL);
     if (p->tree.total == 0)
-        return fs_error(err, FOLDSVG_E_NO_DATA, NULL, "no stacks were recorded: nothing to draw");
+        return fs_profile_no_data(p, format, o, err);
     if (format != FOLDSVG_FORMAT_FOLDED && o->stack.flamechart && !p->has_log)
         return fs_error(err, FOLDSVG_E_USAGE, NULL,
                         "--flamechart needs the input order: read the input with the flamechart "

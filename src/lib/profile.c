@@ -38,6 +38,8 @@ void foldsvg_profile_free(foldsvg_profile *p)
     fs_tree_free(&p->tree);
     fs_order_log_free(&p->log);
     fs_buf_free(&p->names);
+    fs_buf_free(&p->facts_log);
+    fs_buf_free(&p->carried_names);
     free(p->frames);
     free(p);
 }
@@ -51,7 +53,9 @@ foldsvg_status fs_profile_record_frames(foldsvg_profile *p, const fs_strref *fra
     if (n == 0)
         return fs_tree_add_frames(&p->tree, &unknown, 1, count, 0, 0, leaf);
     FS_FORWARD_IF_ERROR(FS_GROW(p->frames, p->frames_cap, n, 64));
-    FS_FORWARD_IF_ERROR(fs_sanitize_frames(p->frames, frames, n, &p->names));
+    FS_FORWARD_IF_ERROR(fs_sanitize_frames(p->frames, frames, n, &p->names, &n));
+    if (n == 0)
+        return fs_tree_add_frames(&p->tree, &unknown, 1, count, 0, 0, leaf);
     return fs_tree_add_frames(&p->tree, p->frames, n, count, 0, 0, leaf);
 }
 
@@ -199,6 +203,25 @@ static void append_list(char *list, size_t cap, const char *name)
 static void append_file(fs_profile_facts *f, const char *name)
 {
     append_list(f->files, sizeof f->files, name);
+}
+
+void fs_profile_facts_set(fs_profile_facts *f, const char *format, const char *product,
+                          uint32_t threads, uint64_t rate)
+{
+    snprintf(f->format, sizeof f->format, "%s", format);
+    snprintf(f->product, sizeof f->product, "%s", product);
+    f->threads = threads;
+    f->rate = rate;
+}
+
+void fs_profile_threads_text(const fs_profile_facts *f, char *buf, size_t size)
+{
+    if (f->thread_names[0] && f->threads == 1)
+        snprintf(buf, size, "%s", f->thread_names);
+    else if (f->thread_names[0])
+        snprintf(buf, size, "%lu: %s", (unsigned long)f->threads, f->thread_names);
+    else
+        snprintf(buf, size, "%lu", (unsigned long)f->threads);
 }
 
 /* The first input sets a text fact; a later one that says something else makes it

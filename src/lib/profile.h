@@ -3,6 +3,7 @@
 #define FOLDSVG_LIB_PROFILE_H
 
 #include "fold/merge.h"
+#include "fold/pipeline.h"
 #include "fold/tree.h"
 #include "foldsvg.h"
 #include "parse/sink.h"
@@ -35,12 +36,30 @@ struct foldsvg_profile {
      * warning back: if nothing valid follows, that input is the one-line error instead. */
     fs_folded_stats pending;
     char pending_name[1024];
-    char last_name[1024]; /* the last input read, named by the no-data error */
+    char last_name[1024];  /* the last input read, named by the no-data error */
+    fs_drops drops;        /* what the stack pipeline dropped, over all inputs read */
+    unsigned formats;      /* the formats read (fs_format_bit), for the input options */
+    const char *last_what; /* the last input's format, for messages ("folded text") */
+    /* --facts-out: a line per input read (lib/facts.h). --facts-from: the inputs its file
+     * lists stand for the ones read (folded parts of them): their facts, names and unit. */
+    fs_buf facts_log;
+    fs_buf carried_names; /* ", "-separated, for the report */
+    uint32_t ncarried;
+    int carried;       /* the file was read */
+    int carried_drawn; /* one of its inputs added stacks */
 };
 
 /* Records one stack of frames (root first), sanitizing names by the Miden rules. */
 foldsvg_status fs_profile_record_frames(foldsvg_profile *p, const fs_strref *frames, size_t n,
                                         uint64_t count, uint32_t *leaf);
+
+/* What a reader said about its input (the sink's facts callback), into F. */
+void fs_profile_facts_set(fs_profile_facts *f, const char *format, const char *product,
+                          uint32_t threads, uint64_t rate);
+
+/* The threads F says were read, for a report: "GeckoMain (0)" for one, "2: GeckoMain (0),
+ * DOM Worker (3)" for more, the count alone when they have no names. */
+void fs_profile_threads_text(const fs_profile_facts *f, char *buf, size_t size);
 
 /* Records the facts of one more input read into P (IN->files is its name; fields of IN left
  * "" or 0 are unknown). */

@@ -6,6 +6,7 @@
 
 #include "fold/pipeline.h"
 #include "lib/diag.h"
+#include "lib/facts.h"
 #include "lib/options.h"
 #include "lib/profile.h"
 #include "lib/read.h"
@@ -21,6 +22,7 @@ typedef struct tree_in {
     fs_profile_facts facts; /* what this input is, for reports */
     fs_folded_stats stats;  /* its lines, when it has lines */
     int has_stats;
+    char unit[64]; /* the count unit it named, if any */
 } tree_in;
 
 static foldsvg_status add_path(void *user, const fs_folded_line *l, foldsvg_error *err)
@@ -48,17 +50,16 @@ static foldsvg_status add_frames(void *user, const fs_strref *frames, size_t n, 
 static void on_count_name(void *user, const char *name)
 {
     tree_in *c = user;
-    snprintf(c->p->count_name, sizeof c->p->count_name, "%s", name);
+    snprintf(c->unit, sizeof c->unit, "%s", name);
+    if (!c->p->carried) /* then the unit is the carried inputs' */
+        snprintf(c->p->count_name, sizeof c->p->count_name, "%s", name);
 }
 
 static void on_facts(void *user, const char *format, const char *product, uint32_t threads,
                      uint64_t rate)
 {
     tree_in *c = user;
-    snprintf(c->facts.format, sizeof c->facts.format, "%s", format);
-    snprintf(c->facts.product, sizeof c->facts.product, "%s", product);
-    c->facts.threads = threads;
-    c->facts.rate = rate;
+    fs_profile_facts_set(&c->facts, format, product, threads, rate);
 }
 
 static void on_threads(void *user, const char *names)
@@ -80,11 +81,11 @@ static void on_warn(void *user, const foldsvg_error *w)
     fs_warn(c->o, w);
 }
 
-/* Warnings of a line input, held back while nothing drawable has been read. */
+/* Warnings of a line input, held back while nothing drawable has been read (DRAWN clear). */
 static void note_stats(foldsvg_profile *p, const foldsvg_options *o, const char *name,
-                       const fs_folded_stats *s)
+                       const fs_folded_stats *s, int drawn)
 {
-    if (p->tree.total == 0) {
+    if (!drawn) {
         if (!p->pending_name[0] || (s->invalid && !p->pending.invalid)) {
             p->pending = *s;
             snprintf(p->pending_name, sizeof p->pending_name, "%s", name);
@@ -115,6 +116,58 @@ static foldsvg_status check_order_modes(const fs_format *f, const foldsvg_option
                     mode, f->what, mode);
 }
 
+/* One input of a --facts-from file, noted as the input itself would have been (in order:
+ * whether anything was drawn by then decides about held-back warnings). With --facts-out
+ * as well, the run passes the inputs on. */
+typedef struct carry_ctx {
+    foldsvg_profile *p;
+    const foldsvg_options *o;
+} carry_ctx;
+
+static void on_carried(void *user, const fs_input_note *n)
+{
+    carry_ctx *k = user;
+    foldsvg_profile *p = k->p;
+    fs_profile_facts f = *n->facts;
+    snprintf(f.files, sizeof f.files, "%s", n->name);
+    fs_profile_note_input(p, &f);
+    fs_buf_printf(&p->carried_names, "%s%s", p->ncarried++ ? ", " : "", n->name);
+    if (n->unit[0])
+        snprintf(p->count_name, sizeof p->count_name, "%s", n->unit);
+    p->carried_drawn |= n->drawn;
+    if (n->stats && !k->o->facts_out)
+        note_stats(p, k->o, n->name, n->stats, p->carried_drawn);
+    snprintf(p->last_name, sizeof p->last_name, "%s", n->name);
+    if (k->o->facts_out)
+        fs_facts_append(&p->facts_log, n);
+}
+
+static foldsvg_status load_carried(foldsvg_profile *p, const foldsvg_options *o, foldsvg_error *err)
+{
+    p->carried = 1;
+    carry_ctx k = {p, o};
+    FS_FORWARD_IF_ERROR(fs_facts_read(o->facts_from, on_carried, &k, &p->drops, err));
+    if (fs_buf_status(&p->carried_names) || fs_buf_status(&p->facts_log))
+        return fs_error(err, FOLDSVG_E_NOMEM, o->facts_from, "out of memory");
+    return FOLDSVG_OK;
+}
+
+/* What one input read was, for the report, the warnings and --facts-out. A part of a run
+ * (--facts-out) leaves the warnings to the run that draws. */
+static void note_read(foldsvg_profile *p, const foldsvg_options *o, tree_in *c, fs_input *in,
+                      int drawn)
+{
+    if (c->has_stats && !o->facts_out)
+        note_stats(p, o, c->name, &c->stats, p->tree.total != 0);
+    snprintf(c->facts.files, sizeof c->facts.files, "%s", c->name);
+    c->facts.gzip = fs_input_is_gzip(in);
+    fs_profile_note_input(p, &c->facts);
+    if (o->facts_out) {
+        fs_input_note n = {c->name, &c->facts, c->unit, c->has_stats ? &c->stats : NULL, drawn};
+        fs_facts_append(&p->facts_log, &n);
+    }
+}
+
 foldsvg_status fs_profile_read_input(foldsvg_profile *p, fs_input *in, const foldsvg_options *o,
                                      foldsvg_error *err)
 {
@@ -131,26 +184,33 @@ foldsvg_status fs_profile_read_input(foldsvg_profile *p, fs_input *in, const fol
         p->has_log = 1;
     fs_consumer to = {&c,       add_path, add_frames, on_count_name,
                       on_facts, on_stats, on_warn,    on_threads};
-    fs_pipeline *pl;
+    fs_pipeline *pl = NULL;
     const fs_format *format = NULL;
-    foldsvg_status st = fs_pipeline_new(&pl, &o->stack, &to, err);
+    uint64_t before = p->tree.total;
+    foldsvg_status st = FOLDSVG_OK;
+    if (o->facts_from && !p->carried)
+        st = load_carried(p, o, err);
+    if (st == FOLDSVG_OK)
+        st = fs_pipeline_new(&pl, &o->stack, &to, err);
     if (st == FOLDSVG_OK)
         st = fs_format_detect(in, &format, err);
-    if (st == FOLDSVG_OK)
+    if (st == FOLDSVG_OK) {
+        p->formats |= fs_format_bit(format);
+        p->last_what = format->what;
         st = check_order_modes(format, o, c.name, err);
+    }
     fs_input_opts io = o->input;
     io.ordered = o->stack.flamechart;
     if (st == FOLDSVG_OK)
         st = format->read(in, &io, fs_pipeline_begin(pl, c.name), err);
     if (st == FOLDSVG_OK)
         st = fs_pipeline_end(pl, err);
-    if (st == FOLDSVG_OK && c.has_stats)
-        note_stats(p, o, c.name, &c.stats);
-    snprintf(p->last_name, sizeof p->last_name, "%s", c.name);
-    if (st == FOLDSVG_OK) {
-        snprintf(c.facts.files, sizeof c.facts.files, "%s", c.name);
-        c.facts.gzip = fs_input_is_gzip(in);
-        fs_profile_note_input(p, &c.facts);
+    if (pl)
+        fs_drops_add(&p->drops, fs_pipeline_drops(pl));
+    if (!p->carried) {
+        snprintf(p->last_name, sizeof p->last_name, "%s", c.name);
+        if (st == FOLDSVG_OK)
+            note_read(p, o, &c, in, p->tree.total > before);
     }
     fs_pipeline_free(pl);
     return st;

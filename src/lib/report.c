@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/diag.h"
+#include "lib/deltatop.h"
 #include "lib/options.h"
 #include "lib/output.h"
 #include "lib/profile.h"
@@ -28,11 +30,10 @@ static const char *unit_of(const foldsvg_profile *p, const foldsvg_options *o)
     return o->countname ? o->countname : p->count_name;
 }
 
-static foldsvg_status no_data(foldsvg_error *err)
+/* A report without sections (each profile added says why it has nothing to draw). */
+static foldsvg_status no_sections(foldsvg_error *err)
 {
-    return fs_error(err, FOLDSVG_E_NO_DATA, NULL,
-                    "no valid stacks in the input: nothing to report (lines look like "
-                    "'frame;frame;... COUNT')");
+    return fs_error(err, FOLDSVG_E_NO_DATA, NULL, "the report has no sections: nothing to write");
 }
 
 foldsvg_status foldsvg_profile_write_top(const foldsvg_profile *p, FILE *out,
@@ -41,8 +42,11 @@ foldsvg_status foldsvg_profile_write_top(const foldsvg_profile *p, FILE *out,
     if (!p || !out)
         return fs_error(err, FOLDSVG_E_ARG, NULL, "NULL profile or stream");
     const foldsvg_options *o = opts ? opts : fs_default_options();
+    FS_FORWARD_IF_ERROR(fs_profile_check_inputs(p, o, err));
     if (p->tree.total == 0)
-        return no_data(err);
+        return fs_profile_no_data(p, FOLDSVG_FORMAT_SVG, o, err);
+    if (p->tree.has_diff) /* two counts a line: what changed, not only the second */
+        return fs_profile_write_delta_top(p, out, o, err);
     fs_tables tb;
     if (fs_tables_compute(&p->tree, top_rows(o), &tb) != FOLDSVG_OK)
         return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
@@ -75,11 +79,15 @@ static foldsvg_status add_fact(fs_report_section *s, const char *label, const ch
     return FOLDSVG_OK;
 }
 
-/* The "File" fact: the names given, or those the profile recorded. */
+/* The "File" fact: the names given, or those the profile recorded or carried. */
 static foldsvg_status add_files(fs_report_section *s, const foldsvg_profile *p,
                                 const char *const *inputs, size_t ninputs)
 {
     const fs_profile_facts *f = &p->facts;
+    if (p->carried) /* the inputs read were parts of these */
+        return p->ncarried
+                   ? add_fact(s, p->ncarried > 1 ? "Files" : "File", fs_buf_str(&p->carried_names))
+                   : FOLDSVG_OK;
     if (!ninputs)
         return f->files[0] ? add_fact(s, f->ninputs > 1 ? "Files" : "File", f->files) : FOLDSVG_OK;
     fs_buf files = {0};
@@ -107,13 +115,7 @@ static foldsvg_status add_facts(fs_report_section *s, const foldsvg_profile *p,
     if (f->product[0])
         FS_FORWARD_IF_ERROR(add_fact(s, "Product", f->product));
     if (f->threads) {
-        /* the threads read, named: "2: GeckoMain (0), DOM Worker (3)" */
-        if (f->thread_names[0] && f->threads == 1)
-            snprintf(v, sizeof v, "%s", f->thread_names);
-        else if (f->thread_names[0])
-            snprintf(v, sizeof v, "%lu: %s", (unsigned long)f->threads, f->thread_names);
-        else
-            snprintf(v, sizeof v, "%lu", (unsigned long)f->threads);
+        fs_profile_threads_text(f, v, sizeof v);
         FS_FORWARD_IF_ERROR(add_fact(s, f->threads == 1 ? "Thread" : "Threads", v));
     }
     char n[32];
@@ -159,21 +161,13 @@ static foldsvg_status copy_rows(fs_report_section *s)
     return FOLDSVG_OK;
 }
 
-/* Fills S from P: the SVG (rendered with O, whose id prefix the caller chose), the tables
- * and the facts. */
-static foldsvg_status make_section(fs_report_section *s, const foldsvg_profile *p,
-                                   const char *heading, const char *const *inputs, size_t ninputs,
-                                   const foldsvg_options *o, foldsvg_error *err)
+foldsvg_status fs_report_section_svg(fs_report_section *s, const foldsvg_profile *p,
+                                     const foldsvg_options *o, foldsvg_error *err)
 {
-    memset(s, 0, sizeof *s);
-    if (p->tree.total == 0)
-        return no_data(err);
     char *svg = NULL;
     size_t len = 0;
     fs_profile_job job = {p, FOLDSVG_FORMAT_SVG, o};
-    foldsvg_status st = fs_output_mem(fs_output_profile, &job, o, &svg, &len, err);
-    if (st)
-        return st;
+    FS_FORWARD_IF_ERROR(fs_output_mem(fs_output_profile, &job, o, &svg, &len, err));
     /* Inline SVG in HTML takes no XML declaration or DOCTYPE: start at the root element. */
     const char *root = strstr(svg, "<svg");
     if (!root) {
@@ -183,22 +177,42 @@ static foldsvg_status make_section(fs_report_section *s, const foldsvg_profile *
     s->svg_len = len - (size_t)(root - svg);
     memmove(svg, root, s->svg_len + 1);
     s->svg = svg;
-    if (!o->svg.no_javascript) {
-        /* the views' data: only the script uses it */
-        fs_buf stacks = {0};
-        if (fs_stackdata_json(&stacks, &p->tree, &o->svg) != FOLDSVG_OK) {
-            fs_buf_free(&stacks);
-            fs_report_section_free(s);
-            return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
-        }
-        s->stacks = stacks.data;
-        s->stacks_len = stacks.len;
+    return FOLDSVG_OK;
+}
+
+/* The views' data (render/stackdata.h), which only the script uses: the diff report has
+ * none (its graph's counts are the after side's, its colors the deltas; views of one side
+ * would read as the difference). */
+static foldsvg_status add_stacks(fs_report_section *s, const foldsvg_profile *p,
+                                 const foldsvg_options *o)
+{
+    if (o->svg.no_javascript)
+        return FOLDSVG_OK;
+    fs_buf stacks = {0};
+    if (fs_stackdata_json(&stacks, &p->tree, &o->svg) != FOLDSVG_OK) {
+        fs_buf_free(&stacks);
+        return FOLDSVG_E_NOMEM;
     }
+    s->stacks = stacks.data;
+    s->stacks_len = stacks.len;
+    return FOLDSVG_OK;
+}
+
+/* Fills S from P: the SVG (rendered with O, whose id prefix the caller chose), the views'
+ * stacks, the tables and the facts. */
+static foldsvg_status make_section(fs_report_section *s, const foldsvg_profile *p,
+                                   const char *heading, const char *const *inputs, size_t ninputs,
+                                   const foldsvg_options *o, foldsvg_error *err)
+{
+    memset(s, 0, sizeof *s);
+    if (p->tree.total == 0)
+        return fs_profile_no_data(p, FOLDSVG_FORMAT_HTML, o, err);
+    FS_FORWARD_IF_ERROR(fs_report_section_svg(s, p, o, err));
     s->per = o->report.per;
     s->countname = dup_str(unit_of(p, o));
     s->heading = heading ? dup_str(heading) : NULL;
-    st = FOLDSVG_E_NOMEM;
-    if (s->countname && (!heading || s->heading) &&
+    foldsvg_status st = FOLDSVG_E_NOMEM;
+    if (s->countname && (!heading || s->heading) && add_stacks(s, p, o) == FOLDSVG_OK &&
         fs_tables_compute(&p->tree, top_rows(o), &s->tables) == FOLDSVG_OK &&
         copy_rows(s) == FOLDSVG_OK && add_facts(s, p, inputs, ninputs) == FOLDSVG_OK)
         st = FOLDSVG_OK;
@@ -223,7 +237,7 @@ foldsvg_status fs_report_render_profile(const foldsvg_profile *p, const foldsvg_
         xmlOutputBufferClose(out);
         return st;
     }
-    st = fs_report_write_html(&s, 1, page_title(o), out, err);
+    st = fs_report_write_html(&s, 1, page_title(o), o->svg.theme, out, err);
     fs_report_section_free(&s);
     return st;
 }
@@ -234,6 +248,9 @@ struct foldsvg_report {
     foldsvg_options *opts;
     fs_report_section *secs;
     size_t n, cap;
+    unsigned formats; /* of the sections' inputs, for the input options */
+    char last_name[1024];
+    const char *last_what;
 };
 
 foldsvg_report *foldsvg_report_new(const foldsvg_options *opts)
@@ -265,11 +282,9 @@ size_t foldsvg_report_sections(const foldsvg_report *r)
     return r ? r->n : 0;
 }
 
-foldsvg_status foldsvg_report_add(foldsvg_report *r, const foldsvg_profile *p, const char *heading,
-                                  const char *const *inputs, size_t ninputs, foldsvg_error *err)
+foldsvg_status fs_report_add_section(foldsvg_report *r, fs_section_maker make, const void *what,
+                                     foldsvg_error *err)
 {
-    if (!r || !p || (!inputs && ninputs))
-        return fs_error(err, FOLDSVG_E_ARG, NULL, "NULL report, profile or inputs");
     if (FS_GROW(r->secs, r->cap, r->n + 1, 4) != FOLDSVG_OK)
         return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
     /* Every SVG on the page needs its own ids. The first keeps the usual prefix (the
@@ -281,11 +296,40 @@ foldsvg_status foldsvg_report_add(foldsvg_report *r, const foldsvg_profile *p, c
         snprintf(prefix, sizeof prefix, "%s-s%zu", saved ? saved : "fg", r->n + 1);
         o->svg.id_prefix = prefix;
     }
-    foldsvg_status st = make_section(&r->secs[r->n], p, heading, inputs, ninputs, o, err);
+    foldsvg_status st = make(&r->secs[r->n], what, o, err);
     o->svg.id_prefix = saved;
     if (st)
         return st;
     r->n++;
+    return FOLDSVG_OK;
+}
+
+typedef struct profile_section {
+    const foldsvg_profile *p;
+    const char *heading;
+    const char *const *inputs;
+    size_t ninputs;
+} profile_section;
+
+static foldsvg_status make_profile_section(fs_report_section *s, const void *what,
+                                           const foldsvg_options *o, foldsvg_error *err)
+{
+    const profile_section *ps = what;
+    return make_section(s, ps->p, ps->heading, ps->inputs, ps->ninputs, o, err);
+}
+
+foldsvg_status foldsvg_report_add(foldsvg_report *r, const foldsvg_profile *p, const char *heading,
+                                  const char *const *inputs, size_t ninputs, foldsvg_error *err)
+{
+    if (!r || !p || (!inputs && ninputs))
+        return fs_error(err, FOLDSVG_E_ARG, NULL, "NULL report, profile or inputs");
+    profile_section ps = {p, heading, inputs, ninputs};
+    FS_FORWARD_IF_ERROR(fs_report_add_section(r, make_profile_section, &ps, err));
+    r->formats |= p->formats;
+    if (p->last_what) {
+        snprintf(r->last_name, sizeof r->last_name, "%s", p->last_name);
+        r->last_what = p->last_what;
+    }
     return FOLDSVG_OK;
 }
 
@@ -304,12 +348,15 @@ foldsvg_status foldsvg_report_render(const foldsvg_report *r, FILE *out, foldsvg
 {
     if (!r || !out)
         return fs_error(err, FOLDSVG_E_ARG, NULL, "NULL report or stream");
+    FS_FORWARD_IF_ERROR(
+        fs_options_check_inputs(r->opts, r->formats, r->last_name, r->last_what, err));
     if (r->n == 0)
-        return no_data(err);
+        return no_sections(err);
     xmlOutputBufferPtr xb = xmlOutputBufferCreateIO(file_write_cb, file_close_cb, out, NULL);
     if (!xb)
         return fs_error(err, FOLDSVG_E_NOMEM, NULL, "cannot create the HTML output");
-    foldsvg_status st = fs_report_write_html(r->secs, r->n, page_title(r->opts), xb, err);
+    foldsvg_status st =
+        fs_report_write_html(r->secs, r->n, page_title(r->opts), r->opts->svg.theme, xb, err);
     if (st == FOLDSVG_OK && fflush(out) != 0)
         st = fs_error(err, FOLDSVG_E_IO, NULL, "write failed");
     return st;
@@ -326,7 +373,9 @@ foldsvg_status foldsvg_report_write(const foldsvg_report *r, const char *path, f
 {
     if (!r)
         return fs_error(err, FOLDSVG_E_ARG, path, "NULL report");
+    FS_FORWARD_IF_ERROR(
+        fs_options_check_inputs(r->opts, r->formats, r->last_name, r->last_what, err));
     if (r->n == 0)
-        return no_data(err);
+        return no_sections(err);
     return fs_output_file(draw_report, r, r->opts, path, err);
 }

@@ -6,6 +6,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "lib/diag.h"
+#include "lib/facts.h"
 #include "lib/options.h"
 #include "lib/output.h"
 #include "lib/profile.h"
@@ -32,6 +34,8 @@ foldsvg_format foldsvg_format_for_path(const char *path)
 static foldsvg_status draw(const void *job, fs_out *out, fs_palettemap **pmap, foldsvg_error *err)
 {
     const fs_profile_job *j = job;
+    /* here, not in every drawing: a report's sections are checked as a whole */
+    FS_FORWARD_IF_ERROR(fs_profile_check_inputs(j->p, j->o, err));
     if (j->format != FOLDSVG_FORMAT_HTML)
         return fs_output_profile(job, out, pmap, err);
     *pmap = NULL;
@@ -79,9 +83,14 @@ foldsvg_status foldsvg_profile_write_as(const foldsvg_profile *p, const char *pa
     if (format == FOLDSVG_FORMAT_AUTO)
         format = foldsvg_format_for_path(path);
     /* What can fail early fails before any file is created. */
+    if (o->facts_out && format != FOLDSVG_FORMAT_FOLDED)
+        return fs_facts_out_usage(err);
+    FS_FORWARD_IF_ERROR(fs_profile_check_inputs(p, o, err));
     FS_FORWARD_IF_ERROR(fs_output_precheck(p, format, o, err));
     fs_profile_job j = {p, format, o};
-    return fs_output_file(draw, &j, o, path, err);
+    FS_FORWARD_IF_ERROR(fs_output_file(draw, &j, o, path, err));
+    return o->facts_out ? fs_facts_write(o->facts_out, &p->facts_log, &p->drops, o, err)
+                        : FOLDSVG_OK;
 }
 
 foldsvg_status foldsvg_profile_write(const foldsvg_profile *p, const char *path,
@@ -94,9 +103,7 @@ foldsvg_status fs_write_svg_frames(const fs_svg_input *in, const foldsvg_options
                                    const char *path, foldsvg_error *err)
 {
     if (in->tree->total == 0)
-        return fs_error(err, FOLDSVG_E_NO_DATA, NULL,
-                        "no valid stacks in the input: nothing to draw (lines look like "
-                        "'frame;frame;... COUNT')");
+        return fs_error(err, FOLDSVG_E_NO_DATA, NULL, "no stacks to draw (the total count is 0)");
     fs_frames_job j = {in, o};
     return fs_output_file(fs_output_frames, &j, o, path, err);
 }

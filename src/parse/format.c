@@ -2,6 +2,7 @@
 
 #include "parse/firefox.h"
 #include "parse/folded.h"
+#include "parse/foreign.h"
 #include "parse/perf.h"
 #include "util/error.h"
 
@@ -27,9 +28,28 @@ static const fs_format folded = {
     fs_folded_detect, fs_folded_read_input, NULL,
 };
 
-/* In detection order: JSON starts with '{'; perf script output with an event header line;
- * folded text is anything else. */
-const fs_format *const fs_formats[] = {&firefox, &perf, &folded, NULL};
+/* In detection order: formats foldsvg does not read first, each before what it could be
+ * taken for (magic numbers and pprof's protobuf; other profilers' JSON before
+ * Firefox-Profiler JSON, which starts with '{'); perf script output starts with an event
+ * header line; binary data before folded text, which is anything else. */
+const fs_format *const fs_formats[] = {
+    &fs_foreign_magic,
+    &fs_foreign_pprof,
+    &fs_foreign_json,
+    &firefox,
+    &perf,
+    &fs_foreign_binary,
+    &folded,
+    NULL,
+};
+
+unsigned fs_format_bit(const fs_format *f)
+{
+    for (unsigned i = 0; fs_formats[i]; i++)
+        if (fs_formats[i] == f)
+            return 1u << i;
+    return 0;
+}
 
 foldsvg_status fs_format_detect(fs_input *in, const fs_format **out, foldsvg_error *err)
 {
@@ -43,6 +63,8 @@ foldsvg_status fs_format_detect(fs_input *in, const fs_format **out, foldsvg_err
         size_t i;
         for (i = 0; fs_formats[i] && r == 0; i++)
             r = fs_formats[i]->detect(head, len, complete);
+        if (r > 0 && (fs_formats[i - 1]->flags & FS_FORMAT_FOREIGN)) /* names what it is */
+            return fs_formats[i - 1]->read(in, NULL, NULL, err);
         if (r > 0) {
             *out = fs_formats[i - 1];
             return FOLDSVG_OK;

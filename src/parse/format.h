@@ -24,7 +24,11 @@
  * says yes reads the input. Folded text, which takes anything, comes last. */
 extern const fs_format *const fs_formats[];
 
-/* The format of IN, from its first decoded bytes (read ahead: nothing is consumed). */
+/* F's bit in a set of formats: 1 << its index in fs_formats. */
+unsigned fs_format_bit(const fs_format *f);
+
+/* The format of IN, from its first decoded bytes (read ahead: nothing is consumed). A
+ * format foldsvg does not read (FS_FORMAT_FOREIGN) is FOLDSVG_E_PARSE naming it. */
 foldsvg_status fs_format_detect(fs_input *in, const fs_format **out, foldsvg_error *err);
 
 #endif

@@ -8,8 +8,9 @@
 #include <zlib.h>
 
 #include "util/error.h"
+#include "util/utf16.h"
 
-enum { FS_RAW_CHUNK = 1 << 18, FS_PEEK_MAX = FS_INPUT_PEEK_MAX };
+enum { FS_RAW_CHUNK = 1 << 18, FS_PEEK_MAX = FS_INPUT_PEEK_MAX, FS_UTF16_CHUNK = 1 << 16 };
 
 struct fs_input {
     char name[1024];
@@ -24,6 +25,18 @@ struct fs_input {
     z_stream zs;
     unsigned char *raw; /* compressed bytes waiting for inflate */
     size_t raw_len;
+
+    /* The text layer over the gunzipped bytes, set up by the first bytes (a byte-order
+     * mark): a UTF-8 mark is dropped, UTF-16 is decoded to UTF-8. */
+    int text_known;
+    size_t bom_skip;        /* a UTF-8 mark's bytes, which seeks in the raw file add */
+    unsigned char carry[3]; /* bytes looked at for a mark, not one: handed on first */
+    size_t carry_len, carry_pos;
+    int utf16; /* UTF-16 (LE or BE): u16 holds bytes not yet decoded */
+    fs_utf16 u16d;
+    unsigned char *u16;
+    size_t u16_len;
+    int u16_eof;
 
     /* decoded bytes read ahead by fs_input_peek_more, served before anything else */
     unsigned char *ahead;
@@ -246,6 +259,7 @@ void fs_input_close(fs_input *in)
         fclose(in->file);
     free(in->raw);
     free(in->ahead);
+    free(in->u16);
     free(in);
 }
 
@@ -285,9 +299,9 @@ void fs_input_note_items(fs_input *in, uint64_t items)
     in->items = items;
 }
 
-/* Decodes into BUF, bypassing the read-ahead buffer. */
-static foldsvg_status decode(fs_input *in, unsigned char *buf, size_t cap, size_t *got,
-                             foldsvg_error *err)
+/* Undoes gzip into BUF (the bytes as they are when not gzip). */
+static foldsvg_status inflate_into(fs_input *in, unsigned char *buf, size_t cap, size_t *got,
+                                   foldsvg_error *err)
 {
     *got = 0;
     if (!in->gzip) {
@@ -352,6 +366,80 @@ static foldsvg_status decode(fs_input *in, unsigned char *buf, size_t cap, size_
     return FOLDSVG_OK;
 }
 
+/* The first gunzipped bytes: a byte-order mark sets the text layer up. */
+static foldsvg_status sniff_text(fs_input *in, foldsvg_error *err)
+{
+    in->text_known = 1;
+    unsigned char b[3];
+    size_t n = 0, got = 0;
+    foldsvg_status st;
+    do {
+        st = inflate_into(in, b + n, sizeof b - n, &got, err);
+        n += got;
+    } while (st == FOLDSVG_OK && got && n < sizeof b);
+    if (st) { /* what came before the failure is still read first */
+        memcpy(in->carry, b, n);
+        in->carry_len = n;
+        return st;
+    }
+    size_t mark = 0;
+    if (n == 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF) {
+        in->bom_skip = mark = 3;
+    } else if (n >= 2 && ((b[0] == 0xFF && b[1] == 0xFE) || (b[0] == 0xFE && b[1] == 0xFF))) {
+        in->utf16 = 1;
+        in->u16d.big_endian = b[0] == 0xFE;
+        in->u16 = malloc(FS_UTF16_CHUNK);
+        if (!in->u16)
+            return fs_error(err, FOLDSVG_E_NOMEM, in->name, "out of memory");
+        memcpy(in->u16, b + 2, n - 2);
+        in->u16_len = n - 2;
+        return FOLDSVG_OK;
+    }
+    memcpy(in->carry, b + mark, n - mark);
+    in->carry_len = n - mark;
+    return FOLDSVG_OK;
+}
+
+/* UTF-16 decoded into BUF: *GOT is 0 only at the end. */
+static foldsvg_status decode_utf16(fs_input *in, unsigned char *buf, size_t cap, size_t *got,
+                                   foldsvg_error *err)
+{
+    *got = 0;
+    for (;;) {
+        size_t used;
+        *got = fs_utf16_to_utf8(&in->u16d, in->u16, in->u16_len, &used, buf, cap, in->u16_eof);
+        memmove(in->u16, in->u16 + used, in->u16_len - used);
+        in->u16_len -= used;
+        if (*got || (in->u16_eof && !fs_utf16_pending(&in->u16d)))
+            return FOLDSVG_OK;
+        size_t n;
+        FS_FORWARD_IF_ERROR(
+            inflate_into(in, in->u16 + in->u16_len, FS_UTF16_CHUNK - in->u16_len, &n, err));
+        in->u16_len += n;
+        in->u16_eof = n == 0;
+    }
+}
+
+/* Decodes into BUF (gzip, then the text layer), bypassing the read-ahead buffer. */
+static foldsvg_status decode(fs_input *in, unsigned char *buf, size_t cap, size_t *got,
+                             foldsvg_error *err)
+{
+    *got = 0;
+    if (!in->text_known)
+        FS_FORWARD_IF_ERROR(sniff_text(in, err));
+    if (in->utf16)
+        return decode_utf16(in, buf, cap, got, err);
+    if (in->carry_pos < in->carry_len) {
+        size_t n = in->carry_len - in->carry_pos;
+        n = n < cap ? n : cap;
+        memcpy(buf, in->carry + in->carry_pos, n);
+        in->carry_pos += n;
+        *got = n;
+        return FOLDSVG_OK;
+    }
+    return inflate_into(in, buf, cap, got, err);
+}
+
 foldsvg_status fs_input_read(fs_input *in, void *buf, size_t cap, size_t *got, foldsvg_error *err)
 {
     *got = 0;
@@ -404,17 +492,22 @@ foldsvg_status fs_input_seek(fs_input *in, uint64_t off, foldsvg_error *err)
         return fs_error(err, FOLDSVG_E_ARG, in->name, "cannot seek backwards");
     if (off == in->offset)
         return FOLDSVG_OK;
-    int direct = !in->gzip && in->ahead_pos >= in->ahead_len && (in->mem || in->reopenable);
+    if (!in->text_known)
+        FS_FORWARD_IF_ERROR(sniff_text(in, err));
+    int direct =
+        !in->gzip && !in->utf16 && in->ahead_pos >= in->ahead_len && (in->mem || in->reopenable);
     if (direct) {
-        /* Not compressed: decoded offsets are raw offsets (the input was read from its
-         * start), so the sniffed bytes are dropped and the position set. */
+        /* Not compressed: decoded offsets are raw offsets past a UTF-8 mark (the input was
+         * read from its start), so the sniffed bytes are dropped and the position set. */
+        uint64_t raw = off + in->bom_skip;
         if (in->mem) {
-            in->mem_pos = off < in->mem_len ? (size_t)off : in->mem_len;
-        } else if (fseeko(in->file, (off_t)off, SEEK_SET) != 0) {
+            in->mem_pos = raw < in->mem_len ? (size_t)raw : in->mem_len;
+        } else if (fseeko(in->file, (off_t)raw, SEEK_SET) != 0) {
             return io_error(in, err);
         }
         in->raw_len = 0;
         in->raw_eof = 0;
+        in->carry_pos = in->carry_len = 0;
         in->offset = off;
         return FOLDSVG_OK;
     }

@@ -357,8 +357,8 @@ foldsvg_status fs_perf_read(fs_input *in, const fs_perf_opts *po, fs_sink *sink,
     r.o = po ? po : &defaults;
     r.sink = sink;
     r.err = err;
-    r.names.kernel = r.o->kernel;
-    r.names.jit = r.o->jit;
+    r.names.kernel = r.o->kernel || r.o->all;
+    r.names.jit = r.o->jit || r.o->all;
     r.names.addrs = r.o->addrs;
     r.names.skip_after = (const char *const *)r.o->skip_after.v;
     r.names.nskip_after = r.o->skip_after.n;

@@ -23,6 +23,7 @@ typedef struct fs_perf_opts {
     int tid;    /* the root is "comm-PID/TID" (wins over pid) */
     int kernel; /* _[k] after kernel frames */
     int jit;    /* _[j] after JIT frames */
+    int all;    /* kernel and jit */
     int addrs;  /* "[module <addr>]" for frames without a symbol */
     /* Only records of this event; NULL or "" means the first event the input names.
      * "cycles" matches "cycles:u" and "cycles:ppp" (inferno's rule); a name with a ':'

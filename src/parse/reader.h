@@ -29,7 +29,10 @@ enum {
     FS_FORMAT_ORDERED = 1,
     /* Stacks arrive as whole folded paths (sink->line), so the input can be merged as it
      * streams or sorted without building a tree (lib/convert.c). */
-    FS_FORMAT_PATHS = 2
+    FS_FORMAT_PATHS = 2,
+    /* A format foldsvg does not read (parse/foreign.h): detecting it is the error its read
+     * gives, which names what the input is. */
+    FS_FORMAT_FOREIGN = 4
 };
 
 typedef struct fs_format {

@@ -14,5 +14,8 @@ extern const unsigned char fs_asset_report_css[];
 extern const size_t fs_asset_report_css_len;
 extern const unsigned char fs_asset_report_js[];
 extern const size_t fs_asset_report_js_len;
+/* the rules of a diff's sections (src/render/report.c adds them when a section is one) */
+extern const unsigned char fs_asset_diffreport_css[];
+extern const size_t fs_asset_diffreport_css_len;
 
 #endif

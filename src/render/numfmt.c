@@ -60,3 +60,37 @@ size_t fs_fmt_fixed(char *buf, double x, int decimals)
     }
     return n;
 }
+
+const char *fs_unit_for_count(const char *unit, uint64_t n)
+{
+    /* The units foldsvg and the formats it reads use (docs/cli.md "Count name"), and perf's
+     * generic event names. */
+    static const char *const plural[][2] = {
+        {"cycles", "cycle"},
+        {"samples", "sample"},
+        {"bytes", "byte"},
+        {"instructions", "instruction"},
+        {"events", "event"},
+        {"calls", "call"},
+        {"allocations", "allocation"},
+        {"nanoseconds", "nanosecond"},
+        {"microseconds", "microsecond"},
+        {"milliseconds", "millisecond"},
+        {"seconds", "second"},
+        {"ticks", "tick"},
+        {"branches", "branch"},
+        {"branch-instructions", "branch-instruction"},
+        {"branch-misses", "branch-miss"},
+        {"cache-misses", "cache-miss"},
+        {"cache-references", "cache-reference"},
+        {"page-faults", "page-fault"},
+        {"context-switches", "context-switch"},
+        {"cpu-migrations", "cpu-migration"},
+    };
+    if (n != 1 || !unit)
+        return unit;
+    for (size_t i = 0; i < sizeof plural / sizeof plural[0]; i++)
+        if (strcmp(unit, plural[i][0]) == 0)
+            return plural[i][1];
+    return unit;
+}

@@ -13,4 +13,10 @@ size_t fs_fmt_fixed(char *buf, double x, int decimals);
 /* Writes N in decimal; returns the length. BUF needs 21 bytes. */
 size_t fs_fmt_u64(char *buf, uint64_t n);
 
+/* The count unit UNIT as it reads after the number N in prose: for N == 1 the singular of a
+ * known plural unit ("cycles" -> "cycle", "page-faults" -> "page-fault"), else UNIT as it
+ * is. Other names (event names with modifiers such as "cycles:u", abbreviations such as
+ * "ms") are names, never changed. */
+const char *fs_unit_for_count(const char *unit, uint64_t n);
+
 #endif

@@ -6,6 +6,9 @@
 
 #include "render/annotation.h"
 #include "render/assets.h"
+#include "render/template.h"
+#include "render/theme.h"
+#include "render/svg.h"
 #include "render/xmlw.h"
 #include "util/buf.h"
 #include "util/error.h"
@@ -25,6 +28,8 @@ void fs_report_section_free(fs_report_section *s)
     fs_tables_free(&s->tables);
     free(s->names);
     free(s->countname);
+    fs_diff_section_free(s->diff);
+    free(s->diff);
     memset(s, 0, sizeof *s);
 }
 
@@ -69,7 +74,10 @@ static void write_table(fs_xmlw *c, const fs_report_section *s, const char *kind
     fs_xmlw_start(c, "caption");
     fs_xmlw_text(c, title);
     char note[96];
-    snprintf(note, sizeof note, "top %zu of %zu function%s", n, funcs, funcs == 1 ? "" : "s");
+    char shown[32], all[32];
+    fs_format_thousands((uint64_t)n, shown);
+    fs_format_thousands((uint64_t)funcs, all);
+    snprintf(note, sizeof note, "top %s of %s function%s", shown, all, funcs == 1 ? "" : "s");
     fs_xmlw_text(c, " ");
     element(c, "span", NULL, note);
     fs_xmlw_end_full(c);
@@ -141,7 +149,10 @@ static void write_section(fs_xmlw *c, const fs_report_section *s, size_t index)
         fs_xmlw_end_full(c);
         nl(c);
     }
-    write_facts(c, s);
+    if (s->diff)
+        fs_diff_write_facts(c, s->diff);
+    else
+        write_facts(c, s);
     fs_xmlw_start(c, "div");
     fs_xmlw_attr(c, "class", "fs-graph");
     nl(c);
@@ -157,6 +168,17 @@ static void write_section(fs_xmlw *c, const fs_report_section *s, size_t index)
         fs_xmlw_end_full(c);
         nl(c);
     }
+    if (s->diff) {
+        fs_diff_write_tables(c, s->diff);
+        fs_xmlw_start(c, "p");
+        fs_xmlw_attr(c, "class", "fs-note");
+        fs_diff_write_note(c, s->diff);
+        fs_xmlw_end_full(c);
+        nl(c);
+        fs_xmlw_end_full(c);
+        nl(c);
+        return;
+    }
     fs_xmlw_start(c, "div");
     fs_xmlw_attr(c, "class", "fs-tables");
     nl(c);
@@ -167,14 +189,16 @@ static void write_section(fs_xmlw *c, const fs_report_section *s, size_t index)
     nl(c);
     fs_xmlw_start(c, "p");
     fs_xmlw_attr(c, "class", "fs-note");
-    fs_xmlw_text(
-        c, "Self time: the function is the leaf of the stack. Inclusive time: the function is "
-           "anywhere on the stack, counted once per stack. Click a function (or Shift+click a "
-           "frame) to see its callers and callees.");
+    fs_xmlw_text(c, "Self time: the function is the leaf of the stack. Inclusive time: the "
+                    "function is anywhere on the stack, counted once per stack.");
+    /* the views need the stacks, which --no-javascript leaves out */
+    if (s->stacks)
+        fs_xmlw_text(c, " Click a function (or Shift+click a frame) to see its callers and "
+                        "callees.");
     if (s->per > 1) {
-        char per[96];
-        snprintf(per, sizeof per, " Counts are divided by %llu (--per): cost per iteration.",
-                 (unsigned long long)s->per);
+        char per[96], k[32];
+        fs_format_thousands(s->per, k);
+        snprintf(per, sizeof per, " Counts are divided by %s (--per): cost per iteration.", k);
         fs_xmlw_text(c, per);
     }
     fs_xmlw_end_full(c);
@@ -183,8 +207,24 @@ static void write_section(fs_xmlw *c, const fs_report_section *s, size_t index)
     nl(c);
 }
 
+/* The style, from its template (src/render/assets/report.css), for THEME. */
+static void write_style(fs_xmlw *c, int theme)
+{
+    const fs_template_var vars[] = {
+        {"scheme", fs_theme_color_scheme(theme)},
+        {"dark", fs_theme_dark_media(theme)},
+    };
+    fs_buf css = {0};
+    if (fs_template_expand(&css, (const char *)fs_asset_report_css, fs_asset_report_css_len, vars,
+                           sizeof vars / sizeof vars[0]) != FOLDSVG_OK)
+        c->st = FOLDSVG_E_NOMEM;
+    else
+        fs_xmlw_raw(c, css.data, css.len);
+    fs_buf_free(&css);
+}
+
 foldsvg_status fs_report_write_html(const fs_report_section *secs, size_t n, const char *title,
-                                    xmlOutputBufferPtr out, foldsvg_error *err)
+                                    int theme, xmlOutputBufferPtr out, foldsvg_error *err)
 {
     fs_xmlw c;
     FS_FORWARD_IF_ERROR(fs_xmlw_begin(&c, out, "HTML", err));
@@ -207,7 +247,7 @@ foldsvg_status fs_report_write_html(const fs_report_section *secs, size_t n, con
     nl(&c);
     fs_xmlw_start(&c, "meta");
     fs_xmlw_attr(&c, "name", "color-scheme");
-    fs_xmlw_attr(&c, "content", "light dark");
+    fs_xmlw_attr(&c, "content", fs_theme_color_scheme(theme));
     fs_xmlw_end(&c);
     nl(&c);
     fs_xmlw_start(&c, "meta");
@@ -222,7 +262,13 @@ foldsvg_status fs_report_write_html(const fs_report_section *secs, size_t n, con
     /* The assets are ours and never hold "</style" or "</script", so they go in raw. */
     fs_xmlw_start(&c, "style");
     nl(&c);
-    fs_xmlw_raw(&c, (const char *)fs_asset_report_css, fs_asset_report_css_len);
+    write_style(&c, theme);
+    for (size_t i = 0; i < n; i++) {
+        if (secs[i].diff) { /* the diff sections' own rules, once */
+            fs_xmlw_raw(&c, (const char *)fs_asset_diffreport_css, fs_asset_diffreport_css_len);
+            break;
+        }
+    }
     fs_xmlw_end_full(&c);
     nl(&c);
     fs_xmlw_end_full(&c);

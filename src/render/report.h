@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "foldsvg.h"
+#include "render/diffreport.h"
 #include "render/tables.h"
 
 typedef struct fs_report_fact {
@@ -26,12 +27,14 @@ typedef struct fs_report_section {
     char *names;
     char *countname;
     uint64_t per;
+    fs_diff_section *diff; /* a diff's section: its facts and tables instead (NULL: none) */
 } fs_report_section;
 
 void fs_report_section_free(fs_report_section *s);
 
-/* Writes the page (TITLE: its title) to OUT and closes OUT, also on failure. */
+/* Writes the page (TITLE: its title; THEME: an fs_theme, render/theme.h) to OUT and closes
+ * OUT, also on failure. */
 foldsvg_status fs_report_write_html(const fs_report_section *secs, size_t n, const char *title,
-                                    xmlOutputBufferPtr out, foldsvg_error *err);
+                                    int theme, xmlOutputBufferPtr out, foldsvg_error *err);
 
 #endif

@@ -63,6 +63,10 @@ int fs_script_write(xmlTextWriterPtr w, const fs_script_settings *s, int with_co
     json_number(&b, s->factor, 1.0);
     fs_buf_puts(&b, ", \"minwidth\": ");
     json_number(&b, s->minwidth, 0.01);
+    if (s->theme) {
+        fs_buf_puts(&b, ", \"theme\": ");
+        json_cstr(&b, s->theme);
+    }
     fs_buf_puts(&b, "};\n");
     if (with_code) {
         fs_buf_append(&b, (const char *)fs_asset_flamegraph_js, fs_asset_flamegraph_js_len);

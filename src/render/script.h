@@ -17,9 +17,10 @@ typedef struct fs_script_settings {
     int fluid;               /* no --width given: the script makes the graph fluid */
     int width;               /* the static width written on the root */
     int truncate_text_right;
-    uint64_t total;  /* total count (fg:w of the root) */
-    double factor;   /* --factor, for tooltips the script writes */
-    double minwidth; /* --minwidth (percent), for the frames the views draw */
+    uint64_t total;    /* total count (fg:w of the root) */
+    double factor;     /* --factor, for tooltips the script writes */
+    double minwidth;   /* --minwidth (percent), for the frames the views draw */
+    const char *theme; /* "light" or "dark" (--theme); NULL: the system's */
 } fs_script_settings;
 
 /* Extra attributes of the root <svg> that the script needs (e.g. how it starts). */

@@ -14,6 +14,7 @@
 #include "render/numfmt.h"
 #include "render/script.h"
 #include "render/template.h"
+#include "render/theme.h"
 #include "render/xmltext.h"
 #include "render/xmlw.h"
 #include "util/utf8.h"
@@ -195,7 +196,7 @@ static int measure_frame(void *user, const fs_frame *f)
 {
     svg_ctx *c = user;
     if (f->has_delta) {
-        uint64_t a = f->delta < 0 ? (uint64_t)(-(f->delta + 1)) + 1 : (uint64_t)f->delta;
+        uint64_t a = fs_delta_abs(f->delta);
         if (a > c->delta_max)
             c->delta_max = a;
     }
@@ -427,7 +428,7 @@ static void write_style(svg_ctx *c)
     const fs_template_var vars[] = {
         {"p", c->prefix},   {"font", fs_buf_str(&family)},
         {"size", size},     {"title_size", title_size},
-        {"stroke", stroke},
+        {"stroke", stroke}, {"dark", fs_theme_dark_media(c->o->theme)},
     };
     fs_template_expand(&css, (const char *)fs_asset_flamegraph_css, fs_asset_flamegraph_css_len,
                        vars, sizeof vars / sizeof vars[0]);
@@ -521,6 +522,7 @@ static void write_document(svg_ctx *c)
         .total = c->total,
         .factor = o->factor,
         .minwidth = o->minwidth,
+        .theme = o->theme == FS_THEME_AUTO ? NULL : fs_theme_name(o->theme),
     };
     char search_rgb[32];
     snprintf(search_rgb, sizeof search_rgb, "rgb(%u,%u,%u)", o->searchcolor.r, o->searchcolor.g,
@@ -625,6 +627,8 @@ foldsvg_status fs_render_svg(const fs_svg_input *in, xmlOutputBufferPtr out, fol
         xmlOutputBufferClose(out);
         return fs_error(err, st, NULL, "out of memory while laying out frames");
     }
+    if (in->frames && in->delta_max > c.delta_max)
+        c.delta_max = in->delta_max;
     if (c.delta_max == 0)
         c.delta_max = 1;
     unsigned sub = o->subtitle ? 2 * c.fs : 0;
@@ -633,9 +637,10 @@ foldsvg_status fs_render_svg(const fs_svg_input *in, xmlOutputBufferPtr out, fol
     c.H = (c.depthmax + 1) * c.fh + c.ypad1 + c.ypad2;
     if (o->id_prefix)
         snprintf(c.prefix, sizeof c.prefix, "%s", o->id_prefix);
-    else
+    else /* the theme too: a light and a dark copy of one graph share a page, not styles */
         snprintf(c.prefix, sizeof c.prefix, "fg%08llx",
-                 (unsigned long long)(fs_mix64(c.content_hash ^ c.total) & 0xffffffffULL));
+                 (unsigned long long)(fs_mix64(c.content_hash ^ c.total ^ (uint64_t)o->theme) &
+                                      0xffffffffULL));
 
     FS_FORWARD_IF_ERROR(fs_xmlw_begin(&c.x, out, "XML", err));
     write_document(&c);

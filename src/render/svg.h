@@ -33,6 +33,7 @@ typedef struct fs_svg_opts {
     double factor;
     int pretty_xml, no_javascript;
     char *id_prefix; /* NULL: a hash of the content */
+    int theme;       /* fs_theme (render/theme.h) */
 } fs_svg_opts;
 
 typedef struct fs_svg_input {
@@ -43,6 +44,9 @@ typedef struct fs_svg_input {
     const fs_order_log *log; /* flamechart (the default title says so): this order; else NULL */
     const fs_frame *frames;
     size_t nframes;
+    /* With FRAMES: the largest |delta| of every frame merged, pruned ones included (the
+     * list holds only the frames drawn, but the color scale counts them all); 0: none. */
+    uint64_t delta_max;
     const fs_svg_opts *opts;
     const char *countname;            /* resolved unit */
     fs_palettemap *palette_map;       /* --cp: looked up and extended; NULL otherwise */

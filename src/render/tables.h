@@ -13,9 +13,10 @@
 
 /* What the report options say (rows of stage "report" in src/lib/options.c write here). */
 typedef struct fs_report_opts {
-    size_t top;     /* rows per table; 0: the caller's default */
-    int top_format; /* foldsvg_top_format */
-    uint64_t per;   /* --per K: counts divided by K (0 or 1: off) */
+    size_t top;                     /* rows per table; 0: the caller's default */
+    int top_format;                 /* foldsvg_top_format */
+    uint64_t per;                   /* --per K: counts divided by K (0 or 1: off) */
+    uint64_t per_before, per_after; /* a diff's sides: --per-before, --per-after (0: per) */
 } fs_report_opts;
 
 typedef struct fs_top_row {
@@ -40,6 +41,12 @@ void fs_tables_free(fs_tables *tb);
 /* Count formatting shared by every writer: COUNT / PER (PER 0 or 1: the count itself) with
  * ',' thousands separators when SEP, two decimals when divided. BUF: at least 48 bytes. */
 void fs_tables_format_count(uint64_t count, uint64_t per, int sep, char *buf);
+/* WHOLE.CENTS (CENTS up to 100: 100 carries into WHOLE) as fs_tables_format_count writes a
+ * divided count. */
+void fs_tables_format_cents(uint64_t whole, uint64_t cents, int sep, char *buf);
+/* COUNT / PER as a JSON number (fs_tables_format_count without separators). */
+struct fs_jsonout;
+void fs_tables_json_count(struct fs_jsonout *j, uint64_t count, uint64_t per);
 /* COUNT as a percent of TOTAL (0 when TOTAL is 0). */
 double fs_tables_percent(uint64_t count, uint64_t total);
 

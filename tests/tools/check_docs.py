@@ -1,15 +1,16 @@
 #!/usr/bin/env python3
-"""The options of `foldsvg --help`, docs/cli.md, the man page and the README agree.
+"""The option table (`foldsvg --list-options`), docs/cli.md, the man page and the README agree.
 
     check_docs.py BIN ROOT      (ROOT: the source tree)
 
-- every option --help lists is documented in docs/cli.md (in the first cell of an option
+- every option of the table is documented in docs/cli.md (in the first cell of an option
   table row) and in docs/foldsvg.1 (on the line after a .TP, where the man page defines
   options);
-- every option those tables and entries define is one --help lists (no documented option
+- every option those tables and entries define is in the table (no documented option
   that the program lacks);
 - every option docs/cli.md mentions anywhere, and every option the README shows in a code
-  span of its own (`--title`) or on a `foldsvg ...` command line, is one --help lists.
+  span of its own (`--title`) or on a `foldsvg ...` command line, is in the table.
+(tests/options.sh checks --help and the completion against the same table.)
 Prints what disagrees and "docs: N passed, M failed". Python 3 standard library only.
 """
 import os
@@ -21,14 +22,16 @@ LONG = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*")
 SHORT = re.compile(r"(?<![\w-])-[a-zA-Z](?![\w-])")
 
 
-def help_options(binary):
-    out = subprocess.run([binary, "--help"], capture_output=True, text=True, check=True).stdout
+def table_options(binary):
+    """Every option of the table, long and short: NAME<TAB>SHORT<TAB>..."""
+    out = subprocess.run([binary, "--list-options"], capture_output=True, text=True,
+                         check=True).stdout
     opts = set()
     for line in out.splitlines():
-        # an option line: indented, starting with "-x, --name" or "--name"
-        m = re.match(r"^ {2,}((?:-[a-zA-Z], )?--[a-z][a-z0-9-]*)", line)
-        if m:
-            opts.update(SHORT.findall(m.group(1)) + LONG.findall(m.group(1)))
+        name, short = line.split("\t")[:2]
+        opts.add("--" + name)
+        if short:
+            opts.add("-" + short)
     return opts
 
 
@@ -73,20 +76,20 @@ def readme_options(path):
 
 def main(argv):
     binary, root = argv
-    want = help_options(binary)
+    want = table_options(binary)
     problems = []
     if len(want) < 40:
-        problems.append("--help lists only %d options: is its format still parsed?" % len(want))
+        problems.append("--list-options lists only %d options" % len(want))
     md_defined, md_mentioned = cli_md(os.path.join(root, "docs", "cli.md"))
     man_defined = man_page(os.path.join(root, "docs", "foldsvg.1"))
     readme = readme_options(os.path.join(root, "README.md"))
     checks = [
-        ("listed by --help but not defined in docs/cli.md", want - md_defined),
-        ("listed by --help but not defined in docs/foldsvg.1", want - man_defined),
-        ("defined in docs/cli.md but not listed by --help", md_defined - want),
-        ("defined in docs/foldsvg.1 but not listed by --help", man_defined - want),
-        ("mentioned in docs/cli.md but not listed by --help", md_mentioned - want),
-        ("mentioned in README.md but not listed by --help", readme - want),
+        ("in the option table but not defined in docs/cli.md", want - md_defined),
+        ("in the option table but not defined in docs/foldsvg.1", want - man_defined),
+        ("defined in docs/cli.md but not in the option table", md_defined - want),
+        ("defined in docs/foldsvg.1 but not in the option table", man_defined - want),
+        ("mentioned in docs/cli.md but not in the option table", md_mentioned - want),
+        ("mentioned in README.md but not in the option table", readme - want),
     ]
     passed = failed = 0
     for what, bad in checks:
@@ -97,7 +100,7 @@ def main(argv):
             passed += 1
     for p in problems:
         print("FAIL " + p)
-    print("%d options in --help" % len(want))
+    print("%d options in the table" % len(want))
     print("docs: %d passed, %d failed" % (passed, failed + (len(want) < 40)))
     return 1 if problems else 0
 

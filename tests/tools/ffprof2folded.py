@@ -69,7 +69,8 @@ def index(seq, i, what):
 def clean(name):
     if not isinstance(name, str):
         raise BadProfile("a frame name that is not a string: %r" % (name,))
-    return name.replace(";", ":").replace("\n", " ").replace("\r", " ")
+    # whitespace at a name's ends goes: folded text cannot carry it (docs/cli.md)
+    return name.replace(";", ":").replace("\n", " ").replace("\r", " ").strip(" \t\n\r\v\f")
 
 
 class Thread:
@@ -98,7 +99,7 @@ class Thread:
                 raise BadProfile("%s: the prefixes of stack %d form a cycle" % (self.origin, stack))
             names.append(clean(self.frame_name(s)))
             s = self.parent(s)
-        text = ";".join(reversed(names)) or UNKNOWN
+        text = ";".join(reversed(names)) if any(names) else UNKNOWN  # all empty: no stack
         self.memo[stack] = text
         return text
 

@@ -6,6 +6,11 @@
     gen_folded.py [-n STACKS] [--seed S] --repeat SIZE    SIZE bytes (K, M, G: powers of
                     [--repeat-seed SEED]                  1000) of lines drawn at random from
                                                           the STACKS stacks, counts 1..50
+    gen_folded.py [-n STACKS] [--seed S] --variant SEED   a second run of the same program,
+                                                          for diffs: each stack left out with
+                                                          probability 1/20, STACKS/20 new ones
+                                                          (the walks that come next), every
+                                                          count drawn again; sorted
 
 The stacks are random walks down a fixed synthetic call graph, so they share prefixes the
 way real profiles do: 20,000 function names (Rust, C++, Java, kernel and Python style,
@@ -79,8 +84,22 @@ def main(argv):
     ap.add_argument("--repeat", type=size, metavar="SIZE",
                     help="write SIZE bytes of lines drawn at random from the stacks")
     ap.add_argument("--repeat-seed", type=int, default=1)
+    ap.add_argument("--variant", type=int, metavar="SEED",
+                    help="write a perturbed run of the same stacks (for --diff)")
     ap.add_argument("-o", "--out", default="-")
     a = ap.parse_args(argv)
+    if a.variant is not None:
+        names, order, _ = stacks(a.stacks + a.stacks // 20, a.seed)
+        r = random.Random(a.variant)
+        kept = [s for i, s in enumerate(order) if i >= a.stacks or r.random() >= 0.05]
+        lines = ["%s %d\n" % (";".join(names[f] for f in s), max(1, int(r.paretovariate(1.2))))
+                 for s in kept]
+        lines.sort()
+        out = sys.stdout if a.out == "-" else open(a.out, "w", encoding="ascii", newline="\n")
+        out.writelines(lines)
+        if out is not sys.stdout:
+            out.close()
+        return 0
     names, order, rng = stacks(a.stacks, a.seed)
     text = [";".join(names[f] for f in s) for s in order]
     out = sys.stdout if a.out == "-" else open(a.out, "w", encoding="ascii", newline="\n")

@@ -200,6 +200,35 @@ class Runner(unittest.TestCase):
         r = self.compat(os.environ["FOLDSVG_BIN"], "no-such-case")
         self.assertEqual(r.returncode, 1)
 
+    def test_diff_runner_fails(self):
+        def diff(binary, *cases):
+            return run(sys.executable, os.path.join(HERE, "compat.py"), "diff", binary, *cases)
+        r = diff(os.environ["FOLDSVG_BIN"], "small", "small-normalize")
+        self.assertEqual(r.returncode, 0, r.stdout)
+        self.assertIn("diff: 2 passed, 0 failed", r.stdout)
+        with tempfile.TemporaryDirectory() as d:
+            # the sides swapped: other lines, other colors; and a folded writer that leaves a
+            # line out (the SVG still right): each is found
+            swapped = os.path.join(d, "swapped")
+            with open(swapped, "w") as f:
+                f.write('#!/bin/sh\nshift; a=$1; b=$2; shift 2\nexec "%s" --diff "$b" "$a" "$@"\n'
+                        % os.environ["FOLDSVG_BIN"])
+            short = os.path.join(d, "short")
+            with open(short, "w") as f:
+                f.write('#!/bin/sh\nfor o; do out=$o; done\n"%s" "$@" || exit\n'
+                        'case $out in *.folded) sed -i 1d "$out" ;; esac\n'
+                        % os.environ["FOLDSVG_BIN"])
+            for fake in (swapped, short):
+                os.chmod(fake, 0o755)
+            r = diff(swapped, "small")
+            self.assertEqual(r.returncode, 1, r.stdout)
+            self.assertIn("folded: line 1", r.stdout)
+            self.assertIn("svg: ", r.stdout)
+            r = diff(short, "small")
+            self.assertEqual(r.returncode, 1, r.stdout)
+            self.assertIn("FAIL small", r.stdout)
+            self.assertNotIn("svg: ", r.stdout)
+
 
 if __name__ == "__main__":
     unittest.main()

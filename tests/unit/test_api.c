@@ -259,6 +259,64 @@ START_TEST(error_format_one_line)
 }
 END_TEST
 
+/* The summary line: singular after 1 for known plural units only, thousands separators. */
+START_TEST(summary_line)
+{
+    char b[128];
+    foldsvg_summary(b, sizeof b, 1, "cycles", 1);
+    ck_assert_str_eq(b, "1 cycle across 1 unique stack");
+    foldsvg_summary(b, sizeof b, 47, "samples", 3);
+    ck_assert_str_eq(b, "47 samples across 3 unique stacks");
+    foldsvg_summary(b, sizeof b, 1037807, NULL, 1234);
+    ck_assert_str_eq(b, "1,037,807 cycles across 1,234 unique stacks");
+    foldsvg_summary(b, sizeof b, 1, "page-faults", 2);
+    ck_assert_str_eq(b, "1 page-fault across 2 unique stacks");
+    foldsvg_summary(b, sizeof b, 1, "cycles:u", 1);
+    ck_assert_str_eq(b, "1 cycles:u across 1 unique stack");
+    foldsvg_summary(b, sizeof b, 0, "bytes", 0);
+    ck_assert_str_eq(b, "0 bytes across 0 unique stacks");
+    ck_assert_uint_eq(foldsvg_summary(b, 4, 1, "ms", 1), strlen("1 ms across 1 unique stack"));
+    ck_assert_str_eq(b, "1 m");
+}
+END_TEST
+
+typedef struct warnings {
+    char text[2048];
+    int n;
+} warnings;
+
+static void collect_warning(void *user, const foldsvg_error *w)
+{
+    warnings *c = user;
+    c->n++;
+    strncat(c->text, w->message, sizeof c->text - strlen(c->text) - 2);
+    strcat(c->text, "|");
+}
+
+/* Options about outputs a run does not write are warned about, those it writes are not. */
+START_TEST(warn_unused_options)
+{
+    foldsvg_options *o = foldsvg_options_new();
+    warnings w = {"", 0};
+    foldsvg_options_set_warning_handler(o, collect_warning, &w);
+    ck_assert_int_eq(foldsvg_options_set(o, "title", "T", NULL), FOLDSVG_OK);
+    ck_assert_int_eq(foldsvg_options_set(o, "per", "10", NULL), FOLDSVG_OK);
+    ck_assert_int_eq(foldsvg_options_set(o, "countname", "ms", NULL), FOLDSVG_OK);
+    foldsvg_options_warn_unused(o, FOLDSVG_WRITES_GRAPH | FOLDSVG_WRITES_TABLES);
+    ck_assert_int_eq(w.n, 0);
+    foldsvg_options_warn_unused(o, FOLDSVG_WRITES_GRAPH);
+    ck_assert_int_eq(w.n, 1);
+    ck_assert_ptr_nonnull(strstr(w.text, "--per does nothing here"));
+    w.n = 0;
+    w.text[0] = '\0';
+    foldsvg_options_warn_unused(o, 0);
+    ck_assert_int_eq(w.n, 2);
+    ck_assert_ptr_nonnull(strstr(w.text, "--title does nothing here: it is about the flamegraph, "
+                                         "and only folded text is written|"));
+    foldsvg_options_free(o);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("api");
@@ -272,6 +330,8 @@ int main(void)
     tcase_add_test(tc, render_to_memory_and_options);
     tcase_add_test(tc, read_gzip_buffer_equals_plain);
     tcase_add_test(tc, error_format_one_line);
+    tcase_add_test(tc, summary_line);
+    tcase_add_test(tc, warn_unused_options);
     tcase_add_test(tc, write_modes_follow_umask_and_existing_file);
     suite_add_tcase(s, tc);
     return fs_test_run(s);

@@ -45,9 +45,9 @@ static const char *apply_sep(fs_filter *f, const char *stack, char sep)
             start = i + 1;
         }
     }
-    int keep;
-    ck_assert_int_eq(fs_filter_apply(f, fr, &n, &keep), FOLDSVG_OK);
-    if (!keep)
+    fs_drop why;
+    ck_assert_int_eq(fs_filter_apply(f, fr, &n, &why), FOLDSVG_OK);
+    if (why != FS_DROP_NONE)
         return DROP;
     size_t o = 0;
     for (size_t i = 0; i < n; i++) {
@@ -213,9 +213,9 @@ START_TEST(test_generator_names)
     snprintf(lng + o, sizeof lng - o, "::h7777777777777777");
     fs_strref fr = {lng, strlen(lng)};
     size_t n = 1;
-    int keep;
-    ck_assert_int_eq(fs_filter_apply(f, &fr, &n, &keep), FOLDSVG_OK);
-    ck_assert_int_eq(keep, 1);
+    fs_drop why;
+    ck_assert_int_eq(fs_filter_apply(f, &fr, &n, &why), FOLDSVG_OK);
+    ck_assert_int_eq(why, FS_DROP_NONE);
     ck_assert_uint_eq(n, 1);
     ck_assert_uint_eq(fr.len, clean);
     ck_assert(memcmp(fr.ptr, lng, clean) == 0);
@@ -391,9 +391,9 @@ START_TEST(test_names_stay_valid)
     char buf[] = "fn_1;fn_2;other";
     fs_strref fr[3] = {{buf, 4}, {buf + 5, 4}, {buf + 10, 5}};
     size_t n = 3;
-    int keep;
-    ck_assert_int_eq(fs_filter_apply(f, fr, &n, &keep), FOLDSVG_OK);
-    ck_assert_int_eq(keep, 1);
+    fs_drop why;
+    ck_assert_int_eq(fs_filter_apply(f, fr, &n, &why), FOLDSVG_OK);
+    ck_assert_int_eq(why, FS_DROP_NONE);
     memset(buf, 'X', sizeof buf - 1);
     ck_assert_uint_eq(n, 3);
     ck_assert(fr[0].len == 2 && memcmp(fr[0].ptr, "fn", 2) == 0);

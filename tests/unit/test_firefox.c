@@ -53,8 +53,7 @@ static foldsvg_status ts_stack(fs_sink *self, const fs_strref *fr, size_t n, uin
     for (size_t i = 0; i < n; i++) {
         if (i)
             k[o++] = ';';
-        fs_sanitize_name(k + o, fr[i].ptr, fr[i].len);
-        o += fr[i].len;
+        o += fs_sanitize_name(k + o, fr[i].ptr, fr[i].len);
     }
     if (n)
         k[o] = '\0';

@@ -97,8 +97,9 @@ static foldsvg_status stack(fs_sink *s, const char *const *names, size_t n, uint
     return s->stack(s, f, n, count, err);
 }
 
-/* Without transforms folded lines pass whole; structured stacks are sanitized, an empty one
- * is [unknown]; zero counts go, a differential line with only a first count stays. */
+/* Without transforms folded lines pass whole; structured stacks are sanitized (whitespace at
+ * names' ends trimmed), an empty one is [unknown]; zero counts go, a differential line with
+ * only a first count stays. */
 START_TEST(plain_lines_pass_whole)
 {
     foldsvg_options *o = opts(NULL);
@@ -115,11 +116,17 @@ START_TEST(plain_lines_pass_whole)
     ck_assert_int_eq(stack(s, x, 2, 4, &err), FOLDSVG_OK);
     ck_assert_int_eq(stack(s, NULL, 0, 1, &err), FOLDSVG_OK);
     ck_assert_int_eq(stack(s, x, 2, 0, &err), FOLDSVG_OK);
+    /* whitespace at a name's ends goes; names all empty are an empty stack */
+    const char *ws[] = {" \tmain ", "\r;leaf\f \n"}, *blank[] = {" ", "", "\t"};
+    ck_assert_int_eq(stack(s, ws, 2, 6, &err), FOLDSVG_OK);
+    ck_assert_int_eq(stack(s, blank, 3, 7, &err), FOLDSVG_OK);
     ck_assert_int_eq(fs_pipeline_end(pl, &err), FOLDSVG_OK);
     ck_assert_str_eq(r.out, "a;b 3 path\n"
                             "d 5 0 path\n"
-                            "x:y|z  4 frames\n"
-                            "[unknown] 1 frames\n");
+                            "x:y|z 4 frames\n"
+                            "[unknown] 1 frames\n"
+                            "main|:leaf 6 frames\n"
+                            "[unknown] 7 frames\n");
     fs_pipeline_free(pl);
     foldsvg_options_free(o);
 }
@@ -186,6 +193,38 @@ START_TEST(transforms_in_order)
 }
 END_TEST
 
+/* --reverse on a folded line trims the reversed line as a whole, as inferno does: the new
+ * root loses its leading, the new leaf its trailing whitespace, the frames between keep
+ * theirs. Names from structured inputs are trimmed whole by the sanitizing (every name, both
+ * ends), before --reverse. */
+START_TEST(reverse_trims_the_reversed_line)
+{
+    const char *kv[] = {"reverse", NULL, NULL};
+    foldsvg_options *o = opts(kv);
+    rec r;
+    fs_pipeline *pl = make(o, &r, 1);
+    fs_sink *s = fs_pipeline_begin(pl, "in");
+    foldsvg_error err;
+    ck_assert_int_eq(line(s, "a;impl for [T; _]>::f", 19, 1, &err), FOLDSVG_OK);
+    ck_assert_int_eq(line(s, "x \t;m; mid ;\t y", 2, 2, &err), FOLDSVG_OK);
+    ck_assert_int_eq(line(s, " lone ", 1, 3, &err), FOLDSVG_OK); /* root and leaf at once */
+    const char *names[] = {" s ", " t "};
+    ck_assert_int_eq(stack(s, names, 2, 4, &err), FOLDSVG_OK);
+    ck_assert_str_eq(r.out, "_]>::f|impl for [T|a 19 frames\n"
+                            "y| mid |m|x 2 frames\n"
+                            "lone 1 frames\n"
+                            "t|s 4 frames\n");
+    fs_pipeline_free(pl);
+    /* a consumer of paths gets the trimmed line */
+    pl = make(o, &r, 0);
+    s = fs_pipeline_begin(pl, "in");
+    ck_assert_int_eq(line(s, "a;impl for [T; _]>::f", 19, 1, &err), FOLDSVG_OK);
+    ck_assert_str_eq(r.out, "_]>::f;impl for [T;a 19 path\n");
+    fs_pipeline_free(pl);
+    foldsvg_options_free(o);
+}
+END_TEST
+
 /* Fractional weights meet per sanitized stack and are rounded half up at the input's end,
  * then take the same way as the other stacks (transforms included). */
 START_TEST(fractions_sum_per_sanitized_stack)
@@ -202,9 +241,16 @@ START_TEST(fractions_sum_per_sanitized_stack)
     ck_assert_int_eq(s->weight(s, a, 2, &w1, &err), FOLDSVG_OK);
     ck_assert_int_eq(s->weight(s, b, 2, &w2, &err), FOLDSVG_OK);
     ck_assert_int_eq(s->weight(s, NULL, 0, &w3, &err), FOLDSVG_OK); /* rounds to 0: dropped */
-    ck_assert_uint_eq(r.len, 0);                                    /* nothing before the end */
+    /* names trimmed before they meet: " a;1 " is "a:1"; blank names are [unknown], and
+     * their fractions meet those of the empty stack */
+    fs_strref c[] = {{" a;1 ", 5}, {"b\t", 2}}, blank[] = {{" ", 1}, {"", 0}};
+    fs_weight w4 = {0, 0.5, 0}, w5 = {0, 0.2, 0};
+    ck_assert_int_eq(s->weight(s, c, 2, &w4, &err), FOLDSVG_OK);
+    ck_assert_int_eq(s->weight(s, blank, 2, &w5, &err), FOLDSVG_OK);
+    ck_assert_uint_eq(r.len, 0); /* nothing before the end */
     ck_assert_int_eq(fs_pipeline_end(pl, &err), FOLDSVG_OK);
-    ck_assert_str_eq(r.out, "b|a:1 2 frames\n"); /* 1.5 rounds up */
+    ck_assert_str_eq(r.out, "b|a:1 2 frames\n"       /* 2.0 */
+                            "[unknown] 1 frames\n"); /* 0.4 + 0.2 rounds up */
     fs_weight neg = {-3, 0.5, 0};
     s = fs_pipeline_begin(pl, "neg");
     ck_assert_int_eq(s->weight(s, a, 2, &neg, &err), FOLDSVG_OK);
@@ -232,6 +278,37 @@ START_TEST(two_pipelines_are_independent)
     fs_pipeline_free(p2);
     foldsvg_options_free(plain);
     foldsvg_options_free(rev);
+}
+END_TEST
+
+/* --strip-hex comes first: the filters see the stripped names, equal names merge, and the
+ * frames point at the rewritten names whatever their number (the buffer grows under them). */
+START_TEST(strip_hex_before_the_filters)
+{
+    const char *kv[] = {"strip-hex", NULL, "exclude", "0x1f", "collapse-recursion", NULL, NULL};
+    foldsvg_options *o = opts(kv);
+    rec r;
+    fs_pipeline *pl = make(o, &r, 0);
+    ck_assert_int_eq(fs_pipeline_rewrites(pl), 1);
+    fs_sink *s = fs_pipeline_begin(pl, "in");
+    foldsvg_error err;
+    /* 0x1f is gone before --exclude looks; f@0x1 and f@0x2 become one frame */
+    ck_assert_int_eq(line(s, "main;f@0x1f;f@0x2;jit 0xABCdef9 ;0x;0xg", 3, 1, &err), FOLDSVG_OK);
+    const char *x[] = {"lib.so+0x10", "h 0x0x1"};
+    ck_assert_int_eq(stack(s, x, 2, 4, &err), FOLDSVG_OK);
+    char many[2048] = "";
+    for (int i = 0; i < 100; i++) /* 100 frames, each rewritten */
+        snprintf(many + strlen(many), sizeof many - strlen(many), "%sf%d@0x%x", i ? ";" : "", i,
+                 i + 0x100);
+    ck_assert_int_eq(line(s, many, 1, 2, &err), FOLDSVG_OK);
+    ck_assert_int_eq(fs_pipeline_end(pl, &err), FOLDSVG_OK);
+    const char *want2 = "lib.so+0x...;h 0x...x1 4 path\n";
+    ck_assert_msg(strncmp(r.out, "main;f@0x...;jit 0x... ;0x;0xg 3 path\n", 38) == 0, "%s", r.out);
+    ck_assert_ptr_nonnull(strstr(r.out, want2));
+    ck_assert_ptr_nonnull(strstr(r.out, "f0@0x...;f1@0x...;"));
+    ck_assert_ptr_nonnull(strstr(r.out, "f99@0x... 1 path\n"));
+    fs_pipeline_free(pl);
+    foldsvg_options_free(o);
 }
 END_TEST
 
@@ -281,9 +358,11 @@ int main(void)
     tcase_add_test(tc, plain_lines_pass_whole);
     tcase_add_test(tc, no_sort_checks_before_the_zero_count_rule);
     tcase_add_test(tc, transforms_in_order);
+    tcase_add_test(tc, reverse_trims_the_reversed_line);
     tcase_add_test(tc, fractions_sum_per_sanitized_stack);
     tcase_add_test(tc, two_pipelines_are_independent);
     tcase_add_test(tc, stack_stage_is_the_transforms);
+    tcase_add_test(tc, strip_hex_before_the_filters);
     suite_add_tcase(s, tc);
     return fs_test_run(s);
 }

@@ -246,6 +246,47 @@ START_TEST(pretty_xml_and_no_javascript)
 }
 END_TEST
 
+/* --theme: auto is the default, byte for byte (dark styles when the system asks); light has
+ * none, dark has them always; the script is told (a fixed theme only). Each theme draws under
+ * ids of its own, so that a light and a dark copy of one graph can share a page. */
+START_TEST(themes)
+{
+    foldsvg_profile *p = foldsvg_profile_new();
+    foldsvg_profile_record_path(p, "a", 1);
+    const char *none[] = {"id-prefix", "t", "no-javascript", NULL, NULL};
+    const char *opts[] = {"id-prefix", "t", "no-javascript", NULL, "theme", "auto", NULL};
+    char *plain = render(p, none), *s = render(p, opts);
+    ck_assert_str_eq(s, plain);
+    has(s, "@media (prefers-color-scheme: dark) {\n#t-bg { fill:#1b1b1f; }");
+    lacks(s, "\"theme\"");
+    free(s);
+    opts[5] = "light";
+    s = render(p, opts);
+    lacks(s, "#t-bg { fill:#1b1b1f; }");
+    lacks(s, "@media");
+    has(s, ", \"theme\": \"light\"};");
+    free(s);
+    opts[5] = "dark";
+    s = render(p, opts);
+    has(s, "@media all {\n#t-bg { fill:#1b1b1f; }\n#t-root &gt; text { fill:#e8e8e8; }\n}");
+    has(s, ", \"theme\": \"dark\"};");
+    free(s);
+    free(plain);
+    char ids[3][32];
+    const char *names[] = {"auto", "light", "dark"};
+    for (int i = 0; i < 3; i++) {
+        const char *t[] = {"theme", names[i], NULL};
+        s = render(p, t);
+        ck_assert_int_eq(sscanf(strstr(s, "id=\"") + 4, "%31[^\"]", ids[i]), 1);
+        free(s);
+    }
+    ck_assert_str_ne(ids[0], ids[1]);
+    ck_assert_str_ne(ids[0], ids[2]);
+    ck_assert_str_ne(ids[1], ids[2]);
+    foldsvg_profile_free(p);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("svg");
@@ -260,6 +301,7 @@ int main(void)
     tcase_add_test(tc, xml_cleaning);
     tcase_add_test(tc, ids_follow_content);
     tcase_add_test(tc, pretty_xml_and_no_javascript);
+    tcase_add_test(tc, themes);
     suite_add_tcase(s, tc);
     return fs_test_run(s);
 }

@@ -1,6 +1,7 @@
 /*
  * foldsvg flame graph script: hover details, click-to-zoom, regex search, URL state, fluid
- * width, dark mode and keyboard use, scoped to the one <svg> it sits in.
+ * width, dark mode (settings.theme: the system's, light or dark) and keyboard use, scoped to
+ * the one <svg> it sits in.
  *
  * This file is the body of a function. src/render/script.c writes, inside the <script>'s CDATA:
  *     (function () {
@@ -83,6 +84,9 @@ var truncateRight = !!settings.truncate_text_right;
 var staticWidth = +root.getAttribute("width") || +settings.width || 1200;
 var height = +root.getAttribute("height") || 0;
 var standalone = root === document.documentElement;
+/* --theme: dark styles when the system asks (auto), always (dark) or never (light) */
+var darkMedia = settings.theme === "light" ? "" : settings.theme === "dark" ? "@media all" :
+    "@media (prefers-color-scheme: dark)";
 
 var HIDE = 0;
 var SHOW = 1;
@@ -112,17 +116,19 @@ function ourStyle(P) {
         FR + ", " + ZM + ", " + R + " > text { outline:none; }\n" +
         R + " > text:focus-visible, " + R + " > .fs-views > text:focus-visible { text-decoration:underline; }\n" +
         R + " > .fs-views > .fs-close { text-anchor:end; cursor:pointer; }\n" +
-        "@media (prefers-color-scheme: dark) {\n" +
+        (darkMedia ? darkMedia + " {\n" +
         "  " + R + " { background-color:#1b1b1f; color-scheme:dark; }\n" +
         "  " + R + " > .fs-bg { fill:#1b1b1f; }\n" +
         "  " + R + " > text, " + R + " > .fs-views > text { fill:#e6e6e6; }\n" +
         "  " + R + " > .fs-outline { stroke:#ffffff; }\n" +
-        "}\n");
+        "}\n" : ""));
 }
 
 var style = document.createElementNS(SVGNS, "style");
 style.setAttribute("id", P + "-jsstyle");
-if (!given && !document.getElementById(P + "-jsstyle")) {
+/* each copy of the SVG on a page has its own (the same ids: its rules match every copy) */
+if (!given && !(script && script.previousElementSibling &&
+                script.previousElementSibling.getAttribute("id") === P + "-jsstyle")) {
     var writer = writerStyle();
     style.textContent = ourStyle(P) + ["-callees", "-callers"].map(function (v) {
         return ourStyle(P + v) + writer.split("#" + P + "-").join("#" + P + v + "-");

@@ -5,8 +5,12 @@
  * two flamegraphs that the SVG's own script computes and draws (root.foldsvg.sandwich, see
  * flamegraph.js) from the section's stacks (<script type="application/json"
  * class="fs-stacks">, render/stackdata.h). A second click on the name, Close or Escape
- * closes them and takes the focus back where it was. The view is in the URL: #sandwich=NAME (NAME URL-encoded; for
- * a section other than the page's first, &section=ID), so a link opens it directly.
+ * closes them and takes the focus back where it was. The view is in the URL: #sandwich=NAME
+ * (NAME URL-encoded; for a section other than the page's first, &section=ID), so a link
+ * opens it directly. A section without stacks (the diff report's) highlights a clicked name
+ * in its flamegraph instead (root.foldsvg.search / clearSearch); a second click clears it.
+ * Names too long for their cell are marked (.fs-elided: report.css shows them whole on hover
+ * and focus), again whenever a table changes width.
  *
  * Each copy of this script drives the sections it finds that no other copy drives, so a page
  * holding two reports' sections keeps them apart. ES2017, no globals, no network.
@@ -16,9 +20,18 @@
 
     var mine = [];
 
-    function graphOf(section) {
+    function svgOf(section) {
         var root = section && section.querySelector(":scope > .fs-graph > svg[id$='-root']");
-        return root && root.foldsvg && root.foldsvg.sandwich ? root : null;
+        return root && root.foldsvg ? root : null;
+    }
+
+    function graphOf(section) {
+        var root = svgOf(section);
+        return root && root.foldsvg.sandwich ? root : null;
+    }
+
+    function hasStacks(section) {
+        return !!section.querySelector(":scope > script.fs-stacks");
     }
 
     function stacksOf(section) {
@@ -49,6 +62,33 @@
         for (var i = 0; i < buttons.length; i++) {
             var row = buttons[i].closest("tr");
             row.classList.toggle("fs-active", name != null && buttons[i].getAttribute("data-fn") === name);
+        }
+    }
+
+    function escapeRegExp(s) {
+        return s.replace(/[.*+?^${}()|[\]\\\/]/g, "\\$&");
+    }
+
+    /* a section without stacks: the name found in its flamegraph, or (again) no longer */
+    function highlight(section, name) {
+        var root = svgOf(section);
+        if (!root) {
+            return;
+        }
+        if (section.getAttribute("data-fs-search") === name) {
+            section.removeAttribute("data-fs-search");
+            markRows(section, null);
+            root.foldsvg.clearSearch();
+            return;
+        }
+        /* the whole name, literally: the flamegraph's search takes a regular expression */
+        root.foldsvg.search("^" + escapeRegExp(name) + "$");
+        section.setAttribute("data-fs-search", name);
+        markRows(section, name);
+        var graph = section.querySelector(":scope > .fs-graph");
+        var box = graph.getBoundingClientRect();
+        if (box.bottom < 0 || box.top > window.innerHeight) {
+            graph.scrollIntoView({ block: "nearest", behavior: "smooth" });
         }
     }
 
@@ -224,7 +264,8 @@
         mine.push(section);
         var ready = function () {
             var root = graphOf(section);
-            if (root) {
+            /* without stacks, Shift+click keeps the SVG's own views (drawn from its frames) */
+            if (root && hasStacks(section)) {
                 root.foldsvg.onviews = function (name) {
                     open(section, name, { focus: true });
                 };
@@ -257,6 +298,47 @@
         }
     }
 
+    function shownWhole(b) {
+        if (!b.classList.contains("fs-elided")) {
+            return false;
+        }
+        if (b.matches(":hover")) {
+            return true;
+        }
+        try {
+            return b.matches(":focus-visible");
+        } catch (e) {
+            return false; /* a browser without :focus-visible */
+        }
+    }
+
+    /* all read first, then all written: one layout */
+    function markElided() {
+        var names = document.querySelectorAll("button.fs-fn");
+        var elided = [];
+        for (var i = 0; i < names.length; i++) {
+            /* one shown whole now cannot be measured: it stays marked */
+            elided.push(shownWhole(names[i]) || names[i].scrollWidth > names[i].clientWidth);
+        }
+        for (i = 0; i < names.length; i++) {
+            names[i].classList.toggle("fs-elided", elided[i]);
+        }
+    }
+
+    if (typeof ResizeObserver === "function") {
+        var ro = new ResizeObserver(markElided);
+        var tables = document.querySelectorAll("table.fs-top");
+        for (var t = 0; t < tables.length; t++) {
+            ro.observe(tables[t]);
+        }
+    } else {
+        markElided();
+        window.addEventListener("resize", markElided);
+    }
+    if (document.fonts && document.fonts.addEventListener) {
+        document.fonts.addEventListener("loadingdone", markElided);
+    }
+
     document.addEventListener("click", function (e) {
         var button = e.target && e.target.closest ? e.target.closest("button.fs-fn") : null;
         var section = button && button.closest(".fs-section");
@@ -264,7 +346,9 @@
             return;
         }
         var name = button.getAttribute("data-fn");
-        if (section.fsViews === name) {
+        if (!hasStacks(section)) {
+            highlight(section, name);
+        } else if (section.fsViews === name) {
             close(section, {});
         } else {
             open(section, name, {});

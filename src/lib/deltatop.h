@@ -1,0 +1,30 @@
+/* The delta tables of a diff or a differential profile on a stream (lib/diffreport.c and
+ * lib/report.c write --top through these). */
+#ifndef FOLDSVG_LIB_DELTATOP_H
+#define FOLDSVG_LIB_DELTATOP_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "foldsvg.h"
+#include "lib/profile.h"
+#include "render/delta.h"
+#include "render/deltatables.h"
+
+/* A side's divisor: its own option (--per-before, --per-after), else --per. */
+uint64_t fs_delta_per(uint64_t side, uint64_t per);
+/* Rows per table: --top, else 25. */
+size_t fs_delta_top_rows(const foldsvg_options *o);
+
+/* The tables of DELTAS for SIDES to OUT, in O's format and rows; UNIT the count name. */
+foldsvg_status fs_write_delta_tables(const fs_deltas *deltas, const fs_delta_sides *sides,
+                                     const char *unit, const foldsvg_options *o, FILE *out,
+                                     foldsvg_error *err);
+
+/* --top of a profile read from differential input (STACK BEFORE AFTER lines): the delta
+ * tables of its two columns (lib/report.c writes these in place of the plain tables). */
+foldsvg_status fs_profile_write_delta_top(const foldsvg_profile *p, FILE *out,
+                                          const foldsvg_options *o, foldsvg_error *err);
+
+#endif

@@ -1,0 +1,393 @@
+/* Differential profiles: inferno-diff-folded's normalization and hex stripping, the pull side
+ * of the relay, the merge-join, the delta computation, and the public foldsvg_diff API. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fold/diffjoin.h"
+#include "fold/hexstrip.h"
+#include "fold/relay.h"
+#include "fold/tree.h"
+#include "foldsvg.h"
+#include "render/delta.h"
+#include "testutil.h"
+#include "util/buf.h"
+#include "util/error.h"
+
+/* ---- --normalize ------------------------------------------------------------------------- */
+
+START_TEST(normalize_equal_totals_change_nothing)
+{
+    ck_assert_uint_eq(fs_diff_normalize(7, 100, 100), 7);
+    ck_assert_uint_eq(fs_diff_normalize(0, 100, 100), 0);
+    ck_assert_uint_eq(fs_diff_normalize(UINT64_MAX, 5, 5), UINT64_MAX);
+}
+END_TEST
+
+/* Each stack is scaled and truncated on its own: three stacks of 1 out of 3, scaled to a
+ * total of 4, are 1 each (1.33...), 3 in all, not 4. */
+START_TEST(normalize_truncates_per_stack)
+{
+    ck_assert_uint_eq(fs_diff_normalize(1, 3, 4), 1);
+    ck_assert_uint_eq(fs_diff_normalize(3, 7, 10), 4); /* 4.28 */
+    ck_assert_uint_eq(fs_diff_normalize(2, 3, 2), 1);  /* 1.33 */
+    ck_assert_uint_eq(fs_diff_normalize(1, 46, 2), 0); /* smaller than one: 0 */
+    ck_assert_uint_eq(fs_diff_normalize(46, 46, 2), 2);
+    ck_assert_uint_eq(fs_diff_normalize(5, 10, 30), 15);
+    /* in doubles, as inferno: 2^53 + 1 is 2^53 there, so twice it is 2^54, not 2^54 + 2 */
+    ck_assert_uint_eq(fs_diff_normalize((UINT64_C(1) << 53) + 1, 1, 2), UINT64_C(1) << 54);
+}
+END_TEST
+
+/* A BEFORE total of 0 (nothing before) leaves 0: 0 * x / 0 is NaN, which Rust's `as usize`
+ * makes 0; a ratio past 2^64 saturates. */
+START_TEST(normalize_zero_totals_and_saturation)
+{
+    ck_assert_uint_eq(fs_diff_normalize(0, 0, 10), 0);
+    ck_assert_uint_eq(fs_diff_normalize(0, 10, 0), 0);
+    ck_assert_uint_eq(fs_diff_normalize(10, 10, 0), 0);
+    ck_assert_uint_eq(fs_diff_normalize(UINT64_MAX / 2, 1, 4), UINT64_MAX);
+}
+END_TEST
+
+/* ---- --strip-hex ------------------------------------------------------------------------- */
+
+static void ck_strip(const char *in, const char *want)
+{
+    fs_buf b = {0};
+    ck_assert_int_eq(fs_hex_strip(&b, in, strlen(in)), FOLDSVG_OK);
+    ck_assert_msg(strcmp(fs_buf_str(&b), want) == 0, "%s -> %s, want %s", in, fs_buf_str(&b), want);
+    ck_assert_int_eq(fs_hex_strippable(in, strlen(in)), strcmp(in, want) != 0);
+    fs_buf_free(&b);
+}
+
+START_TEST(strip_hex_rules)
+{
+    ck_strip("0x7f3a21", "0x...");
+    ck_strip("f [0xffffffff81000000]", "f [0x...]");
+    ck_strip("jit 0xABCdef9 code", "jit 0x... code");  /* either case of digits */
+    ck_strip("a 0x12 b 0xzz 0x", "a 0x... b 0xzz 0x"); /* no digits: as it is */
+    ck_strip("10x5f", "10x...");                       /* "0x" wherever it is */
+    ck_strip("0x0x1", "0x...x1");                      /* the digits end at the 'x' */
+    ck_strip("0X12 x12 0", "0X12 x12 0");              /* only a lowercase x */
+    ck_strip("00x1;0x2", "00x...;0x...");
+    ck_strip("", "");
+    ck_strip("plain", "plain");
+    ck_strip("0x", "0x");
+}
+END_TEST
+
+/* ---- the relay, pulled --------------------------------------------------------------------- */
+
+typedef struct seq {
+    const char *const *stacks; /* NULL-terminated */
+    const uint64_t *counts;
+    foldsvg_status fail; /* returned after the stacks, when set */
+    foldsvg_status emit_status;
+    int set_before_first; /* written before the first stack: the join's primed() sees it */
+    int flag;
+} seq;
+
+static foldsvg_status produce_seq(void *user, fs_sorted_fn emit, void *emit_user)
+{
+    seq *q = user;
+    q->flag = q->set_before_first;
+    for (size_t i = 0; q->stacks[i]; i++) {
+        foldsvg_status st = emit(emit_user, q->stacks[i], strlen(q->stacks[i]), q->counts[i], 0, 0);
+        if (st) {
+            q->emit_status = st;
+            return st;
+        }
+    }
+    return q->fail;
+}
+
+/* Many stacks, each with its number, for crossing batches. */
+static foldsvg_status produce_many(void *user, fs_sorted_fn emit, void *emit_user)
+{
+    size_t n = *(size_t *)user;
+    char buf[32];
+    for (size_t i = 0; i < n; i++) {
+        int len = snprintf(buf, sizeof buf, "%012zu", i);
+        FS_FORWARD_IF_ERROR(emit(emit_user, buf, (size_t)len, i, 0, 0));
+    }
+    return FOLDSVG_OK;
+}
+
+START_TEST(relay_pull_in_order_and_stop)
+{
+    size_t n = 200000;
+    fs_relay *r;
+    ck_assert_int_eq(fs_relay_start(&r, produce_many, &n), FOLDSVG_OK);
+    char want[32];
+    for (size_t i = 0;; i++) {
+        fs_relay_item it;
+        int done;
+        ck_assert_int_eq(fs_relay_next(r, &it, &done), FOLDSVG_OK);
+        if (done) {
+            ck_assert_uint_eq(i, n);
+            break;
+        }
+        int len = snprintf(want, sizeof want, "%012zu", i);
+        ck_assert_uint_eq(it.len, (size_t)len);
+        ck_assert(memcmp(it.stack, want, it.len) == 0);
+        ck_assert_uint_eq(it.count, i);
+    }
+    ck_assert_int_eq(fs_relay_end(r), FOLDSVG_OK);
+    /* stopped early: the producer's emit returns FS_STOP, and that is no failure */
+    static const char *const stacks[] = {"a", "b", NULL};
+    static const uint64_t counts[] = {1, 2};
+    seq q = {stacks, counts, FOLDSVG_OK, FOLDSVG_OK, 0, 0};
+    ck_assert_int_eq(fs_relay_start(&r, produce_many, &n), FOLDSVG_OK);
+    fs_relay_item it;
+    int done;
+    ck_assert_int_eq(fs_relay_next(r, &it, &done), FOLDSVG_OK);
+    ck_assert_int_eq(fs_relay_end(r), FOLDSVG_OK);
+    /* a failure: the batch being filled is dropped, the failure ends the sequence */
+    q.fail = FOLDSVG_E_PARSE;
+    ck_assert_int_eq(fs_relay_start(&r, produce_seq, &q), FOLDSVG_OK);
+    ck_assert_int_eq(fs_relay_next(r, &it, &done), FOLDSVG_E_PARSE);
+    ck_assert(done);
+    ck_assert_int_eq(fs_relay_end(r), FOLDSVG_E_PARSE);
+    ck_assert_int_eq(fs_relay_end(NULL), FOLDSVG_OK);
+}
+END_TEST
+
+/* ---- the merge-join ---------------------------------------------------------------------- */
+
+typedef struct joined {
+    char out[1024];
+    int primed_flags; /* what primed() saw of the producers */
+    seq *a, *b;
+    int calls_before_primed;
+    int primed;
+} joined;
+
+static void on_primed(void *user)
+{
+    joined *j = user;
+    j->primed = 1;
+    j->primed_flags = j->a->flag * 10 + j->b->flag;
+}
+
+static foldsvg_status on_joined(void *user, const char *stack, size_t len, uint64_t before,
+                                uint64_t after)
+{
+    joined *j = user;
+    if (!j->primed)
+        j->calls_before_primed++;
+    size_t at = strlen(j->out);
+    snprintf(j->out + at, sizeof j->out - at, "%.*s %llu %llu\n", (int)len, stack,
+             (unsigned long long)before, (unsigned long long)after);
+    return FOLDSVG_OK;
+}
+
+static foldsvg_status join(seq *a, seq *b, joined *j, fs_diff_join_stats *stats)
+{
+    memset(j, 0, sizeof *j);
+    j->a = a;
+    j->b = b;
+    fs_relay *ra, *rb;
+    ck_assert_int_eq(fs_relay_start(&ra, produce_seq, a), FOLDSVG_OK);
+    ck_assert_int_eq(fs_relay_start(&rb, produce_seq, b), FOLDSVG_OK);
+    foldsvg_status st = fs_diff_join(ra, rb, on_primed, on_joined, j, stats);
+    fs_relay_end(ra);
+    fs_relay_end(rb);
+    return st;
+}
+
+START_TEST(join_every_stack_of_either_side_once)
+{
+    static const char *const sa[] = {"a", "a;b", "b", "d", NULL};
+    static const uint64_t ca[] = {1, 2, 3, 4};
+    static const char *const sb[] = {"a;b", "a;c", "c", "d", "e", NULL};
+    static const uint64_t cb[] = {5, 6, 7, 8, 9};
+    seq a = {sa, ca, FOLDSVG_OK, FOLDSVG_OK, 1, 0}, b = {sb, cb, FOLDSVG_OK, FOLDSVG_OK, 2, 0};
+    joined j;
+    fs_diff_join_stats st;
+    ck_assert_int_eq(join(&a, &b, &j, &st), FOLDSVG_OK);
+    ck_assert_str_eq(j.out, "a 1 0\na;b 2 5\na;c 0 6\nb 3 0\nc 0 7\nd 4 8\ne 0 9\n");
+    ck_assert_uint_eq(st.unique, 7);
+    ck_assert_uint_eq(st.only_before, 2);
+    ck_assert_uint_eq(st.only_after, 3);
+    /* both producers had started (set their flags) before the first stack was joined */
+    ck_assert_int_eq(j.calls_before_primed, 0);
+    ck_assert_int_eq(j.primed_flags, 12);
+    /* an empty side: the other one whole */
+    static const char *const none[] = {NULL};
+    seq e = {none, NULL, FOLDSVG_OK, FOLDSVG_OK, 0, 0};
+    ck_assert_int_eq(join(&e, &b, &j, &st), FOLDSVG_OK);
+    ck_assert_str_eq(j.out, "a;b 0 5\na;c 0 6\nc 0 7\nd 0 8\ne 0 9\n");
+    ck_assert_uint_eq(st.only_after, 5);
+    /* a side's failure is the join's */
+    b.fail = FOLDSVG_E_NO_DATA;
+    ck_assert_int_eq(join(&a, &b, &j, &st), FOLDSVG_E_NO_DATA);
+}
+END_TEST
+
+/* ---- the deltas -------------------------------------------------------------------------- */
+
+static void add_diff(fs_tree *t, const char *path, uint64_t before, uint64_t after)
+{
+    ck_assert_int_eq(fs_tree_add_path(t, path, strlen(path), after, before, 1, NULL), FOLDSVG_OK);
+}
+
+static const fs_delta_row *row(const fs_delta_table *t, const char *name)
+{
+    for (size_t i = 0; i < t->n; i++)
+        if (t->rows[i].len == strlen(name) && memcmp(t->rows[i].name, name, t->rows[i].len) == 0)
+            return &t->rows[i];
+    ck_abort_msg("no row %s", name);
+    return NULL;
+}
+
+START_TEST(deltas_self_inclusive_ranked)
+{
+    fs_tree t;
+    ck_assert_int_eq(fs_tree_init(&t), FOLDSVG_OK);
+    add_diff(&t, "main;a;b", 10, 4);
+    add_diff(&t, "main;a", 5, 5);
+    add_diff(&t, "main;b;a;b", 0, 9); /* a, b recur: once each in inclusive time */
+    add_diff(&t, "gone", 3, 0);
+    fs_deltas d;
+    ck_assert_int_eq(fs_deltas_compute(&t, 0, 0, &d), FOLDSVG_OK);
+    ck_assert_uint_eq(d.total_before, 18);
+    ck_assert_uint_eq(d.total_after, 18);
+    ck_assert_uint_eq(d.per_before, 1);
+    /* self: b 10 -> 13 (+3), a 5 -> 5, gone 3 -> 0 (-3); ties by name: b before gone */
+    ck_assert_uint_eq(d.self.n, 3);
+    ck_assert(d.self.rows[0].len == 1 && d.self.rows[0].name[0] == 'b');
+    ck_assert(d.self.rows[1].len == 4 && memcmp(d.self.rows[1].name, "gone", 4) == 0);
+    ck_assert(d.self.rows[2].len == 1 && d.self.rows[2].name[0] == 'a');
+    ck_assert(row(&d.self, "b")->delta == 3);
+    ck_assert_uint_eq(row(&d.self, "gone")->after, 0);
+    /* inclusive: main 15 -> 18, a 15 -> 18, b 10 -> 13, gone 3 -> 0 */
+    ck_assert_uint_eq(row(&d.incl, "main")->before, 15);
+    ck_assert_uint_eq(row(&d.incl, "main")->after, 18);
+    ck_assert_uint_eq(row(&d.incl, "a")->after, 18);
+    ck_assert_uint_eq(row(&d.incl, "b")->before, 10);
+    ck_assert_uint_eq(row(&d.incl, "b")->after, 13);
+    ck_assert_uint_eq(d.incl.only_before, 1);
+    ck_assert_uint_eq(d.incl.only_after, 0);
+    int is_new;
+    ck_assert(fs_delta_percent(row(&d.incl, "main"), 1, &is_new) == 20.0 && !is_new);
+    fs_deltas_free(&d);
+    /* per iteration: BEFORE ran 5 times, AFTER 2: main 15/5 = 3 -> 18/2 = 9, +6 */
+    ck_assert_int_eq(fs_deltas_compute(&t, 5, 2, &d), FOLDSVG_OK);
+    ck_assert(row(&d.incl, "main")->delta == 6);
+    ck_assert(fs_delta_percent(row(&d.incl, "main"), 5, &is_new) == 200.0);
+    ck_assert(d.incl.rows[0].delta == 6); /* main and a, by name */
+    ck_assert(d.incl.rows[0].len == 1 && d.incl.rows[0].name[0] == 'a');
+    fs_deltas_free(&d);
+    fs_tree_free(&t);
+}
+END_TEST
+
+/* ---- the API ----------------------------------------------------------------------------- */
+
+static char *render(const foldsvg_diff *d, foldsvg_format format, const foldsvg_options *o)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    foldsvg_error err;
+    ck_assert_msg(foldsvg_diff_render(d, format, o, f, &err) == FOLDSVG_OK, "%s", err.message);
+    fclose(f);
+    return buf;
+}
+
+START_TEST(api_compare_recorded_profiles)
+{
+    foldsvg_profile *b = foldsvg_profile_new(), *a = foldsvg_profile_new();
+    ck_assert_int_eq(foldsvg_profile_record_path(b, "main;hash", 30), FOLDSVG_OK);
+    ck_assert_int_eq(foldsvg_profile_record_path(b, "main;io", 10), FOLDSVG_OK);
+    ck_assert_int_eq(foldsvg_profile_record_path(a, "main;hash", 10), FOLDSVG_OK);
+    ck_assert_int_eq(foldsvg_profile_record_path(a, "main;syscall_keccak", 70), FOLDSVG_OK);
+    foldsvg_diff *d = foldsvg_diff_new();
+    foldsvg_error err;
+    ck_assert_int_eq(foldsvg_diff_compare(d, b, a, NULL, &err), FOLDSVG_OK);
+    ck_assert_uint_eq(foldsvg_diff_total(d, FOLDSVG_BEFORE), 40);
+    ck_assert_uint_eq(foldsvg_diff_total(d, FOLDSVG_AFTER), 80);
+    ck_assert_uint_eq(foldsvg_diff_unique_stacks(d, FOLDSVG_BEFORE), 2);
+    char *folded = render(d, FOLDSVG_FORMAT_FOLDED, NULL);
+    ck_assert_str_eq(folded, "main;hash 30 10\nmain;io 10 0\nmain;syscall_keccak 0 70\n");
+    free(folded);
+    /* normalized: BEFORE times 80 / 40 */
+    foldsvg_options *o = foldsvg_options_new();
+    ck_assert_int_eq(foldsvg_options_set(o, "normalize", NULL, &err), FOLDSVG_OK);
+    ck_assert_int_eq(foldsvg_diff_compare(d, b, a, o, &err), FOLDSVG_OK);
+    folded = render(d, FOLDSVG_FORMAT_FOLDED, o);
+    ck_assert_str_eq(folded, "main;hash 60 10\nmain;io 20 0\nmain;syscall_keccak 0 70\n");
+    free(folded);
+    char *svg = render(d, FOLDSVG_FORMAT_SVG, o);
+    ck_assert_ptr_nonnull(strstr(svg, "syscall_keccak (70 cycles, 87.50%; +87.50%)"));
+    free(svg);
+    char *html = render(d, FOLDSVG_FORMAT_HTML, o);
+    ck_assert_ptr_nonnull(strstr(html, "class=\"fs-difffacts\""));
+    ck_assert_ptr_nonnull(strstr(html, "data-kind=\"only-after\""));
+    free(html);
+    /* the delta tables */
+    ck_assert_int_eq(foldsvg_options_set(o, "top-format", "json", &err), FOLDSVG_OK);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    ck_assert_int_eq(foldsvg_diff_write_top(d, f, o, &err), FOLDSVG_OK);
+    fclose(f);
+    ck_assert_ptr_nonnull(strstr(buf, "\"total_before\": 80"));
+    ck_assert_ptr_nonnull(strstr(buf, "\"normalized\": true"));
+    ck_assert_ptr_nonnull(strstr(buf, "\"name\": \"syscall_keccak\",\n      \"before\": 0,\n"
+                                      "      \"after\": 70,\n      \"delta\": 70,\n"
+                                      "      \"percent\": null"));
+    free(buf);
+    /* a diff section beside a profile's: its own ids, the diff rules once */
+    foldsvg_report *rep = foldsvg_report_new(NULL);
+    ck_assert_int_eq(foldsvg_report_add(rep, a, "after alone", NULL, 0, &err), FOLDSVG_OK);
+    ck_assert_int_eq(foldsvg_report_add_diff(rep, d, "the change", &err), FOLDSVG_OK);
+    ck_assert_uint_eq(foldsvg_report_sections(rep), 2);
+    buf = NULL;
+    f = open_memstream(&buf, &len);
+    ck_assert_int_eq(foldsvg_report_render(rep, f, &err), FOLDSVG_OK);
+    fclose(f);
+    ck_assert_ptr_nonnull(strstr(buf, "id=\"fg-s2-root\""));
+    const char *second = strstr(buf, "id=\"fs-section-2\"");
+    ck_assert_ptr_nonnull(second);
+    ck_assert_ptr_nonnull(strstr(second, "class=\"fs-difffacts\""));
+    ck_assert(strstr(buf, "class=\"fs-difffacts\"") > second); /* not in the first section */
+    const char *css = strstr(buf, ".fs-difffacts {");
+    ck_assert_ptr_nonnull(css);
+    ck_assert_ptr_null(strstr(css + 1, ".fs-difffacts {"));
+    free(buf);
+    foldsvg_report_free(rep);
+    /* misuse */
+    foldsvg_diff *empty = foldsvg_diff_new();
+    ck_assert_int_eq(foldsvg_diff_write_top(empty, stdout, NULL, &err), FOLDSVG_E_NO_DATA);
+    ck_assert_int_eq(foldsvg_diff_compare(NULL, b, a, NULL, &err), FOLDSVG_E_ARG);
+    ck_assert_int_eq(foldsvg_diff_compare(d, NULL, a, NULL, &err), FOLDSVG_E_ARG);
+    foldsvg_profile *none = foldsvg_profile_new();
+    ck_assert_int_eq(foldsvg_diff_compare(d, none, a, NULL, &err), FOLDSVG_E_NO_DATA);
+    ck_assert_str_eq(err.file, "before");
+    foldsvg_profile_free(none);
+    foldsvg_diff_free(empty);
+    foldsvg_diff_free(NULL);
+    foldsvg_diff_free(d);
+    foldsvg_options_free(o);
+    foldsvg_profile_free(a);
+    foldsvg_profile_free(b);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("diff");
+    TCase *tc = tcase_create("diff");
+    tcase_add_test(tc, normalize_equal_totals_change_nothing);
+    tcase_add_test(tc, normalize_truncates_per_stack);
+    tcase_add_test(tc, normalize_zero_totals_and_saturation);
+    tcase_add_test(tc, strip_hex_rules);
+    tcase_add_test(tc, relay_pull_in_order_and_stop);
+    tcase_add_test(tc, join_every_stack_of_either_side_once);
+    tcase_add_test(tc, deltas_self_inclusive_ranked);
+    tcase_add_test(tc, api_compare_recorded_profiles);
+    suite_add_tcase(s, tc);
+    return fs_test_run(s);
+}

@@ -1,0 +1,149 @@
+/* The input's text layer (parse/input.h over util/utf16.h): a UTF-8 byte-order mark is
+ * dropped, UTF-16 with a mark is decoded to UTF-8 whatever the read sizes, unpaired
+ * surrogates become U+FFFD, and offsets and seeks count the text handed out. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "parse/input.h"
+#include "util/utf16.h"
+#include "testutil.h"
+
+/* Everything IN decodes to, read CHUNK bytes at a time, into OUT (NUL-terminated). */
+static size_t read_all(fs_input *in, size_t chunk, char *out, size_t cap)
+{
+    size_t len = 0, got;
+    foldsvg_error err;
+    do {
+        ck_assert_uint_lt(len + chunk, cap);
+        ck_assert_int_eq(fs_input_read(in, out + len, chunk, &got, &err), FOLDSVG_OK);
+        len += got;
+    } while (got);
+    out[len] = '\0';
+    return len;
+}
+
+static size_t decode_mem(const void *data, size_t n, size_t chunk, char *out, size_t cap)
+{
+    fs_input *in;
+    foldsvg_error err;
+    ck_assert_int_eq(fs_input_open_mem(&in, data, n, "mem", &err), FOLDSVG_OK);
+    size_t len = read_all(in, chunk, out, cap);
+    ck_assert_uint_eq(fs_input_offset(in), len);
+    fs_input_close(in);
+    return len;
+}
+
+START_TEST(utf8_mark_dropped)
+{
+    char out[64];
+    static const char bom[] = "\xef\xbb\xbf"
+                              "a;b 1\n";
+    for (size_t chunk = 1; chunk < 8; chunk++) {
+        ck_assert_uint_eq(decode_mem(bom, sizeof bom - 1, chunk, out, sizeof out), 6);
+        ck_assert_str_eq(out, "a;b 1\n");
+    }
+    /* only at the start; the start of a mark alone is text */
+    static const char mid[] = "a\xef\xbb\xbf";
+    ck_assert_uint_eq(decode_mem(mid, sizeof mid - 1, 3, out, sizeof out), 4);
+    ck_assert_str_eq(out, mid);
+    ck_assert_uint_eq(decode_mem("\xef\xbb", 2, 1, out, sizeof out), 2);
+    ck_assert_uint_eq(decode_mem("", 0, 1, out, sizeof out), 0);
+    ck_assert_uint_eq(decode_mem("x", 1, 1, out, sizeof out), 1);
+    ck_assert_str_eq(out, "x");
+}
+END_TEST
+
+/* "é", U+1F600 (a surrogate pair), "\n" in UTF-16 LE and BE, read 1 to 9 bytes at a time. */
+START_TEST(utf16_decoded)
+{
+    static const unsigned char le[] = {0xff, 0xfe, 0xe9, 0x00, 0x3d, 0xd8, 0x00, 0xde, 0x0a, 0x00};
+    static const unsigned char be[] = {0xfe, 0xff, 0x00, 0xe9, 0xd8, 0x3d, 0xde, 0x00, 0x00, 0x0a};
+    char out[64];
+    for (size_t chunk = 1; chunk < 10; chunk++) {
+        ck_assert_uint_eq(decode_mem(le, sizeof le, chunk, out, sizeof out), 7);
+        ck_assert_str_eq(out, "\xc3\xa9\xf0\x9f\x98\x80\n");
+        ck_assert_uint_eq(decode_mem(be, sizeof be, chunk, out, sizeof out), 7);
+        ck_assert_str_eq(out, "\xc3\xa9\xf0\x9f\x98\x80\n");
+    }
+    /* a mark alone is an empty text */
+    ck_assert_uint_eq(decode_mem(le, 2, 1, out, sizeof out), 0);
+}
+END_TEST
+
+START_TEST(utf16_bad_surrogates_replaced)
+{
+    char out[64];
+    /* a lone low surrogate, a high one followed by a letter, a high one at the end, and an
+     * odd last byte: each one U+FFFD; the letter stays */
+    static const unsigned char le[] = {0xff, 0xfe, 0x00, 0xdc, 0x00, 0xd8,
+                                       'a',  0x00, 0x00, 0xd8, 'b'};
+    for (size_t chunk = 1; chunk < 6; chunk++) {
+        decode_mem(le, sizeof le, chunk, out, sizeof out);
+        ck_assert_str_eq(out, "\xef\xbf\xbd\xef\xbf\xbd"
+                              "a\xef\xbf\xbd\xef\xbf\xbd");
+    }
+    /* the decoder alone: output that does not fit waits */
+    fs_utf16 d = {0};
+    unsigned char o[8];
+    size_t used;
+    static const unsigned char e[] = {0xe9, 0x00, 'x', 0x00};
+    ck_assert_uint_eq(fs_utf16_to_utf8(&d, e, sizeof e, &used, o, 1, 1), 1);
+    ck_assert(fs_utf16_pending(&d));
+    ck_assert_uint_eq(fs_utf16_to_utf8(&d, e + used, sizeof e - used, &used, o + 1, 7, 1), 2);
+    ck_assert(memcmp(o, "\xc3\xa9x", 3) == 0);
+}
+END_TEST
+
+/* A file opened by path: the mark dropped, offsets and seeks past it, and its second
+ * reading the same; the same through gzip. */
+START_TEST(seek_past_utf8_mark)
+{
+    char path[] = "/tmp/foldsvg-input-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    FILE *f = fdopen(fd, "wb");
+    fputs("\xef\xbb\xbf"
+          "0123456789",
+          f);
+    fclose(f);
+    for (int gz = 0; gz < 2; gz++) {
+        if (gz) {
+            gzFile g = gzopen(path, "wb");
+            gzputs(g, "\xef\xbb\xbf"
+                      "0123456789");
+            gzclose(g);
+        }
+        fs_input *in, *again;
+        foldsvg_error err;
+        ck_assert_int_eq(fs_input_open_file(&in, path, &err), FOLDSVG_OK);
+        char out[16];
+        size_t got;
+        ck_assert_int_eq(fs_input_read(in, out, 2, &got, &err), FOLDSVG_OK);
+        ck_assert(got == 2 && memcmp(out, "01", 2) == 0);
+        ck_assert_int_eq(fs_input_reopen(in, &again, &err), FOLDSVG_OK);
+        ck_assert_int_eq(fs_input_seek(again, 7, &err), FOLDSVG_OK);
+        ck_assert_uint_eq(fs_input_offset(again), 7);
+        ck_assert_uint_eq(read_all(again, 4, out, sizeof out), 3);
+        ck_assert_str_eq(out, "789");
+        fs_input_close(again);
+        fs_input_close(in);
+    }
+    unlink(path);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("input");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, utf8_mark_dropped);
+    tcase_add_test(tc, utf16_decoded);
+    tcase_add_test(tc, utf16_bad_surrogates_replaced);
+    tcase_add_test(tc, seek_past_utf8_mark);
+    suite_add_tcase(s, tc);
+    return fs_test_run(s);
+}
