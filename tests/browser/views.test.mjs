@@ -50,6 +50,7 @@ before(async () => {
     run([files[name], '-o', path.join(dir, `${name}.out.folded`)]);
   }
   run([files.rec, files.other, '--sections', '-o', path.join(dir, 'both.html')]);
+  run(['--diff', files.other, files.rec, '-o', path.join(dir, 'diff.html')]);
   browser = await launchBrowser();
 });
 
@@ -277,6 +278,25 @@ describe('views in the HTML report', () => {
     assert.deepEqual(errors, []);
     await page.close();
   });
+});
+
+test("the diff report has no views of its own: a name finds the function, Shift+click draws the SVG's", async () => {
+  const html = fs.readFileSync(path.join(dir, 'diff.html'), 'utf8');
+  assert.ok(!html.includes('<script type="application/json" class="fs-stacks">'), 'no stacks embedded');
+  const { page, errors, P } = await openReport(path.join(dir, 'diff.html'));
+  await page.locator('table[data-kind="inclusive"] button.fs-fn[data-fn="a"]').click();
+  assert.equal(await page.evaluate((p) => document.getElementById(`${p}-root`).foldsvg.state().search, P), '^a$');
+  assert.equal(await page.locator('.fs-views').count(), 0);
+  assert.equal(await page.evaluate(() => window.location.hash), '');
+  // the graph's own views, in the SVG, of its frames (AFTER's counts)
+  await page.locator(`[id="${P}-frames"] > g`).filter({ has: page.locator('title', { hasText: /^b \(/ }) }).first()
+    .click({ modifiers: ['Shift'] });
+  await page.locator(`[id="${P}-root"] [data-view="callers"] svg[id$="-root"]`).waitFor();
+  const want = expectedViews(fs.readFileSync(path.join(dir, 'rec.out.folded'), 'utf8'), 'b');
+  checkView(await shownView(page, 'callees'), want.callees, 37);
+  assert.equal(await page.locator('.fs-views-bar').count(), 0, "not the report's panel");
+  assert.deepEqual(errors, []);
+  await page.close();
 });
 
 test('a view draws at most 2,000 frames, the widest first in drawing order, and says so', async () => {
