@@ -58,8 +58,11 @@ has report-rate sp1.html '1 sample every 5 cycles'
 gzip -c sp1.json >sp1.json.gz
 expect 0 json-gz-stdin sh -c "'$bin' --format folded < sp1.json.gz > sp1gz.folded"
 cmp -s sp1gz.folded want-sp1.folded && ok || bad "gzip JSON on stdin: $(cat sp1gz.folded)"
-expect 2 json-flamechart "$bin" --flamechart sp1.json -o x.svg
-has json-flamechart-msg err 'drop --flamechart'
+# a profile's flame chart (its samples in order: tests/threads.sh checks its frames)
+expect 0 json-flamechart "$bin" --flamechart sp1.json -o x.svg
+has json-flamechart-title x.svg '>Flame Chart</text>'
+expect 2 json-no-sort "$bin" --no-sort sp1.json -o x.svg
+has json-no-sort-msg err 'drop --no-sort'
 expect 0 list-threads "$bin" --list-threads sp1.json
 printf '0\tt\t\t3\t15\n' >want-threads
 cmp -s out want-threads && ok || bad "--list-threads: $(cat out)"

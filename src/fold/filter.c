@@ -1,6 +1,5 @@
-/* Stack filters and name transforms with PCRE2. Patterns are compiled once (JIT when the
- * library has it) in UTF mode with PCRE2_MATCH_INVALID_UTF, so names that are not valid
- * UTF-8 never make a match fail: invalid sequences simply match nothing.
+/* Stack filters and name transforms with PCRE2. Patterns are compiled once (util/regex.h;
+ * JIT when the library has it).
  *
  * Folded input calls fs_filter_apply once per line, and the same few thousand names recur
  * on millions of lines, so what the patterns say about a name (its stripped form and which
@@ -20,6 +19,7 @@
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/hash.h"
+#include "util/regex.h"
 
 enum {
     FS_FILTER_CACHE_BYTES = 64 << 20,
@@ -67,32 +67,10 @@ struct fs_filter {
     fs_arena names;
 };
 
-static const uint32_t compile_options = PCRE2_UTF | PCRE2_MATCH_INVALID_UTF;
-
-static foldsvg_status compile(pcre2_code **out, const char *flag, const char *pattern,
-                              foldsvg_error *err)
-{
-    int code;
-    PCRE2_SIZE offset;
-    *out = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED, compile_options, &code,
-                         &offset, NULL);
-    if (*out)
-        return FOLDSVG_OK;
-    if (code == PCRE2_ERROR_NOMEMORY)
-        return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory compiling --%s '%s'", flag,
-                        pattern);
-    PCRE2_UCHAR msg[256];
-    if (pcre2_get_error_message(code, msg, sizeof msg) < 0)
-        snprintf((char *)msg, sizeof msg, "PCRE2 error %d", code);
-    return fs_error(err, FOLDSVG_E_USAGE, NULL,
-                    "--%s '%s': invalid regular expression: %s at offset %zu", flag, pattern,
-                    (const char *)msg, (size_t)offset);
-}
-
 foldsvg_status fs_filter_check_pattern(const char *flag, const char *pattern, foldsvg_error *err)
 {
     pcre2_code *c;
-    foldsvg_status st = compile(&c, flag, pattern, err);
+    foldsvg_status st = fs_regex_compile(&c, flag, pattern, err);
     pcre2_code_free(c);
     return st;
 }
@@ -139,7 +117,7 @@ static foldsvg_status compile_list(pcre2_code ***out, size_t *count, size_t extr
         return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
     *count = n + extra;
     for (size_t i = 0; i < n; i++) {
-        foldsvg_status st = compile(&(*out)[extra + i], flag, patterns[i], err);
+        foldsvg_status st = fs_regex_compile(&(*out)[extra + i], flag, patterns[i], err);
         if (st)
             return st;
         /* JIT is an optimization only: a library without it (or a pattern it declines)
@@ -188,7 +166,7 @@ foldsvg_status fs_filter_new(fs_filter **out, const fs_stack_opts *opts, foldsvg
     size_t rust = opts->strip_rust_hash ? 1 : 0;
     foldsvg_status st = compile_list(&f->strip, &f->nstrip, rust, "strip", &opts->strip, err);
     if (st == FOLDSVG_OK && rust) {
-        st = compile(&f->strip[0], "strip-rust-hash", rust_hash_pattern, err);
+        st = fs_regex_compile(&f->strip[0], "strip-rust-hash", rust_hash_pattern, err);
         if (st == FOLDSVG_OK)
             pcre2_jit_compile(f->strip[0], PCRE2_JIT_COMPLETE);
     }
