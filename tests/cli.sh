@@ -55,6 +55,10 @@ expect 0 json-report "$bin" -q sp1.json -o sp1.html
 has report-format sp1.html '<dd>Gecko v24</dd>'
 has report-product sp1.html '<dd>SP1 ZKVM</dd>'
 has report-rate sp1.html '1 sample every 5 cycles'
+# the table names promise the views only when the page can open them
+has report-views sp1.html 'Its callers and callees'
+expect 0 nojs-report "$bin" -q --no-javascript sp1.json -o nojs.html
+! grep -q 'callers and callees' nojs.html && ok || bad "--no-javascript report promises views"
 gzip -c sp1.json >sp1.json.gz
 expect 0 json-gz-stdin sh -c "'$bin' --format folded < sp1.json.gz > sp1gz.folded"
 cmp -s sp1gz.folded want-sp1.folded && ok || bad "gzip JSON on stdin: $(cat sp1gz.folded)"

@@ -123,7 +123,8 @@ static void write_table(fs_xmlw *c, const fs_report_section *s, const char *kind
         fs_xmlw_attr(c, "class", "fs-fn");
         fs_xmlw_attr(c, "data-fn",
                      fs_xmlw_clean(c, rows[i].name, fs_deannotated_len(rows[i].name, rows[i].len)));
-        fs_xmlw_attr(c, "title", "Its callers and callees (click again to close)");
+        if (s->stacks) /* no stacks (--no-javascript): no views to promise */
+            fs_xmlw_attr(c, "title", "Its callers and callees (click again to close)");
         fs_xmlw_text_clean(c, rows[i].name, rows[i].len);
         fs_xmlw_end_full(c);
         fs_xmlw_end_full(c);
