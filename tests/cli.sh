@@ -55,6 +55,9 @@ expect 0 json-report "$bin" -q sp1.json -o sp1.html
 has report-format sp1.html '<dd>Gecko v24</dd>'
 has report-product sp1.html '<dd>SP1 ZKVM</dd>'
 has report-rate sp1.html '1 sample every 5 cycles'
+sed 's/,5\]/,1]/g' sp1.json >sp1-rate1.json
+expect 0 json-report-rate1 "$bin" -q sp1-rate1.json -o rate1.html
+has report-rate-1 rate1.html '<dd>1 sample every cycle</dd>'
 # the table names promise the views only when the page can open them
 has report-views sp1.html 'Its callers and callees'
 expect 0 nojs-report "$bin" -q --no-javascript sp1.json -o nojs.html

@@ -121,7 +121,10 @@ static foldsvg_status add_facts(fs_report_section *s, const foldsvg_profile *p,
     char n[32];
     if (f->rate) {
         fs_format_thousands(f->rate, n);
-        snprintf(v, sizeof v, "1 sample every %s cycles", n);
+        if (f->rate == 1)
+            snprintf(v, sizeof v, "1 sample every cycle");
+        else
+            snprintf(v, sizeof v, "1 sample every %s cycles", n);
         FS_FORWARD_IF_ERROR(add_fact(s, "Sample rate", v));
     } else if (f->interval_ms > 0) {
         snprintf(v, sizeof v, "every %g ms", f->interval_ms);
