@@ -70,6 +70,11 @@ done
 base=$(measure "yajl" "$build/yajl_baseline" "$data/sp1.json")
 run=$(measure "sp1-10M.json->svg" "$bin" -q "$data/sp1.json" -o "$data/out.svg")
 row "$(size "$data/sp1.json")" "$base" "$run"
+# the flame chart of the same trace (its samples in order: memory per stack change), against
+# its flamegraph
+base=$run
+run=$(measure "sp1-10M --flamechart" "$bin" -q --flamechart "$data/sp1.json" -o "$data/out.svg")
+row "$(size "$data/sp1.json")" "$base" "$run"
 
 # --minwidth 0: the writer is the bound; compare element rates with a bare writer loop
 run=$(measure "sorted --minwidth 0" "$bin" -q --hash --minwidth 0 "$data/sorted.folded" -o "$data/big.svg")

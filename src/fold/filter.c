@@ -1,6 +1,5 @@
-/* Stack filters and name transforms with PCRE2. Patterns are compiled once (JIT when the
- * library has it) in UTF mode with PCRE2_MATCH_INVALID_UTF, so names that are not valid
- * UTF-8 never make a match fail: invalid sequences simply match nothing.
+/* Stack filters and name transforms with PCRE2. Patterns are compiled once (util/regex.h;
+ * JIT when the library has it).
  *
  * Folded input calls fs_filter_apply once per line, and the same few thousand names recur
  * on millions of lines, so what the patterns say about a name (its stripped form and which
@@ -13,7 +12,9 @@
  * pattern's verdict on the name unknown; the stack's fate is still decided when it does not
  * depend on it (another pattern of the same kind matched, another frame decided, a frame
  * further out was focused), and is an error naming the pattern when it does: results are
- * never silently wrong, and the first such name ends the run. */
+ * never silently wrong, and the first such name ends the run. Hits that decide nothing are
+ * one warning; on a 16th distinct name they end the run too, so a pattern that backtracks
+ * on every name costs 16 limits' work, not one a name. */
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include "fold/filter.h"
 
@@ -28,6 +29,7 @@
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/hash.h"
+#include "util/regex.h"
 #include "util/strlist.h"
 
 enum {
@@ -36,13 +38,6 @@ enum {
     /* The JIT's default 32 KiB stack is too small for backtracking patterns on long
      * generic names (the SP1 generator has one of 5 KB). */
     FS_FILTER_JIT_STACK_MAX = 1 << 20,
-    /* PCRE2's own default step limit (what grep -P runs with): tens of milliseconds on a
-     * name; a linear pattern needs a few steps a byte, so only names of megabytes with
-     * patterns that backtrack near them. The depth and heap limits bind the interpreter
-     * (no JIT): PCRE2's heap default is 20 GB. */
-    FS_FILTER_MATCH_LIMIT = 10000000,
-    FS_FILTER_DEPTH_LIMIT = 10000000,
-    FS_FILTER_HEAP_LIMIT_KIB = 64 << 10,
     /* Distinct names on which a limit may be hit before the run stops: each costs up to a
      * whole limit's work, so a pattern that backtracks on every name would otherwise take
      * names x limit (2,000 names, 88 s) even where no stack depends on the verdicts. */
@@ -120,32 +115,10 @@ struct fs_filter {
     fs_arena names;
 };
 
-static const uint32_t compile_options = PCRE2_UTF | PCRE2_MATCH_INVALID_UTF;
-
-static foldsvg_status compile(pcre2_code **out, const char *flag, const char *pattern,
-                              foldsvg_error *err)
-{
-    int code;
-    PCRE2_SIZE offset;
-    *out = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED, compile_options, &code,
-                         &offset, NULL);
-    if (*out)
-        return FOLDSVG_OK;
-    if (code == PCRE2_ERROR_NOMEMORY)
-        return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory compiling --%s '%s'", flag,
-                        pattern);
-    PCRE2_UCHAR msg[256];
-    if (pcre2_get_error_message(code, msg, sizeof msg) < 0)
-        snprintf((char *)msg, sizeof msg, "PCRE2 error %d", code);
-    return fs_error(err, FOLDSVG_E_USAGE, NULL,
-                    "--%s '%s': invalid regular expression: %s at offset %zu", flag, pattern,
-                    (const char *)msg, (size_t)offset);
-}
-
 foldsvg_status fs_filter_check_pattern(const char *flag, const char *pattern, foldsvg_error *err)
 {
     pcre2_code *c;
-    foldsvg_status st = compile(&c, flag, pattern, err);
+    foldsvg_status st = fs_regex_compile(&c, flag, pattern, err);
     pcre2_code_free(c);
     return st;
 }
@@ -194,7 +167,7 @@ static foldsvg_status compile_list(pcre2_code ***out, size_t *count, size_t extr
         return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
     *count = n + extra;
     for (size_t i = 0; i < n; i++) {
-        foldsvg_status st = compile(&(*out)[extra + i], flag, patterns[i], err);
+        foldsvg_status st = fs_regex_compile(&(*out)[extra + i], flag, patterns[i], err);
         if (st)
             return st;
         /* JIT is an optimization only: a library without it (or a pattern it declines)
@@ -202,12 +175,6 @@ static foldsvg_status compile_list(pcre2_code ***out, size_t *count, size_t extr
         pcre2_jit_compile((*out)[extra + i], PCRE2_JIT_COMPLETE);
     }
     return FOLDSVG_OK;
-}
-
-static int is_limit(int rc)
-{
-    return rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT ||
-           rc == PCRE2_ERROR_HEAPLIMIT || rc == PCRE2_ERROR_JIT_STACKLIMIT;
 }
 
 /* Notes a limit hit by pattern INDEX of LIST. */
@@ -227,7 +194,7 @@ static int matches(fs_filter *f, pcre2_code *code, int list, size_t index, const
         return 1;
     if (rc == PCRE2_ERROR_NOMEMORY)
         f->nomem = 1;
-    if (is_limit(rc)) {
+    if (fs_regex_is_limit(rc)) {
         limit(f, list, index, rc);
         return -1;
     }
@@ -278,7 +245,7 @@ foldsvg_status fs_filter_new(fs_filter **out, const fs_stack_opts *opts, foldsvg
     if (st == FOLDSVG_OK)
         st = compile_list(&f->strip, &f->nstrip, rust, "strip", &opts->strip, err);
     if (st == FOLDSVG_OK && rust) {
-        st = compile(&f->strip[0], "strip-rust-hash", rust_hash_pattern, err);
+        st = fs_regex_compile(&f->strip[0], "strip-rust-hash", rust_hash_pattern, err);
         if (st == FOLDSVG_OK)
             pcre2_jit_compile(f->strip[0], PCRE2_JIT_COMPLETE);
     }
@@ -299,9 +266,7 @@ foldsvg_status fs_filter_new(fs_filter **out, const fs_stack_opts *opts, foldsvg
         } else {
             if (f->jit_stack)
                 pcre2_jit_stack_assign(f->mctx, NULL, f->jit_stack);
-            pcre2_set_match_limit(f->mctx, FS_FILTER_MATCH_LIMIT);
-            pcre2_set_depth_limit(f->mctx, FS_FILTER_DEPTH_LIMIT);
-            pcre2_set_heap_limit(f->mctx, FS_FILTER_HEAP_LIMIT_KIB);
+            fs_regex_set_limits(f->mctx);
         }
     }
     if (st == FOLDSVG_OK) {
@@ -331,7 +296,7 @@ static int strip_one(fs_filter *f, pcre2_code *code, size_t index, const char *s
         if (rc < 0) {
             if (rc == PCRE2_ERROR_NOMEMORY)
                 f->nomem = 1;
-            if (is_limit(rc))
+            if (fs_regex_is_limit(rc))
                 limit(f, L_STRIP, index, rc);
             break;
         }
@@ -499,10 +464,7 @@ static void describe(const fs_filter *f, const limit_hit *hit, const char **flag
     } else {
         *pattern = f->patterns[hit->list].v[hit->index - rust];
     }
-    *what = hit->rc == PCRE2_ERROR_MATCHLIMIT   ? "match (backtracking) limit"
-            : hit->rc == PCRE2_ERROR_DEPTHLIMIT ? "depth limit"
-            : hit->rc == PCRE2_ERROR_HEAPLIMIT  ? "heap limit"
-                                                : "JIT stack limit";
+    *what = fs_regex_limit_name(hit->rc);
 }
 
 static const char simplify[] =
