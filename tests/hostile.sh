@@ -306,9 +306,9 @@ under() {
 }
 
 # Memory per profile thread (issue 15): 20,000 one-sample threads, Gecko and processed, stay
-# under 64 MiB whether drawn, listed or one selected, and each thread costs a small constant
-# (under 3 KiB beyond 2,000 threads; it was 60 KiB: every thread's sample sums started at
-# 1024 slots).
+# under 64 MiB whether drawn, listed, one selected or one drawn as a flame chart, and each
+# thread costs a small constant (under 3 KiB beyond 2,000 threads; it was 60 KiB: every
+# thread's sample sums started at 1024 slots; the flame chart's runs at 256, 5.6 KiB).
 python3 - <<'PY'
 def gecko(n):
     return ('{"meta":{"version":24,"product":"SP1 ZKVM"},"threads":[' + ','.join(
@@ -331,11 +331,12 @@ args() { # args MODE LAST
     draw) echo -o threads.svg ;;
     list) echo --list-threads ;;
     one) echo --thread "$2" -o threads.svg ;;
+    chart) echo --flamechart --thread "$2" -o threads.svg ;;
     esac
 }
 if [ "$sanitized" -eq 0 ]; then
     for shape in gecko processed; do
-        for mode in draw list one; do
+        for mode in draw list one chart; do
             # the last thread, when one is selected
             small=$(peak "$shape-$mode" "$bin" "$shape-2000.json" $(args "$mode" 1999))
             big=$(peak "$shape-$mode" "$bin" "$shape-20000.json" $(args "$mode" 19999))

@@ -22,7 +22,7 @@ static foldsvg_status grow(ff_runs *r)
 {
     if (r->n < r->cap)
         return FOLDSVG_OK;
-    size_t cap = fs_grow_cap(r->cap, r->n + 1, 256, sizeof *r->a);
+    size_t cap = fs_grow_cap(r->cap, r->n + 1, 4, sizeof *r->a); /* a thread may have one run */
     if (!cap)
         return FOLDSVG_E_NOMEM;
     FS_FORWARD_IF_ERROR(fs_resize(&r->a, cap, sizeof *r->a));
