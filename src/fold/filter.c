@@ -6,10 +6,8 @@
  * on millions of lines, so what the patterns say about a name (its stripped form and which
  * of --include/--exclude/--focus match it) is cached by name. The cache is bounded: it is
  * dropped and rebuilt when it grows past FS_FILTER_CACHE_BYTES, which only costs speed. */
-#define PCRE2_CODE_UNIT_WIDTH 8
 #include "fold/filter.h"
 
-#include <pcre2.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +18,7 @@
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/hash.h"
+#include "util/regex.h"
 
 enum {
     FS_FILTER_CACHE_BYTES = 64 << 20,
@@ -67,26 +66,10 @@ struct fs_filter {
     fs_arena names;
 };
 
-static const uint32_t compile_options = PCRE2_UTF | PCRE2_MATCH_INVALID_UTF;
-
 static foldsvg_status compile(pcre2_code **out, const char *flag, const char *pattern,
                               foldsvg_error *err)
 {
-    int code;
-    PCRE2_SIZE offset;
-    *out = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED, compile_options, &code,
-                         &offset, NULL);
-    if (*out)
-        return FOLDSVG_OK;
-    if (code == PCRE2_ERROR_NOMEMORY)
-        return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory compiling --%s '%s'", flag,
-                        pattern);
-    PCRE2_UCHAR msg[256];
-    if (pcre2_get_error_message(code, msg, sizeof msg) < 0)
-        snprintf((char *)msg, sizeof msg, "PCRE2 error %d", code);
-    return fs_error(err, FOLDSVG_E_USAGE, NULL,
-                    "--%s '%s': invalid regular expression: %s at offset %zu", flag, pattern,
-                    (const char *)msg, (size_t)offset);
+    return fs_regex_compile(out, flag, pattern, 0, err);
 }
 
 foldsvg_status fs_filter_check_pattern(const char *flag, const char *pattern, foldsvg_error *err)
@@ -142,21 +125,16 @@ static foldsvg_status compile_list(pcre2_code ***out, size_t *count, size_t extr
         foldsvg_status st = compile(&(*out)[extra + i], flag, patterns[i], err);
         if (st)
             return st;
-        /* JIT is an optimization only: a library without it (or a pattern it declines)
-         * still matches through the interpreter. */
-        pcre2_jit_compile((*out)[extra + i], PCRE2_JIT_COMPLETE);
     }
     return FOLDSVG_OK;
 }
 
 static int matches(fs_filter *f, pcre2_code *code, const char *s, size_t len)
 {
-    int rc = pcre2_match(code, (PCRE2_SPTR)(s ? s : ""), len, 0, 0, f->md, f->mctx);
-    if (rc == PCRE2_ERROR_NOMEMORY)
+    int rc = fs_regex_match(code, s, len, f->md, f->mctx);
+    if (rc < 0)
         f->nomem = 1;
-    /* Other errors (match or JIT stack limits on pathological patterns) count as no
-     * match: the name is then treated the same way on every line. */
-    return rc >= 0;
+    return rc > 0;
 }
 
 static unsigned match_flags(fs_filter *f, const char *s, size_t len)
@@ -189,8 +167,6 @@ foldsvg_status fs_filter_new(fs_filter **out, const fs_stack_opts *opts, foldsvg
     foldsvg_status st = compile_list(&f->strip, &f->nstrip, rust, "strip", &opts->strip, err);
     if (st == FOLDSVG_OK && rust) {
         st = compile(&f->strip[0], "strip-rust-hash", rust_hash_pattern, err);
-        if (st == FOLDSVG_OK)
-            pcre2_jit_compile(f->strip[0], PCRE2_JIT_COMPLETE);
     }
     if (st == FOLDSVG_OK)
         st = compile_list(&f->include, &f->ninclude, 0, "include", &opts->include, err);
