@@ -426,7 +426,8 @@ static void offer(const engine *e, cand *c, uint32_t name, fs_finding_item rel)
 /* The contributions summed per (candidate, related name), each candidate's heaviest kept. */
 static void gather(engine *e)
 {
-    qsort(e->contribs, e->ncontribs, sizeof *e->contribs, contrib_cmp);
+    if (e->ncontribs) /* qsort takes no NULL, even for nothing */
+        qsort(e->contribs, e->ncontribs, sizeof *e->contribs, contrib_cmp);
     for (size_t i = 0; i < e->ncontribs;) {
         contrib sum = e->contribs[i];
         size_t j = i + 1;
