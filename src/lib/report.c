@@ -57,6 +57,25 @@ foldsvg_status foldsvg_profile_write_top(const foldsvg_profile *p, FILE *out,
     return st;
 }
 
+/* The tables (ROWS each) and the findings of a single profile T, from one pass of sums. */
+static foldsvg_status tables_and_findings(const fs_tree *t, const foldsvg_options *o, size_t rows,
+                                          fs_tables *tb, fs_findings *f)
+{
+    size_t nn = t->nnames ? t->nnames : 1;
+    uint64_t *sums = calloc(2 * nn, sizeof *sums);
+    foldsvg_status st = sums ? fs_tree_function_sums(t, NULL, sums, sums + nn) : FOLDSVG_E_NOMEM;
+    if (st == FOLDSVG_OK)
+        st = fs_tables_from_sums(t, sums, sums + nn, rows, tb);
+    if (st == FOLDSVG_OK) {
+        st = fs_findings_from_sums(t, 0, 0, o->report.per, &o->report.thresholds, sums, sums + nn,
+                                   f);
+        if (st)
+            fs_tables_free(tb);
+    }
+    free(sums);
+    return st;
+}
+
 /* The inputs a profile was read from, for the summary's first line. */
 static const char *input_of(const foldsvg_profile *p)
 {
@@ -78,13 +97,8 @@ foldsvg_status foldsvg_profile_write_summary(const foldsvg_profile *p, FILE *out
         return fs_profile_write_delta_top(p, out, o, 1, err);
     fs_tables tb;
     fs_findings f;
-    if (fs_tables_compute(&p->tree, fs_summary_rows(o), &tb) != FOLDSVG_OK)
+    if (tables_and_findings(&p->tree, o, fs_summary_rows(o), &tb, &f) != FOLDSVG_OK)
         return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
-    if (fs_findings_compute(&p->tree, 0, 0, o->report.per, &o->report.thresholds, &f) !=
-        FOLDSVG_OK) {
-        fs_tables_free(&tb);
-        return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
-    }
     foldsvg_status st = fs_summary_write(&tb, &f, input_of(p), o->report.top_format, o->report.per,
                                          unit_of(p, o), out, err);
     fs_findings_free(&f);
@@ -242,11 +256,15 @@ static foldsvg_status make_section(fs_report_section *s, const foldsvg_profile *
     s->countname = dup_str(unit_of(p, o));
     s->heading = heading ? dup_str(heading) : NULL;
     foldsvg_status st = FOLDSVG_E_NOMEM;
+    int both = !p->tree.has_diff; /* a differential input's findings are of its change */
     if (s->countname && (!heading || s->heading) &&
-        fs_tables_compute(&p->tree, top_rows(o), &s->tables) == FOLDSVG_OK &&
-        copy_rows(s) == FOLDSVG_OK && add_facts(s, p, inputs, ninputs) == FOLDSVG_OK &&
-        fs_report_section_findings(s, &p->tree, p->tree.has_diff, o, NULL) == FOLDSVG_OK)
-        st = FOLDSVG_OK;
+        (both ? tables_and_findings(&p->tree, o, top_rows(o), &s->tables, &s->findings)
+              : fs_tables_compute(&p->tree, top_rows(o), &s->tables)) == FOLDSVG_OK) {
+        s->has_findings = both;
+        if (copy_rows(s) == FOLDSVG_OK && add_facts(s, p, inputs, ninputs) == FOLDSVG_OK &&
+            (both || fs_report_section_findings(s, &p->tree, 1, o, NULL) == FOLDSVG_OK))
+            st = FOLDSVG_OK;
+    }
     if (st) {
         fs_report_section_free(s);
         return fs_error(err, st, NULL, "out of memory");

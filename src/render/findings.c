@@ -1,5 +1,6 @@
 #include "render/findings.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,11 +25,16 @@ const char *const fs_rule_ids[] = {"callees",           "bottleneck", "memory-co
 
 /* One row of the table. Shares are percents of the total (a diff's: of BEFORE's total), so
  * the defaults hold for any unit and size; RATIOS are percents of the finding's own value. */
+enum { G_NONE, G_SELF, G_INCL };
+
 typedef struct rule_row {
     int rule;
     double threshold;          /* the rule's default threshold (--summary-threshold RULE=PCT) */
     const char *match;         /* the names the rule looks at (NULL: every function) */
     const char *unless;        /* names it leaves alone although MATCH matches */
+    const char *hint;          /* '|'-separated words (caseless) a name must hold for MATCH to be
+                                  tried: most names are never matched */
+    int gate;                  /* G_SELF, G_INCL: names under the threshold are not tried */
     const char *family;        /* software-fallback: what is computed, in words */
     const char *syscall;       /* software-fallback: the precompiles that compute it */
     const char *syscall_shown; /* ... as the wording names them */
@@ -59,38 +65,41 @@ static const rule_row rules[] = {
      .say_change = "{fn}: self {value} ({share} of the total): the change is in its own code"},
     {FS_RULE_MEMORY_COPY, 1,
      "(?:^|::)_*(?:GI_+)?(?:aeabi_)?mem(?:cpy|move|set)(?:_chk|_[a-z0-9_]+)?(?:@plt)?" END,
-     .related_cover = 80, .max = 6,
+     .hint = "mem", .gate = G_SELF, .related_cover = 80, .max = 6,
      .say = "{fn}: {share} self ({value}); callers {related}: the call site is the real cost",
      .say_change = "{fn}: self {value}; callers {related}: the call site is the real cost"},
     {FS_RULE_PRECOMPILE, 50, SYSCALL("[a-z0-9_]+") END,
      SYSCALL("(?:halt|write|read|hint_[a-z_]*|commit[a-z_]*|enter_unconstrained|"
              "exit_unconstrained|verify_sp1_proof)") END,
-     .max = 12,
+     .hint = "syscall_", .max = 12,
      .say = "{fn}: {value} ({share}); callers {related}{?}; self {selfvalue} is {ratio} of its "
             "callers' {base}: a precompile's own time should be small{/}",
      .say_change = "{fn}: {value}; callers {related}"},
-#define FALLBACK(fam, re, sys, shown)                                                              \
+#define FALLBACK(fam, hint_, re, sys, shown)                                                       \
     {                                                                                              \
-        FS_RULE_SOFTWARE_FALLBACK, 5, re, "syscall_", fam, sys, shown,                             \
+        FS_RULE_SOFTWARE_FALLBACK, 5, re, "syscall_", hint_, G_NONE, fam, sys, shown,              \
             .precompile_self = 10, .max = 8,                                                       \
             .say = "{family} in software: {share} inclusive ({value}), most in {fn}; precompiles " \
                    "{syscall}: {related}; is the patched crate in use? check `cargo tree`",        \
             .say_change = "{family} in software: inclusive {value}, most in {fn}; precompiles "    \
                           "{syscall}: {related}; is the patched crate in use? check `cargo tree`"  \
     }
-    FALLBACK("keccak", "keccakf|keccak_?f1600|keccak_?p1600|(?:^|::)p1600\\b",
+    FALLBACK("keccak", "keccak|p1600", "keccakf|keccak_?f1600|keccak_?p1600|(?:^|::)p1600\\b",
              SYSCALL("keccak_permute") END, "syscall_keccak_permute"),
-    FALLBACK("sha256", "(?:sha256|sha2).*(?:compress|soft|transform|process_block)|compress256",
+    FALLBACK("sha256", "sha2|compress256",
+             "(?:sha256|sha2).*(?:compress|soft|transform|process_block)|compress256",
              SYSCALL("sha256_(?:extend|compress)") END, "syscall_sha256_*"),
-    FALLBACK("secp256k1",
+    FALLBACK("secp256k1", "k256|secp256k1",
              "(?:k256|secp256k1).*(?:field|scalar|arithmetic|projective|affine|point|invert|sqrt)",
              SYSCALL("secp256k1_[a-z_]+") END, "syscall_secp256k1_*"),
-    FALLBACK("secp256r1", "(?:p256|secp256r1).*(?:field|scalar|arithmetic|projective|affine)",
+    FALLBACK("secp256r1", "p256|secp256r1",
+             "(?:p256|secp256r1).*(?:field|scalar|arithmetic|projective|affine)",
              SYSCALL("secp256r1_[a-z_]+") END, "syscall_secp256r1_*"),
-    FALLBACK("bn254", "bn254|substrate_bn|(?:^|[^a-z0-9_])bn::(?:fields|groups|arith)",
+    FALLBACK("bn254", "bn", "bn254|substrate_bn|(?:^|[^a-z0-9_])bn::(?:fields|groups|arith)",
              SYSCALL("bn254_[a-z0-9_]+") END, "syscall_bn254_*"),
-    FALLBACK("bls12-381", "bls12_?381", SYSCALL("bls12381_[a-z0-9_]+") END, "syscall_bls12381_*"),
-    FALLBACK("ed25519", "curve25519_dalek|ed25519", SYSCALL("ed_(?:add|decompress)") END,
+    FALLBACK("bls12-381", "bls12", "bls12_?381", SYSCALL("bls12381_[a-z0-9_]+") END,
+             "syscall_bls12381_*"),
+    FALLBACK("ed25519", "25519", "curve25519_dalek|ed25519", SYSCALL("ed_(?:add|decompress)") END,
              "syscall_ed_*"),
 #undef FALLBACK
     {FS_RULE_SETUP, 10,
@@ -99,7 +108,7 @@ static const rule_row rules[] = {
      "|(?:^|::)(?:__rust_(?:alloc|alloc_zeroed|realloc)|__r[dg]l_(?:alloc|alloc_zeroed|realloc)|"
      "malloc|calloc|realloc|posix_memalign|aligned_alloc|sys_alloc_aligned|alloc|alloc_zeroed|"
      "allocate|allocate_in|grow_amortized|grow_one|reserve|reserve_for_push|try_reserve)" END,
-     .max = 5,
+     .gate = G_INCL, .max = 5,
      .say = "{fn}: {share} inclusive ({value}): construction or initialization; build it once "
             "and reuse it",
      .say_change = "{fn}: inclusive {value}: construction or initialization"},
@@ -202,39 +211,89 @@ static long double value_of(const engine *e, fs_finding_item it)
     return fs_finding_value(e->out, &it);
 }
 
-/* Which rows match each sampled name: one pass over the names per pattern. */
+/* Whether S[0..n) holds W[0..wn) (memmem is not C11). */
+static int contains(const char *s, size_t n, const char *w, size_t wn)
+{
+    for (const char *p = s, *end = s + n; wn && (size_t)(end - p) >= wn;) {
+        p = memchr(p, w[0], (size_t)(end - p) - wn + 1);
+        if (!p)
+            return 0;
+        if (memcmp(p, w, wn) == 0)
+            return 1;
+        p++;
+    }
+    return 0;
+}
+
+/* Whether LOWER[0..n) (a name in lowercase) holds one of the '|'-separated WORDS. */
+static int holds(const char *lower, size_t n, const char *words)
+{
+    while (*words) {
+        size_t w = strcspn(words, "|");
+        if (contains(lower, n, words, w))
+            return 1;
+        words += w + (words[w] == '|');
+    }
+    return 0;
+}
+
+/* Which rows match each sampled name, for the names a row's hint and gate let through (most
+ * names meet no pattern: a name is lowercased once and its hints looked up in it). */
 static foldsvg_status match_names(engine *e, foldsvg_error *err)
 {
     const fs_tree *t = e->t;
+    pcre2_code *code[NRULES][3];
+    memset(code, 0, sizeof code);
+    double min[NRULES];
     pcre2_match_data *md = pcre2_match_data_create(1, NULL);
     foldsvg_status st = md ? FOLDSVG_OK : FOLDSVG_E_NOMEM;
     for (size_t r = 0; r < NRULES && st == FOLDSVG_OK; r++) {
-        if (!rules[r].match)
-            continue;
-        pcre2_code *code[3] = {NULL, NULL, NULL};
         const char *pat[3] = {rules[r].match, rules[r].unless, rules[r].syscall};
+        min[r] = fs_rule_threshold(e->th, rules[r].rule);
         for (int k = 0; k < 3 && st == FOLDSVG_OK; k++)
             if (pat[k])
-                st = fs_regex_compile(&code[k], fs_rule_ids[rules[r].rule], pat[k], PCRE2_CASELESS,
-                                      err);
-        for (uint32_t i = 1; i < t->nnames && st == FOLDSVG_OK; i++) {
-            if (!e->incl_a[i] && !e->incl_b[i])
+                st = fs_regex_compile(&code[r][k], fs_rule_ids[rules[r].rule], pat[k],
+                                      PCRE2_CASELESS, err);
+    }
+    fs_buf lower = {0};
+    for (uint32_t i = 1; i < t->nnames && st == FOLDSVG_OK; i++) {
+        if (!e->incl_a[i] && !e->incl_b[i])
+            continue;
+        const char *name = t->name_ptr[i];
+        size_t n = fs_deannotated_len(name, t->name_len[i]);
+        fs_buf_clear(&lower);
+        fs_buf_append(&lower, name, n);
+        if ((st = fs_buf_status(&lower)) != FOLDSVG_OK)
+            break;
+        for (size_t k = 0; k < n; k++)
+            lower.data[k] = (char)tolower((unsigned char)lower.data[k]);
+        double self = fabs(share_of(e, item(e, i, e->self_b, e->self_a)));
+        double incl = fabs(share_of(e, item(e, i, e->incl_b, e->incl_a)));
+        int syscall = holds(lower.data, n, "syscall_");
+        for (size_t r = 0; r < NRULES && st == FOLDSVG_OK; r++) {
+            const rule_row *row = &rules[r];
+            if (!row->match || (row->gate == G_SELF && self < min[r]) ||
+                (row->gate == G_INCL && incl < min[r]))
                 continue;
-            size_t n = fs_deannotated_len(t->name_ptr[i], t->name_len[i]);
-            int m = fs_regex_match(code[0], t->name_ptr[i], n, md, NULL);
-            if (m > 0 && code[1])
-                m = fs_regex_match(code[1], t->name_ptr[i], n, md, NULL) > 0 ? 0 : m;
+            int m = !row->hint || holds(lower.data, n, row->hint)
+                        ? fs_regex_match(code[r][0], name, n, md, NULL)
+                        : 0;
+            if (m > 0 && code[r][1])
+                m = fs_regex_match(code[r][1], name, n, md, NULL) > 0 ? 0 : m;
             if (m > 0)
                 e->rows_of[i] |= 1u << r;
             /* a family's syscalls: marked with the row's bit in the upper half */
-            if (m == 0 && code[2] && fs_regex_match(code[2], t->name_ptr[i], n, md, NULL) > 0)
+            if (m == 0 && code[r][2] && syscall &&
+                fs_regex_match(code[r][2], name, n, md, NULL) > 0)
                 e->rows_of[i] |= 1u << (r + 16);
             if (m < 0)
                 st = FOLDSVG_E_NOMEM;
         }
-        for (int k = 0; k < 3; k++)
-            pcre2_code_free(code[k]);
     }
+    fs_buf_free(&lower);
+    for (size_t r = 0; r < NRULES; r++)
+        for (int k = 0; k < 3; k++)
+            pcre2_code_free(code[r][k]);
     pcre2_match_data_free(md);
     return st;
 }
@@ -321,7 +380,14 @@ static foldsvg_status walk(engine *e)
     uint32_t n = st == FOLDSVG_OK && t->nnodes > 1 ? t->nodes[0].first_child : FS_NONE;
     size_t d = 0;
     /* a single profile reads no first counts, even where the tree has them */
-    const uint64_t *own_b = e->out->diff ? t->before : NULL, *sb = e->sub_b, *sa = e->sub_a;
+    const uint64_t *own_b = e->out->diff ? t->before : NULL, *sa = e->sub_a;
+    /* outside a diff BEFORE is all zeros: not read, so its pages are never touched */
+    const uint64_t *sbv = e->out->diff ? e->sub_b : NULL;
+#define SB(i) (sbv ? sbv[i] : 0)
+    uint32_t fam_rows = 0;
+    for (size_t r = 0; r < NRULES; r++)
+        if (rules[r].rule == FS_RULE_SOFTWARE_FALLBACK)
+            fam_rows |= 1u << r;
     while (n != FS_NONE && st == FOLDSVG_OK) {
         const fs_node *nd = &t->nodes[n];
         uint32_t name = nd->name, p = nd->parent, pname = t->nodes[p].name;
@@ -333,28 +399,28 @@ static foldsvg_status walk(engine *e)
         if (d > 0) {
             uint32_t c = e->slot[(size_t)K_CALLEES * nn + pname];
             if (c != NO_SLOT && name != pname && onpath[pname] == run[d - 1])
-                st = give(e, c, name, sb[n], sa[n]);
+                st = give(e, c, name, SB(n), sa[n]);
             c = e->slot[(size_t)K_COPY * nn + name];
             if (st == FOLDSVG_OK)
                 st = give(e, c, pname, own_b ? own_b[n] : 0, nd->count);
             c = e->slot[(size_t)K_PRECOMPILE * nn + name];
             if (st == FOLDSVG_OK && c != NO_SLOT && onpath[name] == 0 && pname != name) {
-                st = give(e, c, pname, sb[n], sa[n]);
-                e->cands[c].base.before += sb[p];
+                st = give(e, c, pname, SB(n), sa[n]);
+                e->cands[c].base.before += SB(p);
                 e->cands[c].base.after += sa[p];
             }
         }
-        uint32_t bits = e->rows_of[name];
-        for (size_t r = 0; r < NRULES; r++) {
-            if (rules[r].rule != FS_RULE_SOFTWARE_FALLBACK || !(bits & (1u << r)))
+        uint32_t bits = e->rows_of[name] & fam_rows;
+        for (size_t r = 0; bits && r < NRULES; r++) {
+            if (!(bits & (1u << r)))
                 continue;
             if (famdepth[r]++ == 0) {
-                e->fam[r].before += sb[n];
+                e->fam[r].before += SB(n);
                 e->fam[r].after += sa[n];
             }
         }
         onpath[name]++;
-        if (nd->first_child != FS_NONE && (sa[n] || sb[n])) {
+        if (nd->first_child != FS_NONE && (sa[n] || SB(n))) {
             n = nd->first_child;
             d++;
             continue;
@@ -362,8 +428,9 @@ static foldsvg_status walk(engine *e)
         for (;;) {
             uint32_t left = t->nodes[n].name;
             onpath[left]--;
-            for (size_t r = 0; r < NRULES; r++)
-                if (rules[r].rule == FS_RULE_SOFTWARE_FALLBACK && (e->rows_of[left] & (1u << r)))
+            uint32_t left_bits = e->rows_of[left] & fam_rows;
+            for (size_t r = 0; left_bits && r < NRULES; r++)
+                if (left_bits & (1u << r))
                     famdepth[r]--;
             if (t->nodes[n].next_sibling != FS_NONE) {
                 n = t->nodes[n].next_sibling;
@@ -377,17 +444,10 @@ static foldsvg_status walk(engine *e)
             d--;
         }
     }
+#undef SB
     free(onpath);
     free(run);
     return st;
-}
-
-static int contrib_cmp(const void *a, const void *b)
-{
-    const contrib *x = a, *y = b;
-    if (x->cand != y->cand)
-        return x->cand < y->cand ? -1 : 1;
-    return x->rel < y->rel ? -1 : x->rel > y->rel;
 }
 
 static int name_cmp(const fs_finding_item *x, const fs_finding_item *y)
@@ -423,24 +483,49 @@ static void offer(const engine *e, cand *c, uint32_t name, fs_finding_item rel)
         c->nrel++;
 }
 
-/* The contributions summed per (candidate, related name), each candidate's heaviest kept. */
-static void gather(engine *e)
+/* The contributions summed per (candidate, related name), each candidate's heaviest kept: a
+ * counting sort by candidate, then per candidate one dense sum per name (STAMP says which
+ * candidate last wrote a name's sum), so the cost stays linear in the contributions. */
+static foldsvg_status gather(engine *e)
 {
-    if (e->ncontribs) /* qsort takes no NULL, even for nothing */
-        qsort(e->contribs, e->ncontribs, sizeof *e->contribs, contrib_cmp);
-    for (size_t i = 0; i < e->ncontribs;) {
-        contrib sum = e->contribs[i];
-        size_t j = i + 1;
-        for (; j < e->ncontribs && e->contribs[j].cand == sum.cand && e->contribs[j].rel == sum.rel;
-             j++) {
-            sum.before += e->contribs[j].before;
-            sum.after += e->contribs[j].after;
+    size_t nc = e->ncands, nn = e->t->nnames ? e->t->nnames : 1;
+    size_t *start = calloc(nc + 1, sizeof *start);
+    uint32_t *order = malloc((e->ncontribs ? e->ncontribs : 1) * sizeof *order);
+    uint32_t *stamp = calloc(nn, sizeof *stamp), *used = malloc(nn * sizeof *used);
+    uint64_t *acc = malloc(2 * nn * sizeof *acc);
+    foldsvg_status st = start && order && stamp && used && acc ? FOLDSVG_OK : FOLDSVG_E_NOMEM;
+    for (size_t i = 0; st == FOLDSVG_OK && i < e->ncontribs; i++)
+        start[e->contribs[i].cand + 1]++;
+    for (size_t c = 0; st == FOLDSVG_OK && c < nc; c++)
+        start[c + 1] += start[c];
+    for (size_t i = 0; st == FOLDSVG_OK && i < e->ncontribs; i++)
+        order[start[e->contribs[i].cand]++] = (uint32_t)i;
+    /* START[c] is now the end of candidate c's run, and the start of c + 1's */
+    for (size_t c = 0, from = 0; st == FOLDSVG_OK && c < nc; from = start[c++]) {
+        size_t nused = 0;
+        for (size_t k = from; k < start[c]; k++) {
+            const contrib *x = &e->contribs[order[k]];
+            if (stamp[x->rel] != c + 1) {
+                stamp[x->rel] = (uint32_t)(c + 1);
+                acc[2 * x->rel] = acc[2 * x->rel + 1] = 0;
+                used[nused++] = x->rel;
+            }
+            acc[2 * x->rel] += x->before;
+            acc[2 * x->rel + 1] += x->after;
         }
-        fs_finding_item rel = {e->t->name_ptr[sum.rel], e->t->name_len[sum.rel], sum.before,
-                               sum.after};
-        offer(e, &e->cands[sum.cand], sum.rel, rel);
-        i = j;
+        for (size_t k = 0; k < nused; k++) {
+            uint32_t r = used[k];
+            fs_finding_item rel = {e->t->name_ptr[r], e->t->name_len[r], acc[2 * r],
+                                   acc[2 * r + 1]};
+            offer(e, &e->cands[c], r, rel);
+        }
     }
+    free(start);
+    free(order);
+    free(stamp);
+    free(used);
+    free(acc);
+    return st;
 }
 
 /* The finding of candidate C, or 0 when the rule's second tests drop it. */
@@ -602,6 +687,13 @@ static foldsvg_status collect(engine *e)
 foldsvg_status fs_findings_compute(const fs_tree *t, int diff, uint64_t per_before,
                                    uint64_t per_after, const fs_thresholds *th, fs_findings *out)
 {
+    return fs_findings_from_sums(t, diff, per_before, per_after, th, NULL, NULL, out);
+}
+
+foldsvg_status fs_findings_from_sums(const fs_tree *t, int diff, uint64_t per_before,
+                                     uint64_t per_after, const fs_thresholds *th,
+                                     const uint64_t *self, const uint64_t *incl, fs_findings *out)
+{
     memset(out, 0, sizeof *out);
     fs_arena_init(&out->names);
     out->diff = diff && t->before;
@@ -615,7 +707,7 @@ foldsvg_status fs_findings_compute(const fs_tree *t, int diff, uint64_t per_befo
     e.out = out;
     e.th = th;
     size_t nn = t->nnames ? t->nnames : 1, nodes = t->nnodes ? t->nnodes : 1;
-    uint64_t *sums = calloc(4 * nn + 2 * nodes, sizeof *sums);
+    uint64_t *sums = calloc(4 * nn + (diff ? 2 : 1) * nodes, sizeof *sums);
     e.rows_of = calloc(nn, sizeof *e.rows_of);
     e.slot = malloc(3 * nn * sizeof *e.slot);
     foldsvg_status st = sums && e.rows_of && e.slot ? FOLDSVG_OK : FOLDSVG_E_NOMEM;
@@ -624,10 +716,15 @@ foldsvg_status fs_findings_compute(const fs_tree *t, int diff, uint64_t per_befo
         e.incl_b = sums + nn;
         e.self_a = sums + 2 * nn;
         e.incl_a = sums + 3 * nn;
-        e.sub_b = sums + 4 * nn;
-        e.sub_a = e.sub_b + nodes;
+        e.sub_a = sums + 4 * nn;
+        e.sub_b = diff ? e.sub_a + nodes : NULL;
         memset(e.slot, 0xff, 3 * nn * sizeof *e.slot);
-        st = fs_tree_function_sums(t, NULL, e.self_a, e.incl_a);
+        if (self && incl) {
+            memcpy(e.self_a, self, (size_t)t->nnames * sizeof *self);
+            memcpy(e.incl_a, incl, (size_t)t->nnames * sizeof *incl);
+        } else {
+            st = fs_tree_function_sums(t, NULL, e.self_a, e.incl_a);
+        }
     }
     if (st == FOLDSVG_OK && out->diff)
         st = fs_tree_function_sums(t, t->before, e.self_b, e.incl_b);
@@ -642,10 +739,10 @@ foldsvg_status fs_findings_compute(const fs_tree *t, int diff, uint64_t per_befo
         st = pick(&e);
     if (st == FOLDSVG_OK)
         st = walk(&e);
-    if (st == FOLDSVG_OK) {
-        gather(&e);
+    if (st == FOLDSVG_OK)
+        st = gather(&e);
+    if (st == FOLDSVG_OK)
         st = collect(&e);
-    }
     free(sums);
     free(e.rows_of);
     free(e.slot);

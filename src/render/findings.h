@@ -67,6 +67,11 @@ typedef struct fs_findings {
  * are copied: T may go. FOLDSVG_E_NOMEM. */
 foldsvg_status fs_findings_compute(const fs_tree *t, int diff, uint64_t per_before,
                                    uint64_t per_after, const fs_thresholds *th, fs_findings *out);
+/* The same with the nodes' own sums per name already made (fs_tree_function_sums with
+ * COUNTS NULL), as the tables of the same profile need them too. */
+foldsvg_status fs_findings_from_sums(const fs_tree *t, int diff, uint64_t per_before,
+                                     uint64_t per_after, const fs_thresholds *th,
+                                     const uint64_t *self, const uint64_t *incl, fs_findings *out);
 void fs_findings_free(fs_findings *f);
 
 /* An item's value: its count per iteration, or in a diff its change. */

@@ -43,25 +43,30 @@ static fs_top_row *make_rows(const fs_tree *t, const uint64_t *sums, size_t limi
 
 foldsvg_status fs_tables_compute(const fs_tree *t, size_t limit, fs_tables *out)
 {
-    memset(out, 0, sizeof *out);
-    out->total = t->total;
-    out->unique = t->unique;
     uint32_t nnames = t->nnames;
     uint64_t *selfc = calloc(nnames ? nnames : 1, sizeof *selfc);
     uint64_t *incl = calloc(nnames ? nnames : 1, sizeof *incl);
     foldsvg_status st = FOLDSVG_E_NOMEM;
-    if (!selfc || !incl || fs_tree_function_sums(t, NULL, selfc, incl) != FOLDSVG_OK)
-        goto done;
-    out->self = make_rows(t, selfc, limit, &out->nself, &out->self_funcs);
-    out->incl = make_rows(t, incl, limit, &out->nincl, &out->incl_funcs);
-    if (out->self && out->incl)
-        st = FOLDSVG_OK;
-    else
-        fs_tables_free(out);
-done:
+    memset(out, 0, sizeof *out);
+    if (selfc && incl && fs_tree_function_sums(t, NULL, selfc, incl) == FOLDSVG_OK)
+        st = fs_tables_from_sums(t, selfc, incl, limit, out);
     free(selfc);
     free(incl);
     return st;
+}
+
+foldsvg_status fs_tables_from_sums(const fs_tree *t, const uint64_t *self, const uint64_t *incl,
+                                   size_t limit, fs_tables *out)
+{
+    memset(out, 0, sizeof *out);
+    out->total = t->total;
+    out->unique = t->unique;
+    out->self = make_rows(t, self, limit, &out->nself, &out->self_funcs);
+    out->incl = make_rows(t, incl, limit, &out->nincl, &out->incl_funcs);
+    if (out->self && out->incl)
+        return FOLDSVG_OK;
+    fs_tables_free(out);
+    return FOLDSVG_E_NOMEM;
 }
 
 void fs_tables_free(fs_tables *tb)

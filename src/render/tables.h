@@ -44,6 +44,10 @@ typedef struct fs_tables {
 /* Fills OUT with the top LIMIT rows of each table (0: all). Rows point into T, which must
  * outlive OUT. FOLDSVG_E_NOMEM. */
 foldsvg_status fs_tables_compute(const fs_tree *t, size_t limit, fs_tables *out);
+/* The same from the sums fs_tree_function_sums gave (SELF, INCL per name), for a caller that
+ * needs them for more (the findings). */
+foldsvg_status fs_tables_from_sums(const fs_tree *t, const uint64_t *self, const uint64_t *incl,
+                                   size_t limit, fs_tables *out);
 void fs_tables_free(fs_tables *tb);
 
 /* Count formatting shared by every writer: COUNT / PER (PER 0 or 1: the count itself) with
