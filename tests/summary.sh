@@ -87,6 +87,20 @@ has md-cell out '| `a\|b` |'
 has md-list out 'callees `a|b` 50.0%, '
 hasnt md-no-warning err "does nothing"
 
+# JSON: quotes, backslashes and bytes that are not UTF-8 in names
+printf 'main;say "hi" \\ now 60\nmain;bad\377byte 40\n' >quote.folded
+expect 0 json-escape "$bin" --summary --top-format json quote.folded
+cp out quote.json; check_json quote quote.json
+python3 - quote.json <<'PY' >q.err 2>&1 && ok || bad "json-escape: $(cat q.err)"
+import json, sys
+d = json.load(open(sys.argv[1], encoding="utf-8"))
+names = [f["function"] for f in d["findings"] if f["rule"] == "bottleneck"]
+assert names[0] == 'say "hi" \\ now', names
+assert names[1] == "bad\ufffdbyte", names
+b = [f for f in d["findings"] if f["rule"] == "bottleneck"][0]
+assert b["detail"].startswith('say "hi" \\ now: 60.0% self'), b
+PY
+
 # text and HTML keep names whole and escaped
 expect 0 html "$bin" "$data/names.folded" -o names.html
 has html-block names.html '<div class="fs-findings"><h3>What stands out</h3>'

@@ -60,8 +60,7 @@ static const rule_row rules[] = {
      .say = "{fn}: {share} inclusive ({value}), {self} self; callees {related} of it: drill in",
      .say_change = "{fn}: inclusive {value}, self {selfvalue}; in callees {related}: drill in"},
     {FS_RULE_BOTTLENECK, 5, .max = 5, .general = 1,
-     .say = "{fn}: {share} self ({value}): the time is spent in its own code; make it cheaper "
-            "or call it less",
+     .say = "{fn}: {share} self ({value}): its own code; make it cheaper or call it less",
      .say_change = "{fn}: self {value} ({share} of the total): the change is in its own code"},
     {FS_RULE_MEMORY_COPY, 1,
      "(?:^|::)_*(?:GI_+)?(?:aeabi_)?mem(?:cpy|move|set)(?:_chk|_[a-z0-9_]+)?(?:@plt)?" END,
