@@ -303,6 +303,17 @@ START_TEST(thresholds_default_and_set)
     ck_assert_double_eq(fs_rule_threshold(&th, FS_RULE_SETUP), 2.5);
     ck_assert_str_eq(fs_rule_ids[FS_RULE_SOFTWARE_FALLBACK], "software-fallback");
     ck_assert_ptr_null(fs_rule_ids[FS_RULE_COUNT]);
+    /* --help says the defaults: the table's */
+    foldsvg_option_desc d;
+    size_t i = 0;
+    while (foldsvg_option_info(i, &d) == FOLDSVG_OK && strcmp(d.name, "summary-threshold") != 0)
+        i++;
+    ck_assert_str_eq(d.name, "summary-threshold");
+    for (int r = 0; r < FS_RULE_COUNT; r++) {
+        char said[64];
+        snprintf(said, sizeof said, "%s=%g", fs_rule_ids[r], fs_rule_threshold(NULL, r));
+        ck_assert_msg(strstr(d.help, said), "--help does not say %s", said);
+    }
 }
 END_TEST
 
