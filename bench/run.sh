@@ -70,6 +70,11 @@ done
 base=$(measure "yajl" "$build/yajl_baseline" "$data/sp1.json")
 run=$(measure "sp1-10M.json->svg" "$bin" -q "$data/sp1.json" -o "$data/out.svg")
 row "$(size "$data/sp1.json")" "$base" "$run"
+# the flame chart of the same trace (its samples in order: memory per stack change), against
+# its flamegraph
+base=$run
+run=$(measure "sp1-10M --flamechart" "$bin" -q --flamechart "$data/sp1.json" -o "$data/out.svg")
+row "$(size "$data/sp1.json")" "$base" "$run"
 # the findings: --summary against --top 5 of the same input (same reading, same tables)
 base=$(measure "top-5" "$bin" -q --top 5 "$data/shuffled.folded")
 run=$(measure "shuffled --summary (/--top 5)" "$bin" -q --summary "$data/shuffled.folded")

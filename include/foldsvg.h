@@ -338,9 +338,10 @@ FOLDSVG_API foldsvg_status foldsvg_profile_write_summary(const foldsvg_profile *
  * Profile threads (Firefox-Profiler inputs)
  * ------------------------------------------------------------------------------------- */
 
-/* One thread of a profile: INDEX in document order (what the "thread" option takes), its
- * NAME and PROCESS ("" when absent), its sample rows and their summed weight. Strings live
- * only for the call. */
+/* One thread of a profile: INDEX in document order, its NAME and PROCESS ("" when absent),
+ * its sample rows and their summed weight. Strings live only for the call. The "thread"
+ * option (repeatable: foldsvg_options_set once per value) picks threads by INDEX (digits),
+ * by NAME, or by "/REGEX/" on the name. */
 typedef void (*foldsvg_thread_fn)(void *user, size_t index, const char *name, const char *process,
                                   uint64_t samples, double weight);
 

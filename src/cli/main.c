@@ -202,10 +202,12 @@ static void on_warning(void *user, const foldsvg_error *w)
     fprintf(stderr, "foldsvg: warning: %s\n", line);
 }
 
+/* USER: the input's name (a const char *), printed first when several are listed; or NULL. */
 static void print_thread(void *user, size_t index, const char *name, const char *process,
                          uint64_t samples, double weight)
 {
-    (void)user;
+    if (user)
+        printf("%s\t", *(const char **)user);
     /* Weights are whole numbers except for fractional (e.g. tracing-ms) profiles. */
     if (weight == (double)(uint64_t)weight)
         printf("%zu\t%s\t%s\t%llu\t%llu\n", index, name, process, (unsigned long long)samples,
@@ -496,7 +498,9 @@ static int run(cli_state *s, foldsvg_profile *p)
     }
     if (s->list_threads) {
         for (size_t i = 0; i < s->ninputs; i++) {
-            st = foldsvg_list_threads(s->inputs[i], s->opts, print_thread, NULL, &err);
+            const char *file = strcmp(s->inputs[i], "-") ? s->inputs[i] : "<stdin>";
+            st = foldsvg_list_threads(s->inputs[i], s->opts, print_thread,
+                                      s->ninputs > 1 ? &file : NULL, &err);
             if (st)
                 return report(&err, st);
         }

@@ -1,13 +1,14 @@
-/* Stack filters and name transforms with PCRE2. Patterns are compiled once (JIT when the
- * library has it) in UTF mode with PCRE2_MATCH_INVALID_UTF, so names that are not valid
- * UTF-8 never make a match fail: invalid sequences simply match nothing.
+/* Stack filters and name transforms with PCRE2. Patterns are compiled once (util/regex.h;
+ * JIT when the library has it).
  *
  * Folded input calls fs_filter_apply once per line, and the same few thousand names recur
  * on millions of lines, so what the patterns say about a name (its stripped form and which
  * of --include/--exclude/--focus match it) is cached by name. The cache is bounded: it is
  * dropped and rebuilt when it grows past FS_FILTER_CACHE_BYTES, which only costs speed. */
+#define PCRE2_CODE_UNIT_WIDTH 8
 #include "fold/filter.h"
 
+#include <pcre2.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,16 +67,10 @@ struct fs_filter {
     fs_arena names;
 };
 
-static foldsvg_status compile(pcre2_code **out, const char *flag, const char *pattern,
-                              foldsvg_error *err)
-{
-    return fs_regex_compile(out, flag, pattern, 0, err);
-}
-
 foldsvg_status fs_filter_check_pattern(const char *flag, const char *pattern, foldsvg_error *err)
 {
     pcre2_code *c;
-    foldsvg_status st = compile(&c, flag, pattern, err);
+    foldsvg_status st = fs_regex_compile(&c, flag, pattern, err);
     pcre2_code_free(c);
     return st;
 }
@@ -122,19 +117,24 @@ static foldsvg_status compile_list(pcre2_code ***out, size_t *count, size_t extr
         return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
     *count = n + extra;
     for (size_t i = 0; i < n; i++) {
-        foldsvg_status st = compile(&(*out)[extra + i], flag, patterns[i], err);
+        foldsvg_status st = fs_regex_compile(&(*out)[extra + i], flag, patterns[i], err);
         if (st)
             return st;
+        /* JIT is an optimization only: a library without it (or a pattern it declines)
+         * still matches through the interpreter. */
+        pcre2_jit_compile((*out)[extra + i], PCRE2_JIT_COMPLETE);
     }
     return FOLDSVG_OK;
 }
 
 static int matches(fs_filter *f, pcre2_code *code, const char *s, size_t len)
 {
-    int rc = fs_regex_match(code, s, len, f->md, f->mctx);
-    if (rc < 0)
+    int rc = pcre2_match(code, (PCRE2_SPTR)(s ? s : ""), len, 0, 0, f->md, f->mctx);
+    if (rc == PCRE2_ERROR_NOMEMORY)
         f->nomem = 1;
-    return rc > 0;
+    /* Other errors (match or JIT stack limits on pathological patterns) count as no
+     * match: the name is then treated the same way on every line. */
+    return rc >= 0;
 }
 
 static unsigned match_flags(fs_filter *f, const char *s, size_t len)
@@ -166,7 +166,9 @@ foldsvg_status fs_filter_new(fs_filter **out, const fs_stack_opts *opts, foldsvg
     size_t rust = opts->strip_rust_hash ? 1 : 0;
     foldsvg_status st = compile_list(&f->strip, &f->nstrip, rust, "strip", &opts->strip, err);
     if (st == FOLDSVG_OK && rust) {
-        st = compile(&f->strip[0], "strip-rust-hash", rust_hash_pattern, err);
+        st = fs_regex_compile(&f->strip[0], "strip-rust-hash", rust_hash_pattern, err);
+        if (st == FOLDSVG_OK)
+            pcre2_jit_compile(f->strip[0], PCRE2_JIT_COMPLETE);
     }
     if (st == FOLDSVG_OK)
         st = compile_list(&f->include, &f->ninclude, 0, "include", &opts->include, err);

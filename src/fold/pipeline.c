@@ -307,6 +307,13 @@ static void on_warn(fs_sink *self, const foldsvg_error *w)
         pl->to.warn(pl->to.user, w);
 }
 
+static void on_threads(fs_sink *self, const char *names)
+{
+    fs_pipeline *pl = (fs_pipeline *)(void *)self;
+    if (pl->to.threads)
+        pl->to.threads(pl->to.user, names);
+}
+
 foldsvg_status fs_pipeline_new(fs_pipeline **out, const fs_stack_opts *o, const fs_consumer *to,
                                foldsvg_error *err)
 {
@@ -314,7 +321,8 @@ foldsvg_status fs_pipeline_new(fs_pipeline **out, const fs_stack_opts *o, const 
     fs_pipeline *pl = calloc(1, sizeof *pl);
     if (!pl)
         return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
-    pl->sink = (fs_sink){on_stack, on_count_name, on_facts, on_line, on_stats, on_weight, on_warn};
+    pl->sink = (fs_sink){on_stack, on_count_name, on_facts, on_line,
+                         on_stats, on_weight,     on_warn,  on_threads};
     pl->o = o;
     pl->to = *to;
     pl->use_base = o->base.n > 0 && !o->flamechart && !o->no_sort;

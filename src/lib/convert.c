@@ -399,7 +399,7 @@ static foldsvg_status convert_folded(convert_route route, const char *const *inp
         c.drawn = calloc(n, 1);
         nomem |= !c.facts || !c.drawn;
     }
-    fs_consumer to = {&c, on_path, NULL, NULL, on_facts, on_stats, on_warn};
+    fs_consumer to = {&c, on_path, NULL, NULL, on_facts, on_stats, on_warn, NULL};
     fs_pipeline *pl = NULL;
     foldsvg_status st = !nomem ? fs_pipeline_new(&pl, &o->stack, &to, err)
                                : fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");

@@ -107,8 +107,8 @@ static foldsvg_status add_facts(fs_diff_section *s, const foldsvg_diff *d, const
         FS_FORWARD_IF_ERROR(
             fs_diff_section_fact(s, "Product", b->facts.product, a->facts.product, ""));
     if (b->facts.threads || a->facts.threads) {
-        snprintf(vb, sizeof vb, "%lu", (unsigned long)b->facts.threads);
-        snprintf(va, sizeof va, "%lu", (unsigned long)a->facts.threads);
+        fs_profile_threads_text(&b->facts, vb, sizeof vb);
+        fs_profile_threads_text(&a->facts, va, sizeof va);
         FS_FORWARD_IF_ERROR(fs_diff_section_fact(s, "Threads", vb, va, ""));
     }
     /* the totals as read; the change of the totals as read */

@@ -3,13 +3,15 @@
  * reports the inputs as if it had read them itself: their facts for the HTML report, the
  * count unit, the skipped-line warnings and the no-data errors (contrib/dask does this).
  *
- * The file is text: a first line "# foldsvg facts 1", then one line per input, in the order
- * read, of 16 tab-separated fields:
+ * The file is text: a first line "# foldsvg facts 2", then one line per input, in the order
+ * read, of 17 tab-separated fields:
  *   NAME FORMAT GZIP PRODUCT THREADS RATE INTERVAL_MS UNIT
  *   HAS_LINES LINES VALID INVALID FIRST_INVALID FRACTIONAL FIRST_FRACTIONAL DRAWN
+ *   THREAD_NAMES
  * (UNIT "" when the input named none; HAS_LINES 0 for profiles, which have no lines; DRAWN
- * 1 when the input added stacks). In NAME, FORMAT, PRODUCT and UNIT a backslash, tab,
- * newline and carriage return are written \\, \t, \n and \r.
+ * 1 when the input added stacks; THREAD_NAMES the threads read, as the report names them,
+ * "" for inputs without threads). In NAME, FORMAT, PRODUCT, UNIT and THREAD_NAMES a
+ * backslash, tab, newline and carriage return are written \\, \t, \n and \r.
  * When the stack pipeline dropped stacks, a last line "# drops" follows, with INPUT,
  * BY_OPTION and, for each step of fs_drop after FS_DROP_NONE, its count, then for the same
  * steps how the option was spelled (escaped as above): the drawing run, which has not the

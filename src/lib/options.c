@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "fold/filter.h"
+#include "parse/threadsel.h"
 #include "render/colors.h"
 #include "render/findings.h"
 #include "render/theme.h"
@@ -23,7 +24,6 @@
 #include "util/error.h"
 
 static const foldsvg_options defaults = {
-    .input = {.thread = -1},
     .svg =
         {
             .palette = FS_PAL_HOT,
@@ -132,6 +132,7 @@ enum { W_ANY = 0x100 };
 
 static foldsvg_status check_id_prefix(const char *name, const char *v, foldsvg_error *err);
 static foldsvg_status check_pattern(const char *name, const char *v, foldsvg_error *err);
+static foldsvg_status check_thread(const char *name, const char *v, foldsvg_error *err);
 
 static const char *const top_formats[] = {"text", "markdown", "json", NULL};
 static const char *const weights[] = {"auto", "samples", NULL};
@@ -258,9 +259,10 @@ static const opt_row rows[] = {
     {"collapse-recursion", 0, T_FLAG, STACK, G_FILTERS, FIELD(stack.collapse_recursion),
      .help = "merge directly recursive frames (a;a;b -> a;b)"},
 
-    {"thread", 0, WHOLE(0, 1000000000, C_LONG), IN, G_PROFILES, FIELD(input.thread),
-     .expected = "a thread index (0, 1, ...; see --list-threads)", .metavar = "N",
-     .help = "only thread N (default: all threads merged)"},
+    {"thread", 0, T_LIST, IN, G_PROFILES, FIELD(input.threads), .check = check_thread,
+     .metavar = "T",
+     .help = "only thread T: its index, its name, or /REGEX/ matching names\n"
+             "(repeatable: their union; default: all threads merged)"},
     {"list-threads", 0, CLI, G_PROFILES,
      .help = "list the threads (INDEX NAME PROCESS SAMPLES WEIGHT), exit"},
     {"weight", 0, T_ENUM, IN, G_PROFILES, FIELD(input.weight_samples), .values = weights,
@@ -524,6 +526,13 @@ static foldsvg_status check_id_prefix(const char *name, const char *v, foldsvg_e
 static foldsvg_status check_pattern(const char *name, const char *v, foldsvg_error *err)
 {
     return fs_filter_check_pattern(name, v, err);
+}
+
+/* An index, a name or /REGEX/ (parse/threadsel.h); the message says what is wrong. */
+static foldsvg_status check_thread(const char *name, const char *v, foldsvg_error *err)
+{
+    (void)name;
+    return fs_threadsel_check(v, err);
 }
 
 /* The generic setter: parses V by the row's type into its field. */

@@ -11,6 +11,7 @@
 #include "lib/report.h"
 #include "render/findings.h"
 #include "render/report.h"
+#include "render/stackdata.h"
 #include "render/summary.h"
 #include "render/svg.h"
 #include "render/tables.h"
@@ -177,13 +178,16 @@ static foldsvg_status add_facts(fs_report_section *s, const foldsvg_profile *p,
     if (f->product[0])
         FS_FORWARD_IF_ERROR(add_fact(s, "Product", f->product));
     if (f->threads) {
-        snprintf(v, sizeof v, "%lu", (unsigned long)f->threads);
-        FS_FORWARD_IF_ERROR(add_fact(s, "Threads", v));
+        fs_profile_threads_text(f, v, sizeof v);
+        FS_FORWARD_IF_ERROR(add_fact(s, f->threads == 1 ? "Thread" : "Threads", v));
     }
     char n[32];
     if (f->rate) {
         fs_format_thousands(f->rate, n);
-        snprintf(v, sizeof v, "1 sample every %s cycles", n);
+        if (f->rate == 1)
+            snprintf(v, sizeof v, "1 sample every cycle");
+        else
+            snprintf(v, sizeof v, "1 sample every %s cycles", n);
         FS_FORWARD_IF_ERROR(add_fact(s, "Sample rate", v));
     } else if (f->interval_ms > 0) {
         snprintf(v, sizeof v, "every %g ms", f->interval_ms);
@@ -242,8 +246,26 @@ foldsvg_status fs_report_section_svg(fs_report_section *s, const foldsvg_profile
     return FOLDSVG_OK;
 }
 
-/* Fills S from P: the SVG (rendered with O, whose id prefix the caller chose), the tables
- * and the facts. */
+/* The views' data (render/stackdata.h), which only the script uses: the diff report has
+ * none (its graph's counts are the after side's, its colors the deltas; views of one side
+ * would read as the difference). */
+static foldsvg_status add_stacks(fs_report_section *s, const foldsvg_profile *p,
+                                 const foldsvg_options *o)
+{
+    if (o->svg.no_javascript)
+        return FOLDSVG_OK;
+    fs_buf stacks = {0};
+    if (fs_stackdata_json(&stacks, &p->tree, &o->svg) != FOLDSVG_OK) {
+        fs_buf_free(&stacks);
+        return FOLDSVG_E_NOMEM;
+    }
+    s->stacks = stacks.data;
+    s->stacks_len = stacks.len;
+    return FOLDSVG_OK;
+}
+
+/* Fills S from P: the SVG (rendered with O, whose id prefix the caller chose), the views'
+ * stacks, the tables and the facts. */
 static foldsvg_status make_section(fs_report_section *s, const foldsvg_profile *p,
                                    const char *heading, const char *const *inputs, size_t ninputs,
                                    const foldsvg_options *o, foldsvg_error *err)
@@ -257,7 +279,7 @@ static foldsvg_status make_section(fs_report_section *s, const foldsvg_profile *
     s->heading = heading ? dup_str(heading) : NULL;
     foldsvg_status st = FOLDSVG_E_NOMEM;
     int both = !p->tree.has_diff; /* a differential input's findings are of its change */
-    if (s->countname && (!heading || s->heading) &&
+    if (s->countname && (!heading || s->heading) && add_stacks(s, p, o) == FOLDSVG_OK &&
         (both ? tables_and_findings(&p->tree, o, top_rows(o), &s->tables, &s->findings)
               : fs_tables_compute(&p->tree, top_rows(o), &s->tables)) == FOLDSVG_OK) {
         s->has_findings = both;

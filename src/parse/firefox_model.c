@@ -198,6 +198,15 @@ foldsvg_status ff_agg_get(ff_agg *g, int64_t key, uint64_t row, ff_acc **out)
     return FOLDSVG_OK;
 }
 
+void ff_runs_free(ff_runs *r)
+{
+    if (!r)
+        return;
+    free(r->a);
+    free(r->dur);
+    free(r);
+}
+
 void ff_agg_free(ff_agg *g)
 {
     free(g->slots);
@@ -288,6 +297,7 @@ static void thread_free(ff_thread *t)
     for (int i = 0; i < FF_NP; i++)
         fs_json_region_reset(&t->preg[i]);
     fs_json_region_reset(&t->rows_reg);
+    ff_runs_free(t->runs);
     free(t);
 }
 

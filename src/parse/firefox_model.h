@@ -91,6 +91,17 @@ typedef struct ff_agg {
     ff_acc *last; /* consecutive samples often share their stack */
 } ff_agg;
 
+/* A thread's samples in their order (--flamechart: parse/firefox_order.h fills them): one
+ * accumulator per run of consecutive samples with the same stack. */
+typedef struct ff_runs {
+    ff_acc *a;   /* per run: key = the stack index (-1 null), first_row, n and the sums */
+    ff_acc *dur; /* the durations' sums per run (processed before v29); NULL when none */
+    size_t n, cap;
+    size_t from; /* the first run of the samples object being read */
+    size_t at;   /* pairing a later column: the run of the sample it is at */
+} ff_runs;
+void ff_runs_free(ff_runs *r);
+
 /* *OUT: the slot for KEY, created empty when new. FOLDSVG_E_NOMEM. */
 foldsvg_status ff_agg_get(ff_agg *g, int64_t key, uint64_t row, ff_acc **out);
 void ff_agg_free(ff_agg *g);
@@ -130,6 +141,8 @@ typedef struct ff_thread {
     uint64_t dbad;       /* first duration entry that is not a number (or overflows), +1 */
     /* Gecko rows before their schema: read again when the samples object ends */
     fs_json_region rows_reg;
+    /* the samples in their order (--flamechart only, parse/firefox_order.h); else NULL */
+    ff_runs *runs;
 } ff_thread;
 
 typedef struct ff_profile ff_profile;
@@ -159,6 +172,7 @@ struct ff_profile {
     size_t json_len;
     uint64_t json_offset; /* where its string ends in the parent text */
     char origin[160];     /* e.g. "threads[1] (JSON string)", for messages */
+    int ordered;          /* the top profile: keep each thread's samples in order */
 };
 
 /* Sub-profiles found as JSON strings wait here until the current text is done, so nesting

@@ -705,6 +705,10 @@ static void parser_init(ff_parser *p, ff_profile *root, ff_queue *q, const char 
     p->q = q;
     p->scol_stack = p->scol_cpu = -1;
     p->file = file;
+    const ff_profile *top = root;
+    while (top->parent)
+        top = top->parent;
+    p->ordered = top->ordered;
 }
 
 static void parser_free(ff_parser *p)

@@ -251,8 +251,8 @@ static foldsvg_status match_names(engine *e, foldsvg_error *err)
         min[r] = fs_rule_threshold(e->th, rules[r].rule);
         for (int k = 0; k < 3 && st == FOLDSVG_OK; k++)
             if (pat[k])
-                st = fs_regex_compile(&code[r][k], fs_rule_ids[rules[r].rule], pat[k],
-                                      PCRE2_CASELESS, err);
+                st = fs_regex_compile_jit(&code[r][k], fs_rule_ids[rules[r].rule], pat[k],
+                                          PCRE2_CASELESS, err);
     }
     fs_buf lower = {0};
     for (uint32_t i = 1; i < t->nnames && st == FOLDSVG_OK; i++) {

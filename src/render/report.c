@@ -25,6 +25,7 @@ void fs_report_section_free(fs_report_section *s)
     }
     free(s->facts);
     free(s->svg);
+    free(s->stacks);
     fs_tables_free(&s->tables);
     free(s->names);
     free(s->countname);
@@ -125,7 +126,8 @@ static void write_table(fs_xmlw *c, const fs_report_section *s, const char *kind
         fs_xmlw_attr(c, "class", "fs-fn");
         fs_xmlw_attr(c, "data-fn",
                      fs_xmlw_clean(c, rows[i].name, fs_deannotated_len(rows[i].name, rows[i].len)));
-        fs_xmlw_attr(c, "title", "Highlight in the flamegraph (click again to clear)");
+        if (s->stacks) /* no stacks (--no-javascript): no views to promise */
+            fs_xmlw_attr(c, "title", "Its callers and callees (click again to close)");
         fs_xmlw_text_clean(c, rows[i].name, rows[i].len);
         fs_xmlw_end_full(c);
         fs_xmlw_end_full(c);
@@ -163,6 +165,15 @@ static void write_section(fs_xmlw *c, const fs_report_section *s, size_t index)
     fs_xmlw_raw(c, s->svg, s->svg_len);
     fs_xmlw_end_full(c);
     nl(c);
+    if (s->stacks) {
+        /* JSON that escapes every '<' (render/jsonstr.h): it cannot end the element */
+        fs_xmlw_start(c, "script");
+        fs_xmlw_attr(c, "type", "application/json");
+        fs_xmlw_attr(c, "class", "fs-stacks");
+        fs_xmlw_raw(c, s->stacks, s->stacks_len);
+        fs_xmlw_end_full(c);
+        nl(c);
+    }
     if (s->diff) {
         fs_diff_write_tables(c, s->diff);
         fs_xmlw_start(c, "p");
@@ -184,10 +195,12 @@ static void write_section(fs_xmlw *c, const fs_report_section *s, size_t index)
     nl(c);
     fs_xmlw_start(c, "p");
     fs_xmlw_attr(c, "class", "fs-note");
-    fs_xmlw_text(
-        c, "Self time: the function is the leaf of the stack. Inclusive time: the function is "
-           "anywhere on the stack, counted once per stack. Click a function to highlight it in "
-           "the flamegraph.");
+    fs_xmlw_text(c, "Self time: the function is the leaf of the stack. Inclusive time: the "
+                    "function is anywhere on the stack, counted once per stack.");
+    /* the views need the stacks, which --no-javascript leaves out */
+    if (s->stacks)
+        fs_xmlw_text(c, " Click a function (or Shift+click a frame) to see its callers and "
+                        "callees.");
     if (s->per > 1) {
         char per[96], k[32];
         fs_format_thousands(s->per, k);

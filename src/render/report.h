@@ -22,6 +22,8 @@ typedef struct fs_report_section {
     size_t nfacts, facts_cap;
     char *svg; /* the SVG from its root element on (no XML declaration, no DOCTYPE) */
     size_t svg_len;
+    char *stacks; /* the stacks for the views (render/stackdata.h); NULL: none (no script) */
+    size_t stacks_len;
     fs_tables tables; /* rows point into NAMES */
     char *names;
     char *countname;

@@ -119,35 +119,62 @@ static int is_generic_font(const char *f)
     return 0;
 }
 
-static fs_rgb frame_color(svg_ctx *c, const fs_frame *f, const char *name, size_t n,
-                          double width_pct)
+/* A name's color from the palette: the palette map's when it has one, else from the name's
+ * hash (--hash, --deterministic) or from RNG (the default; NULL: --deterministic's values). */
+static fs_rgb name_rgb(const fs_svg_opts *o, const fs_palettemap *pm, fs_xorshift *rng,
+                       const char *name, size_t n)
 {
-    const fs_svg_opts *o = c->o;
-    if (n == 2 && name[0] == '-' && name[1] == '-')
-        return (fs_rgb){160, 160, 160};
-    if (n == 1 && name[0] == '-')
-        return (fs_rgb){200, 200, 200};
-    if (o->colordiffusion)
-        return fs_diffusion_rgb(width_pct);
-    if (f->has_delta)
-        return fs_diff_rgb(f->delta, c->delta_max, o->negate);
     fs_rgb rgb;
-    if (c->in->palette_map && fs_palettemap_get(c->in->palette_map, name, n, &rgb))
+    if (pm && fs_palettemap_get(pm, name, n, &rgb))
         return rgb;
     float v[3];
     if (o->hash) {
         v[0] = fs_namehash((const unsigned char *)name, n, 0);
         v[1] = v[2] = fs_namehash((const unsigned char *)name, n, 1);
-    } else if (o->deterministic) {
+    } else if (o->deterministic || !rng) {
         fs_fnv_values((const unsigned char *)name, n, v);
     } else {
-        v[0] = fs_xorshift_next(&c->rng);
-        v[1] = fs_xorshift_next(&c->rng);
-        v[2] = fs_xorshift_next(&c->rng);
+        v[0] = fs_xorshift_next(rng);
+        v[1] = fs_xorshift_next(rng);
+        v[2] = fs_xorshift_next(rng);
     }
     fs_palette basic = fs_palette_resolve(o->palette, (const unsigned char *)name, n);
-    rgb = fs_palette_rgb(basic, v[0], v[1], v[2]);
-    if (c->in->palette_map && fs_palettemap_put(c->in->palette_map, name, n, rgb) != FOLDSVG_OK)
+    return fs_palette_rgb(basic, v[0], v[1], v[2]);
+}
+
+static int separator_rgb(const char *name, size_t n, fs_rgb *rgb)
+{
+    if (n == 2 && name[0] == '-' && name[1] == '-')
+        *rgb = (fs_rgb){160, 160, 160};
+    else if (n == 1 && name[0] == '-')
+        *rgb = (fs_rgb){200, 200, 200};
+    else
+        return 0;
+    return 1;
+}
+
+fs_rgb fs_svg_name_rgb(const fs_svg_opts *o, const fs_palettemap *pm, const char *name, size_t n)
+{
+    fs_rgb rgb;
+    return separator_rgb(name, n, &rgb) ? rgb : name_rgb(o, pm, NULL, name, n);
+}
+
+static fs_rgb frame_color(svg_ctx *c, const fs_frame *f, const char *name, size_t n,
+                          double width_pct)
+{
+    const fs_svg_opts *o = c->o;
+    fs_rgb rgb;
+    if (separator_rgb(name, n, &rgb))
+        return rgb;
+    if (o->colordiffusion)
+        return fs_diffusion_rgb(width_pct);
+    if (f->has_delta)
+        return fs_diff_rgb(f->delta, c->delta_max, o->negate);
+    fs_palettemap *pm = c->in->palette_map;
+    if (pm && fs_palettemap_get(pm, name, n, &rgb))
+        return rgb;
+    rgb = name_rgb(o, NULL, &c->rng, name, n);
+    if (pm && fs_palettemap_put(pm, name, n, rgb) != FOLDSVG_OK)
         c->x.st = FOLDSVG_E_NOMEM;
     return rgb;
 }
@@ -494,6 +521,7 @@ static void write_document(svg_ctx *c)
         .truncate_text_right = o->truncate_text_right,
         .total = c->total,
         .factor = o->factor,
+        .minwidth = o->minwidth,
         .theme = o->theme == FS_THEME_AUTO ? NULL : fs_theme_name(o->theme),
     };
     char search_rgb[32];

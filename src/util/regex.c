@@ -4,30 +4,39 @@
 
 #include "util/error.h"
 
-static const uint32_t compile_options = PCRE2_UTF | PCRE2_MATCH_INVALID_UTF;
-
-foldsvg_status fs_regex_compile(pcre2_code **out, const char *what, const char *pattern,
-                                uint32_t extra, foldsvg_error *err)
+static foldsvg_status compile(pcre2_code **out, const char *flag, const char *pattern,
+                              uint32_t extra, foldsvg_error *err)
 {
     int code;
     PCRE2_SIZE offset;
-    *out = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED, compile_options | extra, &code,
-                         &offset, NULL);
-    if (*out) {
-        /* JIT is an optimization only: a library without it (or a pattern it declines)
-         * still matches through the interpreter. */
-        pcre2_jit_compile(*out, PCRE2_JIT_COMPLETE);
+    *out = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED,
+                         PCRE2_UTF | PCRE2_MATCH_INVALID_UTF | extra, &code, &offset, NULL);
+    if (*out)
         return FOLDSVG_OK;
-    }
     if (code == PCRE2_ERROR_NOMEMORY)
-        return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory compiling --%s '%s'", what,
+        return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory compiling --%s '%s'", flag,
                         pattern);
     PCRE2_UCHAR msg[256];
     if (pcre2_get_error_message(code, msg, sizeof msg) < 0)
         snprintf((char *)msg, sizeof msg, "PCRE2 error %d", code);
     return fs_error(err, FOLDSVG_E_USAGE, NULL,
-                    "--%s '%s': invalid regular expression: %s at offset %zu", what, pattern,
+                    "--%s '%s': invalid regular expression: %s at offset %zu", flag, pattern,
                     (const char *)msg, (size_t)offset);
+}
+
+foldsvg_status fs_regex_compile(pcre2_code **out, const char *flag, const char *pattern,
+                                foldsvg_error *err)
+{
+    return compile(out, flag, pattern, 0, err);
+}
+
+foldsvg_status fs_regex_compile_jit(pcre2_code **out, const char *flag, const char *pattern,
+                                    uint32_t extra, foldsvg_error *err)
+{
+    foldsvg_status st = compile(out, flag, pattern, extra, err);
+    if (st == FOLDSVG_OK)
+        pcre2_jit_compile(*out, PCRE2_JIT_COMPLETE);
+    return st;
 }
 
 int fs_regex_match(const pcre2_code *code, const char *s, size_t len, pcre2_match_data *md,
