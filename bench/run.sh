@@ -75,6 +75,10 @@ row "$(size "$data/sp1.json")" "$base" "$run"
 base=$run
 run=$(measure "sp1-10M --flamechart" "$bin" -q --flamechart "$data/sp1.json" -o "$data/out.svg")
 row "$(size "$data/sp1.json")" "$base" "$run"
+# the findings: --summary against --top 5 of the same input (same reading, same tables)
+base=$(measure "top-5" "$bin" -q --top 5 "$data/shuffled.folded")
+run=$(measure "shuffled --summary (/--top 5)" "$bin" -q --summary "$data/shuffled.folded")
+row "$(size "$data/shuffled.folded")" "$base" "$run"
 
 # --minwidth 0: the writer is the bound; compare element rates with a bare writer loop
 run=$(measure "sorted --minwidth 0" "$bin" -q --hash --minwidth 0 "$data/sorted.folded" -o "$data/big.svg")

@@ -335,6 +335,16 @@ FOLDSVG_API foldsvg_status foldsvg_profile_write_top(const foldsvg_profile *p, F
                                                      const foldsvg_options *opts,
                                                      foldsvg_error *err);
 
+/* The summary (the command line's --summary; docs/summary.md): the input (the files read),
+ * the total, the "top" (default 5) self and inclusive rows, and the findings, each a line
+ * with the numbers behind it, by the rules callees, bottleneck, memory-copy, precompile,
+ * software-fallback and setup ("summary-threshold" sets their thresholds), in the options'
+ * "top-format". A profile of differential input gets the summary of its change.
+ * FOLDSVG_E_NO_DATA when the total is 0. */
+FOLDSVG_API foldsvg_status foldsvg_profile_write_summary(const foldsvg_profile *p, FILE *out,
+                                                         const foldsvg_options *opts,
+                                                         foldsvg_error *err);
+
 /* ---------------------------------------------------------------------------------------
  * Profile threads (Firefox-Profiler inputs)
  * ------------------------------------------------------------------------------------- */
@@ -454,6 +464,11 @@ FOLDSVG_API foldsvg_status foldsvg_diff_render(const foldsvg_diff *d, foldsvg_fo
  * "per"), AFTER by "per-after" (else "per"). */
 FOLDSVG_API foldsvg_status foldsvg_diff_write_top(const foldsvg_diff *d, FILE *out,
                                                   const foldsvg_options *opts, foldsvg_error *err);
+/* The summary of the change (--diff --summary): the delta tables ("top" rows, default 5)
+ * and the same rules as foldsvg_profile_write_summary applied to AFTER - BEFORE. */
+FOLDSVG_API foldsvg_status foldsvg_diff_write_summary(const foldsvg_diff *d, FILE *out,
+                                                      const foldsvg_options *opts,
+                                                      foldsvg_error *err);
 /* Adds the diff report of D as a section of R (embedded as every section is). */
 FOLDSVG_API foldsvg_status foldsvg_report_add_diff(foldsvg_report *r, const foldsvg_diff *d,
                                                    const char *heading, foldsvg_error *err);

@@ -22,6 +22,7 @@ typedef struct cli_state {
     int quiet, verbose;
     int help, version, list_threads, list_options;
     int top;               /* --top given: tables on standard output */
+    int summary;           /* --summary: the summary on standard output */
     int sections;          /* --sections: one report section per input */
     const char *countname; /* --countname, which the summary line speaks too */
     int facts_out, facts_from;
@@ -261,6 +262,7 @@ static int cli_option(cli_state *s, const char *name, const char *value)
         {"list-threads", offsetof(cli_state, list_threads)},
         {"list-options", offsetof(cli_state, list_options)},
         {"sections", offsetof(cli_state, sections)},
+        {"summary", offsetof(cli_state, summary)},
         {"diff", offsetof(cli_state, diff)},
     };
     if (strcmp(name, "output") == 0) {
@@ -373,15 +375,21 @@ static int parse_args(cli_state *s, int argc, char **argv)
     return 0;
 }
 
+/* --top or --summary: tables on standard output. */
+static int prints(const cli_state *s)
+{
+    return s->top || s->summary;
+}
+
 /* What the run writes, in FORMAT (FOLDSVG_WRITES_* bits; 0: folded text only). */
 static unsigned writes_of(const cli_state *s, foldsvg_format format)
 {
     unsigned w = 0;
-    if (!s->top || s->output)
+    if (!prints(s) || s->output)
         w = format == FOLDSVG_FORMAT_HTML  ? FOLDSVG_WRITES_GRAPH | FOLDSVG_WRITES_TABLES
             : format == FOLDSVG_FORMAT_SVG ? FOLDSVG_WRITES_GRAPH
                                            : 0;
-    return s->top ? w | FOLDSVG_WRITES_TABLES | FOLDSVG_WRITES_TOP : w;
+    return prints(s) ? w | FOLDSVG_WRITES_TABLES | FOLDSVG_WRITES_TOP : w;
 }
 
 /* The line that says what was drawn. */
@@ -451,7 +459,7 @@ static int run_diff(cli_state *s, const char *output, foldsvg_format format)
     }
     foldsvg_error err;
     foldsvg_status st;
-    if (!s->top && format != FOLDSVG_FORMAT_HTML) {
+    if (!prints(s) && format != FOLDSVG_FORMAT_HTML) {
         foldsvg_convert_stats cs;
         st = foldsvg_diff_convert(s->inputs[0], s->inputs[1], output, format, s->opts, &cs, &err);
         if (st)
@@ -465,12 +473,13 @@ static int run_diff(cli_state *s, const char *output, foldsvg_format format)
         return EXIT_INPUT;
     }
     st = foldsvg_diff_read(d, s->inputs[0], s->inputs[1], s->opts, &err);
-    if (st == FOLDSVG_OK && (!s->top || s->output)) {
+    if (st == FOLDSVG_OK && (!prints(s) || s->output)) {
         st = foldsvg_diff_write(d, output, s->format, s->opts, &err);
         name_output(&err, st, output);
     }
-    if (st == FOLDSVG_OK && s->top) {
-        st = foldsvg_diff_write_top(d, stdout, s->opts, &err);
+    if (st == FOLDSVG_OK && prints(s)) {
+        st = s->summary ? foldsvg_diff_write_summary(d, stdout, s->opts, &err)
+                        : foldsvg_diff_write_top(d, stdout, s->opts, &err);
         name_output(&err, st, "-");
     }
     if (st == FOLDSVG_OK)
@@ -511,9 +520,10 @@ static int run(cli_state *s, foldsvg_profile *p)
     }
     if (s->ninputs == 0)
         s->inputs[s->ninputs++] = "-";
-    if (s->list_threads && (s->output || s->format || s->top || s->sections)) {
+    if (s->list_threads && (s->output || s->format || prints(s) || s->sections)) {
         fprintf(stderr, "foldsvg: --list-threads prints the threads and writes nothing else: "
-                        "drop -o, --format, --top and --sections (see foldsvg --help)\n");
+                        "drop -o, --format, --top, --summary and --sections (see foldsvg "
+                        "--help)\n");
         return EXIT_USAGE;
     }
     if (s->list_threads) {
@@ -528,9 +538,11 @@ static int run(cli_state *s, foldsvg_profile *p)
     }
     const char *output = s->output ? s->output : "-";
     foldsvg_format format = s->format ? s->format : foldsvg_format_for_path(output);
-    if (s->top && strcmp(output, "-") == 0 && (s->output || s->format)) {
-        fprintf(stderr, "foldsvg: --top prints the tables on standard output: write the other "
-                        "output to a file (-o FILE) (see foldsvg --help)\n");
+    if (prints(s) && strcmp(output, "-") == 0 && (s->output || s->format)) {
+        fprintf(stderr,
+                "foldsvg: --%s prints on standard output: write the other output to a file "
+                "(-o FILE) (see foldsvg --help)\n",
+                s->summary ? "summary" : "top");
         return EXIT_USAGE;
     }
     if (s->diff_only && !s->diff) {
@@ -540,9 +552,9 @@ static int run(cli_state *s, foldsvg_profile *p)
     }
     if (s->diff)
         return run_diff(s, output, format);
-    if (s->sections && (format != FOLDSVG_FORMAT_HTML || s->top)) {
+    if (s->sections && (format != FOLDSVG_FORMAT_HTML || prints(s))) {
         fprintf(stderr, "foldsvg: --sections needs an HTML report (-o NAME.html or --format html) "
-                        "and no --top (see foldsvg --help)\n");
+                        "and no --top or --summary (see foldsvg --help)\n");
         return EXIT_USAGE;
     }
     if ((s->facts_out && format != FOLDSVG_FORMAT_FOLDED) || (s->facts_from && s->sections)) {
@@ -554,7 +566,7 @@ static int run(cli_state *s, foldsvg_profile *p)
     foldsvg_options_warn_unused(s->opts, writes_of(s, format));
     if (s->sections)
         return write_sections(s, output);
-    if (!s->top && format != FOLDSVG_FORMAT_HTML) {
+    if (!prints(s) && format != FOLDSVG_FORMAT_HTML) {
         /* the library picks the cheapest way (sorted files are streamed) */
         foldsvg_convert_stats cs;
         st = foldsvg_convert(s->inputs, s->ninputs, output, format, s->opts, &cs, &err);
@@ -569,7 +581,7 @@ static int run(cli_state *s, foldsvg_profile *p)
         if (st)
             return report(&err, st);
     }
-    int write_output = !s->top || s->output;
+    int write_output = !prints(s) || s->output;
     if (write_output && format == FOLDSVG_FORMAT_HTML) {
         /* through a report, so that the page can name the inputs */
         foldsvg_report *r = foldsvg_report_new(s->opts);
@@ -587,8 +599,9 @@ static int run(cli_state *s, foldsvg_profile *p)
     }
     if (st)
         return report(&err, st);
-    if (s->top) {
-        st = foldsvg_profile_write_top(p, stdout, s->opts, &err);
+    if (prints(s)) {
+        st = s->summary ? foldsvg_profile_write_summary(p, stdout, s->opts, &err)
+                        : foldsvg_profile_write_top(p, stdout, s->opts, &err);
         name_output(&err, st, "-");
         if (st)
             return report(&err, st);

@@ -10,8 +10,10 @@
 #include "lib/output.h"
 #include "lib/profile.h"
 #include "lib/report.h"
+#include "render/findings.h"
 #include "render/report.h"
 #include "render/stackdata.h"
+#include "render/summary.h"
 #include "render/svg.h"
 #include "render/tables.h"
 #include "render/xmlw.h"
@@ -48,7 +50,7 @@ foldsvg_status foldsvg_profile_write_top(const foldsvg_profile *p, FILE *out,
     if (p->tree.total == 0)
         return fs_profile_no_data(p, FOLDSVG_FORMAT_SVG, o, err);
     if (p->tree.has_diff) /* two counts a line: what changed, not only the second */
-        return fs_profile_write_delta_top(p, out, o, err);
+        return fs_profile_write_delta_top(p, out, o, 0, err);
     fs_tables tb;
     if (fs_tables_compute(&p->tree, top_rows(o), &tb) != FOLDSVG_OK)
         return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
@@ -56,6 +58,67 @@ foldsvg_status foldsvg_profile_write_top(const foldsvg_profile *p, FILE *out,
         fs_tables_write(&tb, o->report.top_format, o->report.per, unit_of(p, o), out, err);
     fs_tables_free(&tb);
     return st;
+}
+
+/* The tables (ROWS each) and the findings of a single profile T, from one pass of sums. */
+static foldsvg_status tables_and_findings(const fs_tree *t, const foldsvg_options *o, size_t rows,
+                                          fs_tables *tb, fs_findings *f)
+{
+    size_t nn = t->nnames ? t->nnames : 1;
+    uint64_t *sums = calloc(2 * nn, sizeof *sums);
+    foldsvg_status st = sums ? fs_tree_function_sums(t, NULL, sums, sums + nn) : FOLDSVG_E_NOMEM;
+    if (st == FOLDSVG_OK)
+        st = fs_tables_from_sums(t, sums, sums + nn, rows, tb);
+    if (st == FOLDSVG_OK) {
+        st = fs_findings_from_sums(t, 0, 0, o->report.per, &o->report.thresholds, sums, sums + nn,
+                                   f);
+        if (st)
+            fs_tables_free(tb);
+    }
+    free(sums);
+    return st;
+}
+
+/* The inputs a profile was read from, for the summary's first line. */
+static const char *input_of(const foldsvg_profile *p)
+{
+    if (p->carried)
+        return p->ncarried ? fs_buf_str(&p->carried_names) : "<stdin>";
+    return p->facts.files[0] ? p->facts.files : "<stdin>";
+}
+
+foldsvg_status foldsvg_profile_write_summary(const foldsvg_profile *p, FILE *out,
+                                             const foldsvg_options *opts, foldsvg_error *err)
+{
+    if (!p || !out)
+        return fs_error(err, FOLDSVG_E_ARG, NULL, "NULL profile or stream");
+    const foldsvg_options *o = opts ? opts : fs_default_options();
+    FS_FORWARD_IF_ERROR(fs_profile_check_inputs(p, o, err));
+    if (p->tree.total == 0)
+        return fs_profile_no_data(p, FOLDSVG_FORMAT_SVG, o, err);
+    if (p->tree.has_diff)
+        return fs_profile_write_delta_top(p, out, o, 1, err);
+    fs_tables tb;
+    fs_findings f;
+    if (tables_and_findings(&p->tree, o, fs_summary_rows(o), &tb, &f) != FOLDSVG_OK)
+        return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
+    foldsvg_status st = fs_summary_write(&tb, &f, input_of(p), o->report.top_format, o->report.per,
+                                         unit_of(p, o), out, err);
+    fs_findings_free(&f);
+    fs_tables_free(&tb);
+    return st;
+}
+
+foldsvg_status fs_report_section_findings(fs_report_section *s, const fs_tree *t, int diff,
+                                          const foldsvg_options *o, foldsvg_error *err)
+{
+    const fs_report_opts *r = &o->report;
+    uint64_t pb = diff ? fs_delta_per(r->per_before, r->per) : 0;
+    uint64_t pa = diff ? fs_delta_per(r->per_after, r->per) : r->per;
+    if (fs_findings_compute(t, diff, pb, pa, &r->thresholds, &s->findings) != FOLDSVG_OK)
+        return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
+    s->has_findings = 1;
+    return FOLDSVG_OK;
 }
 
 /* ---- sections ----------------------------------------------------------------------------- */
@@ -217,10 +280,15 @@ static foldsvg_status make_section(fs_report_section *s, const foldsvg_profile *
     s->countname = dup_str(unit_of(p, o));
     s->heading = heading ? dup_str(heading) : NULL;
     foldsvg_status st = FOLDSVG_E_NOMEM;
+    int both = !p->tree.has_diff; /* a differential input's findings are of its change */
     if (s->countname && (!heading || s->heading) && add_stacks(s, p, o) == FOLDSVG_OK &&
-        fs_tables_compute(&p->tree, top_rows(o), &s->tables) == FOLDSVG_OK &&
-        copy_rows(s) == FOLDSVG_OK && add_facts(s, p, inputs, ninputs) == FOLDSVG_OK)
-        st = FOLDSVG_OK;
+        (both ? tables_and_findings(&p->tree, o, top_rows(o), &s->tables, &s->findings)
+              : fs_tables_compute(&p->tree, top_rows(o), &s->tables)) == FOLDSVG_OK) {
+        s->has_findings = both;
+        if (copy_rows(s) == FOLDSVG_OK && add_facts(s, p, inputs, ninputs) == FOLDSVG_OK &&
+            (both || fs_report_section_findings(s, &p->tree, 1, o, NULL) == FOLDSVG_OK))
+            st = FOLDSVG_OK;
+    }
     if (st) {
         fs_report_section_free(s);
         return fs_error(err, st, NULL, "out of memory");

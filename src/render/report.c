@@ -8,6 +8,7 @@
 #include "render/assets.h"
 #include "render/template.h"
 #include "render/theme.h"
+#include "render/summary.h"
 #include "render/svg.h"
 #include "render/xmlw.h"
 #include "util/buf.h"
@@ -30,6 +31,8 @@ void fs_report_section_free(fs_report_section *s)
     free(s->countname);
     fs_diff_section_free(s->diff);
     free(s->diff);
+    if (s->has_findings)
+        fs_findings_free(&s->findings);
     memset(s, 0, sizeof *s);
 }
 
@@ -150,6 +153,8 @@ static void write_section(fs_xmlw *c, const fs_report_section *s, size_t index)
         fs_xmlw_end_full(c);
         nl(c);
     }
+    if (s->has_findings)
+        fs_findings_write_html(c, &s->findings, s->countname);
     if (s->diff)
         fs_diff_write_facts(c, s->diff);
     else

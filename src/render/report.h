@@ -9,6 +9,7 @@
 
 #include "foldsvg.h"
 #include "render/diffreport.h"
+#include "render/findings.h"
 #include "render/tables.h"
 
 typedef struct fs_report_fact {
@@ -28,6 +29,8 @@ typedef struct fs_report_section {
     char *countname;
     uint64_t per;
     fs_diff_section *diff; /* a diff's section: its facts and tables instead (NULL: none) */
+    fs_findings findings;  /* "What stands out", at the top of the section */
+    int has_findings;
 } fs_report_section;
 
 void fs_report_section_free(fs_report_section *s);

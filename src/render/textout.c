@@ -43,7 +43,19 @@ foldsvg_status fs_text_finish(fs_textout *o, foldsvg_error *err)
 }
 
 /* GitHub splits table cells before it parses spans, hence the escaped '|'. */
+static void md_code(fs_textout *o, const char *s, size_t n, int cell);
+
 void fs_text_md_code(fs_textout *o, const char *s, size_t n)
+{
+    md_code(o, s, n, 1);
+}
+
+void fs_text_md_code_inline(fs_textout *o, const char *s, size_t n)
+{
+    md_code(o, s, n, 0);
+}
+
+static void md_code(fs_textout *o, const char *s, size_t n, int cell)
 {
     if (n == 0)
         return;
@@ -60,7 +72,7 @@ void fs_text_md_code(fs_textout *o, const char *s, size_t n)
         fs_text_puts(o, " ");
     size_t from = 0;
     for (size_t i = 0; i < n; i++) {
-        if (s[i] == '|') {
+        if (cell && s[i] == '|') {
             fs_text_put(o, s + from, i - from);
             fs_text_puts(o, "\\|");
             from = i + 1;

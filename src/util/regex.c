@@ -4,13 +4,13 @@
 
 #include "util/error.h"
 
-foldsvg_status fs_regex_compile(pcre2_code **out, const char *flag, const char *pattern,
-                                foldsvg_error *err)
+static foldsvg_status compile(pcre2_code **out, const char *flag, const char *pattern,
+                              uint32_t extra, foldsvg_error *err)
 {
     int code;
     PCRE2_SIZE offset;
     *out = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED,
-                         PCRE2_UTF | PCRE2_MATCH_INVALID_UTF, &code, &offset, NULL);
+                         PCRE2_UTF | PCRE2_MATCH_INVALID_UTF | extra, &code, &offset, NULL);
     if (*out)
         return FOLDSVG_OK;
     if (code == PCRE2_ERROR_NOMEMORY)
@@ -43,4 +43,28 @@ const char *fs_regex_limit_name(int rc)
            : rc == PCRE2_ERROR_DEPTHLIMIT ? "depth limit"
            : rc == PCRE2_ERROR_HEAPLIMIT  ? "heap limit"
                                           : "JIT stack limit";
+}
+
+foldsvg_status fs_regex_compile(pcre2_code **out, const char *flag, const char *pattern,
+                                foldsvg_error *err)
+{
+    return compile(out, flag, pattern, 0, err);
+}
+
+foldsvg_status fs_regex_compile_jit(pcre2_code **out, const char *flag, const char *pattern,
+                                    uint32_t extra, foldsvg_error *err)
+{
+    foldsvg_status st = compile(out, flag, pattern, extra, err);
+    if (st == FOLDSVG_OK)
+        pcre2_jit_compile(*out, PCRE2_JIT_COMPLETE);
+    return st;
+}
+
+int fs_regex_match(const pcre2_code *code, const char *s, size_t len, pcre2_match_data *md,
+                   pcre2_match_context *mctx)
+{
+    int rc = pcre2_match(code, (PCRE2_SPTR)(s ? s : ""), len, 0, 0, md, mctx);
+    if (rc == PCRE2_ERROR_NOMEMORY)
+        return -1;
+    return rc >= 0;
 }
