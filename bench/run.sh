@@ -101,12 +101,21 @@ for w in sorted shuffled repeated; do
 done
 pair "yajl" "$build/yajl_baseline $data/sp1.json" -- "sp1-10M.json->svg" "$bin" -q "$data/sp1.json" -o "$data/out.svg"
 row "$(size "$data/sp1.json")" "$base" "$run"
+# the flame chart of the same trace (its samples in order: memory per stack change), against
+# its flamegraph
+base=$run
+run=$(measure "sp1-10M --flamechart" "$bin" -q --flamechart "$data/sp1.json" -o "$data/out.svg")
+row "$(size "$data/sp1.json")" "$base" "$run"
 # the same gzipped (inflated on the second core) against a bare parse of the PLAIN file
 pair "yajl (plain)" "$build/yajl_baseline $data/sp1.json" -- "sp1-10M.json.gz->svg" "$bin" -q "$data/sp1.json.gz" -o "$data/out.svg"
 row "$(size "$data/sp1.json.gz")" "$base" "$run"
 # --flamechart keeps the line order: the profile route, memory with the lines
 pair "wc-l" "wc -l $data/sorted.folded" -- "sorted --flamechart" "$bin" -q --hash --flamechart "$data/sorted.folded" -o "$data/out.svg"
 row "$(size "$data/sorted.folded")" "$base" "$run"
+# the findings: --summary against --top 5 of the same input (same reading, same tables)
+base=$(measure "top-5" "$bin" -q --top 5 "$data/shuffled.folded")
+run=$(measure "shuffled --summary (/--top 5)" "$bin" -q --summary "$data/shuffled.folded")
+row "$(size "$data/shuffled.folded")" "$base" "$run"
 
 # --minwidth 0: the writer is the bound; compare element rates with a bare writer loop
 run=$(measure "sorted --minwidth 0" "$bin" -q --hash --minwidth 0 "$data/sorted.folded" -o "$data/big.svg")

@@ -61,10 +61,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint8_t flags = data[0];
     data++;
     size--;
-    static const long threads[4] = {-1, 0, 1, 2};
+    /* Bits 0-1: every thread, thread 0, the threads whose name matches a regular
+     * expression, or every thread in the ordered mode (--flamechart). */
+    static const char *const threads[4] = {NULL, "0", "/^[A-Z]/", NULL};
     fs_input_opts fo;
     memset(&fo, 0, sizeof fo);
-    fo.thread = threads[flags & 3];
+    if (threads[flags & 3] && fs_strlist_push(&fo.threads, threads[flags & 3]) != FOLDSVG_OK)
+        return 0;
+    fo.ordered = (flags & 3) == 3;
     fo.weight_samples = (flags >> 2) & 1;
     size_t next_thread = 0;
     unsigned char *gz = NULL;
@@ -72,8 +76,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t in_len = size;
     if (flags & 16) {
         gz = fuzz_gzip(data, size, 1, &in_len);
-        if (!gz)
+        if (!gz) {
+            fs_strlist_free(&fo.threads);
             return 0;
+        }
         /* Bits 5-7: cut 0..7 bytes off the end (a truncated download). */
         size_t cut = (size_t)(flags >> 5);
         in_len = cut < in_len ? in_len - cut : 0;
@@ -81,6 +87,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         unsigned char *exact = malloc(in_len ? in_len : 1);
         if (!exact) {
             free(gz);
+            fs_strlist_free(&fo.threads);
             return 0;
         }
         memcpy(exact, gz, in_len);
@@ -105,5 +112,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fs_input_close(in);
     }
     free(gz);
+    fs_strlist_free(&fo.threads);
     return 0;
 }

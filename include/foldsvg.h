@@ -266,7 +266,9 @@ FOLDSVG_API foldsvg_status foldsvg_profile_render_mem(const foldsvg_profile *p,
  * path otherwise (".html" or ".htm", any case: the HTML report). A regular
  * target is written to a temporary file beside it and renamed on success (keeping an
  * existing file's permissions); a failed write leaves no file and an existing one
- * untouched. "-" writes to standard output. OPTS NULL = defaults; ERR may be NULL. */
+ * untouched. A symbolic link is followed: the file it names is written (atomically, beside
+ * that file), the link stays. "-" writes to standard output. OPTS NULL = defaults; ERR may
+ * be NULL. */
 FOLDSVG_API foldsvg_status foldsvg_profile_write(const foldsvg_profile *p, const char *path,
                                                  const foldsvg_options *opts, foldsvg_error *err);
 /* The same with an explicit format (FOLDSVG_FORMAT_AUTO = by name). */
@@ -274,6 +276,15 @@ FOLDSVG_API foldsvg_status foldsvg_profile_write_as(const foldsvg_profile *p, co
                                                     foldsvg_format format,
                                                     const foldsvg_options *opts,
                                                     foldsvg_error *err);
+
+/* Removes the hidden temporary files of the outputs being written at this moment (by any
+ * thread: files written by path, the palette map), so that a program stopped by a signal
+ * leaves none behind; their targets stay as they were. Returns how many it removed.
+ * Async-signal-safe: call it from your handler of SIGINT, SIGTERM, SIGHUP... The library
+ * installs no signal handler and changes no disposition (the foldsvg command does, see
+ * foldsvg(1)). A write cut short this way fails if the program goes on. SIGKILL cannot be
+ * caught: then the file stays. */
+FOLDSVG_API int foldsvg_remove_pending_outputs(void);
 
 /* What foldsvg_convert did. */
 typedef struct foldsvg_convert_stats {
@@ -325,13 +336,24 @@ FOLDSVG_API foldsvg_status foldsvg_profile_write_top(const foldsvg_profile *p, F
                                                      const foldsvg_options *opts,
                                                      foldsvg_error *err);
 
+/* The summary (the command line's --summary; docs/summary.md): the input (the files read),
+ * the total, the "top" (default 5) self and inclusive rows, and the findings, each a line
+ * with the numbers behind it, by the rules callees, bottleneck, memory-copy, precompile,
+ * software-fallback and setup ("summary-threshold" sets their thresholds), in the options'
+ * "top-format". A profile of differential input gets the summary of its change.
+ * FOLDSVG_E_NO_DATA when the total is 0. */
+FOLDSVG_API foldsvg_status foldsvg_profile_write_summary(const foldsvg_profile *p, FILE *out,
+                                                         const foldsvg_options *opts,
+                                                         foldsvg_error *err);
+
 /* ---------------------------------------------------------------------------------------
  * Profile threads (Firefox-Profiler inputs)
  * ------------------------------------------------------------------------------------- */
 
-/* One thread of a profile: INDEX in document order (what the "thread" option takes), its
- * NAME and PROCESS ("" when absent), its sample rows and their summed weight. Strings live
- * only for the call. */
+/* One thread of a profile: INDEX in document order, its NAME and PROCESS ("" when absent),
+ * its sample rows and their summed weight. Strings live only for the call. The "thread"
+ * option (repeatable: foldsvg_options_set once per value) picks threads by INDEX (digits),
+ * by NAME, or by "/REGEX/" on the name. */
 typedef void (*foldsvg_thread_fn)(void *user, size_t index, const char *name, const char *process,
                                   uint64_t samples, double weight);
 
@@ -443,6 +465,11 @@ FOLDSVG_API foldsvg_status foldsvg_diff_render(const foldsvg_diff *d, foldsvg_fo
  * "per"), AFTER by "per-after" (else "per"). */
 FOLDSVG_API foldsvg_status foldsvg_diff_write_top(const foldsvg_diff *d, FILE *out,
                                                   const foldsvg_options *opts, foldsvg_error *err);
+/* The summary of the change (--diff --summary): the delta tables ("top" rows, default 5)
+ * and the same rules as foldsvg_profile_write_summary applied to AFTER - BEFORE. */
+FOLDSVG_API foldsvg_status foldsvg_diff_write_summary(const foldsvg_diff *d, FILE *out,
+                                                      const foldsvg_options *opts,
+                                                      foldsvg_error *err);
 /* Adds the diff report of D as a section of R (embedded as every section is). */
 FOLDSVG_API foldsvg_status foldsvg_report_add_diff(foldsvg_report *r, const foldsvg_diff *d,
                                                    const char *heading, foldsvg_error *err);

@@ -55,11 +55,21 @@ expect 0 json-report "$bin" -q sp1.json -o sp1.html
 has report-format sp1.html '<dd>Gecko v24</dd>'
 has report-product sp1.html '<dd>SP1 ZKVM</dd>'
 has report-rate sp1.html '1 sample every 5 cycles'
+sed 's/,5\]/,1]/g' sp1.json >sp1-rate1.json
+expect 0 json-report-rate1 "$bin" -q sp1-rate1.json -o rate1.html
+has report-rate-1 rate1.html '<dd>1 sample every cycle</dd>'
+# the table names promise the views only when the page can open them
+has report-views sp1.html 'Its callers and callees'
+expect 0 nojs-report "$bin" -q --no-javascript sp1.json -o nojs.html
+! grep -q 'callers and callees' nojs.html && ok || bad "--no-javascript report promises views"
 gzip -c sp1.json >sp1.json.gz
 expect 0 json-gz-stdin sh -c "'$bin' --format folded < sp1.json.gz > sp1gz.folded"
 cmp -s sp1gz.folded want-sp1.folded && ok || bad "gzip JSON on stdin: $(cat sp1gz.folded)"
-expect 2 json-flamechart "$bin" --flamechart sp1.json -o x.svg
-has json-flamechart-msg err 'drop --flamechart'
+# a profile's flame chart (its samples in order: tests/threads.sh checks its frames)
+expect 0 json-flamechart "$bin" --flamechart sp1.json -o x.svg
+has json-flamechart-title x.svg '>Flame Chart</text>'
+expect 2 json-no-sort "$bin" --no-sort sp1.json -o x.svg
+has json-no-sort-msg err 'drop --no-sort'
 expect 0 list-threads "$bin" --list-threads sp1.json
 printf '0\tt\t\t3\t15\n' >want-threads
 cmp -s out want-threads && ok || bad "--list-threads: $(cat out)"

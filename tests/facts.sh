@@ -102,7 +102,7 @@ same "facts passed on" all.facts again.facts
 "$bin" stacks.folded --facts-out x.facts -o x.html 2>err; [ $? -eq 2 ] && ok || bad "--facts-out with HTML output is not a usage error"
 [ ! -e x.facts ] && [ ! -e x.svg ] && [ ! -e x.html ] && ok || bad "a misused --facts-out wrote files"
 "$bin" --sections --facts-from all.facts p1.folded -o x.html 2>err; [ $? -eq 2 ] && ok || bad "--facts-from with --sections is not a usage error"
-printf '# foldsvg facts 1\nshort\tline\n' >broken.facts
+printf '# foldsvg facts 2\nshort\tline\n' >broken.facts
 "$bin" --facts-from broken.facts p1.folded -o x.svg 2>err; [ $? -eq 1 ] && ok || bad "a broken facts file is not an error"
 grep -q '^foldsvg: broken.facts:2: ' err && [ "$(wc -l <err)" -eq 1 ] && ok || bad "broken facts file message: $(cat err)"
 printf 'a;b 1\n' >notfacts

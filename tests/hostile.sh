@@ -3,9 +3,13 @@
 # libxml2 accepts as well-formed XML (xmllint --noout --huge): control characters, invalid
 # UTF-8, markup characters and "]]>" in names, a 1 MB name, 100,000-deep stacks (folded and
 # JSON; nothing may recurse on the C stack), counts near 2^64, CRLF, tabs, blank lines.
-#   sh tests/hostile.sh BIN
+# Resource bounds are asserted benchmark-style (peak resident size, instruction-count ratios),
+# never with wall-clock time; --sanitized (sanitizer builds, whose allocator keeps freed
+# memory and pads every block) skips the memory bounds.
+#   sh tests/hostile.sh BIN [--sanitized]
 set -u
 bin=$(realpath "$1")
+sanitized=0; [ "${2:-}" = --sanitized ] && sanitized=1
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
 pass=0; fail=0
@@ -105,6 +109,327 @@ printf '%s' '{"meta":{"version":24},"threads":[{"name":"<t>","samples":{"schema"
 render names-json names.json --minwidth 0
 gzip -c names.json >names.json.gz
 render names-json-gz names.json.gz --minwidth 0 --colors rust
+
+printf 'main;a;b 3\nmain;c 2\n' >na.folded
+# --countname is cleaned as the other text options are (issue 15): control characters and
+# invalid UTF-8 in every tooltip, the root's, the aria label, the script's settings, the
+# report's facts.
+cn=$(printf 'c\001y\033[1m\377\300 s')
+render countname na.folded --countname "$cn"
+render countname-inverted na.folded --countname "$cn" --inverted --minwidth 0 --flamechart
+has countname-tooltip countname.svg "$(printf 'all (5 c\357\277\275y\357\277\275[1m')"
+if "$bin" na.folded --countname "$cn" -o countname.html 2>countname.err &&
+    ! LC_ALL=C grep -q "$(printf '[\001\033\377\300]')" countname.html; then ok; else
+    bad "countname: raw control or invalid bytes in the report"
+fi
+
+# --nameattr whatever the file says (issue 15): attributes given twice, across keys, extras
+# and lines (the later value wins, in one place, as inferno), undeclared prefixes, namespace
+# declarations, names that are no XML names; inferno's style/on* keys; links from extras.
+printf 'main;a;b 3\nmain;c 2\n' >na.folded
+printf '%s\n' "main	class=x	g_extra=class=y id=1 foo:bar=1 xmlns=urn:x xmlns:z=urn:z 9=9 a:b:c=1	a_extra=id=2 target=t	id=3	style=fill:red	onclick=f()	onmouseover=g()	onmouseout=h()" \
+    "a	href=u1	a_extra=xlink:href=u2 class=l	g_extra=target=_self	class=m" \
+    "a	target=_blank" \
+    "b	g_extra=xlink:href=u3" \
+    "c	title=T	a_extra=xml:lang=en" >na.txt
+render nameattr na.folded --nameattr na.txt
+has nameattr-later-wins nameattr.svg '<g class="y" id="3" target="t" style="fill:red" onclick="f()" onmouseover="g()" onmouseout="h()">'
+has nameattr-link nameattr.svg '<a xlink:href="u2" class="m" target="_blank">'
+has nameattr-extra-link nameattr.svg '<a xlink:href="u3" target="_top">'
+has nameattr-xml-prefix nameattr.svg '<g xml:lang="en"><title>T</title>'
+[ "$(grep -c 'nameattr:.*ignored' nameattr.err)" -eq 5 ] && ok ||
+    bad "nameattr: 5 warnings expected: $(cat nameattr.err)"
+
+# Zero padding after the last gzip member (tape and block devices write it) is skipped with
+# one warning, as gzip -d skips it (issue 15): a file, standard input, a JSON profile.
+printf 'main;a 2\nmain;b 1\n' | gzip -c >pad.folded.gz
+head -c 4096 /dev/zero >>pad.folded.gz
+gzip -c names.json >pad.json.gz
+head -c 70000 /dev/zero >>pad.json.gz
+for f in pad.folded.gz pad.json.gz; do
+    render "pad-$f" "$f"
+    [ "$(grep -c 'zero bytes after the end of the gzip data ignored' "pad-$f.err")" -eq 1 ] && ok ||
+        bad "pad-$f: one padding warning expected: $(cat "pad-$f.err")"
+done
+folded pad-folded pad.folded.gz 'main;a 2\nmain;b 1\n'
+"$bin" - -o pad-stdin.folded <pad.folded.gz 2>pad-stdin.err && grep -q 'main;a 2' pad-stdin.folded &&
+    grep -q '<stdin>: 4096 zero bytes' pad-stdin.err && ok || bad "pad-stdin: $(cat pad-stdin.err)"
+
+# one_line NAME ERRFILE TEXT...: ERRFILE is exactly one line holding every TEXT
+one_line() {
+    name=$1; e=$2; shift 2
+    if [ "$(wc -l <"$e")" -ne 1 ]; then bad "$name: not one line: $(head -c 300 "$e")"; return; fi
+    for t in "$@"; do grep -qF -- "$t" "$e" || { bad "$name: no '$t' in: $(cat "$e")"; return; }; done
+    ok
+}
+
+# A big drawing, to be caught while it is written.
+python3 -c "
+for i in range(200000): print('main;mod%d;fn%d;leaf%d %d' % (i % 50, i % 1000, i, 1 + i % 7))" >big.folded
+
+# Signals mid-write (issue 15): SIGINT, SIGTERM, SIGHUP and SIGQUIT remove the hidden
+# temporary file beside the target and leave an existing target untouched; the run still
+# dies of the signal. Deterministic: foldsvg is stopped once its temporary file exists, sent
+# the signal and continued. (Background jobs of scripts start with SIGINT and SIGQUIT
+# ignored, which foldsvg keeps: env resets them for the test.)
+interrupted() {
+    sig=$1; code=$2; shift 2
+    rm -f .sig.svg.*
+    printf 'precious\n' >sig.svg
+    env --default-signal=INT,QUIT "$bin" "${@:-big.folded}" --minwidth 0 -o sig.svg 2>sig.err &
+    pid=$!
+    while ! ls .sig.svg.* >/dev/null 2>&1; do kill -0 $pid 2>/dev/null || break; done
+    kill -STOP $pid 2>/dev/null
+    seen=$(ls .sig.svg.* 2>/dev/null)
+    kill -"$sig" $pid 2>/dev/null
+    kill -CONT $pid 2>/dev/null
+    wait $pid
+    rc=$?
+    left=$(ls .sig.svg.* 2>/dev/null)
+    if [ -n "$seen" ] && [ -z "$left" ] && [ "$rc" -eq "$code" ] && [ "$(cat sig.svg)" = precious ]
+    then ok; else
+        bad "signal $sig $*: exit $rc (want $code), temporary file seen '$seen', left '$left'"
+    fi
+    rm -f .sig.svg.* core core.*
+}
+if env --default-signal=INT true 2>/dev/null; then
+    interrupted INT 130
+    interrupted TERM 143
+    interrupted HUP 129
+    (ulimit -c 0; interrupted QUIT 131)
+    # the outputs of a diff, the report and the folded text go the same way
+    interrupted TERM 143 --diff big.folded big.folded
+    interrupted INT 130 big.folded --format html
+    interrupted HUP 129 --diff big.folded big.folded --format folded
+else
+    echo "hostile: signal tests skipped (env has no --default-signal)"
+fi
+# A file-size limit (SIGXFSZ): the write fails as on a full disk, one line, no file left.
+printf 'precious\n' >sig.svg
+(ulimit -f 100; exec "$bin" big.folded --minwidth 0 -o sig.svg) 2>xfsz.err
+rc=$?
+[ $rc -eq 1 ] && [ "$(cat sig.svg)" = precious ] && ! ls .sig.svg.* >/dev/null 2>&1 && ok ||
+    bad "SIGXFSZ: exit $rc, target '$(head -c 20 sig.svg)', left '$(ls .sig.svg.* 2>/dev/null)'"
+one_line xfsz xfsz.err 'sig.svg: write failed: File too large'
+
+# Output through a symbolic link writes the file the link names, atomically beside it; the
+# link stays (issue 15). Relative links resolve from the link's directory; a dangling link
+# names the file to create; chains are followed.
+mkdir -p links/sub
+printf 'old\n' >links/sub/real.svg
+ln -s sub/real.svg links/rel.svg
+ln -s "$PWD/links/rel.svg" links/chain.svg
+ln -s sub/new.svg links/dangling.svg
+for l in rel chain dangling; do
+    "$bin" na.folded -o "links/$l.svg" 2>/dev/null
+    [ -L "links/$l.svg" ] && ok || bad "symlink $l: the link was replaced"
+done
+grep -q '<svg' links/sub/real.svg && grep -q '<svg' links/sub/new.svg && ok ||
+    bad "symlink: the files the links name were not written"
+# the same for a diff's report and a --facts-out file
+printf 'old\n' >links/sub/diff.html
+ln -s sub/diff.html links/diff.html
+ln -s sub/part.facts links/part.facts
+"$bin" --diff na.folded na.folded -o links/diff.html 2>/dev/null
+"$bin" na.folded --facts-out links/part.facts -o links/sub/part.folded 2>/dev/null
+[ -L links/diff.html ] && [ -L links/part.facts ] && grep -q '<html' links/sub/diff.html &&
+    grep -q '^# foldsvg facts' links/sub/part.facts && ok ||
+    bad "symlink: a diff report or a facts file through a link"
+[ -z "$(ls -A links | grep '^\.')$(ls -A links/sub | grep '^\.')" ] && ok || bad "symlink: files left"
+
+# Error lines (issue 15): every failed write is one line naming the file and the reason,
+# whatever the format; libxml2's own "I/O error" line is not printed.
+for f in svg html folded; do
+    "$bin" na.folded --format $f -o /dev/full 2>full.err
+    one_line "full-$f" full.err '/dev/full: write failed: No space left on device'
+    "$bin" na.folded --format $f -o - >&- 2>closed.err
+    one_line "closed-$f" closed.err '<stdout>: write failed: Bad file descriptor'
+done
+"$bin" na.folded --top 5 >&- 2>closed.err
+one_line closed-top closed.err '<stdout>: write failed: Bad file descriptor'
+# The outputs of a diff (SVG, report, folded text, the delta tables) and the --facts-out
+# file are written as the others.
+printf 'main;a 1\nmain;c 4\n' >nb.folded
+for f in svg html folded; do
+    "$bin" --diff na.folded nb.folded --format $f -o /dev/full 2>full.err
+    one_line "diff-full-$f" full.err '/dev/full: write failed: No space left on device'
+    "$bin" --diff na.folded nb.folded --format $f -o - >&- 2>closed.err
+    one_line "diff-closed-$f" closed.err '<stdout>: write failed: Bad file descriptor'
+done
+"$bin" --diff na.folded nb.folded --top 5 >/dev/full 2>full.err
+one_line diff-full-top full.err '<stdout>: write failed: No space left on device'
+"$bin" --diff na.folded nb.folded --top 5 --top-format json >&- 2>closed.err
+one_line diff-closed-top closed.err '<stdout>: write failed: Bad file descriptor'
+# a part of a run writes its folded text and its facts file both or neither
+for in in na.folded names.json; do
+    rm -f part.folded part.facts
+    "$bin" $in --facts-out /dev/full -o part.folded 2>full.err
+    one_line "facts-full $in" full.err '/dev/full: write failed: No space left on device'
+    "$bin" $in --facts-out part.facts -o /dev/full 2>full.err
+    one_line "facts-folded-full $in" full.err '/dev/full: write failed: No space left on device'
+    [ -z "$(ls -A | grep '^part\.\|^\.part')" ] && ok || bad "facts $in: a file left: $(ls -A | grep part)"
+done
+"$bin" names.json --list-threads >&- 2>closed.err
+one_line closed-threads closed.err '<stdout>: write failed: Bad file descriptor'
+printf 'precious\n' >x.html
+(ulimit -f 100; exec "$bin" big.folded --minwidth 0 -o x.html) 2>xfsz.err
+one_line xfsz-html xfsz.err 'x.html: write failed: File too large'
+# Out of memory anywhere (address-space caps from too small to start, to enough): each run
+# succeeds or fails with one line naming a file and saying out of memory.
+if [ "$sanitized" -eq 0 ]; then
+    head -n 60000 big.folded >mid.folded
+    for kib in 44000 48000 52000 56000 60000 64000 68000 72000 80000 96000; do
+        for out in mid.html mid.svg; do
+            (ulimit -v $kib; exec "$bin" -q mid.folded --minwidth 0 -o $out) 2>oom.err
+            rc=$?
+            if grep -q 'error while loading shared libraries' oom.err; then ok; continue; fi
+            if [ $rc -eq 0 ] && [ ! -s oom.err ]; then ok; continue; fi
+            [ $rc -eq 1 ] && [ "$(wc -l <oom.err)" -eq 1 ] &&
+                grep -Eq '^foldsvg: (mid\.folded(:[0-9]+)?|mid\.html|mid\.svg): .*out of memory' oom.err &&
+                ok || bad "oom $kib KiB $out: exit $rc: $(head -c 300 oom.err)"
+        done
+    done
+fi
+
+# peak NAME CMD...: CMD's peak resident size in KiB on stdout; a failure of CMD is a failure
+peak() {
+    name=$1; shift
+    python3 -c 'import resource, subprocess, sys
+r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss if r.returncode == 0 else -1)' "$@"
+}
+# under NAME VALUE MAX [UNIT]: VALUE (a measure) is positive and below MAX
+under() {
+    if [ "$2" -gt 0 ] && [ "$2" -lt "$3" ]; then ok; else
+        bad "$1: $2 ${4:-KiB}, the bound is $3 ${4:-KiB}"
+    fi
+}
+
+# Memory per profile thread (issue 15): 20,000 one-sample threads, Gecko and processed, stay
+# under 64 MiB whether drawn, listed, one selected or one drawn as a flame chart, and each
+# thread costs a small constant (under 3 KiB beyond 2,000 threads; it was 60 KiB: every
+# thread's sample sums started at 1024 slots; the flame chart's runs at 256, 5.6 KiB).
+python3 - <<'PY'
+def gecko(n):
+    return ('{"meta":{"version":24,"product":"SP1 ZKVM"},"threads":[' + ','.join(
+        '{"name":"t%d","samples":{"schema":{"stack":0,"time":1,"threadCPUDelta":2},'
+        '"data":[[1,0,3]]},"stackTable":{"schema":{"prefix":0,"frame":1},'
+        '"data":[[null,0],[0,1]]},"frameTable":{"schema":{"location":0},"data":[[0],[1]]},'
+        '"stringTable":["main","f%d"]}' % (i, i % 100) for i in range(n)) + ']}')
+def processed(n):
+    return ('{"meta":{"version":24,"preprocessedProfileVersion":48},"threads":[' + ','.join(
+        '{"name":"t%d","processName":"p","samples":{"stack":[1],"weight":[3],"length":1},'
+        '"stackTable":{"frame":[0,1],"prefix":[null,0],"length":2},'
+        '"frameTable":{"func":[0,1],"length":2},"funcTable":{"name":[0,1],"length":2},'
+        '"stringArray":["main","f%d"]}' % (i, i % 100) for i in range(n)) + ']}')
+for shape in (gecko, processed):
+    for n in (2000, 20000):
+        open('%s-%d.json' % (shape.__name__, n), 'w').write(shape(n))
+PY
+args() { # args MODE LAST
+    case $1 in
+    draw) echo -o threads.svg ;;
+    list) echo --list-threads ;;
+    one) echo --thread "$2" -o threads.svg ;;
+    chart) echo --flamechart --thread "$2" -o threads.svg ;;
+    esac
+}
+if [ "$sanitized" -eq 0 ]; then
+    for shape in gecko processed; do
+        for mode in draw list one chart; do
+            # the last thread, when one is selected
+            small=$(peak "$shape-$mode" "$bin" "$shape-2000.json" $(args "$mode" 1999))
+            big=$(peak "$shape-$mode" "$bin" "$shape-20000.json" $(args "$mode" 19999))
+            under "$shape-$mode 2,000 threads" "$small" 65536
+            under "$shape-$mode 20,000 threads" "$big" 65536
+            under "$shape-$mode per thread (bytes)" $(((big - small) * 1024 / 18000)) 3072 bytes
+        done
+    done
+fi
+
+# icount CMD...: the instructions CMD runs (valgrind), on stdout
+icount() {
+    valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null "$@" 2>&1 \
+        >/dev/null | sed -n 's/.*I *refs: *//p' | tr -d ,
+}
+# linear NAME SMALL BIG: BIG (the work for 4x the input of SMALL) is under 6x SMALL
+linear() {
+    if [ -n "$2" ] && [ -n "$3" ] && [ $(($3 * 10 / $2)) -lt 60 ]; then ok; else
+        bad "$1: 4x the input takes $2 -> $3 instructions (quadratic?)"
+    fi
+}
+
+# One long JSON string is read in linear time (issue 15: yajl scans a token cut by a chunk's
+# end again from its start with every chunk; 16/32/64 MB took 0.4/1.6/6.4 s), from a file and
+# through a pipe, and when read a second time (a cursor, parse/jsonreread.c): 4x the string, under 6x the instructions (it was 10.7x for 2 -> 8 MB).
+python3 - <<'PY'
+for mb in (2, 8):
+    open('str%d.json' % mb, 'w').write(
+        '{"meta":{"version":24},"threads":[{"name":"t","samples":{"schema":{"stack":0},'
+        '"data":[[0]]},"stackTable":{"schema":{"prefix":0,"frame":1},"data":[[null,0]]},'
+        '"frameTable":{"schema":{"location":0},"data":[[0]]},"stringTable":["'
+        + 'x' * (mb << 20) + '"]}]}')
+    # read twice: sample rows before their schema, with a long string cell
+    open('row%d.json' % mb, 'w').write(
+        '{"meta":{"version":24},"threads":[{"name":"t","samples":{"data":[[0,"'
+        + 'y' * (mb << 20) + '"]],"schema":{"stack":0,"x":1}},"stackTable":{"schema":'
+        '{"prefix":0,"frame":1},"data":[[null,0]]},"frameTable":{"schema":{"location":0},'
+        '"data":[[0]]},"stringTable":["main"]}]}')
+PY
+if [ "$sanitized" -eq 0 ] && command -v valgrind >/dev/null; then
+    linear long-string "$(icount "$bin" str2.json -o str.folded)" \
+        "$(icount "$bin" str8.json -o str.folded)"
+    linear long-string-pipe "$(cat str2.json | icount "$bin" - -o str.folded)" \
+        "$(cat str8.json | icount "$bin" - -o str.folded)"
+    linear long-string-reread "$(icount "$bin" row2.json -o str.folded)" \
+        "$(icount "$bin" row8.json -o str.folded)"
+    linear long-string-spooled "$(cat row2.json | icount "$bin" - -o str.folded)" \
+        "$(cat row8.json | icount "$bin" - -o str.folded)"
+else
+    echo "hostile: instruction counts skipped (no valgrind, or a sanitizer build)"
+fi
+# Catastrophic backtracking (issue 15): --include '(a+)+$' on 2,000 distinct long names took
+# 88 s (each name burnt PCRE2's whole match limit, then counted as no match). The first limit
+# hit that decides a stack is now an error naming the pattern: the work does not grow with
+# the names (2,000 against 20: under 2x the instructions; it was 100x).
+python3 -c "
+for i in range(2000): print('main;' + 'a' * 40 + 'x%d 1' % i)" >re2000.folded
+head -n 20 re2000.folded >re20.folded
+"$bin" re2000.folded --include '(a+)+$' -o re.svg 2>re.err
+[ $? -eq 1 ] && [ ! -e re.svg ] && [ "$(wc -l <re.err)" -eq 1 ] &&
+    grep -qF "re2000.folded:1: --include '(a+)+\$' hit PCRE2's match (backtracking) limit" re.err &&
+    ok || bad "regex-limit: $(cat re.err)"
+if [ "$sanitized" -eq 0 ] && command -v valgrind >/dev/null; then
+    a=$(icount "$bin" re20.folded --include '(a+)+$' -o re.svg)
+    b=$(icount "$bin" re2000.folded --include '(a+)+$' -o re.svg)
+    [ -n "$a" ] && [ -n "$b" ] && [ $((b * 10 / a)) -lt 20 ] && ok ||
+        bad "regex-limit: 20 -> 2,000 names takes $a -> $b instructions"
+fi
+
+# Where no stack depends on the verdicts (^main$ keeps every stack), a limit hit on a few
+# names is one warning and the graph is drawn; past 16 distinct names the run stops with one
+# line rather than burn the limit on each (2,000 names: 42 s; the work must not grow with the
+# names: 200 against 2,000 under 2x the instructions).
+head -n 10 re2000.folded >re10.folded
+head -n 200 re2000.folded >re200.folded
+"$bin" re10.folded --include '^main$' --include '(a+)+$' -o re.svg 2>re.err
+[ $? -eq 0 ] && grep -q '<svg' re.svg && [ "$(wc -l <re.err)" -eq 2 ] &&
+    grep -qF "warning: re10.folded: --include '(a+)+\$' hit PCRE2's match (backtracking) limit on 10 frames" re.err &&
+    ok || bad "regex-limit-warning: $(cat re.err)"
+rm -f re.svg
+"$bin" re2000.folded --include '^main$' --include '(a+)+$' -o re.svg 2>re.err
+[ $? -eq 1 ] && [ ! -e re.svg ] && [ "$(wc -l <re.err)" -eq 1 ] &&
+    grep -qF "re2000.folded:16: --include '(a+)+\$' hit PCRE2's match (backtracking) limit on 16 distinct frames" re.err &&
+    ok || bad "regex-limit-budget: $(cat re.err)"
+if [ "$sanitized" -eq 0 ] && command -v valgrind >/dev/null; then
+    a=$(icount "$bin" re200.folded --include '^main$' --include '(a+)+$' -o re.svg)
+    b=$(icount "$bin" re2000.folded --include '^main$' --include '(a+)+$' -o re.svg)
+    [ -n "$a" ] && [ -n "$b" ] && [ $((b * 10 / a)) -lt 20 ] && ok ||
+        bad "regex-limit-budget: 200 -> 2,000 names takes $a -> $b instructions"
+fi
+
+"$bin" str8.json -o str.folded 2>/dev/null && [ "$(wc -c <str.folded)" -eq $(((8 << 20) + 3)) ] &&
+    ok || bad "long-string: the 8 MB name is not the folded stack"
 
 echo "hostile: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -1,5 +1,7 @@
 /* foldsvg: the command line. Options become library calls; nothing here knows formats.
  * Exit codes: 0 done (warnings allowed), 1 input or output failure, 2 usage error. */
+#include <errno.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +22,7 @@ typedef struct cli_state {
     int quiet, verbose;
     int help, version, list_threads, list_options;
     int top;               /* --top given: tables on standard output */
+    int summary;           /* --summary: the summary on standard output */
     int sections;          /* --sections: one report section per input */
     const char *countname; /* --countname, which the summary line speaks too */
     int facts_out, facts_from;
@@ -38,6 +41,17 @@ static const char usage_tail[] =
     "See foldsvg(1) for details and examples.\n";
 
 enum { HELP_COLUMN = 28, HELP_WIDTH = 90 };
+
+/* The exit code once what went to standard output is flushed: a failed write (a closed
+ * stdout, a full disk) is one line, as every failure. */
+static int stdout_done(void)
+{
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return 0;
+    fprintf(stderr, "foldsvg: <stdout>: write failed: %s\n", strerror(errno ? errno : EIO));
+    return EXIT_INPUT;
+}
 
 /* The words of D->values, the default marked, wrapped at HELP_WIDTH. */
 static void print_values(const foldsvg_option_desc *d)
@@ -102,7 +116,7 @@ static int print_help(void)
     }
     fputs("\n", stdout);
     fputs(usage_tail, stdout);
-    return fflush(stdout) == 0 ? 0 : EXIT_INPUT;
+    return stdout_done();
 }
 
 /* --list-options: the table as TSV, for front-ends that route options by stage. */
@@ -114,7 +128,7 @@ static int print_options(void)
         char s[2] = {d.short_name, 0};
         printf("%s\t%s\t%d\t%s\t%s\n", d.name, s, d.takes_value, d.stage_name, d.group);
     }
-    return fflush(stdout) == 0 ? 0 : EXIT_INPUT;
+    return stdout_done();
 }
 
 /* WHAT is "unknown option", "missing value for option", ...; ARG is the word at fault.
@@ -144,6 +158,8 @@ typedef struct progress_state {
 } progress_state;
 
 static progress_state progress;
+/* progress.shown, for the signal handler (which may read nothing else) */
+static volatile sig_atomic_t progress_visible;
 
 static double seconds_since(const struct timespec *t)
 {
@@ -157,6 +173,7 @@ static void clear_progress(void)
     if (progress.shown) {
         fputs("\r\033[K", stderr);
         progress.shown = 0;
+        progress_visible = 0;
     }
 }
 
@@ -188,6 +205,7 @@ static void on_progress(void *user, const char *input, uint64_t done, uint64_t t
     if (lines)
         fprintf(stderr, ", %llu lines", (unsigned long long)lines);
     progress.shown = 1;
+    progress_visible = 1;
 }
 
 static void on_warning(void *user, const foldsvg_error *w)
@@ -201,10 +219,12 @@ static void on_warning(void *user, const foldsvg_error *w)
     fprintf(stderr, "foldsvg: warning: %s\n", line);
 }
 
+/* USER: the input's name (a const char *), printed first when several are listed; or NULL. */
 static void print_thread(void *user, size_t index, const char *name, const char *process,
                          uint64_t samples, double weight)
 {
-    (void)user;
+    if (user)
+        printf("%s\t", *(const char **)user);
     /* Weights are whole numbers except for fractional (e.g. tracing-ms) profiles. */
     if (weight == (double)(uint64_t)weight)
         printf("%zu\t%s\t%s\t%llu\t%llu\n", index, name, process, (unsigned long long)samples,
@@ -242,6 +262,7 @@ static int cli_option(cli_state *s, const char *name, const char *value)
         {"list-threads", offsetof(cli_state, list_threads)},
         {"list-options", offsetof(cli_state, list_options)},
         {"sections", offsetof(cli_state, sections)},
+        {"summary", offsetof(cli_state, summary)},
         {"diff", offsetof(cli_state, diff)},
     };
     if (strcmp(name, "output") == 0) {
@@ -354,15 +375,21 @@ static int parse_args(cli_state *s, int argc, char **argv)
     return 0;
 }
 
+/* --top or --summary: tables on standard output. */
+static int prints(const cli_state *s)
+{
+    return s->top || s->summary;
+}
+
 /* What the run writes, in FORMAT (FOLDSVG_WRITES_* bits; 0: folded text only). */
 static unsigned writes_of(const cli_state *s, foldsvg_format format)
 {
     unsigned w = 0;
-    if (!s->top || s->output)
+    if (!prints(s) || s->output)
         w = format == FOLDSVG_FORMAT_HTML  ? FOLDSVG_WRITES_GRAPH | FOLDSVG_WRITES_TABLES
             : format == FOLDSVG_FORMAT_SVG ? FOLDSVG_WRITES_GRAPH
                                            : 0;
-    return s->top ? w | FOLDSVG_WRITES_TABLES | FOLDSVG_WRITES_TOP : w;
+    return prints(s) ? w | FOLDSVG_WRITES_TABLES | FOLDSVG_WRITES_TOP : w;
 }
 
 /* The line that says what was drawn. */
@@ -375,12 +402,20 @@ static void print_summary(const cli_state *s, uint64_t total, const char *count_
 }
 
 /* --sections: each input read into its own profile and added to the report as it comes. */
+/* A failure that names no file happened making OUTPUT (out of memory building the page,
+ * writing the tables): it names that, as every failure names a file. */
+static void name_output(foldsvg_error *err, foldsvg_status st, const char *output)
+{
+    if (st && !err->file[0])
+        snprintf(err->file, sizeof err->file, "%s", strcmp(output, "-") ? output : "<stdout>");
+}
+
 static int write_sections(cli_state *s, const char *output)
 {
     foldsvg_error err;
     foldsvg_report *r = foldsvg_report_new(s->opts);
     if (!r) {
-        fprintf(stderr, "foldsvg: out of memory\n");
+        fprintf(stderr, "foldsvg: %s: out of memory\n", output);
         return EXIT_INPUT;
     }
     foldsvg_status st = FOLDSVG_OK;
@@ -400,6 +435,7 @@ static int write_sections(cli_state *s, const char *output)
     if (st == FOLDSVG_OK)
         st = foldsvg_report_write(r, output, &err);
     foldsvg_report_free(r);
+    name_output(&err, st, output);
     return st ? report(&err, st) : 0;
 }
 
@@ -423,7 +459,7 @@ static int run_diff(cli_state *s, const char *output, foldsvg_format format)
     }
     foldsvg_error err;
     foldsvg_status st;
-    if (!s->top && format != FOLDSVG_FORMAT_HTML) {
+    if (!prints(s) && format != FOLDSVG_FORMAT_HTML) {
         foldsvg_convert_stats cs;
         st = foldsvg_diff_convert(s->inputs[0], s->inputs[1], output, format, s->opts, &cs, &err);
         if (st)
@@ -437,10 +473,15 @@ static int run_diff(cli_state *s, const char *output, foldsvg_format format)
         return EXIT_INPUT;
     }
     st = foldsvg_diff_read(d, s->inputs[0], s->inputs[1], s->opts, &err);
-    if (st == FOLDSVG_OK && (!s->top || s->output))
+    if (st == FOLDSVG_OK && (!prints(s) || s->output)) {
         st = foldsvg_diff_write(d, output, s->format, s->opts, &err);
-    if (st == FOLDSVG_OK && s->top)
-        st = foldsvg_diff_write_top(d, stdout, s->opts, &err);
+        name_output(&err, st, output);
+    }
+    if (st == FOLDSVG_OK && prints(s)) {
+        st = s->summary ? foldsvg_diff_write_summary(d, stdout, s->opts, &err)
+                        : foldsvg_diff_write_top(d, stdout, s->opts, &err);
+        name_output(&err, st, "-");
+    }
     if (st == FOLDSVG_OK)
         print_diff_summary(s, foldsvg_diff_total(d, FOLDSVG_BEFORE),
                            foldsvg_diff_total(d, FOLDSVG_AFTER),
@@ -459,7 +500,7 @@ static int run(cli_state *s, foldsvg_profile *p)
         return print_options();
     if (s->version) {
         printf("foldsvg %s\n", foldsvg_version());
-        return fflush(stdout) == 0 ? 0 : EXIT_INPUT;
+        return stdout_done();
     }
     foldsvg_options_set_warning_handler(s->opts, on_warning, s);
     if (!s->quiet && isatty(STDERR_FILENO)) {
@@ -479,24 +520,29 @@ static int run(cli_state *s, foldsvg_profile *p)
     }
     if (s->ninputs == 0)
         s->inputs[s->ninputs++] = "-";
-    if (s->list_threads && (s->output || s->format || s->top || s->sections)) {
+    if (s->list_threads && (s->output || s->format || prints(s) || s->sections)) {
         fprintf(stderr, "foldsvg: --list-threads prints the threads and writes nothing else: "
-                        "drop -o, --format, --top and --sections (see foldsvg --help)\n");
+                        "drop -o, --format, --top, --summary and --sections (see foldsvg "
+                        "--help)\n");
         return EXIT_USAGE;
     }
     if (s->list_threads) {
         for (size_t i = 0; i < s->ninputs; i++) {
-            st = foldsvg_list_threads(s->inputs[i], s->opts, print_thread, NULL, &err);
+            const char *file = strcmp(s->inputs[i], "-") ? s->inputs[i] : "<stdin>";
+            st = foldsvg_list_threads(s->inputs[i], s->opts, print_thread,
+                                      s->ninputs > 1 ? &file : NULL, &err);
             if (st)
                 return report(&err, st);
         }
-        return fflush(stdout) == 0 ? 0 : EXIT_INPUT;
+        return stdout_done();
     }
     const char *output = s->output ? s->output : "-";
     foldsvg_format format = s->format ? s->format : foldsvg_format_for_path(output);
-    if (s->top && strcmp(output, "-") == 0 && (s->output || s->format)) {
-        fprintf(stderr, "foldsvg: --top prints the tables on standard output: write the other "
-                        "output to a file (-o FILE) (see foldsvg --help)\n");
+    if (prints(s) && strcmp(output, "-") == 0 && (s->output || s->format)) {
+        fprintf(stderr,
+                "foldsvg: --%s prints on standard output: write the other output to a file "
+                "(-o FILE) (see foldsvg --help)\n",
+                s->summary ? "summary" : "top");
         return EXIT_USAGE;
     }
     if (s->diff_only && !s->diff) {
@@ -506,9 +552,9 @@ static int run(cli_state *s, foldsvg_profile *p)
     }
     if (s->diff)
         return run_diff(s, output, format);
-    if (s->sections && (format != FOLDSVG_FORMAT_HTML || s->top)) {
+    if (s->sections && (format != FOLDSVG_FORMAT_HTML || prints(s))) {
         fprintf(stderr, "foldsvg: --sections needs an HTML report (-o NAME.html or --format html) "
-                        "and no --top (see foldsvg --help)\n");
+                        "and no --top or --summary (see foldsvg --help)\n");
         return EXIT_USAGE;
     }
     if ((s->facts_out && format != FOLDSVG_FORMAT_FOLDED) || (s->facts_from && s->sections)) {
@@ -520,7 +566,7 @@ static int run(cli_state *s, foldsvg_profile *p)
     foldsvg_options_warn_unused(s->opts, writes_of(s, format));
     if (s->sections)
         return write_sections(s, output);
-    if (!s->top && format != FOLDSVG_FORMAT_HTML) {
+    if (!prints(s) && format != FOLDSVG_FORMAT_HTML) {
         /* the library picks the cheapest way (sorted files are streamed) */
         foldsvg_convert_stats cs;
         st = foldsvg_convert(s->inputs, s->ninputs, output, format, s->opts, &cs, &err);
@@ -535,7 +581,7 @@ static int run(cli_state *s, foldsvg_profile *p)
         if (st)
             return report(&err, st);
     }
-    int write_output = !s->top || s->output;
+    int write_output = !prints(s) || s->output;
     if (write_output && format == FOLDSVG_FORMAT_HTML) {
         /* through a report, so that the page can name the inputs */
         foldsvg_report *r = foldsvg_report_new(s->opts);
@@ -547,13 +593,16 @@ static int run(cli_state *s, foldsvg_profile *p)
         if (st == FOLDSVG_OK)
             st = foldsvg_report_write(r, output, &err);
         foldsvg_report_free(r);
+        name_output(&err, st, output);
     } else if (write_output) {
         st = foldsvg_profile_write_as(p, output, s->format, s->opts, &err);
     }
     if (st)
         return report(&err, st);
-    if (s->top) {
-        st = foldsvg_profile_write_top(p, stdout, s->opts, &err);
+    if (prints(s)) {
+        st = s->summary ? foldsvg_profile_write_summary(p, stdout, s->opts, &err)
+                        : foldsvg_profile_write_top(p, stdout, s->opts, &err);
+        name_output(&err, st, "-");
         if (st)
             return report(&err, st);
     }
@@ -564,8 +613,49 @@ static int run(cli_state *s, foldsvg_profile *p)
     return 0;
 }
 
+/* A signal that ends the run: the temporary files of the outputs being written go (the
+ * library keeps the list; this is all it needs from a handler), the progress line is
+ * cleared, and the signal takes its default course once the handler returns (SA_RESETHAND;
+ * it is blocked until then), so the exit status still says what happened. */
+static void on_fatal_signal(int sig)
+{
+    int e = errno;
+    foldsvg_remove_pending_outputs();
+    if (progress_visible) {
+        ssize_t r = write(STDERR_FILENO, "\r\033[K", 4);
+        (void)r;
+    }
+    raise(sig);
+    errno = e;
+}
+
+/* The CLI's signal dispositions (foldsvg(1), SIGNALS). Signals ignored when foldsvg started
+ * stay ignored (nohup, background jobs of scripts). SIGXFSZ (past `ulimit -f`) is ignored:
+ * the write then fails with EFBIG, and the run ends as for any failed write, with one line
+ * and no file left. */
+static void install_signal_handlers(void)
+{
+    static const int fatal[] = {SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE};
+    for (size_t i = 0; i < sizeof fatal / sizeof *fatal; i++) {
+        struct sigaction old, sa;
+        if (sigaction(fatal[i], NULL, &old) != 0 || old.sa_handler == SIG_IGN)
+            continue;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_fatal_signal;
+        sigfillset(&sa.sa_mask);
+        sa.sa_flags = SA_RESETHAND;
+        sigaction(fatal[i], &sa, NULL);
+    }
+    struct sigaction ign;
+    memset(&ign, 0, sizeof ign);
+    ign.sa_handler = SIG_IGN;
+    sigemptyset(&ign.sa_mask);
+    sigaction(SIGXFSZ, &ign, NULL);
+}
+
 int main(int argc, char **argv)
 {
+    install_signal_handlers();
     cli_state s;
     memset(&s, 0, sizeof s);
     s.opts = foldsvg_options_new();

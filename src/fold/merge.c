@@ -151,6 +151,14 @@ void fs_order_log_free(fs_order_log *log)
 foldsvg_status fs_order_log_add(fs_order_log *log, uint32_t leaf, uint64_t count, uint64_t before,
                                 int is_diff)
 {
+    /* The same stack again: one longer entry draws the same frames (merge_stack keeps them
+     * open), so the log grows with the stack changes, not the samples. The tree summed the
+     * counts before, without overflow: so can the entry. */
+    if (log->n && log->leaf[log->n - 1] == leaf && !is_diff &&
+        !(log->is_diff && log->is_diff[log->n - 1])) {
+        log->count[log->n - 1] += count;
+        return FOLDSVG_OK;
+    }
     if (log->n == log->cap) {
         /* parallel arrays: one capacity, each array resized to it */
         size_t cap = fs_grow_cap(log->cap, log->n + 1, 1024, sizeof *log->count);

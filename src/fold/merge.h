@@ -20,7 +20,8 @@ typedef struct fs_frame {
 
 typedef int (*fs_frame_fn)(void *user, const fs_frame *f);
 
-/* The input order of an order-dependent render (--flamechart): one entry per line. */
+/* The input order of an order-dependent render (--flamechart): one entry per run of lines
+ * (or samples) with the same stack. */
 typedef struct fs_order_log {
     uint32_t *leaf;
     uint64_t *count;

@@ -208,7 +208,10 @@ static foldsvg_status add_stack(fs_pipeline *pl, size_t n, uint64_t count, uint6
 {
     size_t first;
     fs_drop drop;
-    if (transform(pl, &n, &first, &drop, line) != FOLDSVG_OK)
+    foldsvg_status st = transform(pl, &n, &first, &drop, line);
+    if (st == FOLDSVG_E_LIMIT)
+        return fs_error_at_line(err, st, pl->name, lineno, 0, "%s", fs_filter_message(pl->filter));
+    if (st != FOLDSVG_OK)
         return fs_error_at_line(err, FOLDSVG_E_NOMEM, pl->name, lineno, 0, "out of memory");
     if (drop != FS_DROP_NONE) {
         note_drop(&pl->drops, drop, pl->name);
@@ -307,6 +310,13 @@ static void on_warn(fs_sink *self, const foldsvg_error *w)
         pl->to.warn(pl->to.user, w);
 }
 
+static void on_threads(fs_sink *self, const char *names)
+{
+    fs_pipeline *pl = (fs_pipeline *)(void *)self;
+    if (pl->to.threads)
+        pl->to.threads(pl->to.user, names);
+}
+
 foldsvg_status fs_pipeline_new(fs_pipeline **out, const fs_stack_opts *o, const fs_consumer *to,
                                foldsvg_error *err)
 {
@@ -314,8 +324,8 @@ foldsvg_status fs_pipeline_new(fs_pipeline **out, const fs_stack_opts *o, const 
     fs_pipeline *pl = calloc(1, sizeof *pl);
     if (!pl)
         return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
-    pl->sink =
-        (fs_sink){on_stack, on_count_name, on_facts, on_line, on_stats, on_weight, on_warn, 0};
+    pl->sink = (fs_sink){on_stack,  on_count_name, on_facts,   on_line, on_stats,
+                         on_weight, on_warn,       on_threads, 0};
     pl->o = o;
     pl->to = *to;
     pl->use_base = o->base.n > 0 && !o->flamechart && !o->no_sort;
@@ -377,5 +387,11 @@ fs_sink *fs_pipeline_begin(fs_pipeline *pl, const char *name)
 
 foldsvg_status fs_pipeline_end(fs_pipeline *pl, foldsvg_error *err)
 {
+    char why[sizeof err->message];
+    if (fs_filter_warning(pl->filter, why, sizeof why) && pl->to.warn) {
+        foldsvg_error w;
+        fs_error(&w, FOLDSVG_OK, pl->name, "%s", why);
+        pl->to.warn(pl->to.user, &w);
+    }
     return fs_fracsum_flush(&pl->frac, on_rounded, pl, pl->name, err);
 }

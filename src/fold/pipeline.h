@@ -44,6 +44,7 @@ typedef struct fs_consumer {
                   uint64_t rate);
     void (*stats)(void *user, const fs_folded_stats *s);
     void (*warn)(void *user, const foldsvg_error *w);
+    void (*threads)(void *user, const char *names);
 } fs_consumer;
 
 typedef struct fs_pipeline fs_pipeline;

@@ -26,10 +26,9 @@ static const char *trim(const char *s, size_t *n)
 
 static int needs_replace(const char *s, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
-        if (s[i] == ';' || s[i] == '\n' || s[i] == '\r')
-            return 1;
-    return 0;
+    /* three memchr (vectorized) beat one loop over three tests: names are long (Rust
+     * symbols) and a flame chart sanitizes its stacks once per change of stack */
+    return n && (memchr(s, ';', n) || memchr(s, '\n', n) || memchr(s, '\r', n));
 }
 
 static void replace(char *dst, const char *src, size_t n)

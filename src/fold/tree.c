@@ -418,6 +418,18 @@ out:
     return rc;
 }
 
+void fs_tree_subtree_sums(const fs_tree *t, const uint64_t *counts, uint64_t *sub)
+{
+    memset(sub, 0, (size_t)(t->nnodes ? t->nnodes : 1) * sizeof *sub);
+    /* A node is always created after its parent, so one backward pass sums every subtree;
+     * no sum can pass the total, which the tree keeps below 2^64. */
+    for (uint32_t i = t->nnodes; i-- > 1;) {
+        const fs_node *nd = &t->nodes[i];
+        sub[i] += counts ? counts[i] : nd->count;
+        sub[nd->parent] += sub[i];
+    }
+}
+
 foldsvg_status fs_tree_function_sums(const fs_tree *t, const uint64_t *counts, uint64_t *self,
                                      uint64_t *incl)
 {
@@ -431,15 +443,9 @@ foldsvg_status fs_tree_function_sums(const fs_tree *t, const uint64_t *counts, u
         free(onpath);
         return FOLDSVG_E_NOMEM;
     }
-    /* A node is always created after its parent, so one backward pass sums every subtree;
-     * no sum can pass the total, which the tree keeps below 2^64. */
-    for (uint32_t i = nn; i-- > 1;) {
-        const fs_node *nd = &t->nodes[i];
-        uint64_t c = counts ? counts[i] : nd->count;
-        sub[i] += c;
-        sub[nd->parent] += sub[i];
-        self[nd->name] += c;
-    }
+    fs_tree_subtree_sums(t, counts, sub);
+    for (uint32_t i = 1; i < nn; i++)
+        self[t->nodes[i].name] += counts ? counts[i] : t->nodes[i].count;
     /* A function's inclusive time is the sum of the subtrees where it is outermost, which
      * counts each stack once however often the name recurs in it. ONPATH says how often a
      * name sits on the current path of an iterative depth-first walk. */

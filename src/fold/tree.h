@@ -87,6 +87,10 @@ static inline fs_strref fs_tree_name(const fs_tree *t, uint32_t node)
     return r;
 }
 
+/* SUB[node]: the summed counts of the stacks that end in the node's subtree (NNODES entries,
+ * filled here; the root's is the total). COUNTS as for fs_tree_function_sums. */
+void fs_tree_subtree_sums(const fs_tree *t, const uint64_t *counts, uint64_t *sub);
+
 /* Self and inclusive time per interned name (SELF[name], INCL[name], NNAMES entries each,
  * filled here): self, the counts of the stacks that end in a frame of that name; inclusive,
  * of the stacks that hold the name anywhere, each stack once however often the name recurs

@@ -42,6 +42,7 @@ typedef struct stream_ctx {
     fs_folded_stats *fstats;      /* per input, of the current pass */
     size_t input;                 /* the one being read */
     int unsorted_runs;            /* the sorter's output came back out of order */
+    int passes;                   /* over the inputs, done */
     unsigned formats;             /* the formats read (fs_format_bit), for the input options */
     const char *what;             /* the last one's, for messages */
     fs_profile_facts *facts;      /* --facts-out: per input, of the current pass */
@@ -198,6 +199,8 @@ static foldsvg_status run_pass(stream_ctx *c, fs_pipeline *pl, const char *const
             break;
         if (c->o->progress)
             fs_input_set_progress(in, c->o->progress, c->o->progress_user);
+        if (c->passes == 0) /* a pass again reads the same bytes: one warning */
+            fs_input_set_warn(in, c->o->warn, c->o->warn_user);
         const fs_format *format;
         st = fs_format_detect(in, &format, err);
         if (st == FOLDSVG_OK && !(format->flags & FS_FORMAT_PATHS)) {
@@ -229,6 +232,7 @@ static foldsvg_status run_pass(stream_ctx *c, fs_pipeline *pl, const char *const
             st = fs_input_drain_raw(in, err); /* the copy must hold all of it */
         fs_input_close(in);
     }
+    c->passes++;
     return st;
 }
 
@@ -324,9 +328,10 @@ static foldsvg_status produce_folded(void *user, foldsvg_stack_fn line, void *li
     return st;
 }
 
-/* --facts-out: what each input was, for the run that draws (which also warns for them). */
+/* --facts-out: what each input was, for the run that draws (which also warns for them),
+ * into *OUT (fs_facts_write). */
 static foldsvg_status write_facts(const stream_ctx *c, const char *const *inputs, size_t n,
-                                  foldsvg_error *err)
+                                  fs_outfile *out, foldsvg_error *err)
 {
     fs_buf log = {0};
     for (size_t i = 0; i < n; i++) {
@@ -334,7 +339,7 @@ static foldsvg_status write_facts(const stream_ctx *c, const char *const *inputs
                               c->drawn[i]};
         fs_facts_append(&log, &note);
     }
-    foldsvg_status st = fs_facts_write(c->o->facts_out, &log, c->drops, c->o, err);
+    foldsvg_status st = fs_facts_write(out, c->o->facts_out, &log, c->drops, c->o, err);
     fs_buf_free(&log);
     return st;
 }
@@ -346,14 +351,20 @@ static foldsvg_status write_route(stream_ctx *c, const char *output, foldsvg_for
 {
     const foldsvg_options *o = c->o;
     if (format == FOLDSVG_FORMAT_FOLDED) {
+        fs_outfile facts;
+        if (o->facts_out)
+            FS_FORWARD_IF_ERROR(write_facts(c, inputs, n, &facts, err));
         folded_out fo = {c, NULL, NULL, {0}, 0, 0, 0, 0, 0};
         foldsvg_status st = fs_write_folded(output, produce_folded, &fo, err);
         fs_buf_free(&fo.stack);
         *unique = fo.lines;
-        if (c->route == ROUTE_PROFILE)
+        if (c->route == ROUTE_PROFILE) { /* the profile writes both */
+            if (o->facts_out)
+                fs_outfile_abort(&facts);
             return FOLDSVG_OK;
-        if (st == FOLDSVG_OK && o->facts_out)
-            return write_facts(c, inputs, n, err);
+        }
+        if (o->facts_out)
+            return fs_facts_end(&facts, st, err);
         if (st == FOLDSVG_OK) /* after the output, as SVG runs warn before it */
             for (size_t i = 0; i < n; i++)
                 fs_warn_folded_stats(o, display_name(inputs[i]), &c->fstats[i]);
@@ -402,7 +413,7 @@ static foldsvg_status convert_folded(convert_route route, const char *const *inp
         c.drawn = calloc(n, 1);
         nomem |= !c.facts || !c.drawn;
     }
-    fs_consumer to = {&c, on_path, NULL, NULL, on_facts, on_stats, on_warn};
+    fs_consumer to = {&c, on_path, NULL, NULL, on_facts, on_stats, on_warn, NULL};
     fs_pipeline *pl = NULL;
     foldsvg_status st = !nomem ? fs_pipeline_new(&pl, &o->stack, &to, err)
                                : fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
@@ -501,6 +512,10 @@ foldsvg_status foldsvg_convert(const char *const *inputs, size_t ninputs, const 
                  o->countname ? o->countname : foldsvg_profile_count_name(p));
     }
 out:
+    /* A failure no input is to blame for (sorting, memory) happened making the output: it
+     * names that, so every failure names a file. */
+    if (st && err && !err->file[0])
+        snprintf(err->file, sizeof err->file, "%s", strcmp(output, "-") ? output : "<stdout>");
     foldsvg_profile_free(p);
     fs_input_close(held);
     if (spool)

@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "lib/options.h"
+#include "render/findings.h"
+#include "render/summary.h"
 #include "util/buf.h"
 #include "util/error.h"
 
@@ -21,6 +23,25 @@ size_t fs_delta_top_rows(const foldsvg_options *o)
     return o->report.top ? o->report.top : FS_DIFF_DEFAULT_TOP;
 }
 
+size_t fs_summary_rows(const foldsvg_options *o)
+{
+    return o->report.top ? o->report.top : 5;
+}
+
+foldsvg_status fs_write_delta_summary(const fs_tree *t, const fs_deltas *deltas,
+                                      const fs_delta_sides *sides, const char *unit,
+                                      const foldsvg_options *o, FILE *out, foldsvg_error *err)
+{
+    fs_findings f;
+    if (fs_findings_compute(t, 1, deltas->per_before, deltas->per_after, &o->report.thresholds,
+                            &f) != FOLDSVG_OK)
+        return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
+    foldsvg_status st = fs_summary_write_diff(deltas, sides, fs_summary_rows(o), &f,
+                                              o->report.top_format, unit, out, err);
+    fs_findings_free(&f);
+    return st;
+}
+
 foldsvg_status fs_write_delta_tables(const fs_deltas *deltas, const fs_delta_sides *sides,
                                      const char *unit, const foldsvg_options *o, FILE *out,
                                      foldsvg_error *err)
@@ -30,7 +51,7 @@ foldsvg_status fs_write_delta_tables(const fs_deltas *deltas, const fs_delta_sid
 }
 
 foldsvg_status fs_profile_write_delta_top(const foldsvg_profile *p, FILE *out,
-                                          const foldsvg_options *o, foldsvg_error *err)
+                                          const foldsvg_options *o, int summary, foldsvg_error *err)
 {
     const fs_tree *t = &p->tree;
     fs_delta_sides sides;
@@ -62,8 +83,9 @@ foldsvg_status fs_profile_write_delta_top(const foldsvg_profile *p, FILE *out,
     }
     sides.name[0] = names[0].data;
     sides.name[1] = names[1].data;
-    st = fs_write_delta_tables(&deltas, &sides, o->countname ? o->countname : p->count_name, o, out,
-                               err);
+    const char *unit = o->countname ? o->countname : p->count_name;
+    st = summary ? fs_write_delta_summary(t, &deltas, &sides, unit, o, out, err)
+                 : fs_write_delta_tables(&deltas, &sides, unit, o, out, err);
     fs_deltas_free(&deltas);
     fs_buf_free(&names[0]);
     fs_buf_free(&names[1]);

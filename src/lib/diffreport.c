@@ -71,6 +71,22 @@ foldsvg_status foldsvg_diff_write_top(const foldsvg_diff *d, FILE *out, const fo
     return st;
 }
 
+foldsvg_status foldsvg_diff_write_summary(const foldsvg_diff *d, FILE *out,
+                                          const foldsvg_options *opts, foldsvg_error *err)
+{
+    FS_FORWARD_IF_ERROR(check_diff(d, err));
+    if (!out)
+        return fs_error(err, FOLDSVG_E_ARG, NULL, "NULL stream");
+    const foldsvg_options *o = opts ? opts : fs_default_options();
+    fs_deltas deltas;
+    FS_FORWARD_IF_ERROR(compute(d, o, &deltas, err));
+    fs_delta_sides sides = sides_of(d);
+    foldsvg_status st =
+        fs_write_delta_summary(&d->p->tree, &deltas, &sides, unit_of(d, o), o, out, err);
+    fs_deltas_free(&deltas);
+    return st;
+}
+
 /* ---- the report section ------------------------------------------------------------------ */
 
 static void format_of(const fs_profile_facts *f, char *buf, size_t size)
@@ -91,8 +107,8 @@ static foldsvg_status add_facts(fs_diff_section *s, const foldsvg_diff *d, const
         FS_FORWARD_IF_ERROR(
             fs_diff_section_fact(s, "Product", b->facts.product, a->facts.product, ""));
     if (b->facts.threads || a->facts.threads) {
-        snprintf(vb, sizeof vb, "%lu", (unsigned long)b->facts.threads);
-        snprintf(va, sizeof va, "%lu", (unsigned long)a->facts.threads);
+        fs_profile_threads_text(&b->facts, vb, sizeof vb);
+        fs_profile_threads_text(&a->facts, va, sizeof va);
         FS_FORWARD_IF_ERROR(fs_diff_section_fact(s, "Threads", vb, va, ""));
     }
     /* the totals as read; the change of the totals as read */
@@ -153,6 +169,8 @@ static foldsvg_status make_diff_section(fs_report_section *s, const void *what,
     foldsvg_status st = s->countname && (!a->heading || s->heading) && s->diff
                             ? fill_diff(s->diff, a->d, o, err)
                             : fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
+    if (st == FOLDSVG_OK)
+        st = fs_report_section_findings(s, &a->d->p->tree, 1, o, err);
     if (st)
         fs_report_section_free(s);
     return st;

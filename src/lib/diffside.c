@@ -152,6 +152,12 @@ static void on_facts(void *user, const char *format, const char *product, uint32
     fs_profile_facts_set(&s->facts, format, product, threads, rate);
 }
 
+static void on_threads(void *user, const char *names)
+{
+    fs_diff_side *s = user;
+    snprintf(s->facts.thread_names, sizeof s->facts.thread_names, "%s", names);
+}
+
 static void on_stats(void *user, const fs_folded_stats *st)
 {
     fs_diff_side *s = user;
@@ -267,7 +273,7 @@ static foldsvg_status read_pass(fs_diff_side *s, int pass)
     if (st == FOLDSVG_OK) {
         reset(s);
         s->pass = pass;
-        fs_consumer to = {s, on_path, NULL, on_count_name, on_facts, on_stats, on_warn};
+        fs_consumer to = {s, on_path, NULL, on_count_name, on_facts, on_stats, on_warn, on_threads};
         st = fs_pipeline_new(&pl, &s->o->stack, &to, &s->err);
     }
     if (st == FOLDSVG_OK) {

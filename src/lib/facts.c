@@ -12,10 +12,10 @@
 #include "util/error.h"
 #include "util/outfile.h"
 
-static const char header[] = "# foldsvg facts 1\n";
+static const char header[] = "# foldsvg facts 2\n";
 static const char drops_tag[] = "# drops\t";
 
-enum { NFIELDS = 16 };
+enum { NFIELDS = 17 };
 
 static void put_escaped(fs_buf *b, const char *s)
 {
@@ -51,11 +51,13 @@ void fs_facts_append(fs_buf *log, const fs_input_note *n)
     fs_buf_printf(log, "%lu\t%llu\t%.17g\t", (unsigned long)f->threads, (unsigned long long)f->rate,
                   f->interval_ms);
     put_text(log, n->unit);
-    fs_buf_printf(log, "%d\t%llu\t%llu\t%llu\t%llu\t%llu\t%llu\t%d\n", n->stats ? 1 : 0,
+    fs_buf_printf(log, "%d\t%llu\t%llu\t%llu\t%llu\t%llu\t%llu\t%d\t", n->stats ? 1 : 0,
                   (unsigned long long)s->lines, (unsigned long long)s->valid,
                   (unsigned long long)s->invalid, (unsigned long long)s->first_invalid,
                   (unsigned long long)s->fractional, (unsigned long long)s->first_fractional,
                   n->drawn ? 1 : 0);
+    put_escaped(log, f->thread_names);
+    fs_buf_append(log, "\n", 1);
 }
 
 /* The "# drops" line (lib/facts.h). */
@@ -83,8 +85,8 @@ static int has_drops(const fs_drops *d)
     return 0;
 }
 
-foldsvg_status fs_facts_write(const char *path, const fs_buf *log, const fs_drops *d,
-                              const foldsvg_options *o, foldsvg_error *err)
+foldsvg_status fs_facts_write(fs_outfile *out, const char *path, const fs_buf *log,
+                              const fs_drops *d, const foldsvg_options *o, foldsvg_error *err)
 {
     fs_buf tail = {0};
     if (d && has_drops(d))
@@ -93,22 +95,31 @@ foldsvg_status fs_facts_write(const char *path, const fs_buf *log, const fs_drop
         fs_buf_free(&tail);
         return fs_error(err, FOLDSVG_E_NOMEM, path, "out of memory recording the input facts");
     }
-    fs_outfile out;
-    foldsvg_status st = fs_outfile_open(&out, path, err);
+    foldsvg_status st = fs_outfile_open(out, path, err);
     if (st) {
         fs_buf_free(&tail);
         return st;
     }
-    int bad = fputs(header, out.f) == EOF ||
-              fwrite(fs_buf_str(log), 1, log->len, out.f) != log->len ||
-              fwrite(fs_buf_str(&tail), 1, tail.len, out.f) != tail.len;
+    errno = 0;
+    int bad = fputs(header, out->f) == EOF ||
+              fwrite(fs_buf_str(log), 1, log->len, out->f) != log->len ||
+              fwrite(fs_buf_str(&tail), 1, tail.len, out->f) != tail.len || fflush(out->f) != 0;
+    int e = errno;
     fs_buf_free(&tail);
     if (bad) {
-        fs_outfile_abort(&out);
-        return fs_error(err, FOLDSVG_E_IO, path, "cannot write the --facts-out file: %s",
-                        strerror(errno));
+        fs_outfile_abort(out);
+        return fs_error(err, FOLDSVG_E_IO, path, "write failed: %s", strerror(e ? e : EIO));
     }
-    return fs_outfile_commit(&out, err);
+    return FOLDSVG_OK;
+}
+
+foldsvg_status fs_facts_end(fs_outfile *facts, foldsvg_status st, foldsvg_error *err)
+{
+    if (st) {
+        fs_outfile_abort(facts);
+        return st;
+    }
+    return fs_outfile_commit(facts, err);
 }
 
 foldsvg_status fs_facts_out_usage(foldsvg_error *err)
@@ -188,7 +199,7 @@ static int parse_line(char *line, fs_profile_facts *f, fs_folded_stats *s, fs_in
         *p++ = '\0';
     }
     if (k + 1 != NFIELDS || unescape(field[0]) || unescape(field[1]) || unescape(field[3]) ||
-        unescape(field[7]))
+        unescape(field[7]) || unescape(field[16]))
         return -1;
     uint64_t v[NFIELDS];
     static const int numeric[] = {2, 4, 5, 8, 9, 10, 11, 12, 13, 14, 15};
@@ -206,6 +217,7 @@ static int parse_line(char *line, fs_profile_facts *f, fs_folded_stats *s, fs_in
     f->gzip = (int)v[2];
     snprintf(f->product, sizeof f->product, "%s", field[3]);
     f->threads = (uint32_t)v[4];
+    snprintf(f->thread_names, sizeof f->thread_names, "%s", field[16]);
     f->rate = v[5];
     f->interval_ms = interval;
     *s = (fs_folded_stats){v[9], v[10], v[11], v[12], v[13], v[14]};
@@ -232,7 +244,7 @@ foldsvg_status fs_facts_read(const char *path, fs_facts_fn fn, void *user, fs_dr
             if (strcmp(line, header) != 0)
                 st = fs_error_at_line(err, FOLDSVG_E_PARSE, path, 1, 0,
                                       "not a facts file of this foldsvg (the first line should "
-                                      "be '# foldsvg facts 1'; --facts-out writes it)");
+                                      "be '# foldsvg facts 2'; --facts-out writes it)");
             continue;
         }
         if (got == 0 || line[got - 1] != '\n' || memchr(line, '\0', (size_t)got))
@@ -249,7 +261,7 @@ foldsvg_status fs_facts_read(const char *path, fs_facts_fn fn, void *user, fs_dr
             st = FOLDSVG_E_PARSE;
         if (st)
             st = fs_error_at_line(err, st, path, lineno, 0,
-                                  "not a line of a facts file (16 tab-separated fields, as "
+                                  "not a line of a facts file (17 tab-separated fields, as "
                                   "--facts-out writes them)");
         else if (!is_drops)
             fn(user, &n);
@@ -260,7 +272,7 @@ foldsvg_status fs_facts_read(const char *path, fs_facts_fn fn, void *user, fs_dr
     else if (st == FOLDSVG_OK && lineno == 0)
         st = fs_error(err, FOLDSVG_E_PARSE, path,
                       "the --facts-from file is empty (--facts-out writes a first line '# "
-                      "foldsvg facts 1')");
+                      "foldsvg facts 2')");
     free(line);
     fclose(in);
     return st;

@@ -15,14 +15,15 @@
 #include <string.h>
 
 #include "fold/filter.h"
+#include "parse/threadsel.h"
 #include "render/colors.h"
+#include "render/findings.h"
 #include "render/theme.h"
 #include "util/buf.h"
 #include "util/decimal.h"
 #include "util/error.h"
 
 static const foldsvg_options defaults = {
-    .input = {.thread = -1},
     .svg =
         {
             .palette = FS_PAL_HOT,
@@ -61,6 +62,7 @@ typedef enum opt_type {
     T_COLOR,      /* #rrggbb, fs_rgb */
     T_PALETTE,    /* one of fs_palette_names, fs_palette */
     T_BACKGROUND, /* one of fs_background_names or #rrggbb, fs_background */
+    T_THRESHOLD,  /* KEY=PCT, KEY one of VALUES, PCT in [DMIN, DMAX]: fs_thresholds */
     T_CLI         /* the command line's own: not stored, foldsvg_options_set refuses it */
 } opt_type;
 
@@ -130,6 +132,7 @@ enum { W_ANY = 0x100 };
 
 static foldsvg_status check_id_prefix(const char *name, const char *v, foldsvg_error *err);
 static foldsvg_status check_pattern(const char *name, const char *v, foldsvg_error *err);
+static foldsvg_status check_thread(const char *name, const char *v, foldsvg_error *err);
 
 static const char *const top_formats[] = {"text", "markdown", "json", NULL};
 static const char *const weights[] = {"auto", "samples", NULL};
@@ -256,9 +259,10 @@ static const opt_row rows[] = {
     {"collapse-recursion", 0, T_FLAG, STACK, G_FILTERS, FIELD(stack.collapse_recursion),
      .help = "merge directly recursive frames (a;a;b -> a;b)"},
 
-    {"thread", 0, WHOLE(0, 1000000000, C_LONG), IN, G_PROFILES, FIELD(input.thread),
-     .expected = "a thread index (0, 1, ...; see --list-threads)", .metavar = "N",
-     .help = "only thread N (default: all threads merged)"},
+    {"thread", 0, T_LIST, IN, G_PROFILES, FIELD(input.threads), .check = check_thread,
+     .metavar = "T",
+     .help = "only thread T: its index, its name, or /REGEX/ matching names\n"
+             "(repeatable: their union; default: all threads merged)"},
     {"list-threads", 0, CLI, G_PROFILES,
      .help = "list the threads (INDEX NAME PROCESS SAMPLES WEIGHT), exit"},
     {"weight", 0, T_ENUM, IN, G_PROFILES, FIELD(input.weight_samples), .values = weights,
@@ -290,6 +294,15 @@ static const opt_row rows[] = {
     {"per", 0, WHOLE(1, UINT64_MAX, C_U64), REPORT, G_REPORTS, FIELD(report.per),
      .expected = "a whole number, 1 or more", .metavar = "K",
      .help = "divide the tables' counts by K (cost per iteration)"},
+    {"summary", 0, CLI, G_REPORTS,
+     .help = "print the summary to stdout (input, total, top self and\n"
+             "inclusive rows, what stands out: one line per finding);\n"
+             "--top N rows (default 5), --top-format, --per apply"},
+    {"summary-threshold", 0, T_THRESHOLD, REPORT, G_REPORTS, FIELD(report.thresholds),
+     .values = fs_rule_ids, .dmin = 0, .dmax = 100, .metavar = "RULE=PCT",
+     .help = "the threshold of a finding's rule, percent of the total\n"
+             "(repeatable; defaults: callees=20 bottleneck=5\n"
+             "memory-copy=1 precompile=50 software-fallback=5 setup=10)"},
     {"sections", 0, CLI, G_REPORTS,
      .help = "HTML report: one section per INPUT instead of one merged\nprofile"},
     {"facts-out", 0, T_STRING, REPORT, G_REPORTS, FIELD(facts_out), .writes = W_ANY,
@@ -429,6 +442,20 @@ static foldsvg_status bad_choice(foldsvg_error *err, const opt_row *r, const cha
     return bad_value(err, r->name, v, list);
 }
 
+/* "KEY=PCT, KEY one of a, b, c and PCT from 0 to 100". */
+static foldsvg_status bad_keyed(foldsvg_error *err, const opt_row *r, const char *v)
+{
+    char list[512] = "";
+    for (size_t i = 0; r->values[i]; i++) {
+        size_t len = strlen(list);
+        snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "", r->values[i]);
+    }
+    char expected[700];
+    snprintf(expected, sizeof expected, "%s: RULE one of %s, PCT from %g to %g", r->metavar, list,
+             r->dmin, r->dmax);
+    return bad_value(err, r->name, v, expected);
+}
+
 static int parse_double(const char *v, double *out)
 {
     if (!v || !*v || isspace((unsigned char)v[0]))
@@ -501,6 +528,13 @@ static foldsvg_status check_pattern(const char *name, const char *v, foldsvg_err
     return fs_filter_check_pattern(name, v, err);
 }
 
+/* An index, a name or /REGEX/ (parse/threadsel.h); the message says what is wrong. */
+static foldsvg_status check_thread(const char *name, const char *v, foldsvg_error *err)
+{
+    (void)name;
+    return fs_threadsel_check(v, err);
+}
+
 /* The generic setter: parses V by the row's type into its field. */
 static foldsvg_status set_value(foldsvg_options *o, const opt_row *r, const char *v,
                                 foldsvg_error *err)
@@ -569,6 +603,20 @@ static foldsvg_status set_value(foldsvg_options *o, const opt_row *r, const char
         if (fs_background_parse(v, f) != 0)
             return bad_value(err, r->name, v, r->expected);
         break;
+    case T_THRESHOLD: {
+        const char *eq = strchr(v, '=');
+        size_t i = 0, klen = eq ? (size_t)(eq - v) : 0;
+        while (eq && r->values[i] &&
+               (strlen(r->values[i]) != klen || strncmp(r->values[i], v, klen) != 0))
+            i++;
+        double x;
+        if (!eq || !r->values[i] || parse_double(eq + 1, &x) != 0 || x < r->dmin || x > r->dmax)
+            return bad_keyed(err, r, v);
+        fs_thresholds *t = f;
+        t->pct[i] = x;
+        t->set |= 1u << i;
+        break;
+    }
     case T_CLI:
         return fs_error(err, FOLDSVG_E_USAGE, NULL, "unknown option --%s", r->name);
     }
@@ -657,7 +705,9 @@ void foldsvg_options_warn_unused(const foldsvg_options *o, unsigned writes)
                         "report), and none are written",
                         r->name);
         else if (about == FOLDSVG_WRITES_TOP && !(writes & about))
-            warn_unused(o, "--%s does nothing without --top (it is the format of its tables)",
+            warn_unused(o,
+                        "--%s does nothing without --top or --summary (it is the format of "
+                        "their tables)",
                         r->name);
     }
     /* inferno's rule, which foldsvg keeps: the order-keeping modes take stacks whole */

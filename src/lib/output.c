@@ -1,5 +1,6 @@
 #include "lib/output.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -7,6 +8,7 @@
 #include "lib/options.h"
 #include "lib/profile.h"
 #include "render/nameattr.h"
+#include "render/xmlw.h"
 #include "util/error.h"
 #include "util/outfile.h"
 
@@ -15,11 +17,25 @@ static foldsvg_status out_write(fs_out *s, const char *data, size_t n)
 {
     if (s->failed)
         return FOLDSVG_E_IO;
+    errno = 0;
     if (s->mem ? fs_buf_append(s->mem, data, n) != FOLDSVG_OK : fwrite(data, 1, n, s->f) != n) {
         s->failed = 1;
+        s->errnum = s->mem ? ENOMEM : errno ? errno : EIO;
         return FOLDSVG_E_IO;
     }
     return FOLDSVG_OK;
+}
+
+foldsvg_status fs_out_failure(const fs_out *out, foldsvg_status st, const char *name,
+                              foldsvg_error *err)
+{
+    if (out->failed && out->errnum == ENOMEM)
+        return fs_error(err, FOLDSVG_E_NOMEM, name, "out of memory");
+    if (out->failed)
+        return fs_error(err, FOLDSVG_E_IO, name, "write failed: %s", strerror(out->errnum));
+    if (err && name && !err->file[0])
+        snprintf(err->file, sizeof err->file, "%s", name);
+    return st;
 }
 
 static int xml_write_cb(void *ctx, const char *data, int len)
@@ -58,14 +74,19 @@ static foldsvg_status save_palette(fs_palettemap *pmap, const foldsvg_options *o
 foldsvg_status fs_output_stream(fs_output_fn fn, const void *job, const foldsvg_options *o, FILE *f,
                                 foldsvg_error *err)
 {
-    fs_out s = {f, NULL, 0};
+    fs_out s = {f, NULL, 0, 0};
     fs_palettemap *pmap = NULL;
+    fs_xml_quiet q;
+    fs_xml_quiet_begin(&q);
     foldsvg_status st = fn(job, &s, &pmap, err);
-    if (st == FOLDSVG_OK && fflush(f) != 0)
-        st = fs_error(err, FOLDSVG_E_IO, NULL, "write failed");
-    if (st) {
+    fs_xml_quiet_end(&q);
+    if (st == FOLDSVG_OK && fflush(f) != 0) {
+        s.failed = 1;
+        s.errnum = errno;
+    }
+    if (st || s.failed) {
         fs_palettemap_free(pmap);
-        return st;
+        return fs_out_failure(&s, st, NULL, err);
     }
     return save_palette(pmap, o, err);
 }
@@ -74,9 +95,14 @@ foldsvg_status fs_output_mem(fs_output_fn fn, const void *job, const foldsvg_opt
                              size_t *len, foldsvg_error *err)
 {
     fs_buf mem = {0};
-    fs_out s = {NULL, &mem, 0};
+    fs_out s = {NULL, &mem, 0, 0};
     fs_palettemap *pmap = NULL;
+    fs_xml_quiet q;
+    fs_xml_quiet_begin(&q);
     foldsvg_status st = fn(job, &s, &pmap, err);
+    fs_xml_quiet_end(&q);
+    if (st)
+        st = fs_out_failure(&s, st, NULL, err);
     if (st == FOLDSVG_OK && fs_buf_append(&mem, "", 0) != FOLDSVG_OK)
         st = fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
     if (st) {
@@ -95,15 +121,16 @@ foldsvg_status fs_output_file(fs_output_fn fn, const void *job, const foldsvg_op
 {
     fs_outfile f;
     FS_FORWARD_IF_ERROR(fs_outfile_open(&f, path, err));
-    fs_out s = {f.f, NULL, 0};
+    fs_out s = {f.f, NULL, 0, 0};
     fs_palettemap *pmap = NULL;
+    fs_xml_quiet q;
+    fs_xml_quiet_begin(&q);
     foldsvg_status st = fn(job, &s, &pmap, err);
-    if (st) {
+    fs_xml_quiet_end(&q);
+    if (st || s.failed) {
         fs_outfile_abort(&f);
-        if (err && !err->file[0])
-            snprintf(err->file, sizeof err->file, "%s",
-                     path && strcmp(path, "-") ? path : "<stdout>");
-        return st;
+        fs_palettemap_free(pmap);
+        return fs_out_failure(&s, st, path && strcmp(path, "-") ? path : "<stdout>", err);
     }
     st = fs_outfile_commit(&f, err);
     if (st) {

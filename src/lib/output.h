@@ -13,12 +13,21 @@
 #include "render/svg.h"
 #include "util/buf.h"
 
-/* Where drawn bytes go: a stream or a growing buffer. FAILED sticks after a failed write. */
+/* Where drawn bytes go: a stream or a growing buffer. FAILED sticks after a failed write;
+ * ERRNUM is why (errno; ENOMEM for the buffer). */
 typedef struct fs_out {
     FILE *f;
     fs_buf *mem;
     int failed;
+    int errnum;
 } fs_out;
+
+/* The one message for a job that failed writing into OUT: when OUT refused bytes, "write
+ * failed: REASON" (or out of memory) naming NAME, whatever the layers above said; else ERR
+ * as it is, given NAME when it names no file. ST is the job's status; returns the final
+ * one. */
+foldsvg_status fs_out_failure(const fs_out *out, foldsvg_status st, const char *name,
+                              foldsvg_error *err);
 
 /* A libxml2 output over OUT (NULL when out of memory). */
 xmlOutputBufferPtr fs_out_xml(fs_out *out);

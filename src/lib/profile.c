@@ -187,16 +187,22 @@ foldsvg_status foldsvg_profile_foreach(const foldsvg_profile *p, foldsvg_stack_f
 
 /* ---- input facts ------------------------------------------------------------------------ */
 
-static void append_file(fs_profile_facts *f, const char *name)
+/* NAME appended to the ", "-separated LIST (CAP bytes), "..." when it does not fit. */
+static void append_list(char *list, size_t cap, const char *name)
 {
-    size_t have = strlen(f->files), cap = sizeof f->files;
-    if (have >= 3 && strcmp(f->files + have - 3, "...") == 0)
+    size_t have = strlen(list);
+    if (!name[0] || (have >= 3 && strcmp(list + have - 3, "...") == 0))
         return;
     const char *sep = have ? ", " : "";
     if (have + strlen(sep) + strlen(name) + 4 < cap)
-        snprintf(f->files + have, cap - have, "%s%s", sep, name);
+        snprintf(list + have, cap - have, "%s%s", sep, name);
     else if (have + 6 < cap)
-        snprintf(f->files + have, cap - have, "%s...", sep);
+        snprintf(list + have, cap - have, "%s...", sep);
+}
+
+static void append_file(fs_profile_facts *f, const char *name)
+{
+    append_list(f->files, sizeof f->files, name);
 }
 
 void fs_profile_facts_set(fs_profile_facts *f, const char *format, const char *product,
@@ -206,6 +212,16 @@ void fs_profile_facts_set(fs_profile_facts *f, const char *format, const char *p
     snprintf(f->product, sizeof f->product, "%s", product);
     f->threads = threads;
     f->rate = rate;
+}
+
+void fs_profile_threads_text(const fs_profile_facts *f, char *buf, size_t size)
+{
+    if (f->thread_names[0] && f->threads == 1)
+        snprintf(buf, size, "%s", f->thread_names);
+    else if (f->thread_names[0])
+        snprintf(buf, size, "%lu: %s", (unsigned long)f->threads, f->thread_names);
+    else
+        snprintf(buf, size, "%lu", (unsigned long)f->threads);
 }
 
 /* The first input sets a text fact; a later one that says something else makes it
@@ -231,6 +247,7 @@ void fs_profile_note_input(foldsvg_profile *p, const fs_profile_facts *in)
     merge_text(f->product, sizeof f->product, in->product, before);
     f->gzip |= in->gzip;
     f->threads += in->threads;
+    append_list(f->thread_names, sizeof f->thread_names, in->thread_names);
     if (before == 0 || f->interval_ms == in->interval_ms)
         f->interval_ms = in->interval_ms;
     else

@@ -12,13 +12,14 @@
 /* What the HTML report tells about the inputs; "" or 0 where not known. Each input read is
  * recorded with fs_profile_note_input, which merges them. */
 typedef struct fs_profile_facts {
-    char files[512];    /* input names, ", "-separated ("..." when they do not fit) */
-    char format[48];    /* "folded", "Gecko v24", "processed v49"; "mixed" when inputs differ */
-    int gzip;           /* an input was gzip */
-    char product[64];   /* meta.product, e.g. "SP1 ZKVM"; "mixed" when inputs differ */
-    uint32_t threads;   /* threads read (after --thread), summed over inputs */
-    double interval_ms; /* meta.interval; 0 when unknown or inputs differ */
-    uint64_t rate;      /* SP1: cycles per sample (threadCPUDelta); 0 when unknown */
+    char files[512];        /* input names, ", "-separated ("..." when they do not fit) */
+    char format[48];        /* "folded", "Gecko v24", "processed v49"; "mixed" when inputs differ */
+    int gzip;               /* an input was gzip */
+    char product[64];       /* meta.product, e.g. "SP1 ZKVM"; "mixed" when inputs differ */
+    uint32_t threads;       /* threads read (after --thread), summed over inputs */
+    char thread_names[256]; /* "GeckoMain (0), Worker (3)" ("..." when cut); "" unknown */
+    double interval_ms;     /* meta.interval; 0 when unknown or inputs differ */
+    uint64_t rate;          /* SP1: cycles per sample (threadCPUDelta); 0 when unknown */
     uint32_t ninputs;
 } fs_profile_facts;
 
@@ -55,6 +56,10 @@ foldsvg_status fs_profile_record_frames(foldsvg_profile *p, const fs_strref *fra
 /* What a reader said about its input (the sink's facts callback), into F. */
 void fs_profile_facts_set(fs_profile_facts *f, const char *format, const char *product,
                           uint32_t threads, uint64_t rate);
+
+/* The threads F says were read, for a report: "GeckoMain (0)" for one, "2: GeckoMain (0),
+ * DOM Worker (3)" for more, the count alone when they have no names. */
+void fs_profile_threads_text(const fs_profile_facts *f, char *buf, size_t size);
 
 /* Records the facts of one more input read into P (IN->files is its name; fields of IN left
  * "" or 0 are unknown). */

@@ -62,6 +62,12 @@ static void on_facts(void *user, const char *format, const char *product, uint32
     fs_profile_facts_set(&c->facts, format, product, threads, rate);
 }
 
+static void on_threads(void *user, const char *names)
+{
+    tree_in *c = user;
+    snprintf(c->facts.thread_names, sizeof c->facts.thread_names, "%s", names);
+}
+
 static void on_stats(void *user, const fs_folded_stats *s)
 {
     tree_in *c = user;
@@ -174,9 +180,11 @@ foldsvg_status fs_profile_read_input(foldsvg_profile *p, fs_input *in, const fol
     c.name = fs_input_name(in);
     if (o->progress)
         fs_input_set_progress(in, o->progress, o->progress_user);
+    fs_input_set_warn(in, o->warn, o->warn_user);
     if (o->stack.flamechart)
         p->has_log = 1;
-    fs_consumer to = {&c, add_path, add_frames, on_count_name, on_facts, on_stats, on_warn};
+    fs_consumer to = {&c,       add_path, add_frames, on_count_name,
+                      on_facts, on_stats, on_warn,    on_threads};
     fs_pipeline *pl = NULL;
     const fs_format *format = NULL;
     uint64_t before = p->tree.total;
@@ -192,8 +200,10 @@ foldsvg_status fs_profile_read_input(foldsvg_profile *p, fs_input *in, const fol
         p->last_what = format->what;
         st = check_order_modes(format, o, c.name, err);
     }
+    fs_input_opts io = o->input;
+    io.ordered = o->stack.flamechart;
     if (st == FOLDSVG_OK)
-        st = format->read(in, &o->input, fs_pipeline_begin(pl, c.name), err);
+        st = format->read(in, &io, fs_pipeline_begin(pl, c.name), err);
     if (st == FOLDSVG_OK)
         st = fs_pipeline_end(pl, err);
     if (pl)

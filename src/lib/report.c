@@ -1,5 +1,6 @@
 /* Reports: the --top tables and the HTML report (one profile, or several in sections). */
 #include <libxml/xmlIO.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,9 +10,13 @@
 #include "lib/output.h"
 #include "lib/profile.h"
 #include "lib/report.h"
+#include "render/findings.h"
 #include "render/report.h"
+#include "render/stackdata.h"
+#include "render/summary.h"
 #include "render/svg.h"
 #include "render/tables.h"
+#include "render/xmlw.h"
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/grow.h"
@@ -45,7 +50,7 @@ foldsvg_status foldsvg_profile_write_top(const foldsvg_profile *p, FILE *out,
     if (p->tree.total == 0)
         return fs_profile_no_data(p, FOLDSVG_FORMAT_SVG, o, err);
     if (p->tree.has_diff) /* two counts a line: what changed, not only the second */
-        return fs_profile_write_delta_top(p, out, o, err);
+        return fs_profile_write_delta_top(p, out, o, 0, err);
     fs_tables tb;
     if (fs_tables_compute(&p->tree, top_rows(o), &tb) != FOLDSVG_OK)
         return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
@@ -53,6 +58,67 @@ foldsvg_status foldsvg_profile_write_top(const foldsvg_profile *p, FILE *out,
         fs_tables_write(&tb, o->report.top_format, o->report.per, unit_of(p, o), out, err);
     fs_tables_free(&tb);
     return st;
+}
+
+/* The tables (ROWS each) and the findings of a single profile T, from one pass of sums. */
+static foldsvg_status tables_and_findings(const fs_tree *t, const foldsvg_options *o, size_t rows,
+                                          fs_tables *tb, fs_findings *f)
+{
+    size_t nn = t->nnames ? t->nnames : 1;
+    uint64_t *sums = calloc(2 * nn, sizeof *sums);
+    foldsvg_status st = sums ? fs_tree_function_sums(t, NULL, sums, sums + nn) : FOLDSVG_E_NOMEM;
+    if (st == FOLDSVG_OK)
+        st = fs_tables_from_sums(t, sums, sums + nn, rows, tb);
+    if (st == FOLDSVG_OK) {
+        st = fs_findings_from_sums(t, 0, 0, o->report.per, &o->report.thresholds, sums, sums + nn,
+                                   f);
+        if (st)
+            fs_tables_free(tb);
+    }
+    free(sums);
+    return st;
+}
+
+/* The inputs a profile was read from, for the summary's first line. */
+static const char *input_of(const foldsvg_profile *p)
+{
+    if (p->carried)
+        return p->ncarried ? fs_buf_str(&p->carried_names) : "<stdin>";
+    return p->facts.files[0] ? p->facts.files : "<stdin>";
+}
+
+foldsvg_status foldsvg_profile_write_summary(const foldsvg_profile *p, FILE *out,
+                                             const foldsvg_options *opts, foldsvg_error *err)
+{
+    if (!p || !out)
+        return fs_error(err, FOLDSVG_E_ARG, NULL, "NULL profile or stream");
+    const foldsvg_options *o = opts ? opts : fs_default_options();
+    FS_FORWARD_IF_ERROR(fs_profile_check_inputs(p, o, err));
+    if (p->tree.total == 0)
+        return fs_profile_no_data(p, FOLDSVG_FORMAT_SVG, o, err);
+    if (p->tree.has_diff)
+        return fs_profile_write_delta_top(p, out, o, 1, err);
+    fs_tables tb;
+    fs_findings f;
+    if (tables_and_findings(&p->tree, o, fs_summary_rows(o), &tb, &f) != FOLDSVG_OK)
+        return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
+    foldsvg_status st = fs_summary_write(&tb, &f, input_of(p), o->report.top_format, o->report.per,
+                                         unit_of(p, o), out, err);
+    fs_findings_free(&f);
+    fs_tables_free(&tb);
+    return st;
+}
+
+foldsvg_status fs_report_section_findings(fs_report_section *s, const fs_tree *t, int diff,
+                                          const foldsvg_options *o, foldsvg_error *err)
+{
+    const fs_report_opts *r = &o->report;
+    uint64_t pb = diff ? fs_delta_per(r->per_before, r->per) : 0;
+    uint64_t pa = diff ? fs_delta_per(r->per_after, r->per) : r->per;
+    if (fs_findings_compute(t, diff, pb, pa, &r->thresholds, &s->findings) != FOLDSVG_OK)
+        return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
+    s->has_findings = 1;
+    return FOLDSVG_OK;
 }
 
 /* ---- sections ----------------------------------------------------------------------------- */
@@ -114,13 +180,16 @@ static foldsvg_status add_facts(fs_report_section *s, const foldsvg_profile *p,
     if (f->product[0])
         FS_FORWARD_IF_ERROR(add_fact(s, "Product", f->product));
     if (f->threads) {
-        snprintf(v, sizeof v, "%lu", (unsigned long)f->threads);
-        FS_FORWARD_IF_ERROR(add_fact(s, "Threads", v));
+        fs_profile_threads_text(f, v, sizeof v);
+        FS_FORWARD_IF_ERROR(add_fact(s, f->threads == 1 ? "Thread" : "Threads", v));
     }
     char n[32];
     if (f->rate) {
         fs_format_thousands(f->rate, n);
-        snprintf(v, sizeof v, "1 sample every %s cycles", n);
+        if (f->rate == 1)
+            snprintf(v, sizeof v, "1 sample every cycle");
+        else
+            snprintf(v, sizeof v, "1 sample every %s cycles", n);
         FS_FORWARD_IF_ERROR(add_fact(s, "Sample rate", v));
     } else if (f->interval_ms > 0) {
         snprintf(v, sizeof v, "every %g ms", f->interval_ms);
@@ -179,8 +248,26 @@ foldsvg_status fs_report_section_svg(fs_report_section *s, const foldsvg_profile
     return FOLDSVG_OK;
 }
 
-/* Fills S from P: the SVG (rendered with O, whose id prefix the caller chose), the tables
- * and the facts. */
+/* The views' data (render/stackdata.h), which only the script uses: the diff report has
+ * none (its graph's counts are the after side's, its colors the deltas; views of one side
+ * would read as the difference). */
+static foldsvg_status add_stacks(fs_report_section *s, const foldsvg_profile *p,
+                                 const foldsvg_options *o)
+{
+    if (o->svg.no_javascript)
+        return FOLDSVG_OK;
+    fs_buf stacks = {0};
+    if (fs_stackdata_json(&stacks, &p->tree, &o->svg) != FOLDSVG_OK) {
+        fs_buf_free(&stacks);
+        return FOLDSVG_E_NOMEM;
+    }
+    s->stacks = stacks.data;
+    s->stacks_len = stacks.len;
+    return FOLDSVG_OK;
+}
+
+/* Fills S from P: the SVG (rendered with O, whose id prefix the caller chose), the views'
+ * stacks, the tables and the facts. */
 static foldsvg_status make_section(fs_report_section *s, const foldsvg_profile *p,
                                    const char *heading, const char *const *inputs, size_t ninputs,
                                    const foldsvg_options *o, foldsvg_error *err)
@@ -193,10 +280,15 @@ static foldsvg_status make_section(fs_report_section *s, const foldsvg_profile *
     s->countname = dup_str(unit_of(p, o));
     s->heading = heading ? dup_str(heading) : NULL;
     foldsvg_status st = FOLDSVG_E_NOMEM;
-    if (s->countname && (!heading || s->heading) &&
-        fs_tables_compute(&p->tree, top_rows(o), &s->tables) == FOLDSVG_OK &&
-        copy_rows(s) == FOLDSVG_OK && add_facts(s, p, inputs, ninputs) == FOLDSVG_OK)
-        st = FOLDSVG_OK;
+    int both = !p->tree.has_diff; /* a differential input's findings are of its change */
+    if (s->countname && (!heading || s->heading) && add_stacks(s, p, o) == FOLDSVG_OK &&
+        (both ? tables_and_findings(&p->tree, o, top_rows(o), &s->tables, &s->findings)
+              : fs_tables_compute(&p->tree, top_rows(o), &s->tables)) == FOLDSVG_OK) {
+        s->has_findings = both;
+        if (copy_rows(s) == FOLDSVG_OK && add_facts(s, p, inputs, ninputs) == FOLDSVG_OK &&
+            (both || fs_report_section_findings(s, &p->tree, 1, o, NULL) == FOLDSVG_OK))
+            st = FOLDSVG_OK;
+    }
     if (st) {
         fs_report_section_free(s);
         return fs_error(err, st, NULL, "out of memory");
@@ -314,15 +406,13 @@ foldsvg_status foldsvg_report_add(foldsvg_report *r, const foldsvg_profile *p, c
     return FOLDSVG_OK;
 }
 
-static int file_write_cb(void *ctx, const char *data, int len)
+/* The page into OUT (whose failures the callers report). */
+static foldsvg_status render_report(const foldsvg_report *r, fs_out *out, foldsvg_error *err)
 {
-    return fwrite(data, 1, (size_t)len, ctx) == (size_t)len ? len : -1;
-}
-
-static int file_close_cb(void *ctx)
-{
-    (void)ctx;
-    return 0;
+    xmlOutputBufferPtr xb = fs_out_xml(out);
+    if (!xb)
+        return fs_error(err, FOLDSVG_E_NOMEM, NULL, "cannot create the HTML output");
+    return fs_report_write_html(r->secs, r->n, page_title(r->opts), r->opts->svg.theme, xb, err);
 }
 
 foldsvg_status foldsvg_report_render(const foldsvg_report *r, FILE *out, foldsvg_error *err)
@@ -333,21 +423,23 @@ foldsvg_status foldsvg_report_render(const foldsvg_report *r, FILE *out, foldsvg
         fs_options_check_inputs(r->opts, r->formats, r->last_name, r->last_what, err));
     if (r->n == 0)
         return no_sections(err);
-    xmlOutputBufferPtr xb = xmlOutputBufferCreateIO(file_write_cb, file_close_cb, out, NULL);
-    if (!xb)
-        return fs_error(err, FOLDSVG_E_NOMEM, NULL, "cannot create the HTML output");
-    foldsvg_status st =
-        fs_report_write_html(r->secs, r->n, page_title(r->opts), r->opts->svg.theme, xb, err);
-    if (st == FOLDSVG_OK && fflush(out) != 0)
-        st = fs_error(err, FOLDSVG_E_IO, NULL, "write failed");
-    return st;
+    fs_out o = {out, NULL, 0, 0};
+    fs_xml_quiet q;
+    fs_xml_quiet_begin(&q);
+    foldsvg_status st = render_report(r, &o, err);
+    fs_xml_quiet_end(&q);
+    if (!o.failed && fflush(out) != 0) {
+        o.failed = 1;
+        o.errnum = errno;
+    }
+    return o.failed || st ? fs_out_failure(&o, st, NULL, err) : FOLDSVG_OK;
 }
 
 static foldsvg_status draw_report(const void *job, fs_out *out, fs_palettemap **pmap,
                                   foldsvg_error *err)
 {
     *pmap = NULL;
-    return out->f ? foldsvg_report_render(job, out->f, err) : FOLDSVG_E_ARG;
+    return render_report(job, out, err);
 }
 
 foldsvg_status foldsvg_report_write(const foldsvg_report *r, const char *path, foldsvg_error *err)

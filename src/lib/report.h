@@ -17,6 +17,10 @@ foldsvg_status fs_report_render_profile(const foldsvg_profile *p, const foldsvg_
 foldsvg_status fs_report_section_svg(fs_report_section *s, const foldsvg_profile *p,
                                      const foldsvg_options *o, foldsvg_error *err);
 
+/* S's findings ("What stands out") from T (DIFF: of its change) with O's thresholds. */
+foldsvg_status fs_report_section_findings(fs_report_section *s, const fs_tree *t, int diff,
+                                          const foldsvg_options *o, foldsvg_error *err);
+
 /* Fills S (zeroed first) from WHAT with O, whose SVG id prefix suits the section's place. */
 typedef foldsvg_status (*fs_section_maker)(fs_report_section *s, const void *what,
                                            const foldsvg_options *o, foldsvg_error *err);

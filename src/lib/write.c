@@ -14,6 +14,12 @@
 #include "lib/report.h"
 #include "lib/write.h"
 #include "util/error.h"
+#include "util/pending.h"
+
+int foldsvg_remove_pending_outputs(void)
+{
+    return fs_pending_remove_all();
+}
 
 foldsvg_format foldsvg_format_for_path(const char *path)
 {
@@ -88,9 +94,11 @@ foldsvg_status foldsvg_profile_write_as(const foldsvg_profile *p, const char *pa
     FS_FORWARD_IF_ERROR(fs_profile_check_inputs(p, o, err));
     FS_FORWARD_IF_ERROR(fs_output_precheck(p, format, o, err));
     fs_profile_job j = {p, format, o};
-    FS_FORWARD_IF_ERROR(fs_output_file(draw, &j, o, path, err));
-    return o->facts_out ? fs_facts_write(o->facts_out, &p->facts_log, &p->drops, o, err)
-                        : FOLDSVG_OK;
+    if (!o->facts_out)
+        return fs_output_file(draw, &j, o, path, err);
+    fs_outfile facts;
+    FS_FORWARD_IF_ERROR(fs_facts_write(&facts, o->facts_out, &p->facts_log, &p->drops, o, err));
+    return fs_facts_end(&facts, fs_output_file(draw, &j, o, path, err), err);
 }
 
 foldsvg_status foldsvg_profile_write(const foldsvg_profile *p, const char *path,

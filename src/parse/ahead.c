@@ -29,6 +29,8 @@ struct fs_ahead {
 static void *reader_main(void *arg)
 {
     fs_ahead *a = arg;
+    foldsvg_status pending = FOLDSVG_OK; /* an error to give after the bytes before it */
+    foldsvg_error pending_err;
     for (uint64_t w = 0;; w++) {
         pthread_mutex_lock(&a->mu);
         /* block W is free once the caller asked for the one after it */
@@ -39,9 +41,28 @@ static void *reader_main(void *arg)
         if (stop)
             return NULL;
         block *b = &a->b[w % NBLOCK];
-        b->st = fs_input_read(a->in, b->data, a->size, &b->len, &b->err);
-        if (b->st)
-            b->len = 0;
+        /* Whole blocks, as the caller would read them itself (pipes and inflate give less a
+         * call): what it makes of the bytes must not depend on how they came. An error
+         * after some bytes comes in the block after them. */
+        b->len = 0;
+        b->st = FOLDSVG_OK;
+        if (pending) {
+            b->st = pending;
+            b->err = pending_err;
+        }
+        while (!b->st && b->len < a->size) {
+            size_t n;
+            foldsvg_status st = fs_input_read(a->in, b->data + b->len, a->size - b->len, &n,
+                                              b->len ? &pending_err : &b->err);
+            if (st && b->len) {
+                pending = st;
+                break;
+            }
+            b->st = st;
+            if (st || n == 0)
+                break;
+            b->len += n;
+        }
         pthread_mutex_lock(&a->mu);
         a->head++;
         pthread_cond_broadcast(&a->cv);

@@ -23,11 +23,13 @@
  * raw; a null stack gives n == 0. When a weight of the selection has a fraction, every stack
  * comes through weight() instead, to be summed per folded stack and rounded at the end.
  * count_name() is called once before the stacks unless the weights are SP1 cycles, facts()
- * once. OPTS->thread selects a thread (-1: all merged), OPTS->weight_samples weighs each
- * sample 1. Errors: FOLDSVG_E_PARSE for malformed JSON or tables (the message names the
- * byte offset in the decoded JSON text, or the thread, table and row), FOLDSVG_E_USAGE when
- * the thread is out of range, FOLDSVG_E_OVERFLOW, FOLDSVG_E_NOMEM, or what the input or the
- * sink returned. On error the sink may have received part of the stacks.
+ * once. OPTS->threads selects threads (parse/threadsel.h; none: all merged), OPTS->weight_samples
+ * weighs each sample 1. With OPTS->ordered (--flamechart) the stacks come instead as the runs
+ * of one thread's samples in their order, one stack() each (FOLDSVG_E_USAGE naming them when
+ * several selected threads have samples). Errors: FOLDSVG_E_PARSE for malformed JSON or tables (the
+ * message names the byte offset in the decoded JSON text, or the thread, table and row),
+ * FOLDSVG_E_USAGE when a --thread value picks no thread, FOLDSVG_E_OVERFLOW, FOLDSVG_E_NOMEM, or
+ * what the input or the sink returned. On error the sink may have received part of the stacks.
  *
  * Listing calls FN once per thread in document order (INDEX what --thread takes), every
  * thread whatever OPTS->thread says; NAME and PROCESS are never NULL ("" when absent) and

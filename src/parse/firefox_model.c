@@ -55,6 +55,12 @@ int ff_strings_get(const ff_strings *s, int64_t i, const char **ptr, size_t *len
     return 1;
 }
 
+static void strings_trim(ff_strings *s)
+{
+    fs_trim(&s->buf, &s->cap, s->len, 1);
+    fs_trim(&s->off, &s->ncap, s->n ? s->n + 1 : 0, sizeof *s->off);
+}
+
 void ff_strings_free(ff_strings *s)
 {
     free(s->buf);
@@ -75,9 +81,61 @@ void ff_table_free(ff_table *t)
 {
     free(t->cells.a);
     free(t->rowstart);
-    for (int i = 0; i < FF_NCOLS; i++)
-        free(t->col[i].a);
+    for (size_t i = 0; i < t->ncols; i++)
+        free(t->cols[i].cells.a);
+    free(t->cols);
     ff_table_init(t);
+}
+
+static void table_trim(ff_table *t)
+{
+    fs_trim(&t->cells.a, &t->cells.cap, t->cells.n, sizeof *t->cells.a);
+    fs_trim(&t->rowstart, &t->rcap, t->compact || !t->nrows ? 0 : t->nrows + 1,
+            sizeof *t->rowstart);
+    for (size_t i = 0; i < t->ncols; i++) {
+        ff_cells *c = &t->cols[i].cells;
+        fs_trim(&c->a, &c->cap, c->n, sizeof *c->a);
+    }
+}
+
+static const ff_column *find_col(const ff_table *t, int col)
+{
+    for (size_t i = 0; i < t->ncols; i++)
+        if (t->cols[i].id == col)
+            return &t->cols[i];
+    return NULL;
+}
+
+int ff_table_has_col(const ff_table *t, int col)
+{
+    return find_col(t, col) != NULL;
+}
+
+const ff_cells *ff_table_col(const ff_table *t, int col)
+{
+    static const ff_cells none = {NULL, 0, 0};
+    const ff_column *c = find_col(t, col);
+    return c ? &c->cells : &none;
+}
+
+foldsvg_status ff_table_col_begin(ff_table *t, int col)
+{
+    const ff_column *c = find_col(t, col);
+    if (!c) {
+        /* Grown one by one: a table has a few columns (ids are distinct, so at most
+         * FF_NCOLS). */
+        FS_FORWARD_IF_ERROR(fs_resize(&t->cols, t->ncols + 1u, sizeof *t->cols));
+        t->cols[t->ncols] = (ff_column){col, {NULL, 0, 0}};
+        c = &t->cols[t->ncols++];
+    }
+    t->curcol = (uint8_t)(c - t->cols);
+    t->cols[t->curcol].cells.n = 0;
+    return FOLDSVG_OK;
+}
+
+foldsvg_status ff_table_col_push(ff_table *t, fs_json_value v)
+{
+    return ff_cells_push(&t->cols[t->curcol].cells, v);
 }
 
 void ff_table_data_begin(ff_table *t, const int *wanted, int nwanted)
@@ -90,7 +148,7 @@ void ff_table_data_begin(ff_table *t, const int *wanted, int nwanted)
     t->nkeep = 0;
     if (t->compact)
         for (int i = 0; i < nwanted; i++)
-            t->keep[t->nkeep++] = wanted[i];
+            t->keep[t->nkeep++] = (uint8_t)wanted[i];
 }
 
 foldsvg_status ff_table_row_begin(ff_table *t)
@@ -165,7 +223,7 @@ foldsvg_status ff_agg_get(ff_agg *g, int64_t key, uint64_t row, ff_acc **out)
         return FOLDSVG_OK;
     }
     if ((g->count + 1) * 4 > g->cap * 3) {
-        size_t nc = g->cap ? g->cap * 2 : 1024;
+        size_t nc = g->cap ? g->cap * 2 : 4;
         ff_acc *ns = malloc(nc * sizeof *ns);
         if (!ns)
             return FOLDSVG_E_NOMEM;
@@ -196,6 +254,15 @@ foldsvg_status ff_agg_get(ff_agg *g, int64_t key, uint64_t row, ff_acc **out)
     g->last = a;
     *out = a;
     return FOLDSVG_OK;
+}
+
+void ff_runs_free(ff_runs *r)
+{
+    if (!r)
+        return;
+    free(r->a);
+    free(r->dur);
+    free(r);
 }
 
 void ff_agg_free(ff_agg *g)
@@ -266,6 +333,15 @@ ff_thread *ff_thread_new(ff_profile *p)
     return t;
 }
 
+void ff_thread_trim(ff_thread *t)
+{
+    strings_trim(&t->strings);
+    table_trim(&t->stack);
+    table_trim(&t->frame);
+    table_trim(&t->func);
+    table_trim(&t->samples);
+}
+
 foldsvg_status ff_profile_add_sub(ff_profile ***v, size_t *n, size_t *cap, ff_profile *sub)
 {
     FS_FORWARD_IF_ERROR(fs_grow(v, cap, *n + 1, sizeof **v, 16));
@@ -288,6 +364,7 @@ static void thread_free(ff_thread *t)
     for (int i = 0; i < FF_NP; i++)
         fs_json_region_reset(&t->preg[i]);
     fs_json_region_reset(&t->rows_reg);
+    ff_runs_free(t->runs);
     free(t);
 }
 

@@ -49,27 +49,45 @@ typedef struct ff_strings {
 } ff_strings;
 #define FF_NOTSTR (UINT64_C(1) << 63)
 
+/* One column array of a processed table ({column: [...]}). A table keeps only the columns
+ * the stack models read (parse/firefox_sax.c chooses), in a small array allocated with the
+ * first: a profile may have tens of thousands of threads, each with its own tables, and
+ * what a thread costs beyond its data must stay small. */
+typedef struct ff_column {
+    int id; /* FF_C_* */
+    ff_cells cells;
+} ff_column;
+
 /* A Gecko table ({schema, data}) or a processed one ({length, column: [...]}); which one
  * is decided once the whole document is known, so both shapes are captured. */
 typedef struct ff_table {
-    int present;
-    int has_schema;
+    uint8_t present;
+    uint8_t has_schema;
+    uint8_t has_data;
+    uint8_t has_length;
+    /* Gecko rows: when the schema came first only the wanted columns are kept (NKEEP cells
+     * per row, in the order of keep[], which holds FF_C_* ids); otherwise every cell, with
+     * row starts. */
+    uint8_t compact;
+    uint8_t nkeep;
+    uint8_t keep[FF_NCOLS];
     int64_t schema[FF_NCOLS]; /* cell index of each wanted column, -1 if absent */
-    /* Gecko rows: when the schema came first only the wanted columns are kept (KEEP cells
-     * per row, in FF_NCOLS order of keep[]); otherwise every cell, with row starts. */
-    int has_data;
-    int compact;
-    int nkeep;
-    int keep[FF_NCOLS];
     ff_cells cells;
     size_t *rowstart; /* compact == 0: nrows + 1 entries */
     size_t nrows, rcap;
-    /* processed columns */
-    uint8_t has_col[FF_NCOLS];
-    ff_cells col[FF_NCOLS];
-    int has_length;
+    ff_column *cols; /* processed columns, in the order they came */
+    uint8_t ncols;
+    uint8_t curcol; /* the one being read */
     int64_t length;
 } ff_table;
+
+/* Whether processed column COL (FF_C_*) was given, and its cells (none when not). */
+int ff_table_has_col(const ff_table *t, int col);
+const ff_cells *ff_table_col(const ff_table *t, int col);
+/* Begins processed column COL (a repeated key: the last one counts); appends to the column
+ * begun last (columns do not nest). Each FOLDSVG_E_NOMEM. */
+foldsvg_status ff_table_col_begin(ff_table *t, int col);
+foldsvg_status ff_table_col_push(ff_table *t, fs_json_value v);
 
 /* Cell COL (FF_C_*) of Gecko row R; a missing cell (short row, no such column) is null. */
 fs_json_value ff_table_cell(const ff_table *t, size_t r, int col);
@@ -90,6 +108,17 @@ typedef struct ff_agg {
     size_t cap, count;
     ff_acc *last; /* consecutive samples often share their stack */
 } ff_agg;
+
+/* A thread's samples in their order (--flamechart: parse/firefox_order.h fills them): one
+ * accumulator per run of consecutive samples with the same stack. */
+typedef struct ff_runs {
+    ff_acc *a;   /* per run: key = the stack index (-1 null), first_row, n and the sums */
+    ff_acc *dur; /* the durations' sums per run (processed before v29); NULL when none */
+    size_t n, cap;
+    size_t from; /* the first run of the samples object being read */
+    size_t at;   /* pairing a later column: the run of the sample it is at */
+} ff_runs;
+void ff_runs_free(ff_runs *r);
 
 /* *OUT: the slot for KEY, created empty when new. FOLDSVG_E_NOMEM. */
 foldsvg_status ff_agg_get(ff_agg *g, int64_t key, uint64_t row, ff_acc **out);
@@ -130,6 +159,8 @@ typedef struct ff_thread {
     uint64_t dbad;       /* first duration entry that is not a number (or overflows), +1 */
     /* Gecko rows before their schema: read again when the samples object ends */
     fs_json_region rows_reg;
+    /* the samples in their order (--flamechart only, parse/firefox_order.h); else NULL */
+    ff_runs *runs;
 } ff_thread;
 
 typedef struct ff_profile ff_profile;
@@ -159,6 +190,7 @@ struct ff_profile {
     size_t json_len;
     uint64_t json_offset; /* where its string ends in the parent text */
     char origin[160];     /* e.g. "threads[1] (JSON string)", for messages */
+    int ordered;          /* the top profile: keep each thread's samples in order */
 };
 
 /* Sub-profiles found as JSON strings wait here until the current text is done, so nesting
@@ -192,5 +224,9 @@ foldsvg_status ff_table_row_cell(ff_table *t, size_t k, fs_json_value v);
 void ff_table_row_end(ff_table *t);
 /* Called when "data" begins: rows are kept compact if the schema is already known. */
 void ff_table_data_begin(ff_table *t, const int *wanted, int nwanted);
+
+/* A thread object ended: its tables give back what doubling left unused (nothing is added
+ * to a thread after its object closes). */
+void ff_thread_trim(ff_thread *t);
 
 #endif

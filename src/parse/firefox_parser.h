@@ -31,6 +31,7 @@ typedef struct ff_parser {
     int can_reread;      /* else arrays that may be read again are copied to a spool */
     fs_json_cursor *cur; /* the array the column being read is paired with */
     int cur_k;           /* its FF_P_* */
+    int ordered;         /* the samples are kept in order too (parse/firefox_order.h) */
 } ff_parser;
 
 #endif

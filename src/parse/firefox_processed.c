@@ -56,17 +56,17 @@ static foldsvg_status setup(ff_res *r, const ff_profile *root)
     if (missing)
         return fs_error(r->err, FOLDSVG_E_PARSE, r->file,
                         "thread %zu: no %s in the thread or in shared", r->ti, missing);
-    if (!r->stack->has_col[FF_C_FRAME] || !r->frame->has_col[FF_C_FUNC] ||
-        !r->func->has_col[FF_C_NAME])
+    if (!ff_table_has_col(r->stack, FF_C_FRAME) || !ff_table_has_col(r->frame, FF_C_FUNC) ||
+        !ff_table_has_col(r->func, FF_C_NAME))
         return fs_error(r->err, FOLDSVG_E_PARSE, r->file,
                         "thread %zu: stackTable.frame, frameTable.func or funcTable.name is "
                         "missing",
                         r->ti);
-    r->use_offset = r->stack->has_col[FF_C_PREFIXOFFSET];
-    if (!r->use_offset && !r->stack->has_col[FF_C_PREFIX])
+    r->use_offset = ff_table_has_col(r->stack, FF_C_PREFIXOFFSET);
+    if (!r->use_offset && !ff_table_has_col(r->stack, FF_C_PREFIX))
         return fs_error(r->err, FOLDSVG_E_PARSE, r->file,
                         "thread %zu: stackTable has neither prefix nor prefixOffset", r->ti);
-    r->nstacks = r->stack->col[FF_C_FRAME].n;
+    r->nstacks = ff_table_col(r->stack, FF_C_FRAME)->n;
     if (r->stack->has_length && (r->stack->length < 0 || (uint64_t)r->stack->length != r->nstacks))
         return fs_error(r->err, FOLDSVG_E_PARSE, r->file,
                         "thread %zu: stackTable.length %lld differs from its frame column (%zu "
@@ -79,9 +79,10 @@ static foldsvg_status setup(ff_res *r, const ff_profile *root)
 static fs_json_value col_cell(const ff_table *t, int col, int64_t i)
 {
     fs_json_value nul = {.tag = FS_JSON_NULL};
-    if (!t->has_col[col] || i < 0 || (uint64_t)i >= t->col[col].n)
+    const ff_cells *c = ff_table_col(t, col);
+    if (i < 0 || (uint64_t)i >= c->n)
         return nul;
-    return t->col[col].a[i];
+    return c->a[i];
 }
 
 /* stackTable.prefix, or (v66+) prefixOffset: how many rows back the parent is, 0 for none. */
@@ -111,11 +112,11 @@ static foldsvg_status parent(ff_res *r, int64_t s, int64_t *par)
 static foldsvg_status name(ff_res *r, int64_t s, fs_strref *out)
 {
     fs_json_value f = col_cell(r->stack, FF_C_FRAME, s);
-    size_t nf = r->frame->col[FF_C_FUNC].n;
+    size_t nf = ff_table_col(r->frame, FF_C_FUNC)->n;
     if (!ff_index_ok(f, nf))
         return ff_bad_index(r, "stackTable", s, "frame", f, "frameTable.func", nf, "entries");
     fs_json_value fn = col_cell(r->frame, FF_C_FUNC, f.v.i);
-    size_t nfn = r->func->col[FF_C_NAME].n;
+    size_t nfn = ff_table_col(r->func, FF_C_NAME)->n;
     if (!ff_index_ok(fn, nfn))
         return ff_bad_index(r, "frameTable", f.v.i, "func", fn, "funcTable.name", nfn, "entries");
     fs_json_value nm = col_cell(r->func, FF_C_NAME, fn.v.i);

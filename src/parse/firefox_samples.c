@@ -7,6 +7,8 @@
 
 #include <string.h>
 
+#include "parse/firefox_order.h"
+
 /* A sample's stack cell as an index (-1: null, no stack); 0 when it is neither. */
 static int stack_key(fs_json_value c, int64_t *key)
 {
@@ -30,6 +32,12 @@ static foldsvg_status acc(ff_parser *p, ff_agg *g, int64_t key, uint64_t row, ff
     return ff_agg_get(g, key, row, a) == FOLDSVG_OK ? FOLDSVG_OK : fs_json_nomem(&p->j);
 }
 
+/* The ordered mode's bookkeeping: only an allocation can fail. */
+static foldsvg_status ordered(ff_parser *p, foldsvg_status st)
+{
+    return st == FOLDSVG_OK ? FOLDSVG_OK : fs_json_nomem(&p->j);
+}
+
 /* ---------------------------------------------------------------- sample rows */
 
 foldsvg_status ff_sample_row(ff_parser *p, ff_thread *t, fs_json_value stack, fs_json_value cpu,
@@ -42,6 +50,10 @@ foldsvg_status ff_sample_row(ff_parser *p, ff_thread *t, fs_json_value stack, fs
                             (unsigned long long)row);
     ff_acc *a;
     FS_FORWARD_IF_ERROR(acc(p, &t->agg, key, row, &a));
+    if (p->ordered) {
+        FS_FORWARD_IF_ERROR(ordered(p, ff_order_stack(t, key, row)));
+        ff_order_cpu(t, cpu);
+    }
     a->n++;
     t->rows++;
     if (cpu.tag == FS_JSON_NULL)
@@ -114,8 +126,10 @@ static void weight_problem(ff_thread *t, uint64_t i, int overflow, int64_t stack
     t->wprob_stack = stack;
 }
 
-static void add_weight(ff_thread *t, ff_acc *a, fs_json_value w, uint64_t i)
+static void add_weight(ff_parser *p, ff_thread *t, ff_acc *a, fs_json_value w, uint64_t i)
 {
+    if (p->ordered)
+        ff_order_weight(t, i, w);
     if (!is_number(w))
         weight_problem(t, i, 0, a->key);
     else if (ff_acc_add(a, &w) != FOLDSVG_OK)
@@ -127,6 +141,8 @@ static foldsvg_status add_duration(ff_parser *p, ff_thread *t, int64_t key, fs_j
 {
     ff_acc *a;
     FS_FORWARD_IF_ERROR(acc(p, &t->agg_dur, key, i, &a));
+    if (p->ordered)
+        FS_FORWARD_IF_ERROR(ordered(p, ff_order_duration(t, i, d)));
     a->n++;
     if ((!is_number(d) || ff_acc_add(a, &d) != FOLDSVG_OK) && !t->dbad)
         t->dbad = i + 1;
@@ -154,12 +170,14 @@ foldsvg_status ff_column_cell(ff_parser *p, ff_thread *t, int col, uint64_t i, f
                                 (unsigned long long)i);
         ff_acc *a;
         FS_FORWARD_IF_ERROR(acc(p, &t->agg, key, i, &a));
+        if (p->ordered)
+            FS_FORWARD_IF_ERROR(ordered(p, ff_order_stack(t, key, i)));
         a->n++;
         t->rows++;
         if (!got)
             return FOLDSVG_OK;
         if (p->cur_k == FF_P_WEIGHT) {
-            add_weight(t, a, pc, i);
+            add_weight(p, t, a, pc, i);
             return FOLDSVG_OK;
         }
         return add_duration(p, t, key, pc, i);
@@ -177,7 +195,7 @@ foldsvg_status ff_column_cell(ff_parser *p, ff_thread *t, int col, uint64_t i, f
     if (k == FF_P_WEIGHT) {
         ff_acc *a;
         FS_FORWARD_IF_ERROR(acc(p, &t->agg, key, i, &a)); /* there since the stack array */
-        add_weight(t, a, c, i);
+        add_weight(p, t, a, c, i);
         return FOLDSVG_OK;
     }
     return add_duration(p, t, key, c, i);
@@ -191,6 +209,7 @@ foldsvg_status ff_column_begin(ff_parser *p, ff_thread *t, int col)
                             ff_column_names[col]);
     t->pseen[k] = 1;
     t->pn[k] = 0;
+    ff_order_column_begin(t);
     if (k == FF_P_STACK)
         t->has_stack_col = 1;
     else if (k == FF_P_WEIGHT)
@@ -223,6 +242,7 @@ foldsvg_status ff_column_end(ff_parser *p, ff_thread *t, int col)
 
 void ff_samples_reset(ff_thread *t)
 {
+    ff_order_samples_begin(t);
     for (int k = 0; k < FF_NP; k++) {
         t->pseen[k] = 0;
         t->pn[k] = 0;

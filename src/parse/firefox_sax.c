@@ -305,8 +305,8 @@ static foldsvg_status begin_container_(ff_parser *p, int is_map)
             return fs_json_nomem(&p->j);
         return push(p, R_ROW, R_CELL) ? FOLDSVG_OK : fs_json_nomem(&p->j);
     case R_COLUMN:
-        f->tab->has_col[f->col] = 1;
-        f->tab->col[f->col].n = 0;
+        if (ff_table_col_begin(f->tab, f->col) != FOLDSVG_OK)
+            return fs_json_nomem(&p->j);
         return push(p, R_COLUMN, R_COLCELL) ? FOLDSVG_OK : fs_json_nomem(&p->j);
     case R_SAMPLES:
         f->thr->has_samples = 1;
@@ -359,6 +359,9 @@ static foldsvg_status end_container(ff_parser *p)
         ff_thread *t = f->thr;
         return ff_sample_row(p, t, p->row_stack, p->row_cpu, t->rows);
     }
+    case R_THREAD:
+        ff_thread_trim(f->thr);
+        return FOLDSVG_OK;
     case R_SAMPLES:
         return ff_samples_end(p, f->thr);
     case R_S_COL:
@@ -399,6 +402,22 @@ static int cb_start_array(void *ctx)
 static int cb_end(void *ctx)
 {
     return end_container(ctx) == FOLDSVG_OK;
+}
+
+/* The processed columns a table of KIND keeps: those the stack model reads
+ * (parse/firefox_processed.c). Others, however long, are skipped. */
+static int processed_column_wanted(uint8_t kind, int col)
+{
+    switch (kind) {
+    case K_STACK:
+        return col == FF_C_FRAME || col == FF_C_PREFIX || col == FF_C_PREFIXOFFSET;
+    case K_FRAME:
+        return col == FF_C_FUNC;
+    case K_FUNC:
+        return col == FF_C_NAME;
+    default:
+        return 0;
+    }
 }
 
 static int cb_map_key(void *ctx, const unsigned char *k, size_t n)
@@ -474,7 +493,7 @@ static int cb_map_key(void *ctx, const unsigned char *k, size_t n)
             f->child = R_LENGTH;
         } else {
             int c = ff_column_id(s, n);
-            if (c >= 0) {
+            if (c >= 0 && processed_column_wanted(f->kind, c)) {
                 f->child = R_COLUMN;
                 f->col = c;
             }
@@ -574,8 +593,7 @@ static foldsvg_status store_scalar(ff_parser *p, ff_frame *f, uint64_t ei, fs_js
         return ff_table_row_cell(f->tab, (size_t)ei, c) == FOLDSVG_OK ? FOLDSVG_OK
                                                                       : fs_json_nomem(&p->j);
     case R_COLCELL:
-        return ff_cells_push(&f->tab->col[f->col], c) == FOLDSVG_OK ? FOLDSVG_OK
-                                                                    : fs_json_nomem(&p->j);
+        return ff_table_col_push(f->tab, c) == FOLDSVG_OK ? FOLDSVG_OK : fs_json_nomem(&p->j);
     case R_S_CELL:
         if ((int64_t)ei == p->scol_stack)
             p->row_stack = c;
@@ -705,6 +723,10 @@ static void parser_init(ff_parser *p, ff_profile *root, ff_queue *q, const char 
     p->q = q;
     p->scol_stack = p->scol_cpu = -1;
     p->file = file;
+    const ff_profile *top = root;
+    while (top->parent)
+        top = top->parent;
+    p->ordered = top->ordered;
 }
 
 static void parser_free(ff_parser *p)

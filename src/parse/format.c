@@ -7,8 +7,9 @@
 #include "parse/perf.h"
 #include "util/error.h"
 
+/* Its samples come in time order (--flamechart: one thread's), not as folded paths. */
 static const fs_format firefox = {
-    "firefox",       "a Firefox-Profiler profile", 0, fs_firefox_detect,
+    "firefox",       "a Firefox-Profiler profile", FS_FORMAT_ORDERED, fs_firefox_detect,
     fs_firefox_read, fs_firefox_list_threads,
 };
 

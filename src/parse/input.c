@@ -48,6 +48,8 @@ struct fs_input {
     fs_progress_fn progress;
     void *progress_user;
     uint64_t items;
+    foldsvg_warning_fn warn;
+    void *warn_user;
 
     /* A regular file opened by path (name holds the whole path) can be opened again for a
      * second read; its identity tells whether it changed in between. */
@@ -299,9 +301,46 @@ void fs_input_set_progress(fs_input *in, fs_progress_fn fn, void *user)
     in->progress_user = user;
 }
 
+void fs_input_set_warn(fs_input *in, foldsvg_warning_fn fn, void *user)
+{
+    in->warn = fn;
+    in->warn_user = user;
+}
+
 void fs_input_note_items(fs_input *in, uint64_t items)
 {
     in->items = items;
+}
+
+/* The last gzip member ended and a zero byte follows (in->raw[0]): the rest of the raw input
+ * must be zeros, which end the stream with a warning; anything else there is an error. */
+static foldsvg_status zero_padding(fs_input *in, foldsvg_error *err)
+{
+    uint64_t at = in->raw_consumed - in->raw_len, zeros = 0;
+    for (;;) {
+        for (size_t i = 0; i < in->raw_len; i++)
+            if (in->raw[i] != 0)
+                return fs_error(err, FOLDSVG_E_PARSE, in->name,
+                                "corrupt gzip data: byte %llu of the file is neither zero "
+                                "padding nor a gzip member (after the last member's end)",
+                                (unsigned long long)(at + zeros + i));
+        zeros += in->raw_len;
+        in->raw_len = 0;
+        size_t n;
+        FS_FORWARD_IF_ERROR(raw_read(in, in->raw, FS_RAW_CHUNK, &n, err));
+        if (n == 0)
+            break;
+        in->raw_len = n;
+    }
+    if (in->warn) {
+        foldsvg_error w;
+        fs_error(&w, FOLDSVG_OK, in->name,
+                 "%llu zero byte%s after the end of the gzip data ignored (padding, as gzip -d "
+                 "ignores it)",
+                 (unsigned long long)zeros, zeros == 1 ? "" : "s");
+        in->warn(in->warn_user, &w);
+    }
+    return FOLDSVG_OK;
 }
 
 /* Undoes gzip into BUF (the bytes as they are when not gzip). */
@@ -335,6 +374,8 @@ static foldsvg_status inflate_into(fs_input *in, unsigned char *buf, size_t cap,
                 return FOLDSVG_OK;
             }
         }
+        if (in->gz_done && in->raw[0] == 0)
+            return zero_padding(in, err); /* *got 0: the end */
         if (in->gz_done) {
             /* Another gzip member follows (concatenated .gz files are one stream). */
             if (inflateReset(&in->zs) != Z_OK)

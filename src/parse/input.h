@@ -68,6 +68,10 @@ uint64_t fs_input_raw_consumed(const fs_input *in);
 typedef void (*fs_progress_fn)(void *user, const char *name, uint64_t done, uint64_t total,
                                uint64_t items);
 void fs_input_set_progress(fs_input *in, fs_progress_fn fn, void *user);
+/* Warnings about the stream itself go to FN (none by default): zero bytes padding a gzip
+ * stream after its last member (tape and block devices write them) are skipped, as gzip -d
+ * skips them, with a warning. Any other byte there is corrupt data (an error). */
+void fs_input_set_warn(fs_input *in, foldsvg_warning_fn fn, void *user);
 void fs_input_note_items(fs_input *in, uint64_t items);
 /* Whether a progress function is set. */
 int fs_input_reports_progress(const fs_input *in);

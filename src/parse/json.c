@@ -8,7 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* yajl's lexer keeps a token cut by the end of a chunk and scans it again from its start with
+ * every further chunk, so a string spanning k chunks costs k^2/2 chunks of scanning (a 64 MB
+ * string took 6 s). The chunk therefore grows, doubling, to the largest block yajl holds (its
+ * buffer of the pending token among them): a long token then spans a few chunks of growing
+ * size whose rescans sum to a small multiple of its length. Up to FS_JSON_CHUNK_MAX, so that
+ * even a token at the limit is scanned a bounded number of times. */
 enum { FS_JSON_CHUNK = 1 << 18 };
+#define FS_JSON_CHUNK_MAX (FS_JSON_MAX_TOKEN / 4)
 
 fs_json_value fs_json_number(const char *s, size_t len)
 {
@@ -160,7 +167,8 @@ foldsvg_status fs_json_parse(fs_json *j, const yajl_callbacks *callbacks, void *
 {
     yajl_alloc_funcs af = {yalloc_malloc, yalloc_realloc, yalloc_free, j};
     yajl_handle h = yajl_alloc(callbacks, &af, ctx);
-    unsigned char *buf = in ? malloc(FS_JSON_CHUNK) : NULL;
+    size_t bufcap = FS_JSON_CHUNK;
+    unsigned char *buf = in ? malloc(bufcap) : NULL;
     if (!h || (in && !buf)) {
         if (h)
             yajl_free(h);
@@ -178,15 +186,50 @@ foldsvg_status fs_json_parse(fs_json *j, const yajl_callbacks *callbacks, void *
     yajl_status ys = yajl_status_ok;
     const unsigned char *chunk = NULL;
     size_t got = 0;
+    const unsigned char *rest = NULL; /* of the last block read ahead, not parsed yet */
+    size_t rest_n = 0;
     for (;;) {
-        if (ahead) {
+        if (in && j->yalloc_max > bufcap && bufcap < FS_JSON_CHUNK_MAX) {
+            size_t nc = bufcap;
+            while (nc < j->yalloc_max && nc < FS_JSON_CHUNK_MAX)
+                nc *= 2;
+            unsigned char *nb = realloc(buf, nc);
+            if (!nb) {
+                st = fs_error_at_offset(err, FOLDSVG_E_NOMEM, file, base, "out of memory");
+                goto out;
+            }
+            buf = nb;
+            bufcap = nc;
+        }
+        if (ahead && bufcap == FS_JSON_CHUNK) {
             st = fs_ahead_next(ahead, &chunk, &got, err);
             if (st)
                 goto out;
+        } else if (ahead) {
+            /* A long token: whole chunks as large as it (yajl rescans what it holds of a
+             * token on every call), gathered from the blocks read ahead. */
+            got = 0;
+            while (got < bufcap) {
+                if (!rest_n) {
+                    if ((st = fs_ahead_next(ahead, &rest, &rest_n, err)))
+                        goto out;
+                    if (!rest_n)
+                        break;
+                }
+                size_t n = rest_n < bufcap - got ? rest_n : bufcap - got;
+                memcpy(buf + got, rest, n);
+                got += n;
+                rest += n;
+                rest_n -= n;
+            }
+            chunk = buf;
         } else if (in) {
-            st = fs_input_read(in, buf, FS_JSON_CHUNK, &got, err);
-            if (st)
-                goto out;
+            /* A whole chunk (reads of pipes and inflate calls may give less): the rescans
+             * above are per yajl_parse call. */
+            got = 0;
+            for (size_t n = 1; got < bufcap && n; got += n)
+                if ((st = fs_input_read(in, buf + got, bufcap - got, &n, err)))
+                    goto out;
             chunk = buf;
         } else {
             chunk = (const unsigned char *)text + pos;

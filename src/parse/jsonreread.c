@@ -22,7 +22,8 @@
 
 enum {
     FS_JSON_RR_CHUNK = 1 << 16, /* bytes read from the second input at a time */
-    FS_JSON_CUR_FEED = 1 << 14  /* bytes handed to a cursor's parser at a time (bounds its queue) */
+    FS_JSON_CUR_FEED =
+        1 << 14 /* bytes handed to a cursor's parser at a time, about (bounds its queue) */
 };
 
 struct fs_json_reread {
@@ -33,6 +34,7 @@ struct fs_json_reread {
     fs_input *in;  /* the second reader, opened on first use */
     int owns_only; /* IN is a spool's stream: read once from its start, never reopened */
     unsigned char *buf;
+    size_t cap;
     size_t len;   /* bytes in buf */
     uint64_t off; /* decoded offset of buf[0] */
 };
@@ -91,9 +93,11 @@ void fs_json_reread_free(fs_json_reread *r)
     free(r);
 }
 
-/* Decoded bytes at offset POS (relative to the parse's start): *P and *N, 0 at the end. */
-static foldsvg_status rr_at(fs_json_reread *r, uint64_t pos, const unsigned char **p, size_t *n,
-                            const char *file, foldsvg_error *err)
+/* Decoded bytes at offset POS (relative to the parse's start): *P and *N, 0 at the end; at
+ * least WANT of them unless the input ends first (a cursor asks for more than a chunk only
+ * for a token longer than that, which the buffer then holds whole). */
+static foldsvg_status rr_at(fs_json_reread *r, uint64_t pos, size_t want, const unsigned char **p,
+                            size_t *n, const char *file, foldsvg_error *err)
 {
     *n = 0;
     if (r->text) {
@@ -104,36 +108,43 @@ static foldsvg_status rr_at(fs_json_reread *r, uint64_t pos, const unsigned char
         return FOLDSVG_OK;
     }
     pos += r->base;
-    if (r->in && pos >= r->off && pos < r->off + r->len) {
-        *p = r->buf + (pos - r->off);
-        *n = (size_t)(r->off + r->len - pos);
-        return FOLDSVG_OK;
-    }
     foldsvg_status st;
-    if (!r->buf && !(r->buf = malloc(FS_JSON_RR_CHUNK)))
-        return fs_error(err, FOLDSVG_E_NOMEM, file, "out of memory");
-    if (r->in && !r->owns_only && pos < fs_input_offset(r->in)) {
-        /* Behind the second reader (not in document order): start it again. */
-        fs_input_close(r->in);
-        r->in = NULL;
-    }
-    if (!r->in) {
-        if (!r->main)
-            return fs_error(err, FOLDSVG_E_ARG, file, "no input to read again");
-        if ((st = fs_input_reopen(r->main, &r->in, err)))
+    if (r->in && pos >= r->off && pos < r->off + r->len) {
+        size_t have = (size_t)(r->off + r->len - pos);
+        if (have >= want) {
+            *p = r->buf + (pos - r->off);
+            *n = have;
+            return FOLDSVG_OK;
+        }
+        memmove(r->buf, r->buf + (pos - r->off), have); /* and read on after it */
+        r->off = pos;
+        r->len = have;
+    } else {
+        if (r->in && !r->owns_only && pos < fs_input_offset(r->in)) {
+            /* Behind the second reader (not in document order): start it again. */
+            fs_input_close(r->in);
+            r->in = NULL;
+        }
+        if (!r->in) {
+            if (!r->main)
+                return fs_error(err, FOLDSVG_E_ARG, file, "no input to read again");
+            if ((st = fs_input_reopen(r->main, &r->in, err)))
+                return st;
+        }
+        if (pos > fs_input_offset(r->in) && (st = fs_input_seek(r->in, pos, err)))
             return st;
+        r->len = 0;
+        r->off = fs_input_offset(r->in);
     }
-    if (pos > fs_input_offset(r->in) && (st = fs_input_seek(r->in, pos, err)))
-        return st;
-    r->len = 0;
-    r->off = fs_input_offset(r->in);
-    size_t got = 0;
-    if ((st = fs_input_read(r->in, r->buf, FS_JSON_RR_CHUNK, &got, err)))
-        return st;
-    r->len = got;
-    if (r->off == pos && got) {
+    if (FS_GROW(r->buf, r->cap, want > FS_JSON_RR_CHUNK ? want : FS_JSON_RR_CHUNK,
+                FS_JSON_RR_CHUNK) != FOLDSVG_OK)
+        return fs_error(err, FOLDSVG_E_NOMEM, file, "out of memory");
+    for (size_t got = 1; r->len < want && got; r->len += got)
+        if ((st = fs_input_read(r->in, r->buf + r->len, r->cap - r->len, &got, err)))
+            return st;
+    if (r->off == pos && r->len) {
         *p = r->buf;
-        *n = got;
+        *n = r->len;
     }
     return FOLDSVG_OK;
 }
@@ -295,6 +306,37 @@ void fs_json_cursor_close(fs_json_cursor *c)
     free(c);
 }
 
+/* Where the next feed of the N bytes at P (the cursor's position, never inside a token) may
+ * end: after the last structural character outside a string within the first
+ * FS_JSON_CUR_FEED bytes, or, when a token runs past them, after the first one behind it.
+ * yajl keeps a token cut by the end of a feed and scans it again from its start with every
+ * further feed, which made long strings quadratic; fed whole, each token is scanned once.
+ * 0 when the N bytes hold no such place (a token longer than N: more bytes are needed).
+ * *SCAN and *STR carry the scan over calls for the same position with more bytes. */
+static size_t cur_cut(const unsigned char *p, size_t n, size_t *scan, int *str)
+{
+    size_t cut = 0, i = *scan;
+    int in = *str & 1, esc = *str >> 1;
+    for (; i < n && !(cut && i >= FS_JSON_CUR_FEED); i++) {
+        unsigned char ch = p[i];
+        if (in) {
+            if (esc)
+                esc = 0;
+            else if (ch == '\\')
+                esc = 1;
+            else if (ch == '"')
+                in = 0;
+        } else if (ch == '"') {
+            in = 1;
+        } else if (ch == ',' || ch == ']' || ch == '}' || ch == '[' || ch == '{' || ch == ':') {
+            cut = i + 1;
+        }
+    }
+    *scan = i;
+    *str = in | esc << 1;
+    return cut;
+}
+
 foldsvg_status fs_json_cursor_next(fs_json_cursor *c, fs_json_value *out, int *got,
                                    foldsvg_error *err)
 {
@@ -303,13 +345,19 @@ foldsvg_status fs_json_cursor_next(fs_json_cursor *c, fs_json_value *out, int *g
         if (c->done)
             return FOLDSVG_OK;
         const unsigned char *p = NULL;
-        size_t n = 0;
-        FS_FORWARD_IF_ERROR(rr_at(c->rr, c->pos, &p, &n, c->file, err));
-        if (n == 0)
-            return fs_error(err, FOLDSVG_E_IO, c->file,
-                            "the input ended early when read again (did it change?)");
-        if (n > FS_JSON_CUR_FEED)
-            n = FS_JSON_CUR_FEED;
+        size_t n = 0, want = FS_JSON_CUR_FEED, scan = 0, cut = 0;
+        int str = 0;
+        for (;;) {
+            FS_FORWARD_IF_ERROR(rr_at(c->rr, c->pos, want, &p, &n, c->file, err));
+            if (n == 0)
+                return fs_error(err, FOLDSVG_E_IO, c->file,
+                                "the input ended early when read again (did it change?)");
+            if ((cut = cur_cut(p, n, &scan, &str)) || n < want)
+                break; /* a place to stop, or the input's end */
+            want = n * 2;
+        }
+        if (cut)
+            n = cut;
         yajl_status ys = yajl_parse(c->h, p, n);
         c->pos += n;
         if (c->oom)

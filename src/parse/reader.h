@@ -11,12 +11,15 @@
 #include "parse/input.h"
 #include "parse/perf.h"
 #include "parse/sink.h"
+#include "util/strlist.h"
 
 /* What the input options say (rows of stage "input" in src/lib/options.c write here), for
  * every reader. */
 typedef struct fs_input_opts {
-    long thread;        /* Firefox: --thread N; -1: every thread, merged */
+    fs_strlist threads; /* Firefox: the --thread values (parse/threadsel.h); none: all merged */
     int weight_samples; /* Firefox: --weight samples: each sample weighs 1 */
+    int ordered;        /* the stacks in the input's order, one thread (--flamechart; set by
+                         * lib from the stack options, not an option of its own) */
     fs_perf_opts perf;  /* perf script output: inferno-collapse-perf's options */
 } fs_input_opts;
 

@@ -83,6 +83,9 @@ struct fs_sink {
     /* Something odd that the reader skipped or chose (malformed lines, one event of
      * several): W names the input and the place; it lives only for the call. */
     void (*warn)(fs_sink *self, const foldsvg_error *w);
+    /* The threads read, named for reports ("GeckoMain (0), DOM Worker (3)": name and
+     * index); called after facts() by readers of profiles with threads. */
+    void (*threads)(fs_sink *self, const char *names);
     /* FS_HINT_*: what line() would use of fs_folded_line's hash and semis */
     unsigned hints;
 };

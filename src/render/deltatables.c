@@ -251,12 +251,14 @@ static void json_side(fs_jsonout *j, const char *key, const fs_delta_sides *s, i
 }
 
 static foldsvg_status write_json(fs_textout *o, const fs_deltas *d, const fs_delta_sides *s,
-                                 size_t top, const char *unit)
+                                 size_t top, const char *unit, const fs_text_hook *h)
 {
     fs_jsonout j;
     FS_FORWARD_IF_ERROR(fs_json_begin(&j, o));
     fs_delta_row tot = fs_delta_totals(d);
     fs_json_check(&j, yajl_gen_map_open(j.g));
+    if (h)
+        h->head(h->user, o, &j);
     fs_json_key(&j, "total_before");
     fs_tables_json_count(&j, d->total_before, d->per_before);
     fs_json_key(&j, "total_after");
@@ -287,6 +289,8 @@ static foldsvg_status write_json(fs_textout *o, const fs_deltas *d, const fs_del
     json_rows(&j, &d->self, top, d);
     fs_json_key(&j, "inclusive");
     json_rows(&j, &d->incl, top, d);
+    if (h)
+        h->tail(h->user, o, &j);
     fs_json_check(&j, yajl_gen_map_close(j.g));
     return fs_json_end(&j);
 }
@@ -294,17 +298,27 @@ static foldsvg_status write_json(fs_textout *o, const fs_deltas *d, const fs_del
 foldsvg_status fs_deltas_write(const fs_deltas *d, const fs_delta_sides *sides, size_t top,
                                int format, const char *countname, FILE *out, foldsvg_error *err)
 {
-    fs_textout o = {out, 0};
+    return fs_deltas_write_hooked(d, sides, top, format, countname, NULL, out, err);
+}
+
+foldsvg_status fs_deltas_write_hooked(const fs_deltas *d, const fs_delta_sides *sides, size_t top,
+                                      int format, const char *countname, const fs_text_hook *h,
+                                      FILE *out, foldsvg_error *err)
+{
+    fs_textout o = {out, 0, 0};
     const char *unit = countname ? countname : "cycles";
     if (format == FOLDSVG_TOP_JSON) {
-        if (write_json(&o, d, sides, top, unit) != FOLDSVG_OK && !o.failed)
+        if (write_json(&o, d, sides, top, unit, h) != FOLDSVG_OK && !o.failed)
             return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
-    } else if (format == FOLDSVG_TOP_MARKDOWN) {
-        write_markdown(&o, d, sides, top, unit);
     } else {
-        write_text(&o, d, sides, top, unit);
+        if (h)
+            h->head(h->user, &o, NULL);
+        if (format == FOLDSVG_TOP_MARKDOWN)
+            write_markdown(&o, d, sides, top, unit);
+        else
+            write_text(&o, d, sides, top, unit);
+        if (h)
+            h->tail(h->user, &o, NULL);
     }
-    if (o.failed || fflush(out) != 0)
-        return fs_error(err, FOLDSVG_E_IO, NULL, "cannot write the tables");
-    return FOLDSVG_OK;
+    return fs_text_finish(&o, err);
 }

@@ -42,4 +42,10 @@ fs_delta_row fs_delta_totals(const fs_deltas *d);
 foldsvg_status fs_deltas_write(const fs_deltas *d, const fs_delta_sides *sides, size_t top,
                                int format, const char *countname, FILE *out, foldsvg_error *err);
 
+/* The same with H's head and tail around the tables (render/textout.h). */
+struct fs_text_hook;
+foldsvg_status fs_deltas_write_hooked(const fs_deltas *d, const fs_delta_sides *sides, size_t top,
+                                      int format, const char *countname,
+                                      const struct fs_text_hook *h, FILE *out, foldsvg_error *err);
+
 #endif

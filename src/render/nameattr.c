@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <libxml/tree.h>
+
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/strmap.h"
@@ -48,12 +50,7 @@ void fs_nameattr_free(fs_nameattr_map *m)
     for (size_t i = 0; i < fs_strmap_size(&m->names); i++) {
         fs_nameattr *a = &m->attrs[i];
         free(a->title);
-        free(a->href);
-        free(a->id);
-        free(a->cls);
-        free(a->target);
-        free_pairs(a->g_extra, a->n_g_extra);
-        free_pairs(a->a_extra, a->n_a_extra);
+        free_pairs(a->attrs, a->nattrs);
     }
     free(m->attrs);
     fs_strmap_free(&m->names);
@@ -71,6 +68,14 @@ const fs_nameattr *fs_nameattr_get(const fs_nameattr_map *m, const char *name, s
         return NULL;
     uint32_t i = fs_strmap_find(&m->names, name, len);
     return i == FS_STRMAP_NONE ? NULL : &m->attrs[i];
+}
+
+const char *fs_nameattr_value(const fs_nameattr *a, const char *key)
+{
+    for (size_t i = 0; a && i < a->nattrs; i++)
+        if (strcmp(a->attrs[i].key, key) == 0)
+            return a->attrs[i].value;
+    return NULL;
 }
 
 static char *dup_bytes(const char *s, size_t n)
@@ -112,30 +117,69 @@ static foldsvg_status set_string(char **field, const char *v, size_t n)
     return FOLDSVG_OK;
 }
 
-static foldsvg_status put_pair(fs_attr_pair **pairs, size_t *n, const char *k, size_t kn,
-                               const char *v, size_t vn)
+static void warn_attr(const na_ctx *ctx, const char *what, const char *a, size_t an,
+                      const char *name, size_t nn)
 {
-    for (size_t i = 0; i < *n; i++)
-        if (strlen((*pairs)[i].key) == kn && memcmp((*pairs)[i].key, k, kn) == 0)
-            return set_string(&(*pairs)[i].value, v, vn);
-    if (*n == SIZE_MAX || fs_resize(pairs, *n + 1, sizeof **pairs) != FOLDSVG_OK)
+    if (!ctx->warn)
+        return;
+    foldsvg_error w;
+    int ai = an > 200 ? 200 : (int)an, ni = nn > 200 ? 200 : (int)nn;
+    fs_error_at_line(&w, FOLDSVG_E_PARSE, ctx->file, ctx->line, 0,
+                     "nameattr: %s \"%.*s\" for \"%.*s\" ignored", what, ai, a, ni, name);
+    ctx->warn(ctx->user, &w);
+}
+
+/* Why KEY cannot be an attribute of a frame's element in a well-formed SVG, or NULL. The
+ * document declares the xlink and fg prefixes (xml is predefined); a namespace declaration
+ * of the file's own would change what the names around it mean. */
+static const char *bad_key(const char *key)
+{
+    if (xmlValidateQName((const xmlChar *)key, 0) != 0)
+        return "attribute that is not an XML name";
+    const char *colon = strchr(key, ':');
+    if (strcmp(key, "xmlns") == 0 || strncmp(key, "xmlns:", 6) == 0)
+        return "namespace declaration";
+    if (colon && !((colon - key == 5 && memcmp(key, "xlink", 5) == 0) ||
+                   (colon - key == 3 && memcmp(key, "xml", 3) == 0) ||
+                   (colon - key == 2 && memcmp(key, "fg", 2) == 0)))
+        return "attribute with an undeclared namespace prefix";
+    return NULL;
+}
+
+/* Sets attribute K[0..kn) of A to V[0..vn): a new key goes last, a known one keeps its place
+ * and takes the new value (inferno keeps one map per name). A key the SVG cannot carry
+ * warns instead. FOLDSVG_E_NOMEM. */
+static foldsvg_status put_attr(fs_nameattr *a, const na_ctx *ctx, const char *name, size_t nn,
+                               const char *k, size_t kn, const char *v, size_t vn)
+{
+    for (size_t i = 0; i < a->nattrs; i++)
+        if (strlen(a->attrs[i].key) == kn && memcmp(a->attrs[i].key, k, kn) == 0)
+            return set_string(&a->attrs[i].value, v, vn);
+    char *key = dup_bytes(k, kn);
+    if (!key)
         return FOLDSVG_E_NOMEM;
-    fs_attr_pair *p = &(*pairs)[*n];
-    p->key = dup_bytes(k, kn);
-    p->value = dup_bytes(v, vn);
-    if (!p->key || !p->value) {
-        free(p->key);
-        free(p->value);
+    const char *why = bad_key(key);
+    if (why) {
+        warn_attr(ctx, why, k, kn, name, nn);
+        free(key);
+        return FOLDSVG_OK;
+    }
+    char *value = dup_bytes(v, vn);
+    if (!value || a->nattrs == SIZE_MAX ||
+        fs_resize(&a->attrs, a->nattrs + 1, sizeof *a->attrs) != FOLDSVG_OK) {
+        free(key);
+        free(value);
         return FOLDSVG_E_NOMEM;
     }
-    (*n)++;
+    a->attrs[a->nattrs++] = (fs_attr_pair){key, value};
     return FOLDSVG_OK;
 }
 
 /* g_extra / a_extra: `k=v k="v w" ...`. A value that starts with a quote runs to the next
  * quote; any other value runs to the next space and loses stray quotes at its ends, so
  * inferno's quote stripping and its quoted values with spaces both come out the same. */
-static foldsvg_status parse_extra(fs_attr_pair **pairs, size_t *n, const char *s, size_t len)
+static foldsvg_status parse_extra(fs_nameattr *a, const na_ctx *ctx, const char *name, size_t nn,
+                                  const char *s, size_t len)
 {
     size_t i = 0;
     while (i < len) {
@@ -169,21 +213,9 @@ static foldsvg_status parse_extra(fs_attr_pair **pairs, size_t *n, const char *s
                 vn--;
         }
         if (kn > 0)
-            FS_FORWARD_IF_ERROR(put_pair(pairs, n, s + k0, kn, v, vn));
+            FS_FORWARD_IF_ERROR(put_attr(a, ctx, name, nn, s + k0, kn, v, vn));
     }
     return FOLDSVG_OK;
-}
-
-static void warn_attr(const na_ctx *ctx, const char *what, const char *a, size_t an,
-                      const char *name, size_t nn)
-{
-    if (!ctx->warn)
-        return;
-    foldsvg_error w;
-    int ai = an > 200 ? 200 : (int)an, ni = nn > 200 ? 200 : (int)nn;
-    fs_error_at_line(&w, FOLDSVG_E_PARSE, ctx->file, ctx->line, 0,
-                     "nameattr: %s \"%.*s\" for \"%.*s\" ignored", what, ai, a, ni, name);
-    ctx->warn(ctx->user, &w);
 }
 
 /* One attribute of NAME. FOLDSVG_E_NOMEM. */
@@ -198,8 +230,10 @@ static foldsvg_status add_attr(fs_nameattr_map *m, const na_ctx *ctx, const char
     size_t kn = (size_t)(eq - a);
     const char *v = eq + 1;
     size_t vn = an - kn - 1;
-    static const char *const keys[] = {"title",  "href",    "id",     "class",
-                                       "target", "g_extra", "a_extra"};
+    /* g_extra and a_extra both add to the one set (inferno); href is xlink:href. */
+    static const char *const keys[] = {"title",   "g_extra",     "a_extra",   "href",
+                                       "id",      "class",       "target",    "style",
+                                       "onclick", "onmouseover", "onmouseout"};
     size_t k = 0;
     while (k < sizeof keys / sizeof keys[0] &&
            !(strlen(keys[k]) == kn && memcmp(keys[k], a, kn) == 0))
@@ -215,17 +249,12 @@ static foldsvg_status add_attr(fs_nameattr_map *m, const na_ctx *ctx, const char
     case 0:
         return set_string(&at->title, v, vn);
     case 1:
-        return set_string(&at->href, v, vn);
     case 2:
-        return set_string(&at->id, v, vn);
+        return parse_extra(at, ctx, name, nn, v, vn);
     case 3:
-        return set_string(&at->cls, v, vn);
-    case 4:
-        return set_string(&at->target, v, vn);
-    case 5:
-        return parse_extra(&at->g_extra, &at->n_g_extra, v, vn);
+        return put_attr(at, ctx, name, nn, "xlink:href", 10, v, vn);
     default:
-        return parse_extra(&at->a_extra, &at->n_a_extra, v, vn);
+        return put_attr(at, ctx, name, nn, a, kn, v, vn);
     }
 }
 
@@ -250,6 +279,14 @@ static foldsvg_status add_line(fs_nameattr_map *m, const na_ctx *ctx, const char
         if (end > i)
             FS_FORWARD_IF_ERROR(add_attr(m, ctx, s, nn, s + i, end - i));
         i = end + 1;
+    }
+    /* A link opens in the top window unless told otherwise, also inside an <object>
+     * (inferno, flamegraph.pl); checked per line, as inferno does. */
+    uint32_t e = fs_strmap_find(&m->names, s, nn);
+    if (e != FS_STRMAP_NONE) {
+        fs_nameattr *at = &m->attrs[e];
+        if (fs_nameattr_value(at, "xlink:href") && !fs_nameattr_value(at, "target"))
+            return put_attr(at, ctx, s, nn, "target", 6, "_top", 4);
     }
     return FOLDSVG_OK;
 }

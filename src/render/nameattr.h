@@ -4,12 +4,17 @@
  * File format: one function per line, `NAME<TAB>key=value<TAB>key=value...`. The line
  * ending ("\n", "\r\n") and trailing ASCII whitespace are removed; the name is the text
  * before the first tab, byte for byte (an empty name, or an empty line, is skipped). Each
- * tab-separated attribute is split at its first '='. Keys: title (replaces the tooltip),
- * href, id, class, target, and g_extra / a_extra, which hold space-separated `k=v` pairs
- * whose values may be double-quoted (the quotes are removed; a quoted value may contain
- * spaces). Empty attributes are skipped; an unknown key, or an attribute without '=', is
- * reported to the warning handler and ignored. Several lines for one name merge, later
- * values winning. */
+ * tab-separated attribute is split at its first '='. Keys: title (replaces the tooltip);
+ * href (written xlink:href: the frame becomes an <a>); id, class, target, style, onclick,
+ * onmouseover, onmouseout (written as they are); g_extra and a_extra, which hold
+ * space-separated `k=v` pairs whose values may be double-quoted (the quotes are removed; a
+ * quoted value may contain spaces). As in inferno, all of a name's attributes form one set
+ * on its frame's element, whichever key gave them: a repeated attribute keeps one place and
+ * the later value (lines for one name merge), and a link without a target gets
+ * target="_top". Empty attributes are skipped; an unknown key, an attribute without '=', and
+ * an extra pair that the SVG could not carry and stay well-formed (not an XML name, a
+ * namespace declaration, a prefix other than xlink, xml and fg) are reported to the warning
+ * handler and ignored. */
 #ifndef FOLDSVG_RENDER_NAMEATTR_H
 #define FOLDSVG_RENDER_NAMEATTR_H
 
@@ -22,19 +27,16 @@ typedef struct fs_attr_pair {
     char *value;
 } fs_attr_pair;
 
-/* The attributes of one name. Strings are NUL-terminated; NULL means "not given". Extra
- * pairs keep the order of the file (a repeated key keeps its first place, last value). */
+/* The attributes of one name. Strings are NUL-terminated; TITLE NULL means "not given".
+ * ATTRS are the element's attributes, keys unique, in the order each key first came. */
 typedef struct fs_nameattr {
     char *title;
-    char *href;
-    char *id;
-    char *cls; /* "class" */
-    char *target;
-    fs_attr_pair *g_extra;
-    size_t n_g_extra;
-    fs_attr_pair *a_extra;
-    size_t n_a_extra;
+    fs_attr_pair *attrs;
+    size_t nattrs;
 } fs_nameattr;
+
+/* The value of attribute KEY (e.g. "xlink:href": the frame is a link), or NULL. */
+const char *fs_nameattr_value(const fs_nameattr *a, const char *key);
 
 typedef struct fs_nameattr_map fs_nameattr_map;
 

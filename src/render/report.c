@@ -8,6 +8,7 @@
 #include "render/assets.h"
 #include "render/template.h"
 #include "render/theme.h"
+#include "render/summary.h"
 #include "render/svg.h"
 #include "render/xmlw.h"
 #include "util/buf.h"
@@ -24,11 +25,14 @@ void fs_report_section_free(fs_report_section *s)
     }
     free(s->facts);
     free(s->svg);
+    free(s->stacks);
     fs_tables_free(&s->tables);
     free(s->names);
     free(s->countname);
     fs_diff_section_free(s->diff);
     free(s->diff);
+    if (s->has_findings)
+        fs_findings_free(&s->findings);
     memset(s, 0, sizeof *s);
 }
 
@@ -37,13 +41,13 @@ static void nl(fs_xmlw *c)
     fs_xmlw_raw(c, "\n", 1);
 }
 
-/* An element with only text in it. */
+/* An element with only text in it (cleaned: labels carry user text such as --countname). */
 static void element(fs_xmlw *c, const char *name, const char *klass, const char *s)
 {
     fs_xmlw_start(c, name);
     if (klass)
         fs_xmlw_attr(c, "class", klass);
-    fs_xmlw_text(c, s);
+    fs_xmlw_text_clean(c, s, strlen(s));
     fs_xmlw_end_full(c);
 }
 
@@ -122,7 +126,8 @@ static void write_table(fs_xmlw *c, const fs_report_section *s, const char *kind
         fs_xmlw_attr(c, "class", "fs-fn");
         fs_xmlw_attr(c, "data-fn",
                      fs_xmlw_clean(c, rows[i].name, fs_deannotated_len(rows[i].name, rows[i].len)));
-        fs_xmlw_attr(c, "title", "Highlight in the flamegraph (click again to clear)");
+        if (s->stacks) /* no stacks (--no-javascript): no views to promise */
+            fs_xmlw_attr(c, "title", "Its callers and callees (click again to close)");
         fs_xmlw_text_clean(c, rows[i].name, rows[i].len);
         fs_xmlw_end_full(c);
         fs_xmlw_end_full(c);
@@ -148,6 +153,8 @@ static void write_section(fs_xmlw *c, const fs_report_section *s, size_t index)
         fs_xmlw_end_full(c);
         nl(c);
     }
+    if (s->has_findings)
+        fs_findings_write_html(c, &s->findings, s->countname);
     if (s->diff)
         fs_diff_write_facts(c, s->diff);
     else
@@ -158,6 +165,15 @@ static void write_section(fs_xmlw *c, const fs_report_section *s, size_t index)
     fs_xmlw_raw(c, s->svg, s->svg_len);
     fs_xmlw_end_full(c);
     nl(c);
+    if (s->stacks) {
+        /* JSON that escapes every '<' (render/jsonstr.h): it cannot end the element */
+        fs_xmlw_start(c, "script");
+        fs_xmlw_attr(c, "type", "application/json");
+        fs_xmlw_attr(c, "class", "fs-stacks");
+        fs_xmlw_raw(c, s->stacks, s->stacks_len);
+        fs_xmlw_end_full(c);
+        nl(c);
+    }
     if (s->diff) {
         fs_diff_write_tables(c, s->diff);
         fs_xmlw_start(c, "p");
@@ -179,10 +195,12 @@ static void write_section(fs_xmlw *c, const fs_report_section *s, size_t index)
     nl(c);
     fs_xmlw_start(c, "p");
     fs_xmlw_attr(c, "class", "fs-note");
-    fs_xmlw_text(
-        c, "Self time: the function is the leaf of the stack. Inclusive time: the function is "
-           "anywhere on the stack, counted once per stack. Click a function to highlight it in "
-           "the flamegraph.");
+    fs_xmlw_text(c, "Self time: the function is the leaf of the stack. Inclusive time: the "
+                    "function is anywhere on the stack, counted once per stack.");
+    /* the views need the stacks, which --no-javascript leaves out */
+    if (s->stacks)
+        fs_xmlw_text(c, " Click a function (or Shift+click a frame) to see its callers and "
+                        "callees.");
     if (s->per > 1) {
         char per[96], k[32];
         fs_format_thousands(s->per, k);

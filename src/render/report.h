@@ -9,6 +9,7 @@
 
 #include "foldsvg.h"
 #include "render/diffreport.h"
+#include "render/findings.h"
 #include "render/tables.h"
 
 typedef struct fs_report_fact {
@@ -21,11 +22,15 @@ typedef struct fs_report_section {
     size_t nfacts, facts_cap;
     char *svg; /* the SVG from its root element on (no XML declaration, no DOCTYPE) */
     size_t svg_len;
+    char *stacks; /* the stacks for the views (render/stackdata.h); NULL: none (no script) */
+    size_t stacks_len;
     fs_tables tables; /* rows point into NAMES */
     char *names;
     char *countname;
     uint64_t per;
     fs_diff_section *diff; /* a diff's section: its facts and tables instead (NULL: none) */
+    fs_findings findings;  /* "What stands out", at the top of the section */
+    int has_findings;
 } fs_report_section;
 
 void fs_report_section_free(fs_report_section *s);

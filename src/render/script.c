@@ -20,49 +20,12 @@
 #include <string.h>
 
 #include "render/assets.h"
+#include "render/jsonstr.h"
 #include "util/buf.h"
-#include "util/utf8.h"
 
-static void json_u16(fs_buf *b, unsigned v)
+static void json_cstr(fs_buf *b, const char *s)
 {
-    fs_buf_printf(b, "\\u%04x", v & 0xffffu);
-}
-
-/* A JSON string; invalid UTF-8 bytes become U+FFFD. */
-static void json_string(fs_buf *b, const char *str)
-{
-    const unsigned char *s = (const unsigned char *)(str ? str : "");
-    size_t n = strlen((const char *)s);
-    fs_buf_puts(b, "\"");
-    for (size_t i = 0; i < n;) {
-        unsigned c = s[i];
-        if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&') {
-            fs_buf_append(b, (const char *)s + i, 1);
-            i++;
-            continue;
-        }
-        if (c == '"' || c == '\\') {
-            char esc[2] = {'\\', (char)c};
-            fs_buf_append(b, esc, 2);
-            i++;
-            continue;
-        }
-        uint32_t cp;
-        size_t len = fs_utf8_decode(s + i, n - i, &cp);
-        if (len == 0) {
-            cp = 0xfffd;
-            len = 1;
-        }
-        if (cp >= 0x10000) {
-            cp -= 0x10000;
-            json_u16(b, 0xd800u + (cp >> 10));
-            json_u16(b, 0xdc00u + (cp & 0x3ffu));
-        } else {
-            json_u16(b, cp);
-        }
-        i += len;
-    }
-    fs_buf_puts(b, "\"");
+    fs_json_string(b, s, strlen(s));
 }
 
 static void json_number(fs_buf *b, double v, double fallback)
@@ -84,23 +47,25 @@ int fs_script_write(xmlTextWriterPtr w, const fs_script_settings *s, int with_co
     fs_buf b = {0};
     fs_buf_puts(&b, "\n(function () {\n\"use strict\";\nvar settings = {");
     fs_buf_puts(&b, "\"id\": ");
-    json_string(&b, s->id_prefix && *s->id_prefix ? s->id_prefix : "fg");
+    json_cstr(&b, s->id_prefix && *s->id_prefix ? s->id_prefix : "fg");
     fs_buf_puts(&b, ", \"nametype\": ");
-    json_string(&b, s->nametype ? s->nametype : "Function:");
+    json_cstr(&b, s->nametype ? s->nametype : "Function:");
     fs_buf_puts(&b, ", \"countname\": ");
-    json_string(&b, s->countname ? s->countname : "cycles");
+    json_cstr(&b, s->countname ? s->countname : "cycles");
     fs_buf_printf(&b, ", \"fontsize\": %d, \"fontwidth\": ", s->fontsize > 0 ? s->fontsize : 12);
     json_number(&b, s->fontwidth > 0 ? s->fontwidth : 0.59, 0.59);
     fs_buf_printf(&b, ", \"xpad\": %d, \"inverted\": %s, \"searchcolor\": ", s->xpad,
                   s->inverted ? "true" : "false");
-    json_string(&b, s->searchcolor ? s->searchcolor : "rgb(230,0,230)");
+    json_cstr(&b, s->searchcolor ? s->searchcolor : "rgb(230,0,230)");
     fs_buf_printf(&b, ", \"fluid\": %s, \"width\": %d, \"truncate_text_right\": %s",
                   s->fluid ? "true" : "false", s->width, s->truncate_text_right ? "true" : "false");
     fs_buf_printf(&b, ", \"total\": %" PRIu64 ", \"factor\": ", s->total);
     json_number(&b, s->factor, 1.0);
+    fs_buf_puts(&b, ", \"minwidth\": ");
+    json_number(&b, s->minwidth, 0.01);
     if (s->theme) {
         fs_buf_puts(&b, ", \"theme\": ");
-        json_string(&b, s->theme);
+        json_cstr(&b, s->theme);
     }
     fs_buf_puts(&b, "};\n");
     if (with_code) {

@@ -19,6 +19,7 @@ typedef struct fs_script_settings {
     int truncate_text_right;
     uint64_t total;    /* total count (fg:w of the root) */
     double factor;     /* --factor, for tooltips the script writes */
+    double minwidth;   /* --minwidth (percent), for the frames the views draw */
     const char *theme; /* "light" or "dark" (--theme); NULL: the system's */
 } fs_script_settings;
 

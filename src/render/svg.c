@@ -124,16 +124,55 @@ static int is_generic_font(const char *f)
     return 0;
 }
 
-/* The colors that depend on the frame alone (not on the palette): 1 with *RGB set. */
-static int fixed_color(const svg_ctx *c, const fs_frame *f, const char *name, size_t n,
-                       double width_pct, fs_rgb *rgb)
+/* A name's color from the palette: the palette map's when it has one, else from the name's
+ * hash (--hash, --deterministic) or from RNG (the default; NULL: --deterministic's values). */
+static fs_rgb name_rgb(const fs_svg_opts *o, const fs_palettemap *pm, fs_xorshift *rng,
+                       const char *name, size_t n)
 {
-    const fs_svg_opts *o = c->o;
+    fs_rgb rgb;
+    if (pm && fs_palettemap_get(pm, name, n, &rgb))
+        return rgb;
+    float v[3];
+    if (o->hash) {
+        v[0] = fs_namehash((const unsigned char *)name, n, 0);
+        v[1] = v[2] = fs_namehash((const unsigned char *)name, n, 1);
+    } else if (o->deterministic || !rng) {
+        fs_fnv_values((const unsigned char *)name, n, v);
+    } else {
+        v[0] = fs_xorshift_next(rng);
+        v[1] = fs_xorshift_next(rng);
+        v[2] = fs_xorshift_next(rng);
+    }
+    fs_palette basic = fs_palette_resolve(o->palette, (const unsigned char *)name, n);
+    return fs_palette_rgb(basic, v[0], v[1], v[2]);
+}
+
+static int separator_rgb(const char *name, size_t n, fs_rgb *rgb)
+{
     if (n == 2 && name[0] == '-' && name[1] == '-')
         *rgb = (fs_rgb){160, 160, 160};
     else if (n == 1 && name[0] == '-')
         *rgb = (fs_rgb){200, 200, 200};
-    else if (o->colordiffusion)
+    else
+        return 0;
+    return 1;
+}
+
+fs_rgb fs_svg_name_rgb(const fs_svg_opts *o, const fs_palettemap *pm, const char *name, size_t n)
+{
+    fs_rgb rgb;
+    return separator_rgb(name, n, &rgb) ? rgb : name_rgb(o, pm, NULL, name, n);
+}
+
+/* The colors that depend on the frame alone (no palette, no random draw): 1 with *RGB set.
+ * The parallel writer replays the draws of the frames the other writer drew from it. */
+static int fixed_color(const svg_ctx *c, const fs_frame *f, const char *name, size_t n,
+                       double width_pct, fs_rgb *rgb)
+{
+    const fs_svg_opts *o = c->o;
+    if (separator_rgb(name, n, rgb))
+        return 1;
+    if (o->colordiffusion)
         *rgb = fs_diffusion_rgb(width_pct);
     else if (f->has_delta)
         *rgb = fs_diff_rgb(f->delta, c->delta_max, o->negate);
@@ -149,22 +188,11 @@ static fs_rgb frame_color(svg_ctx *c, const fs_frame *f, const char *name, size_
     fs_rgb rgb;
     if (fixed_color(c, f, name, n, width_pct, &rgb))
         return rgb;
-    if (c->in->palette_map && fs_palettemap_get(c->in->palette_map, name, n, &rgb))
+    fs_palettemap *pm = c->in->palette_map;
+    if (pm && fs_palettemap_get(pm, name, n, &rgb))
         return rgb;
-    float v[3];
-    if (o->hash) {
-        v[0] = fs_namehash((const unsigned char *)name, n, 0);
-        v[1] = v[2] = fs_namehash((const unsigned char *)name, n, 1);
-    } else if (o->deterministic) {
-        fs_fnv_values((const unsigned char *)name, n, v);
-    } else {
-        v[0] = fs_xorshift_next(&c->rng);
-        v[1] = fs_xorshift_next(&c->rng);
-        v[2] = fs_xorshift_next(&c->rng);
-    }
-    fs_palette basic = fs_palette_resolve(o->palette, (const unsigned char *)name, n);
-    rgb = fs_palette_rgb(basic, v[0], v[1], v[2]);
-    if (c->in->palette_map && fs_palettemap_put(c->in->palette_map, name, n, rgb) != FOLDSVG_OK)
+    rgb = name_rgb(o, NULL, &c->rng, name, n);
+    if (pm && fs_palettemap_put(pm, name, n, rgb) != FOLDSVG_OK)
         c->x.st = FOLDSVG_E_NOMEM;
     return rgb;
 }
@@ -219,8 +247,12 @@ static void build_tooltip(svg_ctx *c, const fs_frame *f, const char *name, size_
     fs_format_thousands(shown, num);
     fs_buf *t = &c->tip;
     fs_buf_clear(t);
+    /* The unit is the user's text (--countname) or the input's: cleaned like the names. */
+    const char *unit = c->in->countname;
     if (f->depth == 0) {
-        fs_buf_printf(t, "all (%s %s, 100%%)", num, c->in->countname);
+        fs_buf_printf(t, "all (%s ", num);
+        fs_xml_clean(t, unit, strlen(unit));
+        fs_buf_puts(t, ", 100%)");
     } else {
         double pct = 100.0 * (double)shown / ((double)c->total * o->factor);
         char pnum[48];
@@ -229,7 +261,7 @@ static void build_tooltip(svg_ctx *c, const fs_frame *f, const char *name, size_
         fs_buf_puts(t, " (");
         fs_buf_puts(t, num);
         fs_buf_puts(t, " ");
-        fs_buf_puts(t, c->in->countname);
+        fs_xml_clean(t, unit, strlen(unit));
         fs_buf_puts(t, ", ");
         fs_buf_puts(t, pnum);
         fs_buf_puts(t, "%");
@@ -268,35 +300,13 @@ static void build_label(svg_ctx *c, const char *name, size_t n, double width_pct
         c->x.st = FOLDSVG_E_NOMEM;
 }
 
-static void extra_attrs(svg_ctx *c, const fs_attr_pair *pairs, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (xmlValidateNameValue(FS_XC(pairs[i].key)))
-            attr_bytes(c, pairs[i].key, pairs[i].value);
-}
-
-/* A frame is a <g>, or with a --nameattr href an <a> in its place. */
+/* A frame is a <g>, or with a --nameattr link an <a> in its place; the attributes were
+ * checked when the file was read (render/nameattr.c), so each is written once, well-formed. */
 static void start_container(svg_ctx *c, const fs_nameattr *na)
 {
-    if (na && na->href) {
-        fs_xmlw_start(&c->x, "a");
-        attr_bytes(c, "xlink:href", na->href);
-        attr_bytes(c, "target", na->target ? na->target : "_top");
-        if (na->cls)
-            attr_bytes(c, "class", na->cls);
-        if (na->id)
-            attr_bytes(c, "id", na->id);
-        extra_attrs(c, na->a_extra, na->n_a_extra);
-        return;
-    }
-    fs_xmlw_start(&c->x, "g");
-    if (na) {
-        if (na->cls)
-            attr_bytes(c, "class", na->cls);
-        if (na->id)
-            attr_bytes(c, "id", na->id);
-        extra_attrs(c, na->g_extra, na->n_g_extra);
-    }
+    fs_xmlw_start(&c->x, na && fs_nameattr_value(na, "xlink:href") ? "a" : "g");
+    for (size_t i = 0; na && i < na->nattrs; i++)
+        attr_bytes(c, na->attrs[i].key, na->attrs[i].value);
 }
 
 /* Pass 2: one <g> per drawn frame. */
@@ -558,6 +568,7 @@ static void write_document(svg_ctx *c)
         .truncate_text_right = o->truncate_text_right,
         .total = c->total,
         .factor = o->factor,
+        .minwidth = o->minwidth,
         .theme = o->theme == FS_THEME_AUTO ? NULL : fs_theme_name(o->theme),
     };
     char search_rgb[32];

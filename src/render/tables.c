@@ -43,25 +43,30 @@ static fs_top_row *make_rows(const fs_tree *t, const uint64_t *sums, size_t limi
 
 foldsvg_status fs_tables_compute(const fs_tree *t, size_t limit, fs_tables *out)
 {
-    memset(out, 0, sizeof *out);
-    out->total = t->total;
-    out->unique = t->unique;
     uint32_t nnames = t->nnames;
     uint64_t *selfc = calloc(nnames ? nnames : 1, sizeof *selfc);
     uint64_t *incl = calloc(nnames ? nnames : 1, sizeof *incl);
     foldsvg_status st = FOLDSVG_E_NOMEM;
-    if (!selfc || !incl || fs_tree_function_sums(t, NULL, selfc, incl) != FOLDSVG_OK)
-        goto done;
-    out->self = make_rows(t, selfc, limit, &out->nself, &out->self_funcs);
-    out->incl = make_rows(t, incl, limit, &out->nincl, &out->incl_funcs);
-    if (out->self && out->incl)
-        st = FOLDSVG_OK;
-    else
-        fs_tables_free(out);
-done:
+    memset(out, 0, sizeof *out);
+    if (selfc && incl && fs_tree_function_sums(t, NULL, selfc, incl) == FOLDSVG_OK)
+        st = fs_tables_from_sums(t, selfc, incl, limit, out);
     free(selfc);
     free(incl);
     return st;
+}
+
+foldsvg_status fs_tables_from_sums(const fs_tree *t, const uint64_t *self, const uint64_t *incl,
+                                   size_t limit, fs_tables *out)
+{
+    memset(out, 0, sizeof *out);
+    out->total = t->total;
+    out->unique = t->unique;
+    out->self = make_rows(t, self, limit, &out->nself, &out->self_funcs);
+    out->incl = make_rows(t, incl, limit, &out->nincl, &out->incl_funcs);
+    if (out->self && out->incl)
+        return FOLDSVG_OK;
+    fs_tables_free(out);
+    return FOLDSVG_E_NOMEM;
 }
 
 void fs_tables_free(fs_tables *tb)
@@ -221,25 +226,30 @@ static void json_rows(fs_jsonout *j, const fs_top_row *rows, size_t n, uint64_t 
     fs_json_check(j, yajl_gen_array_close(j->g));
 }
 
-static foldsvg_status write_json(fs_textout *o, const fs_tables *tb, uint64_t per, const char *unit)
+static foldsvg_status write_json(fs_textout *o, const fs_tables *tb, uint64_t per, const char *unit,
+                                 const fs_text_hook *h)
 {
     fs_jsonout j;
     FS_FORWARD_IF_ERROR(fs_json_begin(&j, o));
     fs_json_check(&j, yajl_gen_map_open(j.g));
+    if (h)
+        h->head(h->user, o, &j);
     fs_json_key(&j, "total");
     fs_tables_json_count(&j, tb->total, per);
     fs_json_key(&j, "unique_stacks");
     fs_json_u64(&j, tb->unique);
     fs_json_key(&j, "count_name");
     fs_json_str(&j, unit, strlen(unit));
-    if (per > 1) {
+    if (per > 1 || h) { /* a hooked object (the summary) always says it */
         fs_json_key(&j, "per");
-        fs_json_u64(&j, per);
+        fs_json_u64(&j, per > 1 ? per : 1);
     }
     fs_json_key(&j, "self");
     json_rows(&j, tb->self, tb->nself, tb->total, per);
     fs_json_key(&j, "inclusive");
     json_rows(&j, tb->incl, tb->nincl, tb->total, per);
+    if (h)
+        h->tail(h->user, o, &j);
     fs_json_check(&j, yajl_gen_map_close(j.g));
     return fs_json_end(&j);
 }
@@ -247,17 +257,27 @@ static foldsvg_status write_json(fs_textout *o, const fs_tables *tb, uint64_t pe
 foldsvg_status fs_tables_write(const fs_tables *tb, int format, uint64_t per, const char *countname,
                                FILE *out, foldsvg_error *err)
 {
-    fs_textout o = {out, 0};
+    return fs_tables_write_hooked(tb, format, per, countname, NULL, out, err);
+}
+
+foldsvg_status fs_tables_write_hooked(const fs_tables *tb, int format, uint64_t per,
+                                      const char *countname, const fs_text_hook *h, FILE *out,
+                                      foldsvg_error *err)
+{
+    fs_textout o = {out, 0, 0};
     const char *unit = countname ? countname : "cycles";
     if (format == FOLDSVG_TOP_JSON) {
-        if (write_json(&o, tb, per, unit) != FOLDSVG_OK && !o.failed)
+        if (write_json(&o, tb, per, unit, h) != FOLDSVG_OK && !o.failed)
             return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
-    } else if (format == FOLDSVG_TOP_MARKDOWN) {
-        write_markdown(&o, tb, per, unit);
     } else {
-        write_text(&o, tb, per, unit);
+        if (h)
+            h->head(h->user, &o, NULL);
+        if (format == FOLDSVG_TOP_MARKDOWN)
+            write_markdown(&o, tb, per, unit);
+        else
+            write_text(&o, tb, per, unit);
+        if (h)
+            h->tail(h->user, &o, NULL);
     }
-    if (o.failed || fflush(out) != 0)
-        return fs_error(err, FOLDSVG_E_IO, NULL, "cannot write the tables");
-    return FOLDSVG_OK;
+    return fs_text_finish(&o, err);
 }

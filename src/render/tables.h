@@ -11,12 +11,20 @@
 #include "fold/tree.h"
 #include "foldsvg.h"
 
+/* --summary-threshold RULE=PCT (render/findings.h): PCT[rule] stands when SET has bit rule;
+ * the others keep the rule's default. */
+typedef struct fs_thresholds {
+    double pct[8];
+    unsigned set;
+} fs_thresholds;
+
 /* What the report options say (rows of stage "report" in src/lib/options.c write here). */
 typedef struct fs_report_opts {
     size_t top;                     /* rows per table; 0: the caller's default */
     int top_format;                 /* foldsvg_top_format */
     uint64_t per;                   /* --per K: counts divided by K (0 or 1: off) */
     uint64_t per_before, per_after; /* a diff's sides: --per-before, --per-after (0: per) */
+    fs_thresholds thresholds;       /* the findings' (--summary, the HTML report) */
 } fs_report_opts;
 
 typedef struct fs_top_row {
@@ -36,6 +44,10 @@ typedef struct fs_tables {
 /* Fills OUT with the top LIMIT rows of each table (0: all). Rows point into T, which must
  * outlive OUT. FOLDSVG_E_NOMEM. */
 foldsvg_status fs_tables_compute(const fs_tree *t, size_t limit, fs_tables *out);
+/* The same from the sums fs_tree_function_sums gave (SELF, INCL per name), for a caller that
+ * needs them for more (the findings). */
+foldsvg_status fs_tables_from_sums(const fs_tree *t, const uint64_t *self, const uint64_t *incl,
+                                   size_t limit, fs_tables *out);
 void fs_tables_free(fs_tables *tb);
 
 /* Count formatting shared by every writer: COUNT / PER (PER 0 or 1: the count itself) with
@@ -53,5 +65,11 @@ double fs_tables_percent(uint64_t count, uint64_t total);
 /* Writes the tables in FORMAT (foldsvg_top_format). COUNTNAME is the unit ("cycles"). */
 foldsvg_status fs_tables_write(const fs_tables *tb, int format, uint64_t per, const char *countname,
                                FILE *out, foldsvg_error *err);
+
+/* The same with H's head and tail around the tables (render/textout.h). */
+struct fs_text_hook;
+foldsvg_status fs_tables_write_hooked(const fs_tables *tb, int format, uint64_t per,
+                                      const char *countname, const struct fs_text_hook *h,
+                                      FILE *out, foldsvg_error *err);
 
 #endif

@@ -1,14 +1,21 @@
 #include "render/textout.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <string.h>
 
 #include "util/utf8.h"
 
+static void failed(fs_textout *o)
+{
+    o->failed = 1;
+    o->errnum = errno;
+}
+
 void fs_text_put(fs_textout *o, const char *s, size_t n)
 {
     if (!o->failed && n && fwrite(s, 1, n, o->f) != n)
-        o->failed = 1;
+        failed(o);
 }
 
 void fs_text_puts(fs_textout *o, const char *s)
@@ -21,12 +28,34 @@ void fs_text_printf(fs_textout *o, const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     if (!o->failed && vfprintf(o->f, fmt, ap) < 0)
-        o->failed = 1;
+        failed(o);
     va_end(ap);
 }
 
+foldsvg_status fs_text_finish(fs_textout *o, foldsvg_error *err)
+{
+    if (!o->failed && fflush(o->f) != 0)
+        failed(o);
+    if (o->failed)
+        return fs_error(err, FOLDSVG_E_IO, NULL, "write failed: %s",
+                        strerror(o->errnum ? o->errnum : EIO));
+    return FOLDSVG_OK;
+}
+
 /* GitHub splits table cells before it parses spans, hence the escaped '|'. */
+static void md_code(fs_textout *o, const char *s, size_t n, int cell);
+
 void fs_text_md_code(fs_textout *o, const char *s, size_t n)
+{
+    md_code(o, s, n, 1);
+}
+
+void fs_text_md_code_inline(fs_textout *o, const char *s, size_t n)
+{
+    md_code(o, s, n, 0);
+}
+
+static void md_code(fs_textout *o, const char *s, size_t n, int cell)
 {
     if (n == 0)
         return;
@@ -43,7 +72,7 @@ void fs_text_md_code(fs_textout *o, const char *s, size_t n)
         fs_text_puts(o, " ");
     size_t from = 0;
     for (size_t i = 0; i < n; i++) {
-        if (s[i] == '|') {
+        if (cell && s[i] == '|') {
             fs_text_put(o, s + from, i - from);
             fs_text_puts(o, "\\|");
             from = i + 1;

@@ -6,14 +6,44 @@
 
 #include "render/xmltext.h"
 
+static void silent_generic(void *ctx, const char *msg, ...)
+{
+    (void)ctx;
+    (void)msg;
+}
+
+static void silent_structured(void *ctx, xmlErrorPtr e)
+{
+    (void)ctx;
+    (void)e;
+}
+
+void fs_xml_quiet_begin(fs_xml_quiet *q)
+{
+    q->generic = xmlGenericError;
+    q->generic_ctx = xmlGenericErrorContext;
+    q->structured = xmlStructuredError;
+    q->structured_ctx = xmlStructuredErrorContext;
+    xmlSetGenericErrorFunc(NULL, silent_generic);
+    xmlSetStructuredErrorFunc(NULL, silent_structured);
+}
+
+void fs_xml_quiet_end(const fs_xml_quiet *q)
+{
+    xmlSetGenericErrorFunc(q->generic_ctx, q->generic);
+    xmlSetStructuredErrorFunc(q->structured_ctx, q->structured);
+}
+
 foldsvg_status fs_xmlw_begin(fs_xmlw *x, xmlOutputBufferPtr out, const char *kind,
                              foldsvg_error *err)
 {
     memset(x, 0, sizeof *x);
+    fs_xml_quiet_begin(&x->quiet);
     x->w = xmlNewTextWriter(out);
     if (x->w)
         return FOLDSVG_OK;
     xmlOutputBufferClose(out);
+    fs_xml_quiet_end(&x->quiet);
     return fs_error(err, FOLDSVG_E_NOMEM, NULL, "cannot create the %s writer", kind);
 }
 
@@ -21,13 +51,17 @@ foldsvg_status fs_xmlw_finish(fs_xmlw *x, xmlOutputBufferPtr out, const char *wh
                               foldsvg_error *err)
 {
     fs_xmlw_check(x, xmlTextWriterFlush(x->w));
+    int io = out->error == XML_IO_WRITE, nomem = out->error == XML_ERR_NO_MEMORY;
     if (out->error)
         x->failed = 1;
-    xmlFreeTextWriter(x->w); /* closes OUT as well */
+    xmlFreeTextWriter(x->w); /* closes OUT as well (a last flush) */
     x->w = NULL;
+    fs_xml_quiet_end(&x->quiet);
     fs_buf_free(&x->clean);
     if (x->st)
         return fs_error(err, x->st, NULL, "%s while writing %s", foldsvg_status_name(x->st), what);
+    if (x->failed && (nomem || !io))
+        return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory while writing %s", what);
     if (x->failed)
         return fs_error(err, FOLDSVG_E_IO, NULL, "writing %s failed", what);
     return FOLDSVG_OK;

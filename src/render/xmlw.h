@@ -15,11 +15,28 @@
 
 #define FS_XC(s) ((const xmlChar *)(s))
 
+/* libxml2's error handlers of the calling thread, while they are silenced. */
+typedef struct fs_xml_quiet {
+    xmlGenericErrorFunc generic;
+    void *generic_ctx;
+    xmlStructuredErrorFunc structured;
+    void *structured_ctx;
+} fs_xml_quiet;
+
+/* libxml2 reports a failed write or allocation itself, on stderr ("I/O error : write
+ * error"), besides returning the failure; the caller's one line says it all. Its handlers
+ * are state of the calling thread, so they are swapped for silent ones from begin to end and
+ * put back: the application's own use of libxml2, on this thread or another, is unaffected.
+ * Pairs nest. */
+void fs_xml_quiet_begin(fs_xml_quiet *q);
+void fs_xml_quiet_end(const fs_xml_quiet *q);
+
 typedef struct fs_xmlw {
     xmlTextWriterPtr w;
     int failed;        /* a writer call failed: the output is broken */
     foldsvg_status st; /* a failure of ours (out of memory), FOLDSVG_OK while none */
     fs_buf clean;      /* scratch for cleaned text */
+    fs_xml_quiet quiet;
 } fs_xmlw;
 
 /* A writer over OUT (closed by fs_xmlw_finish, or here on failure: "cannot create the KIND
@@ -27,7 +44,9 @@ typedef struct fs_xmlw {
 foldsvg_status fs_xmlw_begin(fs_xmlw *x, xmlOutputBufferPtr out, const char *kind,
                              foldsvg_error *err);
 /* Flushes, frees the writer (closing OUT) and reports the run: ours first ("out of memory
- * while writing WHAT"), then a failed write ("writing WHAT failed", FOLDSVG_E_IO). */
+ * while writing WHAT"), then a failed write ("writing WHAT failed", FOLDSVG_E_IO: the
+ * destination refused bytes; the output layer knows why and says it), else a failure of the
+ * writer itself, which only allocating can make (FOLDSVG_E_NOMEM). */
 foldsvg_status fs_xmlw_finish(fs_xmlw *x, xmlOutputBufferPtr out, const char *what,
                               foldsvg_error *err);
 

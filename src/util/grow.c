@@ -41,3 +41,22 @@ foldsvg_status fs_grow(void *pptr, size_t *cap, size_t need, size_t elem, size_t
     *cap = nc;
     return FOLDSVG_OK;
 }
+
+void fs_trim(void *pptr, size_t *cap, size_t n, size_t elem)
+{
+    if (n >= *cap)
+        return;
+    void *p;
+    memcpy(&p, pptr, sizeof p);
+    if (n == 0) {
+        free(p);
+        p = NULL;
+    } else {
+        void *np = realloc(p, n * elem); /* n < *cap: the product was checked when it grew */
+        if (!np)
+            return;
+        p = np;
+    }
+    memcpy(pptr, &p, sizeof p);
+    *cap = n;
+}

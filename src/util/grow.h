@@ -21,6 +21,13 @@ foldsvg_status fs_resize(void *pptr, size_t n, size_t elem);
  * Nothing changes on failure (FOLDSVG_E_NOMEM). */
 foldsvg_status fs_grow(void *pptr, size_t *cap, size_t need, size_t elem, size_t min);
 
+/* Gives back the unused capacity of an array that is complete (it will not grow again, or
+ * seldom): *CAP becomes N; an empty array is freed (*PPTR NULL). Cannot fail: when the
+ * allocator will not shrink it, the array stays as it was. Readers that keep many small
+ * tables (one set per profile thread) call it when a table is done, so that what stays
+ * follows the data, not the doubling. */
+void fs_trim(void *pptr, size_t *cap, size_t n, size_t elem);
+
 /* fs_grow for an array variable ARR (any element type) and its size_t capacity CAP. The
  * common case, room enough, costs a comparison and no call: it sits on per-line paths. NEED
  * is evaluated twice. */

@@ -2,6 +2,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,11 +13,14 @@
 
 #include "util/error.h"
 #include "util/hash.h"
+#include "util/pending.h"
 
-enum { FS_ATOMIC_ATTEMPTS = 100 };
+enum { FS_ATOMIC_ATTEMPTS = 100, FS_MAX_LINKS = 40 };
 
 static void atomic_reset(fs_atomic *a)
 {
+    fs_pending_remove(a->pending); /* before TMP goes: a handler may read it until then */
+    a->pending = NULL;
     free(a->target);
     free(a->tmp);
     a->target = a->tmp = NULL;
@@ -33,12 +38,73 @@ static void fill_name(char *name, uint64_t seed)
     }
 }
 
+/* The file PATH names once symbolic links are followed, as open(2) follows them: a malloc'd
+ * copy (of PATH itself when it is no link). NULL with errno (ELOOP, ENOMEM, readlink's). */
+static char *follow_links(const char *path)
+{
+    char *p = strdup(path);
+    for (int hops = 0; p; hops++) {
+        struct stat sb;
+        if (lstat(p, &sb) != 0 || !S_ISLNK(sb.st_mode))
+            return p; /* a file, or the missing end of a dangling link: what open() makes */
+        char *t = NULL;
+        ssize_t len = -1;
+        int e = ELOOP;
+        /* st_size is the link's length on most file systems, 0 on some: grow until it fits */
+        for (size_t cap = sb.st_size > 0 ? (size_t)sb.st_size + 1 : 256;
+             hops < FS_MAX_LINKS && cap <= (size_t)PATH_MAX * 4; cap *= 2) {
+            char *nt = realloc(t, cap);
+            if (!nt) {
+                e = ENOMEM;
+                break;
+            }
+            t = nt;
+            len = readlink(p, t, cap);
+            e = errno;
+            if (len < 0 || (size_t)len < cap)
+                break;
+            len = -1;
+            e = ENAMETOOLONG;
+        }
+        if (len < 0) {
+            free(t);
+            free(p);
+            errno = e;
+            return NULL;
+        }
+        t[len] = '\0';
+        char *next = t;
+        const char *slash = strrchr(p, '/');
+        if (t[0] != '/' && slash) { /* relative to the link's own directory */
+            size_t dl = (size_t)(slash - p + 1);
+            next = malloc(dl + (size_t)len + 1);
+            if (next) {
+                memcpy(next, p, dl);
+                memcpy(next + dl, t, (size_t)len + 1);
+            }
+            free(t);
+        }
+        free(p);
+        p = next;
+    }
+    errno = ENOMEM;
+    return NULL;
+}
+
 int fs_atomic_open(fs_atomic *a, const char *path)
 {
     a->fd = -1;
     a->tmp = NULL;
+    a->pending = NULL;
+    a->target = follow_links(path);
+    if (!a->target) {
+        int e = errno;
+        atomic_reset(a);
+        errno = e;
+        return -1;
+    }
+    path = a->target;
     size_t n = strlen(path);
-    a->target = strdup(path);
     a->tmp = malloc(n + 16);
     if (!a->target || !a->tmp) {
         atomic_reset(a);
@@ -54,6 +120,11 @@ int fs_atomic_open(fs_atomic *a, const char *path)
     clock_gettime(CLOCK_REALTIME, &now);
     uint64_t seed = fs_mix64((uint64_t)now.tv_nsec ^ ((uint64_t)now.tv_sec << 30) ^
                              ((uint64_t)getpid() << 16) ^ (uint64_t)(uintptr_t)a);
+    /* No signal between creating the file and registering it, or a handler would miss it:
+     * they wait (this thread only) until it is registered. */
+    sigset_t all, old;
+    sigfillset(&all);
+    int masked = pthread_sigmask(SIG_BLOCK, &all, &old) == 0;
     for (int attempt = 0; attempt < FS_ATOMIC_ATTEMPTS; attempt++) {
         snprintf(a->tmp, n + 16, "%.*s.%s.XXXXXX", (int)dirlen, path, path + dirlen);
         fill_name(a->tmp, seed);
@@ -62,8 +133,12 @@ int fs_atomic_open(fs_atomic *a, const char *path)
             break;
         seed = fs_mix64(seed + (uint64_t)attempt + 1);
     }
+    int e = errno;
+    if (a->fd >= 0)
+        a->pending = fs_pending_add(a->tmp);
+    if (masked)
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (a->fd < 0) {
-        int e = errno;
         atomic_reset(a);
         errno = e;
         return -1;
@@ -162,8 +237,9 @@ foldsvg_status fs_outfile_open(fs_outfile *o, const char *path, foldsvg_error *e
 foldsvg_status fs_outfile_commit(fs_outfile *o, foldsvg_error *err)
 {
     const char *name = o->is_stdout ? "<stdout>" : o->path;
+    errno = 0;
     int bad = fflush(o->f) != 0 || ferror(o->f);
-    int e = errno;
+    int e = errno ? errno : EIO; /* ferror alone: an earlier write failed, reason unknown */
     if (o->is_stdout) {
         reset(o);
         if (bad)

@@ -6,7 +6,15 @@
  * kernel applies the process umask exactly as for any new file, and an existing target's
  * permission bits are copied to it (fchmod). Nothing here reads or sets the umask: umask()
  * is process-wide, and calling it to read the value (umask(0); umask(old)) races with every
- * other thread creating files meanwhile; the library is used from several threads. */
+ * other thread creating files meanwhile; the library is used from several threads.
+ *
+ * A target that is a symbolic link is not replaced by a file: the file the link names (at
+ * the end of the chain; a dangling link names the file to create) is written, atomically
+ * beside itself, as the shell's '>' and inferno write through links.
+ *
+ * Signals: while it exists, every temporary file is registered (util/pending.h), so that
+ * the application's signal handler can remove it (foldsvg_remove_pending_outputs); the
+ * library installs no handler itself. */
 #ifndef FOLDSVG_UTIL_OUTFILE_H
 #define FOLDSVG_UTIL_OUTFILE_H
 
@@ -16,13 +24,14 @@
 
 /* The temporary file of one atomic replacement. */
 typedef struct fs_atomic {
-    int fd; /* -1 when none is open */
-    char *target;
+    int fd;       /* -1 when none is open */
+    char *target; /* the file written: PATH with its links followed */
     char *tmp;
+    struct fs_pending_slot *pending; /* TMP's registration, NULL when none */
 } fs_atomic;
 
-/* Creates the temporary file for PATH (named ".NAME.XXXXXX" beside it). -1 with errno set
- * (the struct is then empty). */
+/* Creates the temporary file for PATH (named ".NAME.XXXXXX" beside it, or beside the file
+ * the link PATH names). -1 with errno set (the struct is then empty). */
 int fs_atomic_open(fs_atomic *a, const char *path);
 /* Closes the file (unless the caller's stream already did: A->fd = -1) and renames it over
  * the target. -1 with errno set, the temporary file removed. */

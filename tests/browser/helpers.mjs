@@ -180,3 +180,14 @@ export const SMALL = [
 // WIDE: 60 threads of 10 each below main, each calling work_N: zooming into one leaves 4 of
 // 122 frames in view (all, main, thread_N, work_N; as copies in the zoom layer)
 export const WIDE = Array.from({ length: 60 }, (_, t) => `main;thread_${t};work_${t} 10`).join('\n') + '\n';
+
+// Whether the views of the report's section holding the flamegraph of prefix P are open
+// below it, the flamegraph left where it was (in the flow, visible, before them).
+export async function viewsFollow(page, P) {
+  return page.evaluate((p) => {
+    const root = document.getElementById(`${p}-root`);
+    const views = root.closest('.fs-section').querySelector(':scope > .fs-views');
+    const a = root.getBoundingClientRect();
+    return !!views && a.width > 0 && root.checkVisibility() && views.getBoundingClientRect().top >= a.bottom;
+  }, P);
+}

@@ -1,13 +1,13 @@
 // Browser tests of the HTML report (foldsvg -o report.html): it opens without script errors,
-// its inline flamegraph zooms, a click on a function name in a table searches for it in the
-// flamegraph of the same section, sections stay independent, and dark mode applies.
+// its inline flamegraph zooms, a click on a function name in a table opens its views (views.test.mjs) in
+// the same section, sections stay independent, and dark mode applies.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { foldsvgBin, frameInfo, frameLocator, launchBrowser, makeTmpDir, openPage, prefixOf, ready, SMALL } from './helpers.mjs';
+import { foldsvgBin, frameInfo, frameLocator, launchBrowser, makeTmpDir, openPage, prefixOf, ready, SMALL, viewsFollow } from './helpers.mjs';
 
 const OTHER = ['alpha;beta 5', 'alpha;draw_frames 7', 'delta 3', ''].join('\n');
 
@@ -80,18 +80,16 @@ describe('HTML report', () => {
     await page.close();
   });
 
-  test('clicking a function name searches for exactly it; a second click clears', async () => {
+  test('clicking a function name opens its callers and callees below the flamegraph; a second click closes', async () => {
     const { page, errors, P } = await open(files.one);
-    const before_ = await frameInfo(page, P, 'draw_frames');
     await button(page, 1, 'self', 'draw_frames').click();
-    assert.equal(await searchState(page, P), '^draw_frames$');
-    assert.equal((await frameInfo(page, P, 'draw_frames')).fill, 'rgb(230,0,230)');
-    assert.notEqual((await frameInfo(page, P, 'text_width')).fill, 'rgb(230,0,230)');
-    assert.match(await page.locator(`[id="${P}-matched"]`).textContent(), /36\.7%/);
+    assert.equal(await page.locator('#fs-section-1 .fs-views [data-view="callees"] svg[id$="-root"]').count(), 1);
+    assert.equal(await page.locator('#fs-section-1 .fs-views [data-view="callers"] svg[id$="-root"]').count(), 1);
+    assert.equal(await viewsFollow(page, P), true);
+    assert.match(await page.locator('.fs-views-facts').textContent(), /inclusive 55 cycles \(36\.67%\), self 40 \(26\.67%\)/);
     assert.equal(await page.locator('tr.fs-active').count(), 2, 'the row is marked in both tables');
     await button(page, 1, 'inclusive', 'draw_frames').click();
-    assert.equal(await searchState(page, P), null);
-    assert.equal((await frameInfo(page, P, 'draw_frames')).fill, before_.fill);
+    assert.equal(await page.locator('.fs-views').count(), 0);
     assert.equal(await page.locator('tr.fs-active').count(), 0);
     assert.deepEqual(errors, []);
     await page.close();
@@ -105,8 +103,8 @@ describe('HTML report', () => {
     assert.notEqual(A, B);
     await ready(page, `${B}-root`);
     assert.match(await page.locator('#fs-section-2 h2').textContent(), /other\.folded$/);
-    await button(page, 2, 'self', 'draw_frames').click();
-    assert.equal(await searchState(page, B), '^draw_frames$');
+    await page.evaluate((p) => document.getElementById(`${p}-root`).foldsvg.search('draw'), B);
+    assert.equal(await searchState(page, B), 'draw');
     assert.equal(await searchState(page, A), null);
     await frameLocator(page, B, 'alpha').click();
     assert.equal((await frameInfo(page, B, 'alpha')).width, '100.0000%');

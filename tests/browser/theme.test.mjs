@@ -1,7 +1,7 @@
 // Browser tests of --theme (auto, light, dark) under emulated light and dark system schemes,
-// for standalone SVGs, an SVG inlined in a light-only page and the HTML report; and of one
-// SVG inlined twice in one page (the same ids twice): both copies zoom and search on their
-// own, and each keeps working without the other.
+// for standalone SVGs, an SVG inlined in a light-only page, the HTML report and the views
+// (callers and callees) of both; and of one SVG inlined twice in one page (the same ids
+// twice): both copies zoom and search on their own, and each keeps working without the other.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -133,6 +133,43 @@ describe('--theme', () => {
         assert.equal(page_.scheme, want);
         assert.equal(page_.meta, want);
         assertLook(await look(page), dark, `the report's flamegraph, --theme ${theme}, ${colorScheme} system`);
+        assert.deepEqual(errors, []);
+        await page.close();
+      }
+    }
+  });
+});
+
+describe('--theme and the views (callers and callees)', () => {
+  // the views' roots come after the graph's: callees, then callers
+  test("the report's views follow its theme", async () => {
+    for (const theme of THEMES) {
+      for (const colorScheme of SCHEMES) {
+        const { page, errors } = await openPage(browser, `${url(reports[theme])}#sandwich=render`, { colorScheme });
+        await ready(page, `${await prefixOf(page)}-root`);
+        await page.locator('.fs-views [data-view="callers"] svg[id$="-root"]').waitFor();
+        const dark = isDark(theme, colorScheme);
+        for (const i of [1, 2]) assertLook(await look(page, i), dark, `report view ${i}, --theme ${theme}, ${colorScheme} system`);
+        const bar = await page.evaluate(() => getComputedStyle(document.querySelector('.fs-views-bar')).backgroundColor);
+        assert.equal(bar, dark ? 'rgb(21, 27, 35)' : 'rgb(246, 248, 250)', `the views' bar, --theme ${theme}, ${colorScheme} system`);
+        assert.deepEqual(errors, []);
+        await page.close();
+      }
+    }
+  });
+
+  test("an SVG's views follow its theme", async () => {
+    for (const theme of THEMES) {
+      for (const colorScheme of SCHEMES) {
+        const { page, errors } = await openPage(browser, url(svgs[theme]), { colorScheme });
+        const P = await prefixOf(page);
+        await ready(page, `${P}-root`);
+        await page.evaluate(() => document.documentElement.foldsvg.views('render'));
+        await page.locator('[data-view="callers"] svg[id$="-root"]').waitFor();
+        const dark = isDark(theme, colorScheme);
+        for (const i of [1, 2]) assertLook(await look(page, i), dark, `SVG view ${i}, --theme ${theme}, ${colorScheme} system`);
+        const label = await page.evaluate((p) => getComputedStyle(document.getElementById(`${p}-views-title`)).fill, P);
+        assert.ok(dark ? lum(label) > 192 : lum(label) < 64, `the views' title ${label}, --theme ${theme}, ${colorScheme} system`);
         assert.deepEqual(errors, []);
         await page.close();
       }

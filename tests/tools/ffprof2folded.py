@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A reference converter from Firefox-Profiler JSON to folded stacks, for the tests.
 
-    ffprof2folded.py PROFILE.json[.gz] [--thread N] > out.folded
+    ffprof2folded.py PROFILE.json[.gz] [--thread N] [--ordered] [--samples] > out.folded
 
 It shares no code with foldsvg and is written to be read, not to be fast: the whole file
 is loaded with the json module and every sample is a Python object. The rules are those of
@@ -28,6 +28,12 @@ docs/firefox-profiles.md:
   whole number, each stack's sum then rounded half up; a stack that rounds to 0 is left
   out). Lines "STACK COUNT" sorted by the UTF-8 bytes of STACK; a lone surrogate from a
   JSON escape is written as its 3-byte WTF-8 form.
+
+--ordered writes one thread's samples in their order instead (--thread N, or the one thread
+that has samples): a line per sample with a weight ("STACK WEIGHT", zero weights left out),
+the lines of a flame chart; --samples weighs every sample 1 (foldsvg's --weight samples).
+Fractional weights are rounded where they end up: a sample's count is the rounded running
+total after it minus the rounded total before it.
 
 Malformed input (an index out of range, a cycle of prefixes, a missing table) stops with
 an error rather than guessing. Standard error lists the threads, one line each:
@@ -273,15 +279,40 @@ def fold(threads, only=None):
     return counts, totals
 
 
+def ordered(th, samples=False):
+    """A thread's samples in order, as (stack, count) pairs."""
+    out, total, shown = [], 0, 0
+    for stack, w in th.samples:
+        total += 1 if samples else exact(w, th.origin)
+        upto = (total + Fraction(1, 2)).__floor__() if isinstance(total, Fraction) else total
+        if upto != shown:
+            out.append((th.folded(stack), upto - shown))
+        shown = upto
+    return out
+
+
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("profile")
     ap.add_argument("--thread", type=int, help="only thread N (0-based, document order)")
+    ap.add_argument("--ordered", action="store_true",
+                    help="one thread's samples in their order, a line each")
+    ap.add_argument("--samples", action="store_true", help="with --ordered: each sample weighs 1")
     a = ap.parse_args(argv)
     try:
         threads = threads_of(load(a.profile))
         if a.thread is not None and not 0 <= a.thread < len(threads):
             raise BadProfile("--thread %d: the profile has %d threads" % (a.thread, len(threads)))
+        if a.ordered:
+            busy = [i for i, th in enumerate(threads) if th.samples
+                    and (a.thread is None or i == a.thread)]
+            if len(busy) > 1:
+                raise BadProfile("--ordered: threads %s have samples: choose one" % busy)
+            out = sys.stdout.buffer
+            for k, c in ordered(threads[busy[0]], a.samples) if busy else []:
+                out.write(b"%s %d\n" % (k.encode("utf-8", "surrogatepass"), c))
+            out.flush()
+            return 0
         counts, totals = fold(threads, a.thread)
     except (BadProfile, OSError, ValueError, KeyError, TypeError) as e:
         print("ffprof2folded: %s" % e, file=sys.stderr)

@@ -477,6 +477,93 @@ START_TEST(test_bad_patterns)
 }
 END_TEST
 
+/* F on STACK (';'-separated) must fail with FOLDSVG_E_LIMIT, its message containing WANT. */
+static void ck_limit(fs_filter *f, const char *stack, const char *want)
+{
+    static char in[4096];
+    fs_strref fr[16];
+    size_t n = 0, len = strlen(stack), start = 0;
+    ck_assert(len < sizeof in);
+    memcpy(in, stack, len + 1);
+    for (size_t i = 0; i <= len; i++)
+        if (i == len || in[i] == ';') {
+            fr[n++] = (fs_strref){in + start, i - start};
+            start = i + 1;
+        }
+    fs_drop why;
+    ck_assert_int_eq(fs_filter_apply(f, fr, &n, &why), FOLDSVG_E_LIMIT);
+    ck_assert_msg(strstr(fs_filter_message(f), want) != NULL, "no '%s' in: %s", want,
+                  fs_filter_message(f));
+}
+
+/* Catastrophic backtracking: a limit hit is an error naming the pattern and the frame when
+ * the stack's fate depends on it, and no error when something else decides it. */
+#define RUN_A "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+START_TEST(test_backtracking_limits)
+{
+    const char *const inc[] = {"include", "(a+)+$", NULL};
+    fs_filter *f = make(inc);
+    ck_limit(f, "main;" RUN_A "x", "--include '(a+)+$' hit PCRE2's match (backtracking) limit");
+    ck_limit(f, "main;" RUN_A "x", "on the frame 'aaaaaaaa");
+    ck_apply(f, "main;aaax", DROP); /* short runs stay cheap and right */
+    ck_apply(f, "main;aaaa", "main;aaaa");
+    ck_apply(f, RUN_A "x;" RUN_A, RUN_A "x;" RUN_A); /* another frame decides */
+    fs_filter_free(f);
+
+    const char *const inc2[] = {"include", "(a+)+$", "include", "x$", NULL};
+    f = make(inc2);
+    ck_apply(f, "main;" RUN_A "x", "main;" RUN_A "x"); /* another pattern matched */
+    fs_filter_free(f);
+
+    const char *const exc[] = {"exclude", "(a+)+$", "exclude", "^main$", NULL};
+    f = make(exc);
+    ck_apply(f, RUN_A "x;main", DROP); /* excluded by a frame whatever the other says */
+    ck_limit(f, "other;" RUN_A "x", "--exclude '(a+)+$'");
+    fs_filter_free(f);
+
+    const char *const foc[] = {"focus", "(a+)+$|^f$", NULL};
+    f = make(foc);
+    ck_apply(f, "r;f;" RUN_A "x", "f;" RUN_A "x"); /* unknown only below the focus */
+    ck_limit(f, "r;" RUN_A "x;f", "--focus '(a+)+$|^f$'");
+    fs_filter_free(f);
+
+    /* --strip: the stripped name is unknown; controls in the shown name are masked */
+    const char *const strip[] = {"strip", "(a+)+$", NULL};
+    f = make(strip);
+    ck_limit(f, "m;\033[31m" RUN_A "x", "--strip '(a+)+$' hit");
+    ck_limit(f, "m;\033[31m" RUN_A "x", "on the frame '?[31maaaa");
+    ck_apply(f, "m;baaa", "m;b");
+    fs_filter_free(f);
+}
+END_TEST
+
+/* Limits hit on names that decide nothing are a warning (once, counted), and past a budget
+ * of distinct names an error: the run would otherwise cost names x limit. */
+START_TEST(test_backtracking_budget)
+{
+    const char *const inc[] = {"include", "^main$", "include", "(a+)+$", NULL};
+    fs_filter *f = make(inc);
+    char stack[256], why[768];
+    ck_assert_int_eq(fs_filter_warning(f, why, sizeof why), 0);
+    for (int i = 0; i < 15; i++) {
+        snprintf(stack, sizeof stack, "main;" RUN_A "x%d", i);
+        ck_apply(f, stack, stack); /* main decides */
+    }
+    ck_apply(f, "main;" RUN_A "x0", "main;" RUN_A "x0"); /* known: no new hit */
+    ck_assert_int_eq(fs_filter_warning(f, why, sizeof why), 1);
+    ck_assert_msg(strstr(why, "--include '(a+)+$' hit PCRE2's match (backtracking) limit on 15 "
+                              "frames (the first 'aaaa") != NULL,
+                  "%s", why);
+    ck_assert_msg(strstr(why, "...'); no stack depended on them") != NULL, "%s", why);
+    ck_assert_int_eq(fs_filter_warning(f, why, sizeof why), 0); /* said once */
+    ck_apply(f, "main;aaaa", "main;aaaa");                      /* no limit: goes on */
+    ck_limit(f, "main;" RUN_A "x15",
+             "--include '(a+)+$' hit PCRE2's match (backtracking) limit on 16 distinct frames (the "
+             "last 'aaaa");
+    fs_filter_free(f);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("filter");
@@ -500,6 +587,8 @@ static Suite *suite(void)
     tcase_add_test(tc, test_many_names);
     tcase_add_test(tc, test_cache_reset);
     tcase_add_test(tc, test_bad_patterns);
+    tcase_add_test(tc, test_backtracking_limits);
+    tcase_add_test(tc, test_backtracking_budget);
     suite_add_tcase(s, tc);
     return s;
 }

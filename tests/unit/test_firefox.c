@@ -14,7 +14,9 @@
 #include "fold/sanitize.h"
 #include "parse/firefox.h"
 #include "parse/input.h"
+#include "parse/threadsel.h"
 #include "testutil.h"
+#include "util/buf.h"
 
 #define FIXDIR FOLDSVG_TEST_DATA "/firefox"
 #define TOOLS FOLDSVG_TEST_TOOLS
@@ -128,14 +130,35 @@ static char *ts_folded(tsink *s)
     return out;
 }
 
+/* The stacks in the order they came, "STACK COUNT\n" each (zero counts left out, as the
+ * pipeline drops them); frees the entries. */
+static char *ts_sequence(tsink *s)
+{
+    fs_buf b = {0};
+    for (size_t i = 0; i < s->n; i++) {
+        if (s->e[i].count)
+            fs_buf_printf(&b, "%s %llu\n", s->e[i].key, (unsigned long long)s->e[i].count);
+        free(s->e[i].key);
+    }
+    free(s->e);
+    s->e = NULL;
+    s->n = s->cap = 0;
+    ck_assert_int_eq(fs_buf_status(&b), FOLDSVG_OK);
+    char *out = strdup(fs_buf_str(&b));
+    fs_buf_free(&b);
+    return out;
+}
+
 /* ---------------------------------------------------------------- helpers */
 
 /* What a test asks of the reader: a selection and weighting, or (THREAD_CB) a listing. */
 typedef struct fx_opts {
-    long thread;
+    long thread; /* -1: all (unless SEL) */
     int weight_samples;
     foldsvg_thread_fn thread_cb;
     void *thread_ud;
+    const char *sel[4]; /* --thread values beside THREAD */
+    int ordered;        /* --flamechart */
 } fx_opts;
 
 typedef struct tinfo {
@@ -164,14 +187,22 @@ static foldsvg_status run_input(fs_input *in, const fx_opts *o, tsink *s, char *
                                 foldsvg_error *err)
 {
     ts_init(s);
-    fs_input_opts io = {.thread = o ? o->thread : -1, .weight_samples = o ? o->weight_samples : 0};
+    fs_input_opts io = {.weight_samples = o ? o->weight_samples : 0, .ordered = o ? o->ordered : 0};
+    char index[24];
+    if (o && o->thread >= 0) {
+        snprintf(index, sizeof index, "%ld", o->thread);
+        ck_assert_int_eq(fs_strlist_push(&io.threads, index), FOLDSVG_OK);
+    }
+    for (int i = 0; o && i < 4 && o->sel[i]; i++)
+        ck_assert_int_eq(fs_strlist_push(&io.threads, o->sel[i]), FOLDSVG_OK);
     foldsvg_status st = o && o->thread_cb
                             ? fs_firefox_list_threads(in, &io, o->thread_cb, o->thread_ud, err)
                             : fs_firefox_read(in, &io, &s->base, err);
+    fs_strlist_free(&io.threads);
     if (st == FOLDSVG_OK)
         st = fs_fracsum_flush(&s->frac, ts_rounded, s, fs_input_name(in), err);
     fs_fracsum_free(&s->frac);
-    char *f = ts_folded(s);
+    char *f = o && o->ordered ? ts_sequence(s) : ts_folded(s);
     if (out)
         *out = f;
     else
@@ -528,6 +559,124 @@ START_TEST(sp1_inherited_by_subprofiles)
              "\"samples\":{\"schema\":{\"stack\":0,\"threadCPUDelta\":1},\"data\":[[0,7]]}}]}]}",
              thr);
     expect_ok(json, NULL, "a 10\nb 7\n");
+}
+END_TEST
+
+/* The ordered mode (--flamechart): the runs of equal stacks in their order, each weighed as
+ * the sums are, Gecko and processed, the weights coming before or after the stacks. */
+#define ORDER_GECKO                                                                                \
+    "{\"meta\":{\"version\":24,\"product\":\"SP1 ZKVM\"},\"threads\":[{\"name\":\"T\","            \
+    "\"stringTable\":[\"a\",\"b\",\"main\"],"                                                      \
+    "\"frameTable\":{\"schema\":{\"location\":0},\"data\":[[2],[0],[1]]},"                         \
+    "\"stackTable\":{\"schema\":{\"prefix\":0,\"frame\":1},\"data\":[[null,0],[0,1],[0,2]]},"
+
+START_TEST(ordered_gecko_runs)
+{
+    fx_opts o = {.thread = -1, .ordered = 1};
+    /* SP1 cycles: a a b a null a; a row without threadCPUDelta weighs 1 */
+    expect_ok(ORDER_GECKO "\"samples\":{\"schema\":{\"stack\":0,\"threadCPUDelta\":1},"
+                          "\"data\":[[1,3],[1,4],[2,5],[1,1],[null,2],[1]]}}]}",
+              &o, "main;a 7\nmain;b 5\nmain;a 1\n[unknown] 2\nmain;a 1\n");
+    /* rows before their schema (read again at the end) keep their order */
+    expect_ok(ORDER_GECKO "\"samples\":{\"data\":[[2,5],[2,5],[1,1],[2,1]],"
+                          "\"schema\":{\"threadCPUDelta\":1,\"stack\":0}}}]}",
+              &o, "main;b 10\nmain;a 1\nmain;b 1\n");
+    /* --weight samples: each row 1 */
+    fx_opts ws = {.thread = -1, .ordered = 1, .weight_samples = 1};
+    expect_ok(ORDER_GECKO "\"samples\":{\"schema\":{\"stack\":0,\"threadCPUDelta\":1},"
+                          "\"data\":[[1,3],[1,4],[2,5]]}}]}",
+              &ws, "main;a 2\nmain;b 1\n");
+    /* the same profile unordered: one sum per stack */
+    expect_ok(ORDER_GECKO "\"samples\":{\"schema\":{\"stack\":0,\"threadCPUDelta\":1},"
+                          "\"data\":[[1,3],[2,5],[1,4]]}}]}",
+              NULL, "main;a 7\nmain;b 5\n");
+}
+END_TEST
+
+START_TEST(ordered_processed_runs)
+{
+    fx_opts o = {.thread = -1, .ordered = 1};
+#define ORDER_PROCESSED                                                                            \
+    "{\"meta\":{\"preprocessedProfileVersion\":%d},\"threads\":[{"                                 \
+    "\"stringArray\":[\"r\",\"s\"],\"stackTable\":{\"frame\":[0,1],"                               \
+    "\"prefix\":[null,0]},\"frameTable\":{\"func\":[0,1]},"                                        \
+    "\"funcTable\":{\"name\":[0,1]},\"samples\":{%s}}]}"
+    char json[2048];
+    static const struct {
+        int version;
+        const char *samples, *want;
+    } cases[] = {
+        /* no weights: 1 each */
+        {66, "\"stack\":[1,1,0,1]", "r;s 2\nr 1\nr;s 1\n"},
+        /* weights after the stacks, and before */
+        {66, "\"stack\":[1,1,0,1],\"weight\":[2,3,4,5]", "r;s 5\nr 4\nr;s 5\n"},
+        {66, "\"weight\":[2,3,4,5],\"stack\":[1,1,0,1]", "r;s 5\nr 4\nr;s 5\n"},
+        /* a null stack between two equal ones */
+        {66, "\"stack\":[0,null,0],\"weight\":[1,1,1]", "r 1\n[unknown] 1\nr 1\n"},
+        /* durations before v29, either order */
+        {20, "\"stack\":[0,0,1],\"duration\":[2,3,4]", "r 5\nr;s 4\n"},
+        {20, "\"duration\":[2,3,4],\"stack\":[0,0,1]", "r 5\nr;s 4\n"},
+        /* fractions rounded where they end up: running totals 0.4 0.8 1.2 1.6 -> 0 1 1 2 */
+        {66, "\"stack\":[0,1,0,1],\"weight\":[0.4,0.4,0.4,0.4],\"weightType\":\"tracing-ms\"",
+         "r;s 1\nr;s 1\n"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(json, sizeof json, ORDER_PROCESSED, cases[i].version, cases[i].samples);
+        expect_ok(json, &o, cases[i].want);
+    }
+}
+END_TEST
+
+/* One thread only: several with samples is a usage error that names them; --thread picks. */
+START_TEST(ordered_needs_one_thread)
+{
+    const char *json = "{\"meta\":{\"preprocessedProfileVersion\":66},\"shared\":{"
+                       "\"stringArray\":[\"r\"],\"stackTable\":{\"frame\":[0],\"prefix\":[null]},"
+                       "\"frameTable\":{\"func\":[0]},\"funcTable\":{\"name\":[0]}},"
+                       "\"threads\":[{\"name\":\"Main\",\"samples\":{\"stack\":[0]}},"
+                       "{\"name\":\"Idle\",\"samples\":{\"stack\":[]}},"
+                       "{\"name\":\"Worker 1\",\"samples\":{\"stack\":[0,0]}}]}";
+    fx_opts o = {.thread = -1, .ordered = 1};
+    expect_err(json, &o, FOLDSVG_E_USAGE, "--flamechart", "2 threads have samples",
+               "0 'Main', 2 'Worker 1'", "--thread", NULL);
+    fx_opts one = {.thread = -1, .ordered = 1, .sel = {"/^Work/"}};
+    expect_ok(json, &one, "r 2\n");
+    fx_opts two = {.thread = -1, .ordered = 1, .sel = {"Main", "Idle"}};
+    expect_ok(json, &two, "r 1\n"); /* Idle has no samples */
+    fx_opts none = {.thread = -1, .sel = {"Main", "/ 1$/"}};
+    expect_ok(json, &none, "r 3\n"); /* unordered: the union */
+}
+END_TEST
+
+START_TEST(thread_selection)
+{
+    const char *json = "{\"meta\":{\"preprocessedProfileVersion\":66},\"shared\":{"
+                       "\"stringArray\":[\"r\",\"s\"],\"stackTable\":{\"frame\":[0,1],"
+                       "\"prefix\":[null,null]},\"frameTable\":{\"func\":[0,1]},"
+                       "\"funcTable\":{\"name\":[0,1]}},"
+                       "\"threads\":[{\"name\":\"3\",\"samples\":{\"stack\":[0]}},"
+                       "{\"samples\":{\"stack\":[1,1]}},"
+                       "{\"name\":\"3\",\"samples\":{\"stack\":[0,1,1,1]}}]}";
+    /* digits are an index, even when a thread has them as its name: /^3$/ is the name */
+    fx_opts idx = {.thread = -1, .sel = {"1"}};
+    expect_ok(json, &idx, "s 2\n");
+    fx_opts name = {.thread = -1, .sel = {"/^3$/"}};
+    expect_ok(json, &name, "r 2\ns 3\n");
+    /* the unnamed thread: an empty name */
+    fx_opts empty = {.thread = -1, .sel = {"/^$/"}};
+    expect_ok(json, &empty, "s 2\n");
+    fx_opts miss = {.thread = -1, .sel = {"1", "worker"}};
+    expect_err(json, &miss, FOLDSVG_E_USAGE, "--thread 'worker': no thread's name is that",
+               "0 '3', 1 '', 2 '3'", NULL);
+    fx_opts range = {.thread = 3};
+    expect_err(json, &range, FOLDSVG_E_USAGE, "--thread 3: the profile has 3 threads (0..2)", NULL);
+    foldsvg_error err;
+    ck_assert_int_eq(fs_threadsel_check("/a(/", &err), FOLDSVG_E_USAGE);
+    ck_assert_msg(strstr(err.message, "--thread 'a(': invalid regular expression"), "%s",
+                  err.message);
+    ck_assert_int_eq(fs_threadsel_check("99999999999", &err), FOLDSVG_E_USAGE);
+    ck_assert_int_eq(fs_threadsel_check("GeckoMain", &err), FOLDSVG_OK);
+    ck_assert_int_eq(fs_threadsel_check("/", &err), FOLDSVG_OK); /* a name: "/" */
 }
 END_TEST
 
@@ -1140,6 +1289,10 @@ static Suite *suite(void)
     tcase_add_test(tc, sample_cells_with_containers);
     tcase_add_test(tc, sp1_inherited_by_subprofiles);
     tcase_add_test(tc, processed_weights_and_units);
+    tcase_add_test(tc, ordered_gecko_runs);
+    tcase_add_test(tc, ordered_processed_runs);
+    tcase_add_test(tc, ordered_needs_one_thread);
+    tcase_add_test(tc, thread_selection);
     tcase_add_test(tc, wrapper_and_detection);
     tcase_add_test(tc, deep_prefix_chain);
     tcase_add_test(tc, error_truncated_json);

@@ -42,42 +42,44 @@ static fs_nameattr_map *parsed(const char *text, warnings *ws)
     return m;
 }
 
-/* The three example files describe the same attributes. */
+/* A's attributes as "k=v|k=v" in their order. Returns a static buffer. */
+static const char *attrs(const fs_nameattr *a)
+{
+    static char out[4096];
+    size_t o = 0;
+    out[0] = '\0';
+    for (size_t i = 0; a && i < a->nattrs; i++) {
+        int n = snprintf(out + o, sizeof out - o, "%s%s=%s", i ? "|" : "", a->attrs[i].key,
+                         a->attrs[i].value);
+        ck_assert(n > 0 && (size_t)n < sizeof out - o);
+        o += (size_t)n;
+    }
+    return out;
+}
+
+/* The three example files describe the same attributes: one set per name, whichever key
+ * gave them (g_extra's and a_extra's too), href as xlink:href, target="_top" added to a
+ * link without one. */
 static void check_example(const fs_nameattr_map *m)
 {
     ck_assert_uint_eq(fs_nameattr_size(m), 3);
     const fs_nameattr *a = get(m, "main");
     ck_assert(a != NULL);
-    ck_assert_str_eq(a->cls, "inferno");
     ck_assert_str_eq(a->title, "foo");
-    ck_assert_str_eq(a->href, "https://github.com/jonhoo/inferno");
-    ck_assert_str_eq(a->target, "_blank");
-    ck_assert(a->id == NULL);
-    /* g_extra=stroke-width="1" stroke="green": quotes stripped, order kept */
-    ck_assert_uint_eq(a->n_g_extra, 2);
-    ck_assert_str_eq(a->g_extra[0].key, "stroke-width");
-    ck_assert_str_eq(a->g_extra[0].value, "1");
-    ck_assert_str_eq(a->g_extra[1].key, "stroke");
-    ck_assert_str_eq(a->g_extra[1].value, "green");
-    ck_assert_uint_eq(a->n_a_extra, 2);
-    ck_assert_str_eq(a->a_extra[0].key, "rel");
-    ck_assert_str_eq(a->a_extra[0].value, "external");
-    ck_assert_str_eq(a->a_extra[1].key, "hreflang");
-    ck_assert_str_eq(a->a_extra[1].value, "en-us");
-
+    ck_assert_str_eq(attrs(a), "class=inferno|stroke-width=1|stroke=green|"
+                               "xlink:href=https://github.com/jonhoo/inferno|target=_blank|"
+                               "rel=external|hreflang=en-us");
     a = get(m, "cksum");
     ck_assert(a != NULL);
     ck_assert_str_eq(a->title, "bar");
-    ck_assert_str_eq(a->cls, "flames");
-    ck_assert_str_eq(a->href, "https://github.com/jonhoo/inferno");
-    ck_assert(a->target == NULL);
-    ck_assert_uint_eq(a->n_g_extra, 0);
-    ck_assert_uint_eq(a->n_a_extra, 0);
-
+    ck_assert_str_eq(attrs(a), "class=flames|xlink:href=https://github.com/jonhoo/inferno|"
+                               "target=_top");
     a = get(m, "noploop");
     ck_assert(a != NULL);
-    ck_assert_str_eq(a->id, "test");
-    ck_assert(a->title == NULL && a->href == NULL && a->cls == NULL);
+    ck_assert(a->title == NULL);
+    ck_assert_str_eq(attrs(a), "id=test");
+    ck_assert_str_eq(fs_nameattr_value(a, "id"), "test");
+    ck_assert(fs_nameattr_value(a, "xlink:href") == NULL);
 
     ck_assert(get(m, "_start") == NULL);
     ck_assert(get(m, "mai") == NULL);
@@ -124,21 +126,22 @@ END_TEST
 START_TEST(test_warnings)
 {
     warnings ws = {0};
-    fs_nameattr_map *m = parsed("f\tonclick=alert(1)\ttitle=T\n"
+    fs_nameattr_map *m = parsed("f\tbogus=alert(1)\ttitle=T\tonclick=go()\n"
                                 "\n"
                                 "g\tnoequals\tid=x\n",
                                 &ws);
     /* unknown key and a word without '=' warn, with file and line */
     ck_assert_int_eq(ws.n, 2);
     ck_assert_uint_eq(ws.line[0], 1);
-    ck_assert(strstr(ws.message[0], "onclick") != NULL);
+    ck_assert(strstr(ws.message[0], "bogus") != NULL);
     ck_assert(strstr(ws.message[0], "\"f\"") != NULL);
     ck_assert_str_eq(ws.file[0], "test.txt");
     ck_assert_uint_eq(ws.line[1], 3);
     ck_assert(strstr(ws.message[1], "noequals") != NULL);
     /* the rest of those lines still counts */
     ck_assert_str_eq(get(m, "f")->title, "T");
-    ck_assert_str_eq(get(m, "g")->id, "x");
+    ck_assert_str_eq(attrs(get(m, "f")), "onclick=go()");
+    ck_assert_str_eq(attrs(get(m, "g")), "id=x");
     ck_assert_uint_eq(fs_nameattr_size(m), 2);
     fs_nameattr_free(m);
 
@@ -147,6 +150,49 @@ START_TEST(test_warnings)
     const char *t = "f\tbogus=1\n";
     ck_assert_int_eq(fs_nameattr_parse(m, t, strlen(t), NULL, NULL, NULL, NULL), FOLDSVG_OK);
     ck_assert(get(m, "f") == NULL);
+    fs_nameattr_free(m);
+}
+END_TEST
+
+/* inferno's keys, and attributes given twice: one place each, the later value (issue 15,
+ * issue 17 item 6), across keys, extras and lines. */
+START_TEST(test_repeated_attributes)
+{
+    warnings ws = {0};
+    fs_nameattr_map *m =
+        parsed("f\tstyle=fill:red\tonmouseover=a()\tonmouseout=b()\tonclick=c()\n"
+               "g\tclass=one\tg_extra=class=two id=i1\ta_extra=id=i2 class=\"three\"\tid=i3\n"
+               "h\thref=u1\ta_extra=xlink:href=u2 target=_self\tg_extra=target=_parent\n"
+               "h\ttarget=_blank\n"
+               "k\tg_extra=xlink:href=u3\n"
+               "g\tclass=four\n",
+               &ws);
+    ck_assert_int_eq(ws.n, 0);
+    ck_assert_str_eq(attrs(get(m, "f")),
+                     "style=fill:red|onmouseover=a()|onmouseout=b()|onclick=c()");
+    ck_assert_str_eq(attrs(get(m, "g")), "class=four|id=i3");
+    ck_assert_str_eq(attrs(get(m, "h")), "xlink:href=u2|target=_blank");
+    /* a link from an extra is a link too, and gets its target */
+    ck_assert_str_eq(attrs(get(m, "k")), "xlink:href=u3|target=_top");
+    fs_nameattr_free(m);
+}
+END_TEST
+
+/* Extras the SVG could not carry and stay well-formed are dropped with a warning. */
+START_TEST(test_unwritable_attributes)
+{
+    warnings ws = {0};
+    fs_nameattr_map *m = parsed("f\tg_extra=foo:bar=1 xmlns=x xmlns:q=y 1a=2 a:b:c=3 ok=4 "
+                                "xlink:title=t xml:lang=en fg:note=n :x=5 a:=6\n",
+                                &ws);
+    ck_assert_str_eq(attrs(get(m, "f")), "ok=4|xlink:title=t|xml:lang=en|fg:note=n");
+    ck_assert_int_eq(ws.n, 7);
+    ck_assert(strstr(ws.message[0], "undeclared namespace prefix \"foo:bar\"") != NULL);
+    ck_assert(strstr(ws.message[1], "namespace declaration \"xmlns\"") != NULL);
+    ck_assert(strstr(ws.message[2], "namespace declaration \"xmlns:q\"") != NULL);
+    ck_assert(strstr(ws.message[3], "not an XML name \"1a\"") != NULL);
+    ck_assert(strstr(ws.message[4], "not an XML name \"a:b:c\"") != NULL);
+    ck_assert_uint_eq(ws.line[6], 1);
     fs_nameattr_free(m);
 }
 END_TEST
@@ -168,30 +214,20 @@ START_TEST(test_details)
     const fs_nameattr *a = get(m, "a b");
     ck_assert(a != NULL);
     ck_assert_str_eq(a->title, "with space");
-    ck_assert_str_eq(a->cls, ""); /* given, empty */
+    ck_assert_str_eq(attrs(a), "class="); /* given, empty */
     /* extras: a quoted value keeps its spaces; "" is an empty value; a bare word is no
      * pair; lines for one name merge, later values winning in the earlier place */
     a = get(m, "x");
     ck_assert(a != NULL);
     ck_assert_str_eq(a->title, "second");
-    ck_assert_uint_eq(a->n_g_extra, 5);
-    ck_assert_str_eq(a->g_extra[0].key, "onclick");
-    ck_assert_str_eq(a->g_extra[0].value, "alert('a b')");
-    ck_assert_str_eq(a->g_extra[1].key, "k");
-    ck_assert_str_eq(a->g_extra[1].value, "v2");
-    ck_assert_str_eq(a->g_extra[2].key, "z");
-    ck_assert_str_eq(a->g_extra[2].value, "");
-    ck_assert_str_eq(a->g_extra[3].key, "w");
-    ck_assert_str_eq(a->g_extra[3].value, "q");
-    ck_assert_str_eq(a->g_extra[4].key, "n");
-    ck_assert_str_eq(a->g_extra[4].value, "1");
+    ck_assert_str_eq(attrs(a), "onclick=alert('a b')|k=v2|z=|w=q|n=1");
     /* a name with no attributes, and a line with an empty name, add nothing */
     ck_assert(get(m, "only") == NULL);
     ck_assert(get(m, "") == NULL);
     /* the value is split at the first '=' only */
     ck_assert_str_eq(get(m, "t")->title, "a=b");
     /* a last line without a newline */
-    ck_assert_str_eq(get(m, "last")->href, "h");
+    ck_assert_str_eq(attrs(get(m, "last")), "xlink:href=h|target=_top");
     ck_assert_uint_eq(fs_nameattr_size(m), 4);
     fs_nameattr_free(m);
     fs_nameattr_free(NULL);
@@ -229,7 +265,7 @@ START_TEST(test_many_names)
         ck_assert_int_eq(fs_nameattr_parse(m, line, (size_t)n, NULL, NULL, NULL, NULL), FOLDSVG_OK);
     }
     ck_assert_uint_eq(fs_nameattr_size(m), 20000);
-    ck_assert_str_eq(get(m, "fn_12345")->id, "i12345");
+    ck_assert_str_eq(fs_nameattr_value(get(m, "fn_12345"), "id"), "i12345");
     ck_assert(get(m, "fn_20000") == NULL);
     fs_nameattr_free(m);
 }
@@ -242,6 +278,8 @@ static Suite *suite(void)
     tcase_add_test(tc, test_example_files);
     tcase_add_test(tc, test_nameattr_case);
     tcase_add_test(tc, test_warnings);
+    tcase_add_test(tc, test_repeated_attributes);
+    tcase_add_test(tc, test_unwritable_attributes);
     tcase_add_test(tc, test_details);
     tcase_add_test(tc, test_unreadable);
     tcase_add_test(tc, test_many_names);

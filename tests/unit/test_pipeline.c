@@ -74,7 +74,7 @@ static foldsvg_options *opts(const char *const *kv)
 static fs_pipeline *make(const foldsvg_options *o, rec *r, int with_frames)
 {
     memset(r, 0, sizeof *r);
-    fs_consumer to = {r, on_path, with_frames ? on_frames : NULL, NULL, NULL, NULL, NULL};
+    fs_consumer to = {r, on_path, with_frames ? on_frames : NULL, NULL, NULL, NULL, NULL, NULL};
     fs_pipeline *pl;
     foldsvg_error err;
     ck_assert_int_eq(fs_pipeline_new(&pl, &o->stack, &to, &err), FOLDSVG_OK);

@@ -1,12 +1,19 @@
 /* The one-of-each helpers of src/util and the asset templates: the sticky buffer, checked
- * growth, the UTF-8 decoder and cleaner, string lists, {{holes}}. */
+ * growth, the UTF-8 decoder and cleaner, string lists, {{holes}}, the atomic output's
+ * temporary files (registered for signal handlers, written through symbolic links). */
+#include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "render/template.h"
 #include "util/buf.h"
 #include "util/grow.h"
+#include "util/outfile.h"
+#include "util/pending.h"
 #include "util/strlist.h"
 #include "util/utf8.h"
 #include "testutil.h"
@@ -59,6 +66,15 @@ START_TEST(grow_doubles_and_checks)
     ck_assert_uint_eq(cap, 8); /* unchanged on failure */
     ck_assert_int_eq(fs_resize(&a, SIZE_MAX / 2, 8), FOLDSVG_E_NOMEM);
     ck_assert_uint_eq(a[3], 7);
+    /* trimming keeps what is used; an empty array is freed; never grows */
+    fs_trim(&a, &cap, 5, sizeof *a);
+    ck_assert_uint_eq(cap, 5);
+    ck_assert_uint_eq(a[3], 7);
+    fs_trim(&a, &cap, 9, sizeof *a);
+    ck_assert_uint_eq(cap, 5);
+    fs_trim(&a, &cap, 0, sizeof *a);
+    ck_assert_uint_eq(cap, 0);
+    ck_assert_ptr_null(a);
     free(a);
 }
 END_TEST
@@ -134,12 +150,111 @@ START_TEST(template_holes_sections_comments)
 }
 END_TEST
 
+static int exists(const char *path)
+{
+    struct stat sb;
+    return lstat(path, &sb) == 0;
+}
+
+/* Temporary files register while they exist; the handler's call removes them all (more
+ * than a block of slots, so that blocks are added), a commit then fails, and the slots
+ * come back for later files. */
+START_TEST(pending_outputs_removed)
+{
+    char dir[] = "/tmp/foldsvg-pending-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    enum { N = 70 };
+    static fs_atomic a[N];
+    static char path[N][96];
+    for (int i = 0; i < N; i++) {
+        snprintf(path[i], sizeof path[i], "%s/out%d.svg", dir, i);
+        ck_assert_int_eq(fs_atomic_open(&a[i], path[i]), 0);
+        ck_assert_ptr_nonnull(a[i].pending);
+        ck_assert(exists(a[i].tmp));
+    }
+    ck_assert_int_eq(foldsvg_remove_pending_outputs(), N);
+    ck_assert_int_eq(foldsvg_remove_pending_outputs(), 0);
+    for (int i = 0; i < N; i++) {
+        ck_assert(!exists(a[i].tmp));
+        if (i % 2)
+            ck_assert_int_eq(fs_atomic_commit(&a[i]), -1); /* its file is gone */
+        else
+            fs_atomic_abort(&a[i]);
+        ck_assert(!exists(path[i]));
+    }
+    /* slots are reused; a committed file is no longer pending */
+    fs_atomic b;
+    ck_assert_int_eq(fs_atomic_open(&b, path[0]), 0);
+    ck_assert_int_eq(fs_atomic_commit(&b), 0);
+    ck_assert(exists(path[0]));
+    ck_assert_int_eq(foldsvg_remove_pending_outputs(), 0);
+    ck_assert(exists(path[0]));
+    unlink(path[0]);
+    rmdir(dir);
+}
+END_TEST
+
+/* A symbolic link target: the file it names is written, beside itself; the link stays. */
+START_TEST(atomic_through_links)
+{
+    char dir[] = "/tmp/foldsvg-links-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char sub[128], real[160], link[160], chain[160], dangling[160], made[160], loop[160];
+    snprintf(sub, sizeof sub, "%s/sub", dir);
+    ck_assert_int_eq(mkdir(sub, 0777), 0);
+    snprintf(real, sizeof real, "%s/real.txt", sub);
+    snprintf(link, sizeof link, "%s/link.txt", dir);
+    snprintf(chain, sizeof chain, "%s/chain.txt", dir);
+    snprintf(dangling, sizeof dangling, "%s/dangling.txt", dir);
+    snprintf(made, sizeof made, "%s/made.txt", sub);
+    snprintf(loop, sizeof loop, "%s/loop.txt", dir);
+    FILE *f = fopen(real, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("old\n", f);
+    fclose(f);
+    ck_assert_int_eq(symlink("sub/real.txt", link), 0);
+    ck_assert_int_eq(symlink(link, chain), 0);
+    ck_assert_int_eq(symlink("sub/made.txt", dangling), 0);
+    ck_assert_int_eq(symlink("loop.txt", loop), 0);
+    const char *targets[] = {link, chain, dangling};
+    const char *written[] = {real, real, made};
+    for (int i = 0; i < 3; i++) {
+        fs_atomic a;
+        ck_assert_int_eq(fs_atomic_open(&a, targets[i]), 0);
+        ck_assert_str_eq(a.target, written[i]);
+        ck_assert(strncmp(a.tmp, sub, strlen(sub)) == 0); /* beside the file */
+        ck_assert_int_eq(write(a.fd, "new\n", 4), 4);
+        ck_assert_int_eq(fs_atomic_commit(&a), 0);
+        struct stat sb;
+        ck_assert_int_eq(lstat(targets[i], &sb), 0);
+        ck_assert(S_ISLNK(sb.st_mode));
+        char *text = fs_test_slurp(written[i], NULL);
+        ck_assert_str_eq(text, "new\n");
+        free(text);
+    }
+    fs_atomic a;
+    errno = 0;
+    ck_assert_int_eq(fs_atomic_open(&a, loop), -1);
+    ck_assert_int_eq(errno, ELOOP);
+    unlink(loop);
+    unlink(dangling);
+    unlink(chain);
+    unlink(link);
+    unlink(made);
+    unlink(real);
+    rmdir(sub);
+    rmdir(dir);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("util");
     TCase *tc = tcase_create("util");
     tcase_add_test(tc, buf_failure_sticks);
     tcase_add_test(tc, grow_doubles_and_checks);
+    tcase_add_test(tc, pending_outputs_removed);
+    tcase_add_test(tc, atomic_through_links);
     tcase_add_test(tc, utf8_decode_and_clean);
     tcase_add_test(tc, strlist_push_copy_has);
     tcase_add_test(tc, template_holes_sections_comments);

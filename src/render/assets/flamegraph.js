@@ -12,6 +12,14 @@
  * so nothing here is global. It must never contain the CDATA terminator (two closing square
  * brackets followed by a greater-than sign). Keep to ES2017: no modules, no top-level names.
  *
+ * All of it is the function graph(settings, root, given), run at once for the SVG the script
+ * sits in, and run again for each flame graph the views draw (the callers and callees of a
+ * function, "sandwich": see drawView): GIVEN then holds the numbers of the frames drawn, so
+ * that nothing is read back from the DOM. Shift+click (Shift+Enter) on a frame calls
+ * root.foldsvg.onviews with its name: by default the views below the graph in this SVG; the
+ * HTML report puts its own there (report.js) and draws them from its stacks through
+ * root.foldsvg.sandwich.
+ *
  * Contract with the SVG writer (see script.c and script.h): the <script> is a direct child of
  * the root <svg id="P-root">, P = settings.id; the UI texts P-title, P-details, P-unzoom,
  * P-search, P-matched, the background rect P-bg and the nested <svg id="P-frames"> are direct
@@ -55,20 +63,22 @@
  * Home to the root frame. Enter or Space zooms, Escape resets, Ctrl+F or F3 searches.
  */
 
+(function graph(settings, root, given) {
 var SVGNS = "http://www.w3.org/2000/svg";
 var P = String(settings.id || "fg");
-var script = document.currentScript;
-var root = script && script.parentNode;
 if (!root || root.getAttribute("id") !== P + "-root") {
     /* not in the SVG the writer made (or no currentScript): nothing of ours to drive */
     return;
 }
+var script = document.currentScript && document.currentScript.parentNode === root ? document.currentScript : null;
 
 var fontsize = +settings.fontsize || 12;
 var fontwidth = +settings.fontwidth || 0.59;
 var xpad = settings.xpad == null ? 10 : +settings.xpad;
 var searchcolor = settings.searchcolor || "rgb(230,0,230)";
 var nametype = settings.nametype == null ? "Function:" : String(settings.nametype);
+var countname = settings.countname == null ? "cycles" : String(settings.countname);
+var factor = +settings.factor || 1;
 var fluid = !!settings.fluid;
 var truncateRight = !!settings.truncate_text_right;
 var staticWidth = +root.getAttribute("width") || +settings.width || 1200;
@@ -83,36 +93,47 @@ var SHOW = 1;
 var PARENT = 2;
 var XHTMLNS = "http://www.w3.org/1999/xhtml";
 
-/* Our styles, in place before any frame is styled (a style sheet added later would restyle
- * every frame). */
+/* Our styles, in place before any frame is styled: a style sheet added later restyles every
+ * frame of the page (a selector such as "#X-root text" makes the browser restyle each text
+ * element). So they hold, from the start, the rules of the views this graph may draw
+ * (P-callees, P-callers: ours, and the writer's made over for them); the views add none. */
+function ourStyle(P) {
+    var R = "#" + P + "-root";
+    var FR = R + " #" + P + "-frames > *";
+    var ZM = R + " #" + P + "-zoom > *";
+    return (
+        /* the layers take pointer events only on their frames, never over the UI texts */
+        R + " .fs-layer, " + R + " .fs-layer > div, " + R + " #" + P + "-frames, " + R + " #" + P + "-zoom { pointer-events:none; }\n" +
+        FR + ", " + ZM + " { pointer-events:visiblePainted; }\n" +
+        /* The hover and focus outlines are one rect of ours over the frames: a style change on a
+         * frame would repaint all the frames of its layer. */
+        FR + ":hover, " + ZM + ":hover { stroke:inherit; stroke-width:inherit; cursor:pointer; }\n" +
+        R + " > .fs-outline { fill:none; stroke:black; stroke-width:0.5; pointer-events:none; }\n" +
+        R + " > .fs-outline.focus { stroke-width:1.5; }\n" +
+        R + " #" + P + "-ignorecase { text-anchor:end; cursor:pointer; opacity:0.35; }\n" +
+        R + " #" + P + "-ignorecase:hover, " + R + " #" + P + "-ignorecase.show { opacity:1; }\n" +
+        R + " #" + P + "-search.show { opacity:1; }\n" +
+        FR + ", " + ZM + ", " + R + " > text { outline:none; }\n" +
+        R + " > text:focus-visible, " + R + " > .fs-views > text:focus-visible { text-decoration:underline; }\n" +
+        R + " > .fs-views > .fs-close { text-anchor:end; cursor:pointer; }\n" +
+        (darkMedia ? darkMedia + " {\n" +
+        "  " + R + " { background-color:#1b1b1f; color-scheme:dark; }\n" +
+        "  " + R + " > .fs-bg { fill:#1b1b1f; }\n" +
+        "  " + R + " > text, " + R + " > .fs-views > text { fill:#e6e6e6; }\n" +
+        "  " + R + " > .fs-outline { stroke:#ffffff; }\n" +
+        "}\n" : ""));
+}
+
 var style = document.createElementNS(SVGNS, "style");
 style.setAttribute("id", P + "-jsstyle");
-var R = "#" + P + "-root";
-var FR = R + " #" + P + "-frames > *";
-var ZM = R + " #" + P + "-zoom > *";
-style.textContent =
-    /* the layers take pointer events only on their frames, never over the UI texts */
-    R + " .fs-layer, " + R + " .fs-layer > div, " + R + " #" + P + "-frames, " + R + " #" + P + "-zoom { pointer-events:none; }\n" +
-    FR + ", " + ZM + " { pointer-events:visiblePainted; }\n" +
-    /* The hover and focus outlines are one rect of ours over the frames: a style change on a
-     * frame would repaint all the frames of its layer. */
-    FR + ":hover, " + ZM + ":hover { stroke:inherit; stroke-width:inherit; cursor:pointer; }\n" +
-    R + " > .fs-outline { fill:none; stroke:black; stroke-width:0.5; pointer-events:none; }\n" +
-    R + " > .fs-outline.focus { stroke-width:1.5; }\n" +
-    R + " #" + P + "-ignorecase { text-anchor:end; cursor:pointer; opacity:0.35; }\n" +
-    R + " #" + P + "-ignorecase:hover, " + R + " #" + P + "-ignorecase.show { opacity:1; }\n" +
-    R + " #" + P + "-search.show { opacity:1; }\n" +
-    FR + ", " + ZM + ", " + R + " > text { outline:none; }\n" +
-    R + " > text:focus-visible { text-decoration:underline; }\n" +
-    (darkMedia ? darkMedia + " {\n" +
-    "  " + R + " { background-color:#1b1b1f; color-scheme:dark; }\n" +
-    "  " + R + " > .fs-bg { fill:#1b1b1f; }\n" +
-    "  " + R + " > text { fill:#e6e6e6; }\n" +
-    "  " + R + " > .fs-outline { stroke:#ffffff; }\n" +
-    "}\n" : "");
 /* each copy of the SVG on a page has its own (the same ids: its rules match every copy) */
-if (!(script.previousElementSibling && script.previousElementSibling.getAttribute("id") === P + "-jsstyle")) {
-    root.insertBefore(style, script);
+if (!given && !(script && script.previousElementSibling &&
+                script.previousElementSibling.getAttribute("id") === P + "-jsstyle")) {
+    var writer = writerStyle();
+    style.textContent = ourStyle(P) + ["-callees", "-callers"].map(function (v) {
+        return ourStyle(P + v) + writer.split("#" + P + "-").join("#" + P + v + "-");
+    }).join("");
+    root.insertBefore(style, script || root.firstChild);
 }
 
 /* ---- layers: P-frames in a <foreignObject><div> of its own, and the zoom layer ------------ */
@@ -236,9 +257,17 @@ function init() {
         rects.push(parts.rect);
         texts.push(parts.text);
         titles.push(parts.title);
-        xs.push(+parts.rect.getAttribute("fg:x") || 0);
-        ws.push(+parts.rect.getAttribute("fg:w") || 0);
-        ys.push(+parts.rect.getAttribute("y") || 0);
+        if (given) {
+            /* frames drawn by the views (drawView): their numbers are known */
+            var k = els.length - 1;
+            xs.push(given.x[k]);
+            ws.push(given.w[k]);
+            ys.push(given.y[k]);
+        } else {
+            xs.push(+parts.rect.getAttribute("fg:x") || 0);
+            ws.push(+parts.rect.getAttribute("fg:w") || 0);
+            ys.push(+parts.rect.getAttribute("y") || 0);
+        }
     }
     var n = els.length;
     var X = new Float64Array(xs);
@@ -271,8 +300,8 @@ function init() {
         }
     }
 
-    var tips = new Array(n);
-    var names = new Array(n);
+    var tips = given ? given.tips : new Array(n);
+    var names = given ? given.names : new Array(n);
     var titleRe = /^([\s\S]*) \([0-9][0-9,]* [^,()]*, [0-9.]+%(?:; [^)]*)?\)$/;
     function tipOf(i) {
         if (tips[i] === undefined) {
@@ -325,7 +354,9 @@ function init() {
      * framesW the frames' % widths are shares of; a scaled SVG scales labels and frames alike. */
     var LABEL_PAD = 3;
     var LABEL_END = 1;
-    var meter = fontMeter(layers.probe, fontsize * fontwidth);
+    /* the views' graphs use the font as their owner measured it (same font, same size) */
+    var sharedMeter = !!(given && given.meter);
+    var meter = sharedMeter ? given.meter : fontMeter(layers.probe, fontsize * fontwidth);
     var fitGen = 1;                /* bumped whenever the frames' width or the font changes */
     var NW = new Float64Array(n).fill(-1); /* a name's width, -1: not known for this fit */
     var framesW = 0;               /* the frames' width (set by layout()) */
@@ -339,7 +370,7 @@ function init() {
     }
 
     function labelFor(i, pct) {
-        if (!texts[i]) {
+        if (!texts[i] && !given) {
             return "";
         }
         var room = (pct * framesW) / 100 - LABEL_PAD - LABEL_END;
@@ -355,7 +386,7 @@ function init() {
 
     /* whether the writer may have written a label for frame I (conservative: then it is read) */
     function writerLabel(i) {
-        return !!texts[i] && (100 * Wd[i]) / total / writerChar >= 3 - 1e-6;
+        return !given && !!texts[i] && (100 * Wd[i]) / total / writerChar >= 3 - 1e-6;
     }
 
     /* the narrowest frame (in % of the frames' width) that may get a label */
@@ -369,7 +400,7 @@ function init() {
     function measureNames(list) {
         var need = null;
         for (var k = 0; list && k < list.length; k++) {
-            if (texts[list[k]]) {
+            if (texts[list[k]] || given) {
                 need = meter.need(nameOf(list[k]), need);
             }
         }
@@ -561,6 +592,9 @@ function init() {
             }
             if (label !== "") {
                 var tx = (px + labelOffset).toFixed(4) + "%";
+                if (!texts[i]) {
+                    texts[i] = labelEl(els[i], i);
+                }
                 if (tx !== shownTextX[i]) {
                     texts[i].setAttribute("x", tx);
                     shownTextX[i] = tx;
@@ -579,6 +613,15 @@ function init() {
             layers.top.fo.style.display = "none";
             clearCopies();
         }
+    }
+
+    /* The views draw a frame's <text> only once it has a label: most frames never get one,
+     * and every element costs (a view opens with thousands of frames). */
+    function labelEl(g, i) {
+        var t = document.createElementNS(SVGNS, "text");
+        t.setAttribute("y", given.ty[i]);
+        g.appendChild(t);
+        return t;
     }
 
     function clearCopies() {
@@ -618,6 +661,9 @@ function init() {
             var pw = tW[i];
             parts.rect.setAttribute("x", px.toFixed(4) + "%");
             parts.rect.setAttribute("width", pw.toFixed(4) + "%");
+            if (!parts.text && given && labelFor(i, pw) !== "") {
+                parts.text = labelEl(c, i);
+            }
             if (parts.text) {
                 var label = labelFor(i, pw);
                 if (label !== "") {
@@ -826,9 +872,17 @@ function init() {
     }
 
     /* ---- width ------------------------------------------------------------------------- */
+    var knownWidth = given && given.width > 0 ? given.width : 0;
     function measureWidth() {
         if (!fluid) {
             return staticWidth;
+        }
+        if (knownWidth) {
+            /* the views' graphs: their host was measured once for both */
+            var kw = knownWidth;
+            knownWidth = 0;
+            root.setAttribute("width", "100%");
+            return kw;
         }
         root.setAttribute("width", "100%");
         var w = root.getBoundingClientRect().width;
@@ -898,7 +952,7 @@ function init() {
     /* the font measured again (the page's scale or fonts may have changed): true when the
      * labels must be fitted again */
     function remeasure() {
-        if (!meter.measure()) {
+        if (sharedMeter || !meter.measure()) {
             return false;
         }
         refit();
@@ -914,6 +968,11 @@ function init() {
         layoutPending = true;
         requestAnimationFrame(function () {
             layoutPending = false;
+            if (root.checkVisibility && !root.checkVisibility()) {
+                /* hidden (the report's views in its place): measuring would lay out every
+                 * frame for nothing; it is measured again when it shows */
+                return;
+            }
             var changed = layout();
             if (remeasure() || changed) {
                 paint();
@@ -1113,7 +1172,7 @@ function init() {
     function writeState() {
         try {
             var params = new URLSearchParams(window.location.search);
-            ["x", "y", "s", "i"].forEach(function (k) {
+            ["x", "y", "s", "i", "sandwich"].forEach(function (k) {
                 params.delete(k);
             });
             if (zoomed >= 0) {
@@ -1125,6 +1184,9 @@ function init() {
             }
             if (ignoreCase) {
                 params.set("i", "1");
+            }
+            if (viewsName != null) {
+                params.set("sandwich", viewsName);
             }
             var q = params.toString();
             var url = window.location.pathname + (q ? "?" + q : "") + window.location.hash;
@@ -1163,7 +1225,201 @@ function init() {
         if (params.has("s")) {
             search(params.get("s"));
         }
+        if (params.has("sandwich")) {
+            showViews(params.get("sandwich"));
+        }
         restoring = false;
+    }
+
+    /* ---- views: callers and callees (see drawView) --------------------------------------- */
+    /* The stacks of this graph's own frames (the view of an SVG on its own), made once:
+     * frames in order of x, then depth, are a pre-order of the call tree; a frame's self
+     * count is its width minus its children's. */
+    var frameStacks = null;
+    function stacksOfFrames() {
+        if (frameStacks) {
+            return frameStacks;
+        }
+        var order = new Array(n);
+        for (var i = 0; i < n; i++) {
+            order[i] = i;
+        }
+        order.sort(function (a, b) {
+            return X[a] - X[b] || D[a] - D[b];
+        });
+        var parent = new Int32Array(n);
+        var name = new Int32Array(n);
+        var self = new Float64Array(n);
+        var fnames = [];
+        var fills = [];
+        var seen = new Map();
+        var open = [];             /* the node of each depth on the current path */
+        for (var k = 0; k < n; k++) {
+            i = order[k];
+            var d = D[i];
+            open[d] = k;
+            parent[k] = d > 0 ? open[d - 1] : -1;
+            self[k] += Wd[i];
+            if (d > 0) {
+                self[parent[k]] -= Wd[i];
+            }
+            if (k === 0) {
+                name[k] = -1;
+                continue;
+            }
+            var nm = nameOf(i);
+            var f = seen.get(nm);
+            if (f === undefined) {
+                f = fnames.length;
+                seen.set(nm, f);
+                fnames.push(nm);
+                fills.push(origFill[i] !== undefined ? origFill[i] : rects[i].getAttribute("fill"));
+            }
+            name[k] = f;
+        }
+        var byName = fnames.map(function (s, j) {
+            return j;
+        }).sort(function (a, b) {
+            return fnames[a] < fnames[b] ? -1 : fnames[a] > fnames[b] ? 1 : 0;
+        });
+        var rank = new Int32Array(fnames.length);
+        byName.forEach(function (f2, r) {
+            rank[f2] = r;
+        });
+        frameStacks = {
+            n: n, parent: parent, name: name, self: self, names: fnames, rank: rank, index: seen,
+            color: function (f3) {
+                return fills[f3] || "rgb(200,200,200)";
+            }
+        };
+        return frameStacks;
+    }
+
+    var dataFor = null;
+    var dataStacks = null;
+
+    /* Draws the callees and callers graphs of the function NAME into OPT.callees and
+     * OPT.callers (emptied first) from OPT.data (the report's stacks; else this graph's
+     * frames): {name, callees, callers (their roots), total, self, of, dropped: the narrow
+     * frames left out (VIEW_FRAMES)}, or null when no stack holds NAME. OPT.width,
+     * OPT.fluid: as drawView's; OPT.hostWidth: the hosts' width when the caller knows it
+     * (else it is measured, which lays the page out). */
+    function sandwichViews(name, opt) {
+        var t;
+        if (opt.data) {
+            if (dataFor !== opt.data) {
+                dataFor = opt.data;
+                dataStacks = stacksOfData(opt.data);
+            }
+            t = dataStacks;
+        } else {
+            t = stacksOfFrames();
+        }
+        var f = t ? functionIndex(t, String(name)) : -1;
+        if (f < 0) {
+            return null;
+        }
+        var s = sandwich(t, f);
+        if (!(s.total > 0)) {
+            return null;
+        }
+        var mw = settings.minwidth == null ? 0.01 : +settings.minwidth;
+        var shown = name.length > 80 ? name.slice(0, 78) + ".." : name;
+        var out = { name: name, total: s.total, self: s.self, of: s.of, dropped: 0 };
+        /* one layout for both graphs: the width of their hosts */
+        var hostWidth = !opt.fluid ? 0 : opt.hostWidth > 0 ? opt.hostWidth : opt.callees.getBoundingClientRect().width;
+        [["callees", s.callees, false, "Callees of "], ["callers", s.callers, true, "Callers of "]].forEach(function (v) {
+            var host = opt[v[0]];
+            host.textContent = "";
+            var frames = layoutFrames(v[1], t.rank, mw);
+            out.dropped += frames.dropped;
+            out[v[0]] = drawView(host, {
+                id: P + "-" + v[0], title: v[3] + shown, inverted: v[2], frames: frames,
+                t: t, of: s.of, width: opt.width, fluid: opt.fluid, meter: meter, hostWidth: hostWidth
+            });
+        });
+        return out;
+    }
+
+    /* The views of an SVG on its own (or inline in a page of the user's): drawn below the
+     * graph in the same SVG, which grows to hold them; Close or Escape takes them away. */
+    var baseHeight = height;
+    var viewsEl = null;
+    var viewsName = null;
+    function showViews(name) {
+        if (!stacksOfFrames() || functionIndex(frameStacks, String(name)) < 0) {
+            return null;
+        }
+        hideViews(true);
+        var head = 3 * fontsize;
+        var g = svgEl("g", { class: "fs-views", "data-fn": name });
+        var ui = uiFill();
+        var label = svgEl("text", { id: P + "-views-title", fill: ui, x: xpad, y: baseHeight + 2 * fontsize });
+        var shut = svgEl("text", { id: P + "-views-close", class: "fs-close", fill: ui, x: W - xpad,
+            y: baseHeight + 2 * fontsize, tabindex: "0", role: "button" }, "Close");
+        var a = svgEl("g", { "data-view": "callees" });
+        var b = svgEl("g", { "data-view": "callers" });
+        g.appendChild(label);
+        g.appendChild(shut);
+        g.appendChild(a);
+        g.appendChild(b);
+        root.appendChild(g);
+        viewsEl = g;
+        viewsName = String(name);
+        var v = sandwichViews(viewsName, { callees: a, callers: b, width: W, fluid: false });
+        if (!v) {
+            root.removeChild(g);
+            viewsEl = viewsName = null;
+            setHeight(baseHeight);
+            return null;
+        }
+        var y = baseHeight + head;
+        v.callees.setAttribute("y", String(y));
+        y += +v.callees.getAttribute("height");
+        v.callers.setAttribute("y", String(y));
+        y += +v.callers.getAttribute("height");
+        label.textContent = "Callers and callees of " + (name.length > 60 ? name.slice(0, 58) + ".." : name) + ": " +
+            viewFacts(v, factor, countname);
+        [v.callees, v.callers].forEach(function (sub) {
+            if (sub.foldsvg) {
+                sub.foldsvg.onviews = showViews;
+            }
+        });
+        button(shut, function () {
+            hideViews(false);
+        });
+        setHeight(y);
+        shut.focus();
+        saveState();
+        return v;
+    }
+
+    function hideViews(replacing) {
+        if (!viewsEl) {
+            return;
+        }
+        var had = viewsEl.contains(document.activeElement);
+        root.removeChild(viewsEl);
+        viewsEl = null;
+        viewsName = null;
+        if (!replacing) {
+            setHeight(baseHeight);
+            if (had && stopEl) {
+                stopEl.focus({ preventScroll: true });
+            }
+            saveState();
+        }
+    }
+
+    function uiFill() {
+        return ui.title ? ui.title.getAttribute("fill") : null;
+    }
+
+    function setHeight(h) {
+        height = h;
+        root.setAttribute("height", String(h));
+        var vb = (root.getAttribute("viewBox") || "").split(/[\s,]+/);
+        root.setAttribute("viewBox", "0 0 " + (fluid ? fmt(W) : vb[2] || String(staticWidth)) + " " + h);
     }
 
     /* ---- events (all on our own elements) ------------------------------------------------ */
@@ -1264,6 +1520,12 @@ function init() {
             if (i < 0) {
                 return;
             }
+            if (e.shiftKey && !e.ctrlKey && !e.metaKey && !e.altKey && root.foldsvg.onviews) {
+                /* Shift+click: the function's callers and callees (views) */
+                e.preventDefault();
+                root.foldsvg.onviews(nameOf(i));
+                return;
+            }
             if (els[i].localName === "a" && (e.ctrlKey || e.metaKey || e.shiftKey)) {
                 return; /* let a link open elsewhere */
             }
@@ -1303,10 +1565,18 @@ function init() {
 
     root.addEventListener("keydown", function (e) {
         var key = e.key;
+        if (e.defaultPrevented) {
+            return; /* done by a graph inside this one (the views) */
+        }
         if (key === "F3" || ((e.ctrlKey || e.metaKey) && !e.altKey && (key === "f" || key === "F"))) {
             e.preventDefault();
             askSearch();
         } else if (key === "Escape" || key === "Esc") {
+            if (viewsEl && (viewsEl.contains(e.target) || (zoomed < 0 && searchTerm == null))) {
+                e.preventDefault();
+                hideViews(false);
+                return;
+            }
             if (zoomed >= 0 || searchTerm != null) {
                 e.preventDefault();
             }
@@ -1318,7 +1588,10 @@ function init() {
             }
         } else if (key === "Enter" || key === " ") {
             var i = frameOf(e.target);
-            if (i >= 0 && !(key === "Enter" && els[i].localName === "a")) {
+            if (i >= 0 && key === "Enter" && e.shiftKey && root.foldsvg.onviews) {
+                e.preventDefault();
+                root.foldsvg.onviews(nameOf(i));
+            } else if (i >= 0 && !(key === "Enter" && els[i].localName === "a")) {
                 e.preventDefault();
                 zoom(i);
             }
@@ -1355,6 +1628,32 @@ function init() {
 
     root.foldsvg = {
         frames: n,
+        /* what Shift+click (Shift+Enter) on a frame does with the frame's name: by default
+         * the views below the graph; a page (the HTML report) may put its own here */
+        onviews: given ? null : showViews,
+        countname: countname,
+        facts: function (v) {
+            return viewFacts(v, 1, countname);
+        },
+        sandwich: sandwichViews,
+        /* reads the report's stacks ahead of the first view (when the page is idle) */
+        prepare: function (data) {
+            if (dataFor !== data) {
+                dataFor = data;
+                dataStacks = stacksOfData(data);
+                if (dataStacks && dataStacks.n > 1) {
+                    functionIndex(dataStacks, "");
+                    /* the views' arithmetic run once (and so compiled) before the first view
+                     * is asked for: that first opening took twice the script time of later ones */
+                    var s0 = sandwich(dataStacks, dataStacks.name[1]);
+                    layoutFrames(s0.callees, dataStacks.rank, 0.1);
+                    layoutFrames(s0.callers, dataStacks.rank, 0.1);
+                }
+            }
+        },
+        views: function (name) {
+            return name == null ? hideViews(false) : showViews(name);
+        },
         zoom: function (el) {
             var i = el == null ? -1 : typeof el === "number" ? el : frameOf(el);
             zoom(i == null ? -1 : i);
@@ -1384,6 +1683,374 @@ function init() {
     remeasure();
     paint();
     restoreState();
+    if (typeof CustomEvent === "function") {
+        root.dispatchEvent(new CustomEvent("foldsvgready"));
+    }
+}
+
+/* ---- views: the callers and callees of one function ("sandwich") --------------------------
+ * For a function F, the callees graph merges every stack that holds F from F's outermost
+ * occurrence on (so each stack counts once: its root is F, its width F's inclusive time),
+ * and the callers graph merges the same stacks from that occurrence back to the root, drawn
+ * inverted with F at the top. Each is a flame graph of its own, driven by this same script
+ * (graph(), run again on an <svg> that drawView() fills from the numbers, with no second
+ * renderer and nothing read back from the DOM).
+ *
+ * The stacks are a tree T in pre-order: node 0 is the root (no function), T.parent[i] < i,
+ * T.name[i] an index into T.names, T.self[i] the count of the stacks that end at node i;
+ * T.rank orders the names (null: the names are sorted already). They come from the report's
+ * data (stacksOfData: the profile's prefix tree, embedded once in the page) or, in an SVG on
+ * its own, from its frames (stacksOfFrames in init(): what the writer pruned is missing). */
+
+/* The tree of the report's data: {names, colors ("rrggbb" per name), nodes: [depth, name,
+ * count, ...] in pre-order, depth 1 for the root's children}. Null when it is malformed. */
+function stacksOfData(data) {
+    var nodes = data && data.nodes;
+    if (!nodes || !data.names || nodes.length % 3) {
+        return null;
+    }
+    var n = nodes.length / 3 + 1;
+    var parent = new Int32Array(n);
+    var name = new Int32Array(n);
+    var self = new Float64Array(n);
+    var last = [0];                /* the latest node at each depth */
+    parent[0] = -1;
+    name[0] = -1;
+    for (var i = 1, k = 0; i < n; i++, k += 3) {
+        var d = nodes[k];
+        if (!(d >= 1 && d <= last.length)) {
+            return null;
+        }
+        parent[i] = last[d - 1];
+        last[d] = i;
+        last.length = d + 1;
+        name[i] = nodes[k + 1];
+        self[i] = nodes[k + 2];
+    }
+    var hex = String(data.colors || "");
+    return {
+        n: n, parent: parent, name: name, self: self, names: data.names, rank: null,
+        color: function (f) {
+            var c = hex.substr(6 * f, 6);
+            return c.length === 6 ? "rgb(" + parseInt(c.substr(0, 2), 16) + "," + parseInt(c.substr(2, 2), 16) +
+                "," + parseInt(c.substr(4, 2), 16) + ")" : "rgb(200,200,200)";
+        }
+    };
+}
+
+/* The index of the function named NAME in T, or -1. */
+function functionIndex(t, name) {
+    if (!t.index) {
+        t.index = new Map();
+        for (var i = 0; i < t.names.length; i++) {
+            if (!t.index.has(t.names[i])) {
+                t.index.set(t.names[i], i);
+            }
+        }
+    }
+    var f = t.index.get(name);
+    return f === undefined ? -1 : f;
+}
+
+/* A merged tree rooted at function F, of at most CAP nodes: parent, name and value per node
+ * (typed arrays, N of them used); child() finds or adds a child by name through an open
+ * hash of (parent, name). Nothing per node is left for the collector: a page holding 50k
+ * frames makes every collection slow. */
+function mergedTree(f, cap) {
+    var size = 1;
+    while (size < 2 * cap) {
+        size *= 2;
+    }
+    var mask = size - 1;
+    var slots = new Int32Array(size); /* node + 1; 0: free */
+    var m = { n: 1, parent: new Int32Array(cap), name: new Int32Array(cap), value: new Float64Array(cap) };
+    m.parent[0] = -1;
+    m.name[0] = f;
+    m.child = function (p, nm) {
+        var h = (Math.imul(p, 0x9e3779b1) ^ Math.imul(nm + 1, 0x85ebca77)) & mask;
+        for (;;) {
+            var c = slots[h] - 1;
+            if (c < 0) {
+                c = m.n++;
+                m.parent[c] = p;
+                m.name[c] = nm;
+                slots[h] = c + 1;
+                return c;
+            }
+            if (m.parent[c] === p && m.name[c] === nm) {
+                return c;
+            }
+            h = (h + 1) & mask;
+        }
+    };
+    return m;
+}
+
+/* F's callees and callers trees (values: counts), its inclusive and self time. */
+function sandwich(t, f) {
+    var n = t.n;
+    var parent = t.parent;
+    var name = t.name;
+    var self = t.self;
+    var sub = new Float64Array(n);
+    var i;
+    for (i = n - 1; i > 0; i--) {
+        sub[i] += self[i];
+        sub[parent[i]] += sub[i];
+    }
+    /* a merged node stands for at least one node of T: N bounds both */
+    var callees = mergedTree(f, n);
+    var callers = mergedTree(f, n);
+    var into = new Int32Array(n);  /* node -> its callees node; -1 outside F's subtrees */
+    var selfTime = 0;
+    into[0] = -1;
+    for (i = 1; i < n; i++) {
+        var up = into[parent[i]];
+        if (name[i] === f) {
+            selfTime += self[i];
+        }
+        if (up >= 0) {
+            into[i] = callees.child(up, name[i]);
+            callees.value[into[i]] += self[i];
+        } else if (name[i] === f) {
+            /* F's outermost occurrence on this path: the stacks below it count once */
+            into[i] = 0;
+            callees.value[0] += self[i];
+            callers.value[0] += sub[i];
+            for (var q = parent[i], c = 0; q > 0; q = parent[q]) {
+                c = callers.child(c, name[q]);
+                callers.value[c] += sub[i];
+            }
+        } else {
+            into[i] = -1;
+        }
+    }
+    /* a merged node comes after its parent: one backward pass sums the subtrees */
+    for (i = callees.n - 1; i > 0; i--) {
+        callees.value[callees.parent[i]] += callees.value[i];
+    }
+    return { callees: callees, callers: callers, total: callers.value[0], self: selfTime, of: sub[0] };
+}
+
+/* The most frames a view draws. A page lays out and paints every element it is given, some
+ * 30 us a frame, and a view must open in well under 200 ms even when it holds most of a
+ * graph of 50k frames; the narrowest go first, as --minwidth would prune them (a frame is
+ * never wider than its parent, so what stays is a tree). */
+var VIEW_FRAMES = 2000;
+
+/* The frames of merged tree M: children in name order (RANK), frames narrower than MINWIDTH
+ * percent of the root left out with what they hold (the writer's --minwidth rule), and the
+ * narrowest beyond VIEW_FRAMES; OUT.dropped says how many of the latter. */
+function layoutFrames(m, rank, minwidth) {
+    var n = m.n;
+    /* the children of node i: kids[first[i] .. first[i + 1]) */
+    var first = new Int32Array(n + 1);
+    var c;
+    for (c = 1; c < n; c++) {
+        first[m.parent[c] + 1]++;
+    }
+    for (c = 0; c < n; c++) {
+        first[c + 1] += first[c];
+    }
+    var kids = new Int32Array(Math.max(n - 1, 1));
+    var fill = first.slice(0, n);
+    for (c = 1; c < n; c++) {
+        kids[fill[m.parent[c]]++] = c;
+    }
+    var limit = (minwidth / 100) * m.value[0];
+    var wide = 0;
+    for (c = 0; c < n; c++) {
+        wide += m.value[c] >= limit;
+    }
+    /* When VIEW_FRAMES cuts: the frames wider than OVER are drawn, and TIES of those as wide
+     * as it, the first in the order drawn (a frame comes before what it holds). */
+    var over = -1;
+    var ties = 0;
+    if (wide > VIEW_FRAMES) {
+        var sorted = m.value.slice(0, n).sort();
+        over = sorted[n - 1 - VIEW_FRAMES];
+        ties = VIEW_FRAMES;
+        for (c = n - 1; c >= 0 && sorted[c] > over; c--) {
+            ties--;
+        }
+    }
+    var at = new Float64Array(n);
+    var depth = new Int32Array(n);
+    var out = { x: [], w: [], d: [], name: [], depth: 0, dropped: 0 };
+    var key = function (a) {
+        return rank ? rank[m.name[a]] : m.name[a];
+    };
+    var todo = [0];
+    while (todo.length) {
+        var i = todo.pop();
+        if (i && (m.value[i] < limit || m.value[i] < over || (m.value[i] === over && ties-- <= 0))) {
+            continue;
+        }
+        out.x.push(at[i]);
+        out.w.push(m.value[i]);
+        out.d.push(depth[i]);
+        out.name.push(m.name[i]);
+        if (depth[i] > out.depth) {
+            out.depth = depth[i];
+        }
+        if (first[i + 1] === first[i]) {
+            continue;
+        }
+        /* the children in name order: an insertion sort in place (a node has few) */
+        var lo = first[i];
+        var hi = first[i + 1];
+        var k;
+        for (k = lo + 1; k < hi; k++) {
+            var kid = kids[k];
+            var kk = key(kid);
+            var j = k - 1;
+            while (j >= lo && key(kids[j]) > kk) {
+                kids[j + 1] = kids[j];
+                j--;
+            }
+            kids[j + 1] = kid;
+        }
+        var x = at[i];
+        for (k = lo; k < hi; k++) {
+            at[kids[k]] = x;
+            depth[kids[k]] = depth[i] + 1;
+            x += m.value[kids[k]];
+        }
+        for (k = hi - 1; k >= lo; k--) {
+            todo.push(kids[k]);
+        }
+    }
+    out.dropped = wide - out.x.length;
+    return out;
+}
+
+/* "inclusive N UNIT (P%), self M (Q%)", and the frames left out, of the views V */
+function viewFacts(v, scale, unit) {
+    var pct = function (x) {
+        return ((100 * x) / v.of).toFixed(2) + "%";
+    };
+    return "inclusive " + thousands(v.total * scale) + " " + unit + " (" + pct(v.total) + "), self " +
+        thousands(v.self * scale) + " (" + pct(v.self) + ")" +
+        (v.dropped ? "; " + thousands(v.dropped) + " narrow frames not drawn" : "");
+}
+
+function thousands(v) {
+    return String(Math.round(v)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+}
+
+function escapeText(s) {
+    return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
+/* The writer's style of this graph (not ours), the one the views copy. */
+function writerStyle() {
+    for (var c = root.firstElementChild; c; c = c.nextElementSibling) {
+        if (c.localName === "style" && c.getAttribute("id") !== P + "-jsstyle") {
+            return c.textContent;
+        }
+    }
+    return "";
+}
+
+function svgEl(name, attrs, text) {
+    var e = document.createElementNS(SVGNS, name);
+    for (var k in attrs) {
+        if (Object.prototype.hasOwnProperty.call(attrs, k) && attrs[k] != null) {
+            e.setAttribute(k, String(attrs[k]));
+        }
+    }
+    if (text != null) {
+        e.textContent = text;
+    }
+    return e;
+}
+
+/* A flame graph of its own in HOST, drawn as the writer draws one (svg.c: the same elements,
+ * ids SPEC.id-*, geometry and style) from the frames SPEC.frames (layoutFrames) of the names
+ * of tree SPEC.t, tooltips in percent of SPEC.of; then driven by graph(). Returns its root. */
+function drawView(host, spec) {
+    var fr = spec.frames;
+    var Q = spec.id;
+    var n = fr.x.length;
+    var total = fr.w[0] || 1;
+    var W = +spec.width || staticWidth;
+    var first = layers && layers.frames.querySelector("rect");
+    var fh = first ? +first.getAttribute("height") + 1 : 16;
+    var inv = !!spec.inverted;
+    var ypad1 = inv ? 4 * fontsize + 4 : 3 * fontsize;
+    var ypad2 = inv ? fontsize + 10 : 2 * fontsize + 10;
+    var H = (fr.depth + 1) * fh + ypad1 + ypad2;
+    var detailY = inv ? ypad1 - fontsize : H - ypad2 / 2;
+    var svg = svgEl("svg", { version: "1.1", width: W, height: H, viewBox: "0 0 " + W + " " + H, id: Q + "-root",
+        role: "img", "aria-label": spec.title + ": " + thousands(total * factor) + " " + countname });
+    svg.setAttributeNS("http://www.w3.org/2000/xmlns/", "xmlns:fg", "http://github.com/jonhoo/inferno");
+    svg.appendChild(svgEl("title", {}, spec.title));
+    var grad = root.querySelector("linearGradient");
+    if (grad) {
+        var defs = svgEl("defs", {});
+        var g2 = grad.cloneNode(true);
+        g2.setAttribute("id", Q + "-background");
+        defs.appendChild(g2);
+        svg.appendChild(defs);
+    }
+    /* no style of its own: the owner's holds its rules (see ourStyle) */
+    svg.appendChild(svgEl("rect", { id: Q + "-bg", x: 0, y: 0, width: "100%", height: "100%",
+        fill: grad ? "url(#" + Q + "-background)" : "none" }));
+    var titleEl = root.querySelector("#" + P + "-title");
+    var ui = titleEl && titleEl.getAttribute("fill");
+    svg.appendChild(svgEl("text", { id: Q + "-title", fill: ui, x: "50.0000%", y: 2 * fontsize }, spec.title));
+    svg.appendChild(svgEl("text", { id: Q + "-details", fill: ui, x: xpad, y: detailY }, " "));
+    svg.appendChild(svgEl("text", { id: Q + "-unzoom", class: "hide", fill: ui, x: xpad, y: 2 * fontsize }, "Reset Zoom"));
+    svg.appendChild(svgEl("text", { id: Q + "-search", fill: ui, x: W - xpad, y: 2 * fontsize }, "Search"));
+    svg.appendChild(svgEl("text", { id: Q + "-matched", fill: ui, x: W - xpad, y: detailY }, " "));
+    var frames = svgEl("svg", { id: Q + "-frames", x: xpad, width: W - 2 * xpad, total_samples: total });
+    svg.appendChild(frames);
+    if (spec.y != null) {
+        svg.setAttribute("y", String(spec.y));
+    }
+    var ys = new Float64Array(n);
+    var ty = new Array(n);         /* where a label goes, once it has one (labelEl) */
+    var tips = new Array(n);
+    var names = new Array(n);
+    var html = new Array(n);
+    var k = 100 / total;
+    var colors = new Map();
+    for (var i = 0; i < n; i++) {
+        var f = fr.name[i];
+        var name = spec.t.names[f];
+        var color = colors.get(f);
+        if (color === undefined) {
+            color = spec.t.color(f);
+            colors.set(f, color);
+        }
+        var y1 = inv ? ypad1 + fr.d[i] * fh : H - ypad2 - (fr.d[i] + 1) * fh + 1;
+        var px = fr.x[i] * k;
+        ys[i] = y1;
+        names[i] = name;
+        tips[i] = name + " (" + thousands(fr.w[i] * factor) + " " + countname + ", " +
+            ((100 * fr.w[i]) / spec.of).toFixed(2) + "%)";
+        html[i] = "<g><title>" + escapeText(tips[i]) + '</title><rect x="' + px.toFixed(4) + '%" y="' + y1 +
+            '" width="' + (fr.w[i] * k).toFixed(4) + '%" height="' + (fh - 1) + '" fill="' + color +
+            '" fg:x="' + fr.x[i] + '" fg:w="' + fr.w[i] + '"/></g>';
+        ty[i] = (3 + y1 + (fh - 1) / 2).toFixed(2);
+    }
+    /* parsed while out of the page (a page of 50k frames makes each insertion into it cost);
+     * in an XML document the fg: prefix resolves through the root's declaration */
+    frames.innerHTML = html.join("");
+    host.appendChild(svg);
+    var sub = {};
+    for (var key in settings) {
+        if (Object.prototype.hasOwnProperty.call(settings, key)) {
+            sub[key] = settings[key];
+        }
+    }
+    sub.id = Q;
+    sub.inverted = inv;
+    sub.total = total;
+    sub.width = W;
+    sub.fluid = !!spec.fluid;
+    graph(sub, svg, { x: fr.x, w: fr.w, y: ys, ty: ty, tips: tips, names: names, meter: spec.meter, width: spec.hostWidth });
+    return svg;
 }
 
 function framePartsOf(g) {
@@ -1601,12 +2268,7 @@ function fmt(v) {
  * when the frames are already there (a script run again after the SVG was inserted).
  * P-frames goes into its layer as soon as the parser has made it, before anything of it has
  * been styled or drawn (moving it later would lay out its frames a second time). */
-var framesNow = null;
-for (var child = script.nextElementSibling; child; child = child.nextElementSibling) {
-    if (child.getAttribute("id") === P + "-frames") {
-        framesNow = child;
-    }
-}
+var framesNow = framesChild();
 if (framesNow) {
     wrapFrames(framesNow);
     init();
@@ -1629,3 +2291,4 @@ if (framesNow) {
         init();
     }, { once: true });
 }
+})(settings, document.currentScript && document.currentScript.parentNode, null);

@@ -1,0 +1,32 @@
+/* The summary (--summary): SP1's profiling guide's report of a profile, computed. The input,
+ * the total (per iteration with --per), the top self and inclusive tables (render/tables.h;
+ * of a diff, its delta tables) and the findings (render/findings.h), as text, Markdown or
+ * JSON (docs/summary.md documents the JSON); and the findings as the HTML report's "What
+ * stands out". */
+#ifndef FOLDSVG_RENDER_SUMMARY_H
+#define FOLDSVG_RENDER_SUMMARY_H
+
+#include <stdio.h>
+
+#include "foldsvg.h"
+#include "render/deltatables.h"
+#include "render/findings.h"
+#include "render/tables.h"
+#include "render/xmlw.h"
+
+/* The summary of one profile: INPUT names it ("a.folded, b.folded"), UNIT is the count
+ * name, TB the tables (their rows: --top, 5 by default). */
+foldsvg_status fs_summary_write(const fs_tables *tb, const fs_findings *f, const char *input,
+                                int format, uint64_t per, const char *unit, FILE *out,
+                                foldsvg_error *err);
+
+/* The summary of a diff: its delta tables (top TOP rows) and the findings of the change. */
+foldsvg_status fs_summary_write_diff(const fs_deltas *d, const fs_delta_sides *sides, size_t top,
+                                     const fs_findings *f, int format, const char *unit, FILE *out,
+                                     foldsvg_error *err);
+
+/* "What stands out": the findings as an HTML block (render/report.c puts it at the top of a
+ * section). */
+void fs_findings_write_html(fs_xmlw *c, const fs_findings *f, const char *unit);
+
+#endif
