@@ -5,6 +5,7 @@
 
 #include "util/error.h"
 #include "util/grow.h"
+#include "util/utf8.h"
 
 enum { FS_READ_BLOCK = 1 << 20 };
 
@@ -56,12 +57,15 @@ static const char *last_space(const char *s, size_t n)
 
 int fs_folded_parse_line(const char *line, size_t len, fs_folded_line *out, int *fractional)
 {
-    while (len > 0 && is_ws((unsigned char)line[0])) {
-        line++;
-        len--;
-    }
-    while (len > 0 && is_ws((unsigned char)line[len - 1]))
-        len--;
+    /* the line's ends lose Unicode White_Space, as inferno's trim (ASCII first: cheap) */
+    for (size_t k; len > 0; line += k, len -= k)
+        if (!(k = is_ws((unsigned char)line[0])) &&
+            ((unsigned char)line[0] < 0x80 || !(k = fs_utf8_space_at(line, len))))
+            break;
+    for (size_t k; len > 0; len -= k)
+        if (!(k = is_ws((unsigned char)line[len - 1])) &&
+            ((unsigned char)line[len - 1] < 0x80 || !(k = fs_utf8_space_before(line, len))))
+            break;
     if (len == 0 || (len >= 2 && line[0] == '#' && line[1] == ' '))
         return 0;
     const char *sp = last_space(line, len);

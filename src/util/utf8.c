@@ -115,3 +115,34 @@ foldsvg_status fs_utf8_encode(fs_buf *out, uint32_t c)
     size_t n = fs_utf8_put(b, c);
     return fs_buf_append(out, (const char *)b, n);
 }
+
+int fs_utf8_is_space(uint32_t cp)
+{
+    return (cp >= 0x09 && cp <= 0x0d) || cp == 0x20 || cp == 0x85 || cp == 0xa0 || cp == 0x1680 ||
+           (cp >= 0x2000 && cp <= 0x200a) || cp == 0x2028 || cp == 0x2029 || cp == 0x202f ||
+           cp == 0x205f || cp == 0x3000;
+}
+
+size_t fs_utf8_space_at(const char *s, size_t n)
+{
+    uint32_t cp;
+    size_t k = n ? fs_utf8_decode((const unsigned char *)s, n, &cp) : 0;
+    return k && fs_utf8_is_space(cp) ? k : 0;
+}
+
+size_t fs_utf8_space_before(const char *s, size_t n)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    if (n == 0)
+        return 0;
+    if (u[n - 1] < 0x80)
+        return fs_utf8_is_space(u[n - 1]);
+    /* the lead byte of the last sequence: at most three continuation bytes back */
+    for (size_t k = 2; k <= 4 && k <= n; k++) {
+        if ((u[n - k] & 0xc0) != 0x80) {
+            uint32_t cp;
+            return fs_utf8_decode(u + n - k, k, &cp) == k && fs_utf8_is_space(cp) ? k : 0;
+        }
+    }
+    return 0;
+}

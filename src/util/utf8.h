@@ -35,4 +35,10 @@ size_t fs_utf8_chars(const char *s, size_t n);
 /* Bytes of the first K code points of a well-formed string of N bytes. */
 size_t fs_utf8_prefix(const char *s, size_t n, size_t k);
 
+/* Unicode White_Space (what Rust's str::trim, and so inferno, trims from a line). */
+int fs_utf8_is_space(uint32_t cp);
+/* The bytes of the White_Space code point that starts S (N bytes), or ends it; 0: none. */
+size_t fs_utf8_space_at(const char *s, size_t n);
+size_t fs_utf8_space_before(const char *s, size_t n);
+
 #endif

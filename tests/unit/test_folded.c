@@ -44,6 +44,34 @@ START_TEST(plain_lines)
 }
 END_TEST
 
+/* inferno trims a line with Rust's str::trim: Unicode White_Space, not only ASCII */
+START_TEST(unicode_whitespace_at_line_ends)
+{
+    expect_stack("\xc2\xa0"
+                 "a;b 5\xc2\xa0",
+                 "a;b", 5); /* U+00A0 both ends */
+    expect_stack("\xe3\x80\x80"
+                 "a 3\xe2\x80\xa8\r",
+                 "a", 3);                             /* U+3000, U+2028 */
+    expect_stack("a 4\xe2\x80\x8a\xc2\x85 ", "a", 4); /* U+200A, U+0085 */
+    expect_stack("\xc2\xa0 \xe1\x9a\x80"
+                 "a 6",
+                 "a", 6);                            /* runs of them */
+    expect_stack("a\xc2\xa0;b 2", "a\xc2\xa0;b", 2); /* inside: a name */
+    expect_stack("\xe2\x80\x8b"
+                 "a 1",
+                 "\xe2\x80\x8b"
+                 "a",
+                 1);                           /* U+200B is not White_Space */
+    expect_stack("\xc3\xa9 7", "\xc3\xa9", 7); /* a letter stays */
+    expect_invalid("a 5\xe2\x80\x8b");         /* nor at the end */
+    expect_invalid("a 5\xa0");                 /* a stray byte: not trimmed */
+    fs_folded_line l;
+    int frac;
+    ck_assert_int_eq(parse("\xe3\x80\x80\xc2\xa0", &l, &frac), 0); /* blank */
+}
+END_TEST
+
 START_TEST(skipped_and_invalid)
 {
     fs_folded_line l;
@@ -247,6 +275,7 @@ int main(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, plain_lines);
     tcase_add_test(tc, skipped_and_invalid);
+    tcase_add_test(tc, unicode_whitespace_at_line_ends);
     tcase_add_test(tc, fractions);
     tcase_add_test(tc, differential);
     tcase_add_test(tc, reads_across_blocks_and_long_lines);
