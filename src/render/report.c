@@ -154,7 +154,7 @@ static void write_section(fs_xmlw *c, const fs_report_section *s, size_t index)
         nl(c);
     }
     if (s->has_findings)
-        fs_findings_write_html(c, &s->findings, s->countname);
+        fs_findings_write_html(c, &s->findings, s->countname, s->stacks != NULL);
     if (s->diff)
         fs_diff_write_facts(c, s->diff);
     else

@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "render/annotation.h"
 #include "render/textout.h"
 #include "util/buf.h"
 #include "util/error.h"
@@ -153,20 +154,36 @@ foldsvg_status fs_summary_write_diff(const fs_deltas *d, const fs_delta_sides *s
 
 /* ---- HTML ---------------------------------------------------------------------------------- */
 
+typedef struct html_words {
+    fs_xmlw *c;
+    int views; /* function names open their views, as the tables' names do */
+} html_words;
+
 static void word_html(void *user, fs_word_kind kind, const char *s, size_t n)
 {
-    fs_xmlw *c = user;
+    html_words *w = user;
+    fs_xmlw *c = w->c;
     if (kind == FS_WORD_TEXT) {
         fs_xmlw_text_clean(c, s, n);
         return;
     }
+    if (kind == FS_WORD_NAME && w->views) {
+        fs_xmlw_start(c, "button");
+        fs_xmlw_attr(c, "type", "button");
+        fs_xmlw_attr(c, "class", "fs-fn");
+        fs_xmlw_attr(c, "data-fn", fs_xmlw_clean(c, s, fs_deannotated_len(s, n)));
+        fs_xmlw_attr(c, "title", "Its callers and callees (click again to close)");
+    }
     fs_xmlw_start(c, "code");
     fs_xmlw_text_clean(c, s, n);
     fs_xmlw_end_full(c);
+    if (kind == FS_WORD_NAME && w->views)
+        fs_xmlw_end_full(c);
 }
 
-void fs_findings_write_html(fs_xmlw *c, const fs_findings *f, const char *unit)
+void fs_findings_write_html(fs_xmlw *c, const fs_findings *f, const char *unit, int views)
 {
+    html_words w = {c, views};
     fs_xmlw_start(c, "div");
     fs_xmlw_attr(c, "class", "fs-findings");
     fs_xmlw_start(c, "h3");
@@ -189,7 +206,7 @@ void fs_findings_write_html(fs_xmlw *c, const fs_findings *f, const char *unit)
             fs_xmlw_text(c, fs_finding_rule(x));
             fs_xmlw_end_full(c);
             fs_xmlw_text(c, " ");
-            fs_finding_words(f, x, unit, word_html, c);
+            fs_finding_words(f, x, unit, word_html, &w);
             fs_xmlw_end_full(c);
         }
         fs_xmlw_end_full(c);

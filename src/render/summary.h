@@ -26,7 +26,8 @@ foldsvg_status fs_summary_write_diff(const fs_deltas *d, const fs_delta_sides *s
                                      foldsvg_error *err);
 
 /* "What stands out": the findings as an HTML block (render/report.c puts it at the top of a
- * section). */
-void fs_findings_write_html(fs_xmlw *c, const fs_findings *f, const char *unit);
+ * section); with VIEWS (the section embeds its stacks) the functions named are buttons that
+ * open their callers and callees, as the tables' names are. */
+void fs_findings_write_html(fs_xmlw *c, const fs_findings *f, const char *unit, int views);
 
 #endif

@@ -159,6 +159,26 @@ describe('views in the HTML report', () => {
     await page.close();
   });
 
+  test('a function named in "What stands out" opens its views as a table name does', async () => {
+    const folded = fs.readFileSync(path.join(dir, 'rec.out.folded'), 'utf8');
+    const { page, errors } = await openReport(path.join(dir, 'rec.html'));
+    const named = page.locator('.fs-findings li[data-rule="callees"] button.fs-fn[data-fn="x"]').first();
+    assert.equal(await named.count(), 1, 'x has a callees finding with its name as a button');
+    await named.click();
+    await page.locator('.fs-views [data-view="callers"] svg[id$="-root"]').waitFor();
+    const want = expectedViews(folded, 'x');
+    checkView(await shownView(page, 'callees'), want.callees, 37);
+    checkView(await shownView(page, 'callers'), want.callers, 37);
+    assert.match(await page.locator('.fs-views-title').textContent(), /Callers and callees of x$/);
+    assert.equal(await page.locator('tr.fs-active').count(), 1, "x's table row is marked");
+    await named.click();
+    assert.equal(await page.locator('.fs-views').count(), 0, 'a second click closes them');
+    // the names keep the line's flow: inline, not the tables' full-width blocks
+    assert.equal(await named.evaluate((b) => getComputedStyle(b).display), 'inline');
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
   test('the views zoom, search and show tooltips like the flamegraph; Escape resets, then closes', async () => {
     const { page, errors } = await openReport(path.join(dir, 'rec.html'));
     await tableButton(page, 'inclusive', 'a').click();

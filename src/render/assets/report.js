@@ -60,8 +60,10 @@
     function markRows(section, name) {
         var buttons = section.querySelectorAll("button.fs-fn");
         for (var i = 0; i < buttons.length; i++) {
-            var row = buttons[i].closest("tr");
-            row.classList.toggle("fs-active", name != null && buttons[i].getAttribute("data-fn") === name);
+            var row = buttons[i].closest("tr"); /* none for the names in "What stands out" */
+            if (row) {
+                row.classList.toggle("fs-active", name != null && buttons[i].getAttribute("data-fn") === name);
+            }
         }
     }
 
@@ -314,7 +316,7 @@
 
     /* all read first, then all written: one layout */
     function markElided() {
-        var names = document.querySelectorAll("button.fs-fn");
+        var names = document.querySelectorAll("table.fs-top button.fs-fn");
         var elided = [];
         for (var i = 0; i < names.length; i++) {
             /* one shown whole now cannot be measured: it stays marked */
