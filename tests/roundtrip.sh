@@ -1,7 +1,7 @@
 #!/bin/sh
 # Folded output reads back to the same profile (docs/cli.md, "Names"): for Gecko, processed
 # and perf inputs whose frame names are hostile (whitespace at either end, only whitespace,
-# empty, ';', newline, carriage return, tab, a no-break space), profile -> folded -> folded
+# empty, ';', newline, carriage return, tab, a no-break space or U+3000 at an end or inside), profile -> folded -> folded
 # gives the same text, and profile -> SVG and profile -> folded -> SVG draw the same frames
 # (tests/tools/svgframes.py).
 #   tests/roundtrip.sh BIN
@@ -18,9 +18,9 @@ python3 - "$data" <<'EOF'
 import json, re, sys
 data = sys.argv[1]
 def hostile(i, s):
-    k = i % 10
+    k = i % 11
     return [s, " " + s, s + "  ", "\t" + s + " \n", s + ";x ", "   ", "", s + "\u00a0",
-            "\r" + s + "\r", " a ;  b "][k]
+            "\r" + s + "\r", " a ;  b ", "\u3000x\u00a0" + s][k]
 def strings(lst):
     return [hostile(i, s) if isinstance(s, str) else s for i, s in enumerate(lst)]
 g = json.load(open(data + "/firefox/gecko-v24-sp1-style-probe-gecko_profile-0.4.0.json"))
@@ -67,9 +67,16 @@ for input in gecko.json processed.json perf.txt vertx.txt; do
         ok
     fi
 done
-# the hostile names reached the pictures at all: ';' as ':', a no-break space kept
+# the hostile names reached the pictures at all: ';' as ':', a no-break space inside a name
+# kept, Unicode whitespace at a name's ends (U+00A0 after, U+3000 before) gone
 cat gecko.json.folded processed.json.folded >all.folded
 grep -q ':x' all.folded && ok || bad "the ';' names are not there: $(head -3 all.folded)"
-grep -q "$(printf '\302\240')" all.folded && ok || bad "the no-break space was trimmed"
+grep -q "x$(printf '\302\240')" all.folded && ok || bad "the no-break space inside a name was trimmed"
+nbsp=$(printf '\302\240'); ideo=$(printf '\343\200\200')
+if grep -q -e "$nbsp;" -e "$nbsp " -e ";$ideo" -e "^$ideo" all.folded; then
+    bad "whitespace at a name's end stayed: $(grep -m1 -e "$nbsp;" -e "$nbsp " -e ";$ideo" -e "^$ideo" all.folded)"
+else
+    ok
+fi
 
 finish roundtrip

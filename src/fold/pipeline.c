@@ -10,6 +10,7 @@
 #include "fold/strsort.h"
 #include "util/buf.h"
 #include "util/error.h"
+#include "util/utf8.h"
 #include "util/grow.h"
 
 struct fs_pipeline {
@@ -91,24 +92,16 @@ foldsvg_status fs_unsorted_error(foldsvg_error *err, const char *name, uint64_t 
                             (unsigned long long)prev_line);
 }
 
-/* Whitespace as the folded reader trims it (parse/folded.c). */
-static int is_ws(char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-}
-
 /* inferno reverses a folded line's text and trims the reversed line as a whole, so that the
  * new root frame (the old leaf) loses its leading and the new leaf its trailing whitespace:
  * `a;impl for [T; _]>::f` gives `_]>::f`, `impl for [T`, `a`. Frames in between keep theirs.
  * (The reader trimmed the other two ends already.) */
 static void trim_reversed(fs_strref *f, size_t n)
 {
-    while (f[0].len && is_ws(f[0].ptr[0])) {
-        f[0].ptr++;
-        f[0].len--;
-    }
-    while (f[n - 1].len && is_ws(f[n - 1].ptr[f[n - 1].len - 1]))
-        f[n - 1].len--;
+    size_t lead = fs_utf8_trim_start(f[0].ptr, f[0].len);
+    f[0].ptr += lead;
+    f[0].len -= lead;
+    f[n - 1].len = fs_utf8_trim_end(f[n - 1].ptr, f[n - 1].len);
 }
 
 /* --strip-hex on F[0..n): rewritten names go to pl->hex, the frames are pointed at them once

@@ -3,25 +3,15 @@
 #include <string.h>
 
 #include "util/error.h"
+#include "util/utf8.h"
 
-/* The whitespace the folded reader trims from a line's ends (parse/folded.c). */
-static int is_ws(char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-}
-
-/* S[0..*n) without whitespace at either end: its start, and *N its new length. */
+/* S[0..*n) without whitespace at either end, as the folded reader trims a line
+ * (parse/folded.c): its start, and *N its new length. */
 static const char *trim(const char *s, size_t *n)
 {
-    size_t len = *n;
-    while (len > 0 && is_ws(*s)) {
-        s++;
-        len--;
-    }
-    while (len > 0 && is_ws(s[len - 1]))
-        len--;
-    *n = len;
-    return s;
+    size_t lead = fs_utf8_trim_start(s, *n);
+    *n = fs_utf8_trim_end(s + lead, *n - lead);
+    return s + lead;
 }
 
 static int needs_replace(const char *s, size_t n)

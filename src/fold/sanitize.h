@@ -1,7 +1,7 @@
 /* The Miden rules for frame names coming from structured inputs (Firefox-Profiler JSON, perf
  * script output) and the recording API: ';' becomes ':', newline and carriage return become
- * a space, and whitespace at either end of a name (space, tab, newline, carriage return,
- * vertical tab, form feed) goes. Folded text cannot carry a name's whitespace at the ends of
+ * a space, and Unicode White_Space at either end of a name goes (what the folded reader trims
+ * from a line: util/utf8.h). Folded text cannot carry a name's whitespace at the ends of
  * a line (its lines are trimmed, the count's separator takes what precedes it), so a name
  * means the same wherever it stands and folded output reads back to the same profile. A
  * stack whose names are all empty is an empty stack ("[unknown]"). */

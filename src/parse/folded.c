@@ -9,11 +9,6 @@
 
 enum { FS_READ_BLOCK = 1 << 20 };
 
-static int is_ws(unsigned char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-}
-
 /* A count: digits, optionally '.' and more digits; must fit in 64 bits. Returns 0 on
  * success. */
 static int parse_count(const char *s, size_t n, uint64_t *out, int *fractional)
@@ -57,15 +52,10 @@ static const char *last_space(const char *s, size_t n)
 
 int fs_folded_parse_line(const char *line, size_t len, fs_folded_line *out, int *fractional)
 {
-    /* the line's ends lose Unicode White_Space, as inferno's trim (ASCII first: cheap) */
-    for (size_t k; len > 0; line += k, len -= k)
-        if (!(k = is_ws((unsigned char)line[0])) &&
-            ((unsigned char)line[0] < 0x80 || !(k = fs_utf8_space_at(line, len))))
-            break;
-    for (size_t k; len > 0; len -= k)
-        if (!(k = is_ws((unsigned char)line[len - 1])) &&
-            ((unsigned char)line[len - 1] < 0x80 || !(k = fs_utf8_space_before(line, len))))
-            break;
+    /* the line's ends lose Unicode White_Space, as inferno's str::trim */
+    size_t lead = fs_utf8_trim_start(line, len);
+    line += lead;
+    len = fs_utf8_trim_end(line, len - lead);
     if (len == 0 || (len >= 2 && line[0] == '#' && line[1] == ' '))
         return 0;
     const char *sp = last_space(line, len);
@@ -76,8 +66,7 @@ int fs_folded_parse_line(const char *line, size_t len, fs_folded_line *out, int 
     if (parse_count(sp + 1, (size_t)(line + len - sp - 1), &count, &frac) != 0)
         return -1;
     size_t slen = (size_t)(sp - line);
-    while (slen > 0 && is_ws((unsigned char)line[slen - 1]))
-        slen--;
+    slen = fs_utf8_trim_end(line, slen);
     out->is_diff = 0;
     out->before = 0;
     out->has_hash = 0;
@@ -96,8 +85,7 @@ int fs_folded_parse_line(const char *line, size_t len, fs_folded_line *out, int 
         out->before = first;
         frac |= frac2;
         slen = (size_t)(sp2 - line);
-        while (slen > 0 && is_ws((unsigned char)line[slen - 1]))
-            slen--;
+        slen = fs_utf8_trim_end(line, slen);
     }
     if (slen == 0)
         return -1;

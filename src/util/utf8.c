@@ -123,18 +123,18 @@ int fs_utf8_is_space(uint32_t cp)
            cp == 0x205f || cp == 0x3000;
 }
 
-size_t fs_utf8_space_at(const char *s, size_t n)
+/* The bytes of the White_Space code point that starts S (N > 0 bytes), or ends it; 0: none. */
+static size_t space_at(const unsigned char *u, size_t n)
 {
     uint32_t cp;
-    size_t k = n ? fs_utf8_decode((const unsigned char *)s, n, &cp) : 0;
+    if (u[0] < 0x80)
+        return fs_utf8_is_space(u[0]);
+    size_t k = fs_utf8_decode(u, n, &cp);
     return k && fs_utf8_is_space(cp) ? k : 0;
 }
 
-size_t fs_utf8_space_before(const char *s, size_t n)
+static size_t space_before(const unsigned char *u, size_t n)
 {
-    const unsigned char *u = (const unsigned char *)s;
-    if (n == 0)
-        return 0;
     if (u[n - 1] < 0x80)
         return fs_utf8_is_space(u[n - 1]);
     /* the lead byte of the last sequence: at most three continuation bytes back */
@@ -145,4 +145,21 @@ size_t fs_utf8_space_before(const char *s, size_t n)
         }
     }
     return 0;
+}
+
+size_t fs_utf8_trim_start(const char *s, size_t n)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    size_t i = 0;
+    for (size_t k; i < n && (k = space_at(u + i, n - i)); i += k)
+        ;
+    return i;
+}
+
+size_t fs_utf8_trim_end(const char *s, size_t n)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    for (size_t k; n > 0 && (k = space_before(u, n)); n -= k)
+        ;
+    return n;
 }

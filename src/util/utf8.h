@@ -35,10 +35,12 @@ size_t fs_utf8_chars(const char *s, size_t n);
 /* Bytes of the first K code points of a well-formed string of N bytes. */
 size_t fs_utf8_prefix(const char *s, size_t n, size_t k);
 
-/* Unicode White_Space (what Rust's str::trim, and so inferno, trims from a line). */
+/* Unicode White_Space (what Rust's str::trim, and so inferno, trims). */
 int fs_utf8_is_space(uint32_t cp);
-/* The bytes of the White_Space code point that starts S (N bytes), or ends it; 0: none. */
-size_t fs_utf8_space_at(const char *s, size_t n);
-size_t fs_utf8_space_before(const char *s, size_t n);
+/* How many bytes of White_Space start S[0..n), and S's length without the White_Space that
+ * ends it: the one trim of lines and names (ASCII first; other bytes are decoded only when
+ * an end is not ASCII). A byte that is not well-formed UTF-8 is not whitespace. */
+size_t fs_utf8_trim_start(const char *s, size_t n);
+size_t fs_utf8_trim_end(const char *s, size_t n);
 
 #endif

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Folded text as foldsvg writes it for structured inputs: every frame name without
-whitespace at its ends (space, tab, newline, carriage return, vertical tab, form feed), a
+Unicode White_Space at its ends, a
 stack of only empty names as [unknown], equal stacks summed, lines sorted by their bytes
 (docs/cli.md, "Names"). inferno-collapse-perf keeps such whitespace (the " " of a symbol
 that perf printed empty); the reference cases of tests/data/compat-perf are compared after
@@ -12,7 +12,9 @@ Python 3 standard library only.
 """
 import sys
 
-WS = b" \t\n\r\x0b\x0c"
+# Unicode White_Space, as foldsvg trims names (src/util/utf8.c)
+WS = " \t\n\r\x0b\x0c\x85\xa0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + \
+    "\u2028\u2029\u202f\u205f\u3000"
 
 
 def trim_folded(data):
@@ -22,7 +24,8 @@ def trim_folded(data):
         if not line:
             continue
         stack, count = line.rsplit(b" ", 1)
-        names = [n.strip(WS) for n in stack.split(b";")]
+        names = [n.decode("utf-8", "surrogateescape").strip(WS).encode("utf-8", "surrogateescape")
+                 for n in stack.split(b";")]
         key = b";".join(names) if any(names) else b"[unknown]"
         totals[key] = totals.get(key, 0) + int(count)
     return b"".join(b"%s %d\n" % (k, totals[k]) for k in sorted(totals))

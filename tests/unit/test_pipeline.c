@@ -225,6 +225,35 @@ START_TEST(reverse_trims_the_reversed_line)
 }
 END_TEST
 
+/* One whitespace rule everywhere (util/utf8.h): Unicode White_Space at a name's ends goes
+ * for structured names and at the reversed line's ends, inside a name it stays. */
+START_TEST(unicode_whitespace_is_whitespace)
+{
+    const char *kv[] = {"reverse", NULL, NULL};
+    foldsvg_options *o = opts(kv);
+    rec r;
+    fs_pipeline *pl = make(o, &r, 1);
+    fs_sink *s = fs_pipeline_begin(pl, "in");
+    foldsvg_error err;
+    ck_assert_int_eq(line(s,
+                          "a;b\xc2\xa0x;\xe3\x80\x80"
+                          "c",
+                          3, 1, &err),
+                     FOLDSVG_OK);
+    const char *names[] = {"\xe3\x80\x80"
+                           "s\xc2\xa0",
+                           "\xe2\x80\x8b"
+                           "t "};
+    ck_assert_int_eq(stack(s, names, 2, 4, &err), FOLDSVG_OK);
+    /* U+200B (zero width space) is not White_Space: it stays */
+    ck_assert_str_eq(r.out, "c|b\xc2\xa0x|a 3 frames\n"
+                            "\xe2\x80\x8b"
+                            "t|s 4 frames\n");
+    fs_pipeline_free(pl);
+    foldsvg_options_free(o);
+}
+END_TEST
+
 /* Fractional weights meet per sanitized stack and are rounded half up at the input's end,
  * then take the same way as the other stacks (transforms included). */
 START_TEST(fractions_sum_per_sanitized_stack)
@@ -359,6 +388,7 @@ int main(void)
     tcase_add_test(tc, no_sort_checks_before_the_zero_count_rule);
     tcase_add_test(tc, transforms_in_order);
     tcase_add_test(tc, reverse_trims_the_reversed_line);
+    tcase_add_test(tc, unicode_whitespace_is_whitespace);
     tcase_add_test(tc, fractions_sum_per_sanitized_stack);
     tcase_add_test(tc, two_pipelines_are_independent);
     tcase_add_test(tc, stack_stage_is_the_transforms);
