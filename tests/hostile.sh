@@ -247,6 +247,11 @@ for f in svg html folded; do
 done
 "$bin" na.folded --top 5 >&- 2>closed.err
 one_line closed-top closed.err '<stdout>: write failed: Bad file descriptor'
+# --summary writes through the tables' writer: the same one line, with its findings too
+"$bin" na.folded --summary >&- 2>closed.err
+one_line closed-summary closed.err '<stdout>: write failed: Bad file descriptor'
+"$bin" na.folded --summary --top-format json >/dev/full 2>full.err
+one_line full-summary full.err '<stdout>: write failed: No space left on device'
 # The outputs of a diff (SVG, report, folded text, the delta tables) and the --facts-out
 # file are written as the others.
 printf 'main;a 1\nmain;c 4\n' >nb.folded
@@ -260,6 +265,8 @@ done
 one_line diff-full-top full.err '<stdout>: write failed: No space left on device'
 "$bin" --diff na.folded nb.folded --top 5 --top-format json >&- 2>closed.err
 one_line diff-closed-top closed.err '<stdout>: write failed: Bad file descriptor'
+"$bin" --diff na.folded nb.folded --summary --top-format markdown >/dev/full 2>full.err
+one_line diff-full-summary full.err '<stdout>: write failed: No space left on device'
 # a part of a run writes its folded text and its facts file both or neither
 for in in na.folded names.json; do
     rm -f part.folded part.facts
