@@ -198,6 +198,7 @@ foldsvg_status fs_run_next(fs_run_reader *r, int *done)
     if (shared > r->stack.len || rest > SIZE_MAX - shared)
         return FOLDSVG_E_IO;
     r->stack.len = (size_t)shared;
+    r->shared = (size_t)shared;
     while (rest > 0) {
         if (r->at == r->len) {
             st = refill(r);

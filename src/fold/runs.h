@@ -29,8 +29,9 @@ typedef struct fs_run_reader {
     uint64_t pos, end; /* the part of the run not yet in buf */
     unsigned char *buf;
     size_t at, len, cap;
-    /* the current record */
+    /* the current record, and the bytes its stack shares with the one before */
     fs_buf stack;
+    size_t shared;
     uint64_t count, before;
     int is_diff;
 } fs_run_reader;

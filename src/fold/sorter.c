@@ -9,6 +9,7 @@
 #include "fold/strsort.h"
 #include "util/error.h"
 #include "util/grow.h"
+#include "util/mismatch.h"
 #include "util/strmap.h"
 
 typedef struct counts {
@@ -287,69 +288,82 @@ typedef struct source {
     uint32_t at, n;
     const char *stack;
     size_t len;
+    size_t shared; /* the bytes STACK shares with the source's stack before it */
     uint64_t count, before;
     int is_diff;
+    int done; /* no stack left: it loses every match */
 } source;
 
-/* Steps SRC to its next stack; *DONE at its end. */
-static foldsvg_status advance(source *src, int *done)
+/* Steps SRC to its next stack (SRC->done at its end). */
+static foldsvg_status advance(source *src)
 {
     if (src->c) {
-        *done = src->at == src->n;
-        if (*done)
+        src->done = src->at == src->n;
+        if (src->done)
             return FOLDSVG_OK;
         uint32_t e = src->c->order[src->at++];
         const counts *k = &src->c->c[e];
-        src->stack = fs_strmap_key(&src->c->map, e);
-        src->len = fs_strmap_key_len(&src->c->map, e);
+        const char *next = fs_strmap_key(&src->c->map, e);
+        size_t len = fs_strmap_key_len(&src->c->map, e);
+        src->shared =
+            src->at > 1 ? fs_mismatch(next, src->stack, len < src->len ? len : src->len) : 0;
+        src->stack = next;
+        src->len = len;
         src->count = k->count;
         src->before = k->before;
         src->is_diff = k->is_diff;
         return FOLDSVG_OK;
     }
-    foldsvg_status st = fs_run_next(&src->r, done);
-    if (st || *done)
+    foldsvg_status st = fs_run_next(&src->r, &src->done);
+    if (st || src->done)
         return st;
     src->stack = src->r.stack.data ? src->r.stack.data : "";
     src->len = src->r.stack.len;
+    src->shared = src->r.shared;
     src->count = src->r.count;
     src->before = src->r.before;
     src->is_diff = src->r.is_diff;
     return FOLDSVG_OK;
 }
 
-static int less(const source *a, const source *b)
+/* One match of the merge's tournament between the stacks of X and Y, which share their
+ * first HX and HY bytes with one same stack no greater than either (the merge's last
+ * output): the one that agrees with it longer is the smaller, without a look at their
+ * bytes; only on a tie in that are they compared, from there on. Returns whether Y wins
+ * (sorts first; X wins ties), and sets *LOSER to the bytes the loser shares with the
+ * winner. */
+static int y_wins(const source *x, size_t hx, const source *y, size_t hy, size_t *loser)
 {
-    return fs_strcmp_bytes(a->stack, a->len, b->stack, b->len) < 0;
-}
-
-static void sift_down(source **heap, size_t n, size_t i)
-{
-    for (;;) {
-        size_t l = 2 * i + 1, m = i;
-        if (l < n && less(heap[l], heap[m]))
-            m = l;
-        if (l + 1 < n && less(heap[l + 1], heap[m]))
-            m = l + 1;
-        if (m == i)
-            return;
-        source *t = heap[i];
-        heap[i] = heap[m];
-        heap[m] = t;
-        i = m;
+    if (x->done || y->done) {
+        *loser = 0;
+        return x->done && !y->done;
     }
+    if (hx != hy) {
+        *loser = hx < hy ? hx : hy;
+        return hy > hx;
+    }
+    size_t m = x->len < y->len ? x->len : y->len;
+    size_t at = hx + fs_mismatch(x->stack + hx, y->stack + hx, m - hx);
+    *loser = at;
+    if (at < m)
+        return (unsigned char)y->stack[at] < (unsigned char)x->stack[at];
+    return y->len < x->len;
 }
 
 /* Merges runs [FIRST, FIRST + NRUN) and the sorted chunks MEM[0..nmem), passing each stack
- * to FN. */
+ * to FN. A loser tree of the K sources (internal nodes 1..K-1, source i the leaf K + i):
+ * each node keeps the source that lost there and the bytes it shares with the one that won.
+ * Those of the nodes on the winner's path are shares with the winner itself, and the
+ * winner's successor in its source comes with its share with the winner (a run stores it):
+ * so a new winner is found by comparing shares, and stacks in sorted order, which share
+ * hundreds of bytes, are compared only past them. */
 static foldsvg_status merge(fs_sorter *s, size_t first, size_t nrun, chunk *const *mem, size_t nmem,
                             fs_sorted_fn fn, void *user)
 {
-    size_t k = nrun + nmem;
+    size_t k = nrun + nmem, ninit = 0;
     source *src = calloc(k ? k : 1, sizeof *src);
-    source **heap = calloc(k ? k : 1, sizeof *heap);
-    size_t nheap = 0, ninit = 0;
-    foldsvg_status st = src && heap ? FOLDSVG_OK : FOLDSVG_E_NOMEM;
+    size_t *loser = calloc(k + 1, sizeof *loser), *lcp = calloc(k + 1, sizeof *lcp);
+    foldsvg_status st = src && loser && lcp ? FOLDSVG_OK : FOLDSVG_E_NOMEM;
     for (size_t i = 0; st == FOLDSVG_OK && i < k; i++) {
         if (i < nrun) {
             st = fs_run_reader_init(&src[i].r, &s->file, s->runs[first + i], READ_BUF);
@@ -358,29 +372,50 @@ static foldsvg_status merge(fs_sorter *s, size_t first, size_t nrun, chunk *cons
             src[i].c = mem[i - nrun];
             src[i].n = fs_strmap_size(&mem[i - nrun]->map);
         }
-        int done = 1;
         if (st == FOLDSVG_OK)
-            st = advance(&src[i], &done);
-        if (st == FOLDSVG_OK && !done)
-            heap[nheap++] = &src[i];
+            st = advance(&src[i]);
     }
-    for (size_t i = nheap / 2; st == FOLDSVG_OK && i-- > 0;)
-        sift_down(heap, nheap, i);
-    while (st == FOLDSVG_OK && nheap > 0) {
-        source *top = heap[0];
-        st = fn(user, top->stack, top->len, top->count, top->before, top->is_diff);
-        int done;
-        if (st == FOLDSVG_OK)
-            st = advance(top, &done);
-        if (st == FOLDSVG_OK) {
-            if (done)
-                heap[0] = heap[--nheap];
-            sift_down(heap, nheap, 0);
+    size_t win = 0;
+    if (st == FOLDSVG_OK && k > 1) {
+        /* the first round, each match's winner taken up (in UP) from the leaves: shares with
+         * the empty stack, 0 */
+        size_t *up = malloc(2 * k * sizeof *up);
+        if (!up)
+            st = FOLDSVG_E_NOMEM;
+        for (size_t i = 0; up && i < k; i++)
+            up[k + i] = i;
+        for (size_t node = k - 1; up && node >= 1; node--) {
+            size_t a = up[2 * node], b = up[2 * node + 1];
+            int bw = y_wins(&src[a], 0, &src[b], 0, &lcp[node]);
+            loser[node] = bw ? a : b;
+            up[node] = bw ? b : a;
         }
+        if (up)
+            win = up[1];
+        free(up);
+    }
+    while (st == FOLDSVG_OK && k > 0 && !src[win].done) {
+        source *top = &src[win];
+        st = fn(user, top->stack, top->len, top->count, top->before, top->is_diff);
+        if (st == FOLDSVG_OK)
+            st = advance(top);
+        /* the winner's successor plays its way up the winner's path */
+        size_t c = win, hc = top->done ? 0 : top->shared;
+        for (size_t node = (k + win) / 2; st == FOLDSVG_OK && node >= 1; node /= 2) {
+            size_t x = loser[node], h;
+            if (y_wins(&src[c], hc, &src[x], lcp[node], &h)) {
+                loser[node] = c;
+                hc = lcp[node];
+                c = x;
+            }
+            lcp[node] = h;
+        }
+        win = c;
     }
     for (size_t i = 0; i < ninit; i++)
         fs_run_reader_free(&src[i].r);
-    free(heap);
+    free(loser);
+    free(lcp);
     free(src);
     return st;
 }

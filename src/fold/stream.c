@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/bytepos.h"
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/mismatch.h"
@@ -28,6 +29,7 @@ void fs_stream_free(fs_stream *s)
     free(s->stack_before);
     free(s->stack_after);
     free(s->kept_stack);
+    free(s->scan);
     memset(s, 0, sizeof s[0]);
 }
 
@@ -106,12 +108,13 @@ static void finish_leaf(fs_stream *s)
 foldsvg_status fs_stream_add(fs_stream *s, const char *stack, size_t len, uint64_t count,
                              uint64_t before, int is_diff, int *out_of_order)
 {
-    return fs_stream_add_split(s, stack, len, NULL, 0, count, before, is_diff, out_of_order);
+    return fs_stream_add_split(s, stack, len, NULL, 0, SIZE_MAX, count, before, is_diff,
+                               out_of_order);
 }
 
 foldsvg_status fs_stream_add_split(fs_stream *s, const char *stack, size_t len,
-                                   const uint32_t *semis, size_t nsemis, uint64_t count,
-                                   uint64_t before, int is_diff, int *out_of_order)
+                                   const uint32_t *semis, size_t nsemis, size_t shared,
+                                   uint64_t count, uint64_t before, int is_diff, int *out_of_order)
 {
     *out_of_order = 0;
     if (count > UINT64_MAX - s->t)
@@ -121,7 +124,7 @@ foldsvg_status fs_stream_add_split(fs_stream *s, const char *stack, size_t len,
         const char *prev = s->prev.data;
         size_t plen = s->prev.len;
         size_t m = len < plen ? len : plen;
-        size_t at = fs_mismatch(stack, prev, m);
+        size_t at = shared <= m ? shared : fs_mismatch(stack, prev, m);
         if (at < m ? (unsigned char)stack[at] < (unsigned char)prev[at] : len < plen) {
             *out_of_order = 1;
             return FOLDSVG_OK;
@@ -174,10 +177,17 @@ foldsvg_status fs_stream_add_split(fs_stream *s, const char *stack, size_t len,
     size_t d = same;
     /* the frames kept end at the first SAME - 1 separators: the new ones start after them */
     size_t k = same - 1;
+    if (!semis) { /* found here, after them */
+        s->nscan = 0;
+        if (fs_byte_positions_add(stack + pos, len - pos, ';', (uint32_t)pos, &s->scan,
+                                  &s->scan_cap, &s->nscan) != FOLDSVG_OK)
+            return FOLDSVG_E_NOMEM;
+        semis = s->scan;
+        nsemis = s->nscan;
+        k = 0;
+    }
     for (;;) {
-        const char *semi = !semis       ? memchr(stack + pos, ';', len - pos)
-                           : k < nsemis ? stack + semis[k++]
-                                        : NULL;
+        const char *semi = k < nsemis ? stack + semis[k++] : NULL;
         size_t flen = semi ? (size_t)(semi - stack - pos) : len - pos;
         if (d == s->open_cap && FS_GROW(s->open, s->open_cap, d + 1, 64) != FOLDSVG_OK)
             return FOLDSVG_E_NOMEM;

@@ -50,6 +50,8 @@ typedef struct fs_stream {
     size_t nstacks, stacks_cap;
     size_t *kept_stack; /* parallel to kept */
     size_t kept_stack_cap;
+    uint32_t *scan; /* the new frames' ';' when the caller does not know them */
+    size_t nscan, scan_cap;
 } fs_stream;
 
 foldsvg_status fs_stream_init(fs_stream *s, double minwidth);
@@ -59,10 +61,12 @@ void fs_stream_free(fs_stream *s);
  * previous one: the input is not sorted and needs the tree. */
 foldsvg_status fs_stream_add(fs_stream *s, const char *stack, size_t len, uint64_t count,
                              uint64_t before, int is_diff, int *out_of_order);
-/* The same with the positions of every ';' in STACK known (SEMIS[0..nsemis), in order). */
+/* The same with the positions of every ';' in STACK known (SEMIS[0..nsemis), in order, or
+ * NULL), and, unless SHARED is SIZE_MAX, where STACK first differs from the stack added
+ * before it (or the shorter one's length): the bytes before are not looked at. */
 foldsvg_status fs_stream_add_split(fs_stream *s, const char *stack, size_t len,
-                                   const uint32_t *semis, size_t nsemis, uint64_t count,
-                                   uint64_t before, int is_diff, int *out_of_order);
+                                   const uint32_t *semis, size_t nsemis, size_t shared,
+                                   uint64_t count, uint64_t before, int is_diff, int *out_of_order);
 /* Closes every open frame. The kept frames are then s->kept[0..nkept), names in s->names,
  * total s->t (also in s->names.total). */
 foldsvg_status fs_stream_finish(fs_stream *s);

@@ -33,6 +33,13 @@ static uint64_t digit_at(const sorter *s, uint32_t i, size_t depth)
     size_t len = s->lens[i];
     if (depth >= len)
         return 0;
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (len - depth >= 8) { /* the common case: one load */
+        uint64_t w;
+        memcpy(&w, s->keys[i] + depth, 8);
+        return __builtin_bswap64(w);
+    }
+#endif
     unsigned char b[8] = {0};
     size_t n = len - depth < 8 ? len - depth : 8;
     memcpy(b, s->keys[i] + depth, n);

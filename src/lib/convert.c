@@ -72,8 +72,10 @@ static foldsvg_status on_path(void *user, const fs_folded_line *l, foldsvg_error
         return st ? fs_stack_error(err, st, c->name, l->lineno) : FOLDSVG_OK;
     }
     int out_of_order;
-    st = fs_stream_add_split(&c->s, l->stack, l->len, l->semis, l->nsemis, l->count, l->before,
-                             l->is_diff, &out_of_order);
+    /* the reader's comparison holds when its line before is the stream's stack before */
+    size_t shared = l->shared_with && l->shared_with == c->prev_line ? l->shared : SIZE_MAX;
+    st = fs_stream_add_split(&c->s, l->stack, l->len, l->semis, l->nsemis, shared, l->count,
+                             l->before, l->is_diff, &out_of_order);
     if (st)
         return fs_stack_error(err, st, c->name, l->lineno);
     if (out_of_order) {
@@ -177,7 +179,7 @@ static foldsvg_status run_pass(stream_ctx *c, fs_pipeline *pl, const char *const
     }
     c->total = c->total_before = 0;
     fs_pipeline_reset_drops(pl);
-    fs_pipeline_set_hints(pl, route == ROUTE_SORT ? FS_HINT_HASH : FS_HINT_SEMIS);
+    fs_pipeline_set_hints(pl, route == ROUTE_SORT ? FS_HINT_HASH : FS_HINT_SEMIS | FS_HINT_SHARED);
     for (size_t i = 0; st == FOLDSVG_OK && i < n && c->route == route; i++) {
         fs_input *in;
         int teed = 0;

@@ -9,8 +9,10 @@
 #include <string.h>
 
 #include "parse/folded.h"
+#include "util/bytepos.h"
 #include "util/error.h"
 #include "util/grow.h"
+#include "util/mismatch.h"
 #include "util/strmap.h"
 
 /* A side that has to wait waits for SLACK blocks, not one: the threads meet less often. */
@@ -20,7 +22,8 @@ enum { NBLOCK = 8, SLACK = NBLOCK / 2, BLOCK = 64 << 10, ONE_READ = 1 << 20 };
 typedef struct rec {
     uint32_t off, len; /* the stack, in the block's bytes (a block stays below 4 GiB) */
     uint64_t count, before, hash;
-    uint32_t semi, nsemi; /* its ';' positions: semis[semi, semi + nsemi), when HAS_SEMIS */
+    uint32_t semi, nsemi;  /* its ';' positions: semis[semi, semi + nsemi), when HAS_SEMIS */
+    uint32_t shared, back; /* fs_folded_line's shared, with the line BACK lines before (0: none) */
     signed char verdict;
     unsigned char has_hash, has_semis; /* fs_folded_parse_line's */
     unsigned char is_diff, frac;
@@ -52,6 +55,12 @@ typedef struct ahead {
     int stop;                          /* the caller needs no more */
     uint64_t lines;                    /* lines recorded (the reader's) */
     unsigned hints;                    /* the sink's (FS_HINT_*) */
+    int hash_block;                    /* the block being filled gets its stacks' hashes */
+    /* FS_HINT_SHARED: the last valid line's stack, its line and block (bytes of the block
+     * being filled and of the one before stay where they are) */
+    const char *prev;
+    size_t prev_len;
+    uint64_t prev_line, prev_block;
 } ahead;
 
 /* Records the line DATA[start, end) in B; 0 when B's records are full. */
@@ -65,32 +74,43 @@ static int record(ahead *a, block *b, size_t start, size_t end)
     rec *x = &b->recs[b->nrec++];
     x->verdict = (signed char)r;
     x->frac = (unsigned char)frac;
+    x->shared = x->back = 0;
     if (r > 0) {
         x->off = (uint32_t)(fl.stack - b->data);
         x->len = (uint32_t)fl.len;
         x->count = fl.count;
         x->before = fl.before;
         x->is_diff = (unsigned char)fl.is_diff;
-        x->has_hash = (a->hints & FS_HINT_HASH) != 0;
+        x->has_hash = (unsigned char)a->hash_block;
         if (x->has_hash)
             x->hash = fs_strmap_hash(fl.stack, fl.len);
         x->semi = (uint32_t)b->nsemis;
         x->has_semis = (a->hints & FS_HINT_SEMIS) != 0;
-        for (const char *p = fl.stack, *e = p + fl.len;
-             x->has_semis && (p = memchr(p, ';', (size_t)(e - p))); p++) {
-            if (FS_GROW(b->semis, b->semis_cap, b->nsemis + 1, 1024) != FOLDSVG_OK) {
-                x->has_semis = 0; /* the caller's thread finds them */
-                break;
-            }
-            b->semis[b->nsemis++] = (uint32_t)(p - fl.stack);
-        }
+        if (x->has_semis && fs_byte_positions_add(fl.stack, fl.len, ';', 0, &b->semis,
+                                                  &b->semis_cap, &b->nsemis) != FOLDSVG_OK)
+            x->has_semis = 0; /* the caller's thread finds them */
         x->nsemi = (uint32_t)(b->nsemis - x->semi);
+        if (a->prev && a->lines - a->prev_line < UINT32_MAX) {
+            size_t m = fl.len < a->prev_len ? fl.len : a->prev_len;
+            x->shared = (uint32_t)fs_mismatch(fl.stack, a->prev, m);
+            x->back = (uint32_t)(a->lines - a->prev_line);
+        }
+        if (a->hints & FS_HINT_SHARED) {
+            a->prev = fl.stack;
+            a->prev_len = fl.len;
+            a->prev_line = a->lines;
+            a->prev_block = a->head;
+        }
     }
     a->lines++;
     return 1;
 }
 
-/* Waits until block W is free (or the caller stopped): 0 to go on. */
+/* Waits until block W is free (or the caller stopped): 0 to go on. Which thread hashes the
+ * stacks of block W (for the sorter) is chosen here, by which one is behind: the reader when
+ * the caller has SLACK blocks or more still to take, the caller's thread (as it takes the
+ * lines) otherwise. The work then moves to whichever thread has a core to spare; the hashes
+ * are the same on either side, so nothing else depends on the choice. */
 static int wait_free(ahead *a, uint64_t w)
 {
     pthread_mutex_lock(&a->mu);
@@ -100,6 +120,7 @@ static int wait_free(ahead *a, uint64_t w)
             pthread_cond_wait(&a->cv_free, &a->mu);
         a->reader_need = 0;
     }
+    a->hash_block = (a->hints & FS_HINT_HASH) && w - a->tail >= SLACK;
     int stop = a->stop;
     pthread_mutex_unlock(&a->mu);
     return !stop;
@@ -178,6 +199,8 @@ static void *reader_main(void *arg)
     for (;;) {
         block *b = &a->b[w % NBLOCK];
         b->nrec = b->nsemis = 0;
+        if (a->prev && a->prev_block + 1 < w)
+            a->prev = NULL; /* its block may be filled again before the next valid line */
         /* a block grown for a long line shrinks back: long lines here and there must not
          * leave every block of the ring that large */
         if (b->cap > a->block && have <= a->block && fs_resize(&b->data, a->block, 1) == FOLDSVG_OK)
@@ -239,9 +262,11 @@ static foldsvg_status consume(ahead *a, fs_sink *sink, fs_folded_stats *stats, f
                 b->data + x->off, x->len,      x->count,
                 x->before,        x->is_diff,  0,
                 x->hash,          x->has_hash, x->has_semis ? b->semis + x->semi : NULL,
-                x->nsemi};
-            foldsvg_status st =
-                fs_folded_take(x->verdict, &fl, x->frac, ++lineno, sink, stats, err);
+                x->nsemi,         0,           x->shared};
+            ++lineno;
+            if (x->back)
+                fl.shared_with = lineno - x->back;
+            foldsvg_status st = fs_folded_take(x->verdict, &fl, x->frac, lineno, sink, stats, err);
             if (st)
                 return st;
         }

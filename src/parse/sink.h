@@ -36,6 +36,11 @@ typedef struct fs_folded_line {
     /* where every ';' of the stack is, in order (the reader thread's too), or NULL */
     const uint32_t *semis;
     size_t nsemis;
+    /* When SHARED_WITH is not 0: where the stack first differs from the stack of line
+     * SHARED_WITH (the input's valid line before it), or the shorter one's length: the
+     * reader thread's comparison, made where the bytes of both are at hand */
+    uint64_t shared_with;
+    size_t shared;
 } fs_folded_line;
 
 static inline uint64_t fs_folded_line_hash(const fs_folded_line *l)
@@ -44,7 +49,7 @@ static inline uint64_t fs_folded_line_hash(const fs_folded_line *l)
 }
 
 /* What a reader thread may work out for line() besides the counts (fs_sink.hints). */
-enum { FS_HINT_HASH = 1, FS_HINT_SEMIS = 2 };
+enum { FS_HINT_HASH = 1, FS_HINT_SEMIS = 2, FS_HINT_SHARED = 4 };
 
 /* What a line-oriented input held, for the end-of-input warnings. */
 typedef struct fs_folded_stats {
