@@ -17,7 +17,13 @@ typedef struct counts {
     int is_diff;
 } counts;
 
-enum { DEFAULT_BUDGET = 32 << 20, DEFAULT_FANIN = 64, READ_BUF = 128 << 10 };
+enum { DEFAULT_BUDGET = 32 << 20, DEFAULT_FANIN = 64, READ_BUF = 128 << 10, PREFETCH = 4 };
+
+#if defined(__GNUC__)
+#define FS_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define FS_PREFETCH(p) ((void)(p))
+#endif
 
 /* The distinct stacks of one chunk and their summed counts, by map entry. */
 typedef struct chunk {
@@ -301,6 +307,8 @@ static foldsvg_status advance(source *src)
         src->done = src->at == src->n;
         if (src->done)
             return FOLDSVG_OK;
+        if (src->at + PREFETCH < src->n) /* the stacks lie anywhere in the chunk's memory */
+            FS_PREFETCH(fs_strmap_key(&src->c->map, src->c->order[src->at + PREFETCH]));
         uint32_t e = src->c->order[src->at++];
         const counts *k = &src->c->c[e];
         const char *next = fs_strmap_key(&src->c->map, e);

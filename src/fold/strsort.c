@@ -26,7 +26,13 @@ typedef struct sorter {
     const uint32_t *lens;
 } sorter;
 
-enum { SMALL = 16 };
+enum { SMALL = 16, PREFETCH = 8 };
+
+#if defined(__GNUC__)
+#define FS_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define FS_PREFETCH(p) ((void)(p))
+#endif
 
 static uint64_t digit_at(const sorter *s, uint32_t i, size_t depth)
 {
@@ -171,8 +177,12 @@ foldsvg_status fs_strsort(const char *const *keys, const uint32_t *lens, uint32_
         size_t next = p.depth + 8;
         if (lt == 0 && gt == p.n && ended == 0)
             next += common_prefix(&s, v, p.n, next);
-        for (size_t j = lt + ended; j < gt; j++)
+        for (size_t j = lt + ended; j < gt; j++) {
+            /* the strings lie anywhere: ask for one a few steps ahead while this one loads */
+            if (j + PREFETCH < gt && lens[v[j + PREFETCH].idx] > next)
+                FS_PREFETCH(keys[v[j + PREFETCH].idx] + next);
             v[j].digit = digit_at(&s, v[j].idx, next);
+        }
         if (push(&stack, &depth_n, &cap, (part){p.lo, lt, p.depth}) != 0 ||
             push(&stack, &depth_n, &cap, (part){p.lo + gt, p.n - gt, p.depth}) != 0 ||
             push(&stack, &depth_n, &cap, (part){p.lo + lt + ended, gt - lt - ended, next}) != 0)
