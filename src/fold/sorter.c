@@ -153,6 +153,8 @@ static foldsvg_status write_sorted(fs_sorter *s, chunk *c, uint32_t *order)
     fs_run r;
     fs_run_begin(&s->file, &r);
     for (uint32_t i = 0; st == FOLDSVG_OK && i < n; i++) {
+        if (i + PREFETCH < n)
+            FS_PREFETCH(fs_strmap_key(m, order[i + PREFETCH]));
         uint32_t e = order[i];
         const counts *k = &c->c[e];
         st = fs_run_put(&s->file, fs_strmap_key(m, e), fs_strmap_key_len(m, e), k->count, k->before,
