@@ -104,8 +104,8 @@ typedef struct sink {
     size_t calls, stop_after; /* stop_after 0: never stop */
 } sink;
 
-static foldsvg_status on_stack(void *user, const char *stack, size_t len, uint64_t count,
-                               uint64_t before, int is_diff)
+static foldsvg_status on_stack(void *user, const char *stack, size_t len, size_t shared,
+                               uint64_t count, uint64_t before, int is_diff)
 {
     sink *k = user;
     if (k->stop_after && k->calls == k->stop_after)
@@ -114,8 +114,14 @@ static foldsvg_status on_stack(void *user, const char *stack, size_t len, uint64
     FUZZ_CHECK(len <= MAX_LEN);
     FUZZ_CHECK(is_diff == 0 || is_diff == 1);
     FUZZ_CHECK(is_diff || before == 0);
+    FUZZ_CHECK((k->n == 0) == (shared == SIZE_MAX)); /* a share for all but the first */
     if (k->n > 0) {
         out *last = &k->v[k->n - 1];
+        /* the share with the stack before (the last kept: equal ones are summed into it) */
+        size_t m = len < last->len ? len : last->len, at = 0;
+        while (at < m && last->stack[at] == stack[at])
+            at++;
+        FUZZ_CHECK(shared == at);
         int c = fs_strcmp_bytes(last->stack, last->len, stack, len);
         FUZZ_CHECK(c <= 0);
         if (c == 0) {

@@ -15,7 +15,7 @@ enum { NBATCH = 4, BATCH = 256 << 10 };
 
 typedef struct record {
     uint64_t count, before;
-    size_t len;
+    size_t len, shared;
     int is_diff;
 } record;
 
@@ -62,7 +62,7 @@ static foldsvg_status publish(fs_relay *r)
     return st;
 }
 
-static foldsvg_status emit(void *user, const char *stack, size_t len, uint64_t count,
+static foldsvg_status emit(void *user, const char *stack, size_t len, size_t shared, uint64_t count,
                            uint64_t before, int is_diff)
 {
     fs_relay *r = user;
@@ -85,7 +85,7 @@ static foldsvg_status emit(void *user, const char *stack, size_t len, uint64_t c
         FS_FORWARD_IF_ERROR(fs_resize(&b->data, cap, 1));
         b->cap = cap;
     }
-    record h = {count, before, len, is_diff};
+    record h = {count, before, len, shared, is_diff};
     memcpy(b->data + b->len, &h, sizeof h);
     if (len)
         memcpy(b->data + b->len + sizeof h, stack, len);
@@ -170,8 +170,12 @@ foldsvg_status fs_relay_next(fs_relay *r, fs_relay_item *it, int *done)
             if (r->at < b->len) {
                 record h;
                 memcpy(&h, b->data + r->at, sizeof h);
-                *it = (fs_relay_item){(const char *)b->data + r->at + sizeof h, h.len, h.count,
-                                      h.before, h.is_diff};
+                *it = (fs_relay_item){(const char *)b->data + r->at + sizeof h,
+                                      h.len,
+                                      h.shared,
+                                      h.count,
+                                      h.before,
+                                      h.is_diff};
                 r->at += sizeof h + padded(h.len);
                 return FOLDSVG_OK;
             }
@@ -232,7 +236,7 @@ foldsvg_status fs_relay_run(fs_relay_producer produce, void *produce_user, fs_so
         st = fs_relay_next(r, &it, &done);
         if (st || done)
             break;
-        st = fn(fn_user, it.stack, it.len, it.count, it.before, it.is_diff);
+        st = fn(fn_user, it.stack, it.len, it.shared, it.count, it.before, it.is_diff);
         if (st)
             break;
     }

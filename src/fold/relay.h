@@ -12,9 +12,11 @@
 #include "foldsvg.h"
 
 /* Takes one stack of a sequence in byte order (the sorter's output); equal stacks may come
- * more than once (from different runs), each with its part of the counts. */
-typedef foldsvg_status (*fs_sorted_fn)(void *user, const char *stack, size_t len, uint64_t count,
-                                       uint64_t before, int is_diff);
+ * more than once (from different runs), each with its part of the counts. SHARED: where the
+ * stack first differs from the one before it in the sequence (or the shorter one's length),
+ * as the sorter's merge found it; SIZE_MAX when not known (and for the first). */
+typedef foldsvg_status (*fs_sorted_fn)(void *user, const char *stack, size_t len, size_t shared,
+                                       uint64_t count, uint64_t before, int is_diff);
 
 /* Emits stacks through EMIT (with EMIT_USER); a status other than OK from EMIT means stop
  * and return it. */
@@ -30,8 +32,8 @@ foldsvg_status fs_relay_run(fs_relay_producer produce, void *produce_user, fs_so
 typedef struct fs_relay fs_relay;
 
 typedef struct fs_relay_item {
-    const char *stack; /* valid until the next fs_relay_next or fs_relay_end */
-    size_t len;
+    const char *stack;  /* valid until the next fs_relay_next or fs_relay_end */
+    size_t len, shared; /* fs_sorted_fn's */
     uint64_t count, before;
     int is_diff;
 } fs_relay_item;

@@ -385,7 +385,7 @@ static foldsvg_status merge(fs_sorter *s, size_t first, size_t nrun, chunk *cons
         if (st == FOLDSVG_OK)
             st = advance(&src[i]);
     }
-    size_t win = 0;
+    size_t win = 0, shared = SIZE_MAX;
     if (st == FOLDSVG_OK && k > 1) {
         /* the first round, each match's winner taken up (in UP) from the leaves: shares with
          * the empty stack, 0 */
@@ -406,7 +406,7 @@ static foldsvg_status merge(fs_sorter *s, size_t first, size_t nrun, chunk *cons
     }
     while (st == FOLDSVG_OK && k > 0 && !src[win].done) {
         source *top = &src[win];
-        st = fn(user, top->stack, top->len, top->count, top->before, top->is_diff);
+        st = fn(user, top->stack, top->len, shared, top->count, top->before, top->is_diff);
         if (st == FOLDSVG_OK)
             st = advance(top);
         /* the winner's successor plays its way up the winner's path */
@@ -421,6 +421,7 @@ static foldsvg_status merge(fs_sorter *s, size_t first, size_t nrun, chunk *cons
             lcp[node] = h;
         }
         win = c;
+        shared = hc; /* the new winner's share with the last output */
     }
     for (size_t i = 0; i < ninit; i++)
         fs_run_reader_free(&src[i].r);
@@ -430,9 +431,10 @@ static foldsvg_status merge(fs_sorter *s, size_t first, size_t nrun, chunk *cons
     return st;
 }
 
-static foldsvg_status put_run(void *user, const char *stack, size_t len, uint64_t count,
-                              uint64_t before, int is_diff)
+static foldsvg_status put_run(void *user, const char *stack, size_t len, size_t shared,
+                              uint64_t count, uint64_t before, int is_diff)
 {
+    (void)shared;
     return fs_run_put(user, stack, len, count, before, is_diff);
 }
 

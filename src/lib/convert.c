@@ -112,12 +112,13 @@ static void on_warn(void *user, const foldsvg_error *w)
 }
 
 /* The sorter's output, in order, into the merge. */
-static foldsvg_status on_sorted(void *user, const char *stack, size_t len, uint64_t count,
-                                uint64_t before, int is_diff)
+static foldsvg_status on_sorted(void *user, const char *stack, size_t len, size_t shared,
+                                uint64_t count, uint64_t before, int is_diff)
 {
     stream_ctx *c = user;
     int out_of_order;
-    foldsvg_status st = fs_stream_add(&c->s, stack, len, count, before, is_diff, &out_of_order);
+    foldsvg_status st = fs_stream_add_split(&c->s, stack, len, NULL, 0, shared, count, before,
+                                            is_diff, &out_of_order);
     if (st == FOLDSVG_OK && out_of_order) {
         c->unsorted_runs = 1;
         return FS_STOP;
@@ -297,9 +298,10 @@ static foldsvg_status flush_line(folded_out *f)
                : FOLDSVG_OK;
 }
 
-static foldsvg_status on_sorted_line(void *user, const char *stack, size_t len, uint64_t count,
-                                     uint64_t before, int is_diff)
+static foldsvg_status on_sorted_line(void *user, const char *stack, size_t len, size_t shared,
+                                     uint64_t count, uint64_t before, int is_diff)
 {
+    (void)shared;
     folded_out *f = user;
     if (f->pending && f->stack.len == len && memcmp(f->stack.data, stack, len) == 0) {
         f->count += count; /* no overflow: the totals were checked as the lines came */

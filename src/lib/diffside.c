@@ -70,7 +70,7 @@ static foldsvg_status flush(fs_diff_side *s)
         return FOLDSVG_OK;
     s->have_prev = 0;
     s->unique++;
-    return s->emit(s->emit_user, fs_buf_str(&s->prev), s->prev.len, s->pending, 0, 0);
+    return s->emit(s->emit_user, fs_buf_str(&s->prev), s->prev.len, SIZE_MAX, s->pending, 0, 0);
 }
 
 /* The next stack of the side: summed into the pending one when it is the same, else the
@@ -298,9 +298,10 @@ static foldsvg_status read_pass(fs_diff_side *s, int pass)
     return st;
 }
 
-static foldsvg_status on_sorted(void *user, const char *stack, size_t len, uint64_t count,
-                                uint64_t before, int is_diff)
+static foldsvg_status on_sorted(void *user, const char *stack, size_t len, size_t shared,
+                                uint64_t count, uint64_t before, int is_diff)
 {
+    (void)shared;
     (void)before;
     (void)is_diff;
     fs_diff_side *s = user;

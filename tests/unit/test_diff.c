@@ -93,7 +93,8 @@ static foldsvg_status produce_seq(void *user, fs_sorted_fn emit, void *emit_user
     seq *q = user;
     q->flag = q->set_before_first;
     for (size_t i = 0; q->stacks[i]; i++) {
-        foldsvg_status st = emit(emit_user, q->stacks[i], strlen(q->stacks[i]), q->counts[i], 0, 0);
+        foldsvg_status st =
+            emit(emit_user, q->stacks[i], strlen(q->stacks[i]), SIZE_MAX, q->counts[i], 0, 0);
         if (st) {
             q->emit_status = st;
             return st;
@@ -109,7 +110,7 @@ static foldsvg_status produce_many(void *user, fs_sorted_fn emit, void *emit_use
     char buf[32];
     for (size_t i = 0; i < n; i++) {
         int len = snprintf(buf, sizeof buf, "%012zu", i);
-        FS_FORWARD_IF_ERROR(emit(emit_user, buf, (size_t)len, i, 0, 0));
+        FS_FORWARD_IF_ERROR(emit(emit_user, buf, (size_t)len, SIZE_MAX, i, 0, 0));
     }
     return FOLDSVG_OK;
 }

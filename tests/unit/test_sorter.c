@@ -201,16 +201,28 @@ typedef struct agg {
     uint64_t *count, *before;
     int *diff;
     size_t n, cap, emitted;
-    int fail_at; /* > 0: return an error on that emission */
+    size_t shared_known; /* emissions that came with their share */
+    int fail_at;         /* > 0: return an error on that emission */
 } agg;
 
-static foldsvg_status collect(void *user, const char *stack, size_t len, uint64_t count,
-                              uint64_t before, int is_diff)
+static foldsvg_status collect(void *user, const char *stack, size_t len, size_t shared,
+                              uint64_t count, uint64_t before, int is_diff)
 {
     agg *a = user;
     a->emitted++;
     if (a->fail_at && a->emitted == (size_t)a->fail_at)
         return FOLDSVG_E_LIMIT;
+    /* the merge's share with the stack emitted before (the last collected: equal ones were
+     * summed into it) is exact, as the streaming merge takes it without a look */
+    ck_assert_msg(a->n > 0 || shared == SIZE_MAX, "a share for the first stack");
+    if (a->n > 0 && shared != SIZE_MAX) {
+        const char *p = a->s[a->n - 1];
+        size_t plen = a->lens[a->n - 1], m = len < plen ? len : plen, at = 0;
+        while (at < m && p[at] == stack[at])
+            at++;
+        ck_assert_uint_eq(shared, at);
+        a->shared_known++;
+    }
     if (a->n > 0) {
         int c = fs_strcmp_bytes(a->s[a->n - 1], a->lens[a->n - 1], stack, len);
         ck_assert_msg(c <= 0, "emitted out of order");
@@ -304,6 +316,8 @@ static size_t check_sorter(unsigned seed, size_t nlines, size_t budget, unsigned
         j++;
     }
     ck_assert_uint_eq(j, a.n);
+    /* every stack after the first came with its share of the one before */
+    ck_assert_uint_eq(a.shared_known, a.emitted > 0 ? a.emitted - 1 : 0);
     agg_free(&a);
     free(order);
     free(count);
@@ -435,10 +449,11 @@ static foldsvg_status produce(void *user, fs_sorted_fn emit, void *emit_user)
         }
         if (i == p->big_at) {
             memcpy(big, "big", 3);
-            st = emit(emit_user, big, 1 << 20, i, 0, 0);
+            st = emit(emit_user, big, 1 << 20, SIZE_MAX, i, 0, 0);
         } else {
             int len = snprintf(buf, sizeof buf, "%zu", i);
-            st = emit(emit_user, buf, (size_t)(i % 5 == 0 ? 0 : len), i, i * 2, (int)(i & 1));
+            st = emit(emit_user, buf, (size_t)(i % 5 == 0 ? 0 : len), SIZE_MAX, i, i * 2,
+                      (int)(i & 1));
         }
     }
     free(big);
@@ -449,9 +464,10 @@ typedef struct cons {
     size_t seen, fail_at, big_at;
 } cons;
 
-static foldsvg_status consume(void *user, const char *stack, size_t len, uint64_t count,
-                              uint64_t before, int is_diff)
+static foldsvg_status consume(void *user, const char *stack, size_t len, size_t shared,
+                              uint64_t count, uint64_t before, int is_diff)
 {
+    (void)shared;
     cons *c = user;
     size_t i = c->seen++;
     if (c->fail_at && i == c->fail_at)
