@@ -190,15 +190,53 @@ START_TEST(invalid_lines_are_counted)
 }
 END_TEST
 
-/* Every line's stack, counts and number folded into one value, as the sink saw them. */
+/* Every line's stack, counts and number folded into one value, as the sink saw them; what
+ * the reader thread worked out besides (its hints) checked against the line's bytes. */
 typedef struct fingerprint {
     fs_sink sink;
     uint64_t h, lines, stop_at;
+    char *prev; /* the line before's stack */
+    size_t prev_len;
+    uint64_t prev_line;
+    uint64_t hashes, semis, shares; /* lines that came with each */
 } fingerprint;
+
+static void check_hints(fingerprint *f, const fs_folded_line *l)
+{
+    if (l->has_hash) {
+        ck_assert(l->hash == fs_strmap_hash(l->stack, l->len));
+        f->hashes++;
+    }
+    if (l->semis) {
+        size_t k = 0;
+        for (size_t i = 0; i < l->len; i++)
+            if (l->stack[i] == ';') {
+                ck_assert_uint_lt(k, l->nsemis);
+                ck_assert_uint_eq(l->semis[k++], i);
+            }
+        ck_assert_uint_eq(k, l->nsemis);
+        f->semis++;
+    }
+    if (l->shared_with) {
+        ck_assert_uint_eq(l->shared_with, f->prev_line);
+        size_t m = l->len < f->prev_len ? l->len : f->prev_len, at = 0;
+        while (at < m && l->stack[at] == f->prev[at])
+            at++;
+        ck_assert_uint_eq(l->shared, at);
+        f->shares++;
+    }
+    free(f->prev);
+    f->prev = malloc(l->len);
+    ck_assert_ptr_nonnull(f->prev);
+    memcpy(f->prev, l->stack, l->len);
+    f->prev_len = l->len;
+    f->prev_line = l->lineno;
+}
 
 static foldsvg_status print_line(fs_sink *self, const fs_folded_line *l, foldsvg_error *err)
 {
     fingerprint *f = (fingerprint *)(void *)self;
+    check_hints(f, l);
     uint64_t h = f->h ^ l->lineno;
     for (size_t i = 0; i < l->len; i++)
         h = (h ^ (unsigned char)l->stack[i]) * 0x100000001b3ULL;
@@ -208,11 +246,12 @@ static foldsvg_status print_line(fs_sink *self, const fs_folded_line *l, foldsvg
     return FOLDSVG_OK;
 }
 
-static void read_both(const char *data, size_t n, size_t block, uint64_t stop_at)
+static void read_both(const char *data, size_t n, size_t block, uint64_t stop_at, unsigned hints)
 {
     fs_input *in;
     fingerprint one = {.sink = {.line = print_line}, .stop_at = stop_at};
     fingerprint two = one;
+    two.sink.hints = hints;
     fs_folded_stats s1 = {0}, s2 = {0};
     foldsvg_error e1, e2;
     ck_assert_int_eq(fs_input_open_mem(&in, data, n, "mem", NULL), FOLDSVG_OK);
@@ -229,6 +268,20 @@ static void read_both(const char *data, size_t n, size_t block, uint64_t stop_at
     ck_assert(memcmp(&s1, &s2, sizeof s1) == 0);
     if (st1)
         ck_assert_str_eq(e1.message, e2.message);
+    /* the plain reader works out nothing; read ahead, what was asked for: every line its
+     * ';', every line but the first its share with the line before (unless blocks of
+     * skipped lines only came between: the tiny blocks), the blocks the reader chose their
+     * hashes */
+    ck_assert_uint_eq(one.hashes + one.semis + one.shares, 0);
+    ck_assert_uint_eq(two.semis, hints & FS_HINT_SEMIS ? two.lines : 0);
+    uint64_t shares = hints & FS_HINT_SHARED && two.lines ? two.lines - 1 : 0;
+    if (block >= 1000)
+        ck_assert_uint_eq(two.shares, shares);
+    else
+        ck_assert(two.shares <= shares && (shares == 0 || two.shares > 0));
+    ck_assert(two.hashes <= two.lines && (hints & FS_HINT_HASH || two.hashes == 0));
+    free(one.prev);
+    free(two.prev);
 }
 
 START_TEST(read_ahead_matches_the_plain_reader)
@@ -258,12 +311,14 @@ START_TEST(read_ahead_matches_the_plain_reader)
     }
     static const size_t blocks[] = {1, 7, 64, 1000, 1 << 20};
     for (size_t b = 0; b < sizeof blocks / sizeof blocks[0]; b++) {
-        read_both(data, n, blocks[b], 0);
-        read_both(data, n - 1, blocks[b], 0); /* no newline at the end */
-        read_both(data, n, blocks[b], 1000);  /* the sink stops the read */
+        for (unsigned hints = 0; hints < 8; hints++) {
+            read_both(data, n, blocks[b], 0, hints);
+            read_both(data, n - 1, blocks[b], 0, hints); /* no newline at the end */
+            read_both(data, n, blocks[b], 1000, hints);  /* the sink stops the read */
+        }
     }
-    read_both("", 0, 16, 0);
-    read_both("x 1", 3, 1, 0);
+    read_both("", 0, 16, 0, FS_HINT_SEMIS | FS_HINT_SHARED);
+    read_both("x 1", 3, 1, 0, FS_HINT_HASH | FS_HINT_SEMIS | FS_HINT_SHARED);
     free(data);
 }
 END_TEST
