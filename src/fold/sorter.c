@@ -10,6 +10,7 @@
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/mismatch.h"
+#include "util/prefetch.h"
 #include "util/strmap.h"
 
 typedef struct counts {
@@ -18,12 +19,6 @@ typedef struct counts {
 } counts;
 
 enum { DEFAULT_BUDGET = 32 << 20, DEFAULT_FANIN = 64, READ_BUF = 128 << 10, PREFETCH = 4 };
-
-#if defined(__GNUC__)
-#define FS_PREFETCH(p) __builtin_prefetch(p)
-#else
-#define FS_PREFETCH(p) ((void)(p))
-#endif
 
 /* The distinct stacks of one chunk and their summed counts, by map entry. */
 typedef struct chunk {

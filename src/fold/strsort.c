@@ -11,6 +11,7 @@
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/mismatch.h"
+#include "util/prefetch.h"
 
 typedef struct item {
     uint64_t digit; /* bytes [depth, depth + 8) as a big-endian number, zero-padded */
@@ -27,12 +28,6 @@ typedef struct sorter {
 } sorter;
 
 enum { SMALL = 16, PREFETCH = 8 };
-
-#if defined(__GNUC__)
-#define FS_PREFETCH(p) __builtin_prefetch(p)
-#else
-#define FS_PREFETCH(p) ((void)(p))
-#endif
 
 static uint64_t digit_at(const sorter *s, uint32_t i, size_t depth)
 {
