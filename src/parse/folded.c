@@ -40,6 +40,23 @@ static int parse_count(const char *s, size_t n, uint64_t *out, int *fractional)
     return 0;
 }
 
+/* fs_utf8_trim_start and _end, without the call for the common end: a byte of printable
+ * ASCII is no white space and no part of one. */
+static inline int plain_ascii(char c)
+{
+    return (unsigned char)c > 0x20 && (unsigned char)c < 0x7f;
+}
+
+static inline size_t trim_start(const char *s, size_t n)
+{
+    return n > 0 && plain_ascii(s[0]) ? 0 : fs_utf8_trim_start(s, n);
+}
+
+static inline size_t trim_end(const char *s, size_t n)
+{
+    return n > 0 && plain_ascii(s[n - 1]) ? n : fs_utf8_trim_end(s, n);
+}
+
 static const char *last_space(const char *s, size_t n)
 {
     while (n > 0) {
@@ -53,9 +70,9 @@ static const char *last_space(const char *s, size_t n)
 int fs_folded_parse_line(const char *line, size_t len, fs_folded_line *out, int *fractional)
 {
     /* the line's ends lose Unicode White_Space, as inferno's str::trim */
-    size_t lead = fs_utf8_trim_start(line, len);
+    size_t lead = trim_start(line, len);
     line += lead;
-    len = fs_utf8_trim_end(line, len - lead);
+    len = trim_end(line, len - lead);
     if (len == 0 || (len >= 2 && line[0] == '#' && line[1] == ' '))
         return 0;
     const char *sp = last_space(line, len);
@@ -66,7 +83,7 @@ int fs_folded_parse_line(const char *line, size_t len, fs_folded_line *out, int 
     if (parse_count(sp + 1, (size_t)(line + len - sp - 1), &count, &frac) != 0)
         return -1;
     size_t slen = (size_t)(sp - line);
-    slen = fs_utf8_trim_end(line, slen);
+    slen = trim_end(line, slen);
     out->is_diff = 0;
     out->before = 0;
     out->has_hash = 0;
@@ -86,7 +103,7 @@ int fs_folded_parse_line(const char *line, size_t len, fs_folded_line *out, int 
         out->before = first;
         frac |= frac2;
         slen = (size_t)(sp2 - line);
-        slen = fs_utf8_trim_end(line, slen);
+        slen = trim_end(line, slen);
     }
     if (slen == 0)
         return -1;
