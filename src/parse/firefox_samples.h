@@ -13,13 +13,13 @@
 foldsvg_status ff_sample_row(ff_parser *p, ff_thread *t, fs_json_value stack, fs_json_value cpu,
                              uint64_t row);
 
-/* The open sample row's stack cell was read: when the stack is not the last row's, its
- * accumulator is fetched into the cache while yajl reads the rest of the row. */
-static FF_INLINE_ALWAYS void ff_sample_stack_seen(const ff_parser *p)
+/* The open sample row's stack cell was read, an integer KEY: when the stack is not the last row's,
+ * its accumulator is fetched into the cache while yajl reads the rest of the row. */
+static FF_INLINE_ALWAYS void ff_sample_stack_seen(const ff_parser *p, int64_t key)
 {
     const ff_acc *a = p->sthr->agg.last;
-    if (p->row_stack.tag == FS_JSON_INT && a && a->key != p->row_stack.v.i)
-        ff_agg_prefetch(&p->sthr->agg, p->row_stack.v.i);
+    if (a && a->key != key)
+        ff_agg_prefetch(&p->sthr->agg, key);
 }
 
 /* The sample row just closed (P->row_stack, P->row_cpu) of thread T, when it is the common

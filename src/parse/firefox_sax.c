@@ -736,17 +736,12 @@ static NOINLINE int number_cold(ff_parser *p, const char *s, size_t n)
     return scalar(p, fs_json_number(s, n), NULL, 0) == FOLDSVG_OK;
 }
 
-/* A sample row's stack or threadCPUDelta cell DST, S[0..n) once converted. */
-static FF_INLINE_ALWAYS void row_number_stored(ff_parser *p, fs_json_value *dst)
-{
-    if (dst == &p->row_stack)
-        ff_sample_stack_seen(p);
-}
-
+/* A sample row's stack or threadCPUDelta cell DST that is not a short integer. */
 static NOINLINE int row_number_cold(ff_parser *p, fs_json_value *dst, const char *s, size_t n)
 {
     *dst = fs_json_number(s, n);
-    row_number_stored(p, dst);
+    if (dst == &p->row_stack && dst->tag == FS_JSON_INT)
+        ff_sample_stack_seen(p, dst->v.i);
     return 1;
 }
 
@@ -757,14 +752,19 @@ static int cb_number(void *ctx, const char *s, size_t n)
         return number_cold(p, s, n);
     /* The hot path: one call per cell of every sample row, kept free of calls but tail
      * calls. Only two cells matter, the rest (times) are not even converted. */
-    int64_t k = p->srow_k++;
-    if (k != p->scol_stack && k != p->scol_cpu)
-        return 1;
-    fs_json_value *dst = k == p->scol_stack ? &p->row_stack : &p->row_cpu;
-    if (!fs_json_small_uint(s, n, &dst->v.i))
-        return row_number_cold(p, dst, s, n);
-    dst->tag = FS_JSON_INT;
-    row_number_stored(p, dst);
+    int64_t k = p->srow_k++, v;
+    if (k == p->scol_stack) {
+        if (!fs_json_small_uint(s, n, &v))
+            return row_number_cold(p, &p->row_stack, s, n);
+        p->row_stack.v.i = v;
+        p->row_stack.tag = FS_JSON_INT;
+        ff_sample_stack_seen(p, v);
+    } else if (k == p->scol_cpu) {
+        if (!fs_json_small_uint(s, n, &v))
+            return row_number_cold(p, &p->row_cpu, s, n);
+        p->row_cpu.v.i = v;
+        p->row_cpu.tag = FS_JSON_INT;
+    }
     return 1;
 }
 
