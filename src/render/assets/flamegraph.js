@@ -24,7 +24,8 @@
  * the root <svg id="P-root">, P = settings.id; the UI texts P-title, P-details, P-unzoom,
  * P-search, P-matched, the background rect P-bg and the nested <svg id="P-frames"> are direct
  * children of the root; each child of P-frames is one frame (<g>, or <a> for --nameattr
- * links) holding <title>, <rect fg:x fg:w y ...> and <text>.
+ * links) holding <title>, <rect fg:x fg:w y height ...> and, when the writer labelled it,
+ * <text> (the script makes the others' when it labels them: labelEl).
  *
  * Speed (a 50k-frame graph must zoom in well under 100 ms): in a browser, any change inside
  * one SVG makes it repaint every element of that SVG, and showing or hiding tens of thousands
@@ -370,9 +371,6 @@ function init() {
     }
 
     function labelFor(i, pct) {
-        if (!texts[i] && !given) {
-            return "";
-        }
         var room = (pct * framesW) / 100 - LABEL_PAD - LABEL_END;
         if (room < meter.dots) {
             return ""; /* as inferno's script: no label in less than two characters */
@@ -400,9 +398,7 @@ function init() {
     function measureNames(list) {
         var need = null;
         for (var k = 0; list && k < list.length; k++) {
-            if (texts[list[k]] || given) {
-                need = meter.need(nameOf(list[k]), need);
-            }
+            need = meter.need(nameOf(list[k]), need);
         }
         if (need && meter.add(need)) {
             refit();
@@ -593,7 +589,7 @@ function init() {
             if (label !== "") {
                 var tx = (px + labelOffset).toFixed(4) + "%";
                 if (!texts[i]) {
-                    texts[i] = labelEl(els[i], i);
+                    texts[i] = labelEl(rects[i]);
                 }
                 if (tx !== shownTextX[i]) {
                     texts[i].setAttribute("x", tx);
@@ -615,12 +611,13 @@ function init() {
         }
     }
 
-    /* The views draw a frame's <text> only once it has a label: most frames never get one,
-     * and every element costs (a view opens with thousands of frames). */
-    function labelEl(g, i) {
+    /* A frame's <text> is made when it first gets a label (the writer writes one only for
+     * the labels it wrote, the views none): most frames never get one, and every element
+     * costs. Its y is the writer's: 3 below the middle of RECT, the frame's rect or its copy. */
+    function labelEl(rect) {
         var t = document.createElementNS(SVGNS, "text");
-        t.setAttribute("y", given.ty[i]);
-        g.appendChild(t);
+        t.setAttribute("y", (3 + +rect.getAttribute("y") + +rect.getAttribute("height") / 2).toFixed(2));
+        rect.parentNode.appendChild(t);
         return t;
     }
 
@@ -661,8 +658,8 @@ function init() {
             var pw = tW[i];
             parts.rect.setAttribute("x", px.toFixed(4) + "%");
             parts.rect.setAttribute("width", pw.toFixed(4) + "%");
-            if (!parts.text && given && labelFor(i, pw) !== "") {
-                parts.text = labelEl(c, i);
+            if (!parts.text && labelFor(i, pw) !== "") {
+                parts.text = labelEl(parts.rect);
             }
             if (parts.text) {
                 var label = labelFor(i, pw);
@@ -2009,7 +2006,6 @@ function drawView(host, spec) {
         svg.setAttribute("y", String(spec.y));
     }
     var ys = new Float64Array(n);
-    var ty = new Array(n);         /* where a label goes, once it has one (labelEl) */
     var tips = new Array(n);
     var names = new Array(n);
     var html = new Array(n);
@@ -2032,7 +2028,6 @@ function drawView(host, spec) {
         html[i] = "<g><title>" + escapeText(tips[i]) + '</title><rect x="' + px.toFixed(4) + '%" y="' + y1 +
             '" width="' + (fr.w[i] * k).toFixed(4) + '%" height="' + (fh - 1) + '" fill="' + color +
             '" fg:x="' + fr.x[i] + '" fg:w="' + fr.w[i] + '"/></g>';
-        ty[i] = (3 + y1 + (fh - 1) / 2).toFixed(2);
     }
     /* parsed while out of the page (a page of 50k frames makes each insertion into it cost);
      * in an XML document the fg: prefix resolves through the root's declaration */
@@ -2049,7 +2044,7 @@ function drawView(host, spec) {
     sub.total = total;
     sub.width = W;
     sub.fluid = !!spec.fluid;
-    graph(sub, svg, { x: fr.x, w: fr.w, y: ys, ty: ty, tips: tips, names: names, meter: spec.meter, width: spec.hostWidth });
+    graph(sub, svg, { x: fr.x, w: fr.w, y: ys, tips: tips, names: names, meter: spec.meter, width: spec.hostWidth });
     return svg;
 }
 
