@@ -5,7 +5,7 @@
 # Not part of the test suite. Needs /usr/bin/time (Debian package "time"). The main rows
 # run foldsvg and its baseline alternating; cpu_s is user + system (foldsvg's second core
 # shows there, not in the wall time), cpu_x its ratio to the baseline's.
-#   bench/run.sh [BUILD_DIR=build-bench] [REPS=5]
+#   [ZOOM_BASELINE=BIN|FILE.svg] bench/run.sh [BUILD_DIR=build-bench] [REPS=5]
 # Data goes to bench/data/ (about 2.7 GB; reused between runs, made again when a generator
 # changes).
 set -eu
@@ -165,4 +165,13 @@ for k in 10 100; do
     row "$(size "$f")" "$base" "$run"
 done
 echo "# for orientation (not run here): inferno-collapse-perf, 2 threads, x100 -> folded 0.83 s, 6.8 MB"
+# the script in Chromium: the 50k-frame graph of bench/graph50k.mjs loaded and zoomed, against
+# the SVG that ZOOM_BASELINE draws (a foldsvg binary, e.g. a build of main, or an SVG of the
+# same graph) when it is set, loads alternating; needs node, playwright-core (npm ci) and
+# /usr/bin/chromium
+if command -v node >/dev/null && [ -x /usr/bin/chromium ] && [ -d "$root/node_modules/playwright-core" ]; then
+    FOLDSVG_BIN="$bin" node "$here/zoom_bench.mjs" --loads "$reps" ${ZOOM_BASELINE:+--baseline "$ZOOM_BASELINE"}
+else
+    echo "# zoom_bench.mjs not run: needs node, node_modules/playwright-core and /usr/bin/chromium"
+fi
 rm -f "$data/out.svg" "$data/out.folded" "$data/big.svg" "$data/base.svg" "$data/times" "$data/btimes" "$data/rss"

@@ -237,6 +237,21 @@ ln -s sub/part.facts links/part.facts
     bad "symlink: a diff report or a facts file through a link"
 [ -z "$(ls -A links | grep '^\.')$(ls -A links/sub | grep '^\.')" ] && ok || bad "symlink: files left"
 
+# An output named by a descriptor already open (/dev/stdout, /dev/fd/N, /proc/self/fd/N) is
+# written through it, as "-" is: the file behind it is neither replaced nor truncated, so
+# what the shell wrote there before and after stays (the file: both lines, the whole SVG
+# between them).
+for name in /dev/stdout /dev/fd/1 /proc/self/fd/1; do
+    { echo before; "$bin" na.folded --format svg -o $name 2>/dev/null; echo after; } >fd.out
+    [ "$(head -n 1 fd.out)" = before ] && [ "$(tail -n 1 fd.out)" = after ] &&
+        [ "$(sed -e 1d -e '$d' fd.out | xmllint --noout - 2>&1)" = "" ] && ok ||
+        bad "output $name: the file behind it was replaced (before/after lost)"
+done
+{ echo head; "$bin" na.folded -o /dev/fd/7 7>&1 2>/dev/null; } >fd.out
+[ "$(head -n 1 fd.out)" = head ] && [ "$(wc -l <fd.out)" -gt 1 ] && ok || bad "output /dev/fd/7"
+"$bin" na.folded -o /dev/fd/9 9>&- 2>fd.err
+one_line closed-fd9 fd.err '/dev/fd/9: cannot open output: descriptor 9 is not open'
+
 # Error lines (issue 15): every failed write is one line naming the file and the reason,
 # whatever the format; libxml2's own "I/O error" line is not printed.
 for f in svg html folded; do

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Installs the build into a temporary prefix and builds a program against the installed
 # library twice, with pkg-config and with CMake's find_package, then renders through the
-# public API. Usage: tests/install.sh BUILD_DIR SOURCE_DIR
+# public API. Usage: tests/install.sh BUILD_DIR SOURCE_DIR [STATIC_CLI:ON|OFF]
 set -eu
 build=$(realpath "$1"); src=$(realpath "$2")
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
@@ -13,6 +13,15 @@ for f in bin/foldsvg include/foldsvg.h share/man/man1/foldsvg.1 share/bash-compl
 done
 [ -e "$libdir/libfoldsvg.a" ] && [ -e "$libdir/pkgconfig/foldsvg.pc" ] &&
     [ -e "$libdir/cmake/foldsvg/foldsvgConfig.cmake" ] || { echo "FAIL library files missing"; exit 1; }
+# The program carries its dependencies when the build linked it so (FOLDSVG_STATIC_CLI, the
+# third argument: binding libxml2's chain at start-up was most of a small graph's time).
+needed=$(objdump -p "$prefix/bin/foldsvg" | awk '/NEEDED/ {print $2}')
+chain=$(echo "$needed" | grep -E '^lib(xml2|icu|stdc\+\+|lzma|yajl|pcre2|z\.|gcc_s)' || true)
+case "${3:-OFF}" in
+ON) [ -z "$chain" ] || { echo "FAIL the program links dependencies shared: $chain"; exit 1; } ;;
+*) echo "$chain" | grep -q '^libxml2' || { echo "FAIL the program does not need libxml2.so: $needed"; exit 1; } ;;
+esac
+echo "$needed" | grep -q '^libc\.so' || { echo "FAIL the program needs no libc? $needed"; exit 1; }
 soname=$(objdump -p "$libdir/libfoldsvg.so" | awk '/SONAME/ {print $2}')
 [ "$soname" = libfoldsvg.so.0 ] || { echo "FAIL soname is '$soname'"; exit 1; }
 # internal symbols stay hidden

@@ -208,12 +208,6 @@ fs_json_value ff_table_cell(const ff_table *t, size_t r, int col)
 
 /* ---------------------------------------------------------------- sample sums */
 
-static size_t hash64(int64_t k)
-{
-    uint64_t x = (uint64_t)k * UINT64_C(0x9E3779B97F4A7C15);
-    return (size_t)(x ^ (x >> 29));
-}
-
 #define FF_EMPTY INT64_MIN
 
 foldsvg_status ff_agg_get(ff_agg *g, int64_t key, uint64_t row, ff_acc **out)
@@ -232,7 +226,7 @@ foldsvg_status ff_agg_get(ff_agg *g, int64_t key, uint64_t row, ff_acc **out)
         for (size_t i = 0; i < g->cap; i++) {
             if (g->slots[i].key == FF_EMPTY)
                 continue;
-            size_t h = hash64(g->slots[i].key) & (nc - 1);
+            size_t h = ff_agg_hash(g->slots[i].key) & (nc - 1);
             while (ns[h].key != FF_EMPTY)
                 h = (h + 1) & (nc - 1);
             ns[h] = g->slots[i];
@@ -241,7 +235,7 @@ foldsvg_status ff_agg_get(ff_agg *g, int64_t key, uint64_t row, ff_acc **out)
         g->slots = ns;
         g->cap = nc;
     }
-    size_t h = hash64(key) & (g->cap - 1);
+    size_t h = ff_agg_hash(key) & (g->cap - 1);
     while (g->slots[h].key != FF_EMPTY && g->slots[h].key != key)
         h = (h + 1) & (g->cap - 1);
     ff_acc *a = &g->slots[h];
@@ -275,7 +269,7 @@ foldsvg_status ff_acc_add(ff_acc *a, const fs_json_value *w)
 {
     if (w->tag == FS_JSON_INT) {
         int64_t v = w->v.i;
-        if ((v > 0 && a->wint > INT64_MAX - v) || (v < 0 && a->wint < INT64_MIN - v))
+        if (!ff_int_add_ok(a->wint, v))
             return FOLDSVG_E_OVERFLOW;
         a->wint += v;
         return FOLDSVG_OK;
@@ -286,7 +280,7 @@ foldsvg_status ff_acc_add(ff_acc *a, const fs_json_value *w)
     double ip = floor(d);
     double fr = d - ip; /* exact: both parts of a double are doubles */
     int64_t v = (int64_t)ip;
-    if ((v > 0 && a->wint > INT64_MAX - v) || (v < 0 && a->wint < INT64_MIN - v))
+    if (!ff_int_add_ok(a->wint, v))
         return FOLDSVG_E_OVERFLOW;
     a->wint += v;
     if (fr != 0.0) {

@@ -13,6 +13,10 @@
 
 typedef struct ff_frame ff_frame; /* one open container (parse/firefox_sax.c) */
 
+/* ff_parser.hot: the innermost open container is a Gecko samples data array whose schema is
+ * known (and nothing is being skipped), or one of its rows; else none of these. */
+enum { FF_HOT_NONE, FF_HOT_SDATA, FF_HOT_SROW };
+
 typedef struct ff_parser {
     fs_json j; /* the parse: offsets, failures, capture */
     ff_frame *st;
@@ -20,11 +24,14 @@ typedef struct ff_parser {
     size_t skip; /* containers open inside a skipped value */
     ff_profile *root;
     ff_queue *q;
-    /* fast sample rows (Gecko, schema known) */
-    int srow;       /* the innermost open container is a sample row (and no skip) */
-    int64_t srow_k; /* cells seen in that row */
+    /* Fast sample rows (Gecko, schema known): 10M of them in a large profile, so a row has
+     * no frame of its own and its cells are looked at by the column only. */
+    uint8_t hot;       /* FF_HOT_*: where the parse is, as the hot callbacks need it */
+    uint8_t hot_saved; /* HOT when a skipped value began, again once it ends */
+    int64_t srow_k;    /* cells seen in the open sample row */
     int64_t scol_stack, scol_cpu;
     fs_json_value row_stack, row_cpu;
+    ff_thread *sthr; /* the thread whose sample rows these are */
     /* second reads */
     const char *file;
     fs_json_reread *rr;

@@ -13,6 +13,41 @@
 foldsvg_status ff_sample_row(ff_parser *p, ff_thread *t, fs_json_value stack, fs_json_value cpu,
                              uint64_t row);
 
+/* The open sample row's stack cell was read, an integer KEY: when the stack is not the last row's,
+ * its accumulator is fetched into the cache while yajl reads the rest of the row. */
+static FF_INLINE_ALWAYS void ff_sample_stack_seen(const ff_parser *p, int64_t key)
+{
+    const ff_acc *a = p->sthr->agg.last;
+    if (a && a->key != key)
+        ff_agg_prefetch(&p->sthr->agg, key);
+}
+
+/* The sample row just closed (P->row_stack, P->row_cpu) of thread T, when it is the common
+ * case, done here (1; else 0: ff_sample_row then): the stack of the row before (its
+ * accumulator, and in the ordered mode its run, are the last ones) and a whole
+ * threadCPUDelta that fits. */
+static inline int ff_sample_row_quick(ff_parser *p, ff_thread *t)
+{
+    ff_acc *a = t->agg.last;
+    if (!a || p->row_stack.tag != FS_JSON_INT || p->row_cpu.tag != FS_JSON_INT)
+        return 0;
+    int64_t key = p->row_stack.v.i, w = p->row_cpu.v.i;
+    if (a->key != key || key < 0 || !ff_int_add_ok(a->wint, w))
+        return 0;
+    if (p->ordered) {
+        const ff_runs *r = t->runs;
+        ff_acc *run = r && r->n > r->from ? &r->a[r->n - 1] : NULL;
+        if (!run || run->key != key || !ff_int_add_ok(run->wint, w))
+            return 0;
+        run->n++;
+        run->wint += w;
+    }
+    a->n++;
+    a->wint += w;
+    t->rows++;
+    return 1;
+}
+
 /* A processed samples column (FF_C_STACK, FF_C_WEIGHT or FF_C_DURATION) of thread T: it
  * begins (its '[' was just parsed; it is paired with an earlier one when it needs it), entry
  * I of it, its end. */

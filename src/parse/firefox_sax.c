@@ -47,8 +47,7 @@ typedef enum ff_role {
     R_LENGTH,
     R_SAMPLES,
     R_S_DATA,
-    R_S_ROW,
-    R_S_CELL,
+    R_S_ROW, /* has no frame: ff_parser.hot says when one is open */
     R_S_COL,
     R_S_COLCELL,
     R_S_WEIGHTTYPE,
@@ -154,7 +153,7 @@ static const char *role_name(uint8_t r)
 /* Cells and column entries may be anything; containers there are kept as FS_JSON_OTHER. */
 static int is_cell_role(uint8_t r)
 {
-    return r == R_CELL || r == R_COLCELL || r == R_S_CELL || r == R_S_COLCELL || r == R_STRING_ELEM;
+    return r == R_CELL || r == R_COLCELL || r == R_S_COLCELL || r == R_STRING_ELEM;
 }
 
 static foldsvg_status store_scalar(ff_parser *p, ff_frame *f, uint64_t ei, fs_json_value c,
@@ -164,18 +163,50 @@ static foldsvg_status store_scalar(ff_parser *p, ff_frame *f, uint64_t ei, fs_js
 
 static foldsvg_status begin_container_(ff_parser *p, int is_map);
 
-/* The hot callbacks test one flag instead of looking at the frame stack. */
-static void sync_mode(ff_parser *p)
+/* The hot callbacks test one byte instead of looking at the frame stack: after the frames
+ * changed (nothing being skipped), whether the innermost is a Gecko samples data array. */
+static void set_hot(ff_parser *p)
 {
-    p->srow = !p->skip && p->depth && p->st[p->depth - 1].role == R_S_ROW;
+    const ff_frame *f = p->depth ? &p->st[p->depth - 1] : NULL;
+    p->hot = f && f->role == R_S_DATA ? FF_HOT_SDATA : FF_HOT_NONE;
+    p->sthr = f ? f->thr : NULL;
+}
+
+/* Cell K of the open sample row, which holds C: only two columns are kept. */
+static void row_cell(ff_parser *p, fs_json_value c)
+{
+    int64_t k = p->srow_k++;
+    if (k == p->scol_stack)
+        p->row_stack = c;
+    else if (k == p->scol_cpu)
+        p->row_cpu = c;
+}
+
+/* A value that is skipped whole begins (P->skip became 1): the hot state comes back when it
+ * ends. */
+static void skip_begins(ff_parser *p)
+{
+    p->hot_saved = p->hot;
+    p->hot = FF_HOT_NONE;
 }
 
 static foldsvg_status begin_container(ff_parser *p, int is_map)
 {
+    if (p->hot == FF_HOT_SROW) { /* a container as a sample row's cell */
+        fs_json_value other = {.tag = FS_JSON_OTHER};
+        row_cell(p, other);
+        p->skip = 1;
+        skip_begins(p);
+        return FOLDSVG_OK;
+    }
+    int skipping = p->skip != 0;
     foldsvg_status st = begin_container_(p, is_map);
-    sync_mode(p);
-    if (p->srow)
-        p->srow_k = 0;
+    if (skipping)
+        return st;
+    if (p->skip)
+        skip_begins(p);
+    else
+        set_hot(p);
     return st;
 }
 
@@ -188,8 +219,6 @@ static foldsvg_status begin_container_(ff_parser *p, int is_map)
     ff_frame *f = p->depth ? &p->st[p->depth - 1] : NULL;
     uint8_t role = f ? f->child : R_ROOT;
     uint64_t ei = f ? f->idx++ : 0;
-    if (p->srow)
-        ei = (uint64_t)p->srow_k++;
     if (role == R_SKIP) {
         p->skip = 1;
         return FOLDSVG_OK;
@@ -327,10 +356,6 @@ static foldsvg_status begin_container_(ff_parser *p, int is_map)
         p->scol_stack = f->tab->schema[FF_C_STACK];
         p->scol_cpu = f->tab->schema[FF_C_CPU];
         return push(p, R_S_DATA, R_S_ROW) ? FOLDSVG_OK : fs_json_nomem(&p->j);
-    case R_S_ROW:
-        p->row_stack.tag = FS_JSON_NULL;
-        p->row_cpu.tag = FS_JSON_NULL;
-        return push(p, R_S_ROW, R_S_CELL) ? FOLDSVG_OK : fs_json_nomem(&p->j);
     case R_D_ROW:
         return push(p, R_D_ROW, R_SKIP) ? FOLDSVG_OK : fs_json_nomem(&p->j);
     case R_S_COL:
@@ -342,23 +367,12 @@ static foldsvg_status begin_container_(ff_parser *p, int is_map)
     }
 }
 
-static foldsvg_status end_container(ff_parser *p)
+static foldsvg_status end_container_(ff_parser *p, const ff_frame *f)
 {
-    if (p->skip) {
-        p->skip--;
-        sync_mode(p); /* a container inside a sample row cell may just have closed */
-        return FOLDSVG_OK;
-    }
-    p->srow = 0;
-    ff_frame *f = &p->st[--p->depth];
     switch (f->role) {
     case R_ROW:
         ff_table_row_end(f->tab);
         return FOLDSVG_OK;
-    case R_S_ROW: {
-        ff_thread *t = f->thr;
-        return ff_sample_row(p, t, p->row_stack, p->row_cpu, t->rows);
-    }
     case R_THREAD:
         ff_thread_trim(f->thr);
         return FOLDSVG_OK;
@@ -373,35 +387,67 @@ static foldsvg_status end_container(ff_parser *p)
     }
 }
 
+/* A container closes, a sample row excepted. */
+static foldsvg_status end_container(ff_parser *p)
+{
+    if (p->skip) {
+        if (--p->skip == 0)
+            p->hot = p->hot_saved; /* e.g. a container inside a sample row's cell closed */
+        return FOLDSVG_OK;
+    }
+    foldsvg_status st = end_container_(p, &p->st[--p->depth]);
+    set_hot(p);
+    return st;
+}
+
 static int cb_start_map(void *ctx)
 {
     return begin_container(ctx, 1) == FOLDSVG_OK;
 }
 
+/* The hot callbacks below (a sample row opens, closes, has a number) make no calls on their
+ * common path but tail calls of the rest, which is out of line: they run 10M times. */
+#if defined(__GNUC__)
+#define NOINLINE __attribute__((noinline))
+#else
+#define NOINLINE
+#endif
+
+static NOINLINE int start_array_cold(ff_parser *p)
+{
+    return begin_container(p, 0) == FOLDSVG_OK;
+}
+
 static int cb_start_array(void *ctx)
 {
     ff_parser *p = ctx;
-    /* The hot path: one sample row opens here for every sample. */
-    if (!p->skip && p->depth && p->depth < p->cap && p->st[p->depth - 1].role == R_S_DATA) {
-        ff_frame *up = &p->st[p->depth - 1];
-        ff_frame *f = &p->st[p->depth++];
-        up->idx++;
-        f->role = R_S_ROW;
-        f->child = R_S_CELL;
-        f->idx = 0;
-        f->thr = up->thr;
-        p->row_stack.tag = FS_JSON_NULL;
-        p->row_cpu.tag = FS_JSON_NULL;
-        p->srow = 1;
-        p->srow_k = 0;
-        return 1;
-    }
-    return begin_container(ctx, 0) == FOLDSVG_OK;
+    if (p->hot != FF_HOT_SDATA)
+        return start_array_cold(p);
+    p->hot = FF_HOT_SROW;
+    p->srow_k = 0;
+    p->row_stack.tag = FS_JSON_NULL;
+    p->row_cpu.tag = FS_JSON_NULL;
+    return 1;
+}
+
+static NOINLINE int end_cold(ff_parser *p)
+{
+    return end_container(p) == FOLDSVG_OK;
+}
+
+static NOINLINE int row_end_cold(ff_parser *p)
+{
+    ff_thread *t = p->sthr;
+    return ff_sample_row(p, t, p->row_stack, p->row_cpu, t->rows) == FOLDSVG_OK;
 }
 
 static int cb_end(void *ctx)
 {
-    return end_container(ctx) == FOLDSVG_OK;
+    ff_parser *p = ctx;
+    if (p->hot != FF_HOT_SROW)
+        return end_cold(p);
+    p->hot = FF_HOT_SDATA;
+    return ff_sample_row_quick(p, p->sthr) ? 1 : row_end_cold(p);
 }
 
 /* The processed columns a table of KIND keeps: those the stack model reads
@@ -594,12 +640,6 @@ static foldsvg_status store_scalar(ff_parser *p, ff_frame *f, uint64_t ei, fs_js
                                                                       : fs_json_nomem(&p->j);
     case R_COLCELL:
         return ff_table_col_push(f->tab, c) == FOLDSVG_OK ? FOLDSVG_OK : fs_json_nomem(&p->j);
-    case R_S_CELL:
-        if ((int64_t)ei == p->scol_stack)
-            p->row_stack = c;
-        else if ((int64_t)ei == p->scol_cpu)
-            p->row_cpu = c;
-        return FOLDSVG_OK;
     case R_S_COLCELL:
         return ff_column_cell(p, f->thr, f->col, ei, c);
     case R_THREAD_ELEM:
@@ -658,12 +698,14 @@ static foldsvg_status store_scalar(ff_parser *p, ff_frame *f, uint64_t ei, fs_js
 
 static foldsvg_status scalar(ff_parser *p, fs_json_value c, const char *s, size_t n)
 {
+    if (p->hot == FF_HOT_SROW) {
+        row_cell(p, c);
+        return FOLDSVG_OK;
+    }
     if (p->skip)
         return FOLDSVG_OK;
     ff_frame *f = p->depth ? &p->st[p->depth - 1] : NULL;
     uint64_t ei = f ? f->idx++ : 0;
-    if (p->srow)
-        ei = (uint64_t)p->srow_k++;
     return store_scalar(p, f, ei, c, s, n);
 }
 
@@ -680,19 +722,9 @@ static int cb_bool(void *ctx, int b)
     return scalar(ctx, c, NULL, 0) == FOLDSVG_OK;
 }
 
-static int cb_number(void *ctx, const char *s, size_t n)
+/* Numbers outside sample rows. */
+static NOINLINE int number_cold(ff_parser *p, const char *s, size_t n)
 {
-    ff_parser *p = ctx;
-    if (p->srow) {
-        /* The hot path: one call per cell of every sample row. Only two cells matter,
-         * the rest (times) are not even converted. */
-        int64_t k = p->srow_k++;
-        if (k == p->scol_stack)
-            p->row_stack = fs_json_number(s, n);
-        else if (k == p->scol_cpu)
-            p->row_cpu = fs_json_number(s, n);
-        return 1;
-    }
     if (p->skip)
         return 1;
     /* Depth 0: a bare number as the whole text (a sub-profile string "21"); scalar()
@@ -702,6 +734,38 @@ static int cb_number(void *ctx, const char *s, size_t n)
         return 1;
     }
     return scalar(p, fs_json_number(s, n), NULL, 0) == FOLDSVG_OK;
+}
+
+/* A sample row's stack or threadCPUDelta cell DST that is not a short integer. */
+static NOINLINE int row_number_cold(ff_parser *p, fs_json_value *dst, const char *s, size_t n)
+{
+    *dst = fs_json_number(s, n);
+    if (dst == &p->row_stack && dst->tag == FS_JSON_INT)
+        ff_sample_stack_seen(p, dst->v.i);
+    return 1;
+}
+
+static int cb_number(void *ctx, const char *s, size_t n)
+{
+    ff_parser *p = ctx;
+    if (p->hot != FF_HOT_SROW)
+        return number_cold(p, s, n);
+    /* The hot path: one call per cell of every sample row, kept free of calls but tail
+     * calls. Only two cells matter, the rest (times) are not even converted. */
+    int64_t k = p->srow_k++, v;
+    if (k == p->scol_stack) {
+        if (!fs_json_small_uint(s, n, &v))
+            return row_number_cold(p, &p->row_stack, s, n);
+        p->row_stack.v.i = v;
+        p->row_stack.tag = FS_JSON_INT;
+        ff_sample_stack_seen(p, v);
+    } else if (k == p->scol_cpu) {
+        if (!fs_json_small_uint(s, n, &v))
+            return row_number_cold(p, &p->row_cpu, s, n);
+        p->row_cpu.v.i = v;
+        p->row_cpu.tag = FS_JSON_INT;
+    }
+    return 1;
 }
 
 static int cb_string(void *ctx, const unsigned char *s, size_t n)

@@ -49,6 +49,23 @@ typedef struct fs_json_value {
 /* A yajl number text as a value (FS_JSON_INT when written as an integer that fits). */
 fs_json_value fs_json_number(const char *s, size_t len);
 
+/* Whether S[0..len) is 1 to 18 digits, a non-negative integer that fits (*V; then what
+ * fs_json_number makes of it): inline for the large arrays of a profile, 10M sample rows. */
+static inline int fs_json_small_uint(const char *s, size_t len, int64_t *v)
+{
+    if (len - 1 >= 18)
+        return 0;
+    uint64_t x = 0;
+    for (size_t k = 0; k < len; k++) {
+        unsigned d = (unsigned)(unsigned char)s[k] - '0';
+        if (d > 9)
+            return 0;
+        x = x * 10 + d;
+    }
+    *v = (int64_t)x;
+    return 1;
+}
+
 /* A parse in progress: what callbacks may ask and tell. */
 typedef struct fs_json {
     yajl_handle h;

@@ -355,16 +355,19 @@ static int write_frame(void *user, const fs_frame *f)
     attr_u64(c, "fg:x", f->start);
     attr_u64(c, "fg:w", f->end - f->start);
     fs_xmlw_end(&c->x);
-    fs_xmlw_start(&c->x, "text");
-    attr_pct(c, "x", x1 + 300.0 / c->W);
-    char num[48];
-    fs_fmt_fixed(num, 3.0 + (y1 + y2) / 2.0, 2);
-    fs_xmlw_attr_raw(&c->x, "y", num);
-    if (c->label.len)
-        fs_xmlw_text(&c->x, c->label.data);
-    else
-        fs_xmlw_text(&c->x, "");
-    fs_xmlw_end(&c->x);
+    /* An empty label is an empty <text> (inferno's shape) only without the script: the script
+     * makes a frame's <text> when it first labels it, its y from the rect's (most frames of a
+     * big graph never get one, and each element costs the browser its parse, style and
+     * layout). */
+    if (c->label.len || c->o->no_javascript) {
+        fs_xmlw_start(&c->x, "text");
+        attr_pct(c, "x", x1 + 300.0 / c->W);
+        char num[48];
+        fs_fmt_fixed(num, 3.0 + (y1 + y2) / 2.0, 2);
+        fs_xmlw_attr_raw(&c->x, "y", num);
+        fs_xmlw_text(&c->x, c->label.len ? c->label.data : "");
+        fs_xmlw_end(&c->x);
+    }
     fs_xmlw_end(&c->x);
     return c->x.failed || c->x.st ? 1 : 0;
 }

@@ -187,6 +187,32 @@ static void reset(fs_outfile *o)
     o->atomic.fd = -1;
 }
 
+/* The descriptor PATH names when it names one this process has open (/dev/stdout,
+ * /dev/stderr, /dev/fd/N, /proc/self/fd/N), else -1. Such an output is the stream the caller
+ * handed us, as "-" is: opening the name again would reach the file behind it and replace
+ * (or truncate) it, losing what the shell wrote there before and after us. */
+static int named_descriptor(const char *path)
+{
+    static const char *const prefixes[] = {"/dev/fd/", "/proc/self/fd/"};
+    if (strcmp(path, "/dev/stdout") == 0)
+        return 1;
+    if (strcmp(path, "/dev/stderr") == 0)
+        return 2;
+    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
+        size_t n = strlen(prefixes[i]);
+        if (strncmp(path, prefixes[i], n) != 0 || !path[n])
+            continue;
+        long fd = 0;
+        for (const char *c = path + n; *c; c++) {
+            if (*c < '0' || *c > '9' || fd > INT_MAX / 10)
+                return -1;
+            fd = fd * 10 + (*c - '0');
+        }
+        return (int)fd;
+    }
+    return -1;
+}
+
 foldsvg_status fs_outfile_open(fs_outfile *o, const char *path, foldsvg_error *err)
 {
     memset(o, 0, sizeof *o);
@@ -199,6 +225,26 @@ foldsvg_status fs_outfile_open(fs_outfile *o, const char *path, foldsvg_error *e
     o->path = strdup(path);
     if (!o->path)
         return fs_error(err, FOLDSVG_E_NOMEM, path, "out of memory");
+    int named = named_descriptor(path);
+    if (named >= 0 && fcntl(named, F_GETFD) == -1) {
+        reset(o);
+        return fs_error(err, FOLDSVG_E_IO, path, "cannot open output: descriptor %d is not open",
+                        named);
+    }
+    if (named >= 0) {
+        if (named == 1)
+            fflush(stdout); /* what the caller wrote there first stays first */
+        int fd = fcntl(named, F_DUPFD_CLOEXEC, 3);
+        o->f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+        if (!o->f) {
+            int e = errno;
+            if (fd >= 0)
+                close(fd);
+            reset(o);
+            return fs_error(err, FOLDSVG_E_IO, path, "cannot open output: %s", strerror(e));
+        }
+        return FOLDSVG_OK;
+    }
     struct stat sb;
     int exists = stat(path, &sb) == 0;
     if (exists && S_ISDIR(sb.st_mode)) {

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import {
-  frameInfo, frameLocator, launchBrowser, makeTmpDir, openGraph, openPage, prefixOf, ready, renderSvg,
+  frameInfo, frameLocator, launchBrowser, makeTmpDir, nextFrame, openGraph, openPage, prefixOf, ready, renderSvg,
   SMALL, svgMarkup, text, WIDE,
 } from './helpers.mjs';
 
@@ -141,6 +141,7 @@ describe('standalone SVG', () => {
       copies: [...document.getElementById(`${p}-zoom`).children].filter((g) => g.checkVisibility()).length,
     }), P);
     await frameLocator(page, P, 'thread_7').click();
+    await nextFrame(page); // the focus moves to the copy once the zoom is painted
     assert.deepEqual(await layers(), { hidden: 'true', copies: 4 }); // all, main, thread_7, work_7
     assert.equal((await frameInfo(page, P, 'work_7')).width, '100.0000%');
     assert.equal((await frameInfo(page, P, 'work_7')).label, 'work_7');

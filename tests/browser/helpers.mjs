@@ -160,6 +160,12 @@ export function frameLocator(page, P, name) {
     });
 }
 
+// Resolves after the next frame the page paints: a zoom shown as copies in the zoom layer
+// moves the focus to the copy then.
+export function nextFrame(page) {
+  return page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))));
+}
+
 export async function text(page, id) {
   return page.evaluate((i) => document.getElementById(i).textContent, id);
 }

@@ -80,7 +80,8 @@ async function inline(file, width, css = '') {
 // Every shown frame with a label, in the layer that shows it (the zoom layer when it is up):
 // the label's box against its rect's box, in CSS px. `over` lists labels that leave their
 // frame (left or right); `loose` truncated labels that leave room for much more than the
-// character they dropped; `missing` frames wide enough for a label that show none.
+// character they dropped; `missing` frames wide enough for a label that show none;
+// `misplaced` labels whose y is not the writer's.
 function checkLabels(page, P) {
   return page.evaluate((p) => {
     const shown = (el) => el.checkVisibility({ opacityProperty: true, visibilityProperty: true });
@@ -91,19 +92,24 @@ function checkLabels(page, P) {
     const zoomLayer = document.getElementById(`${p}-zoom`);
     const layer = zoomLayer && zoomLayer.children.length && shown(zoomLayer.firstElementChild)
       ? zoomLayer : document.getElementById(`${p}-frames`);
-    const out = { checked: 0, over: [], loose: [], missing: [] };
+    const out = { checked: 0, over: [], loose: [], missing: [], misplaced: [] };
     for (const g of layer.children) {
       const r = g.querySelector('rect');
       const t = g.querySelector('text');
-      if (!r || !t || !shown(g)) continue;
+      if (!r || !shown(g)) continue;
       const rb = r.getBoundingClientRect();
       const name = g.querySelector('title').textContent.replace(/ \([^(]*\)$/, '');
-      const label = t.textContent;
+      // a frame never labelled has no <text> (the script makes it with the first label)
+      const label = t ? t.textContent : '';
       if (label === '') {
         if (rb.width > 4 * fontPx + 4 * scale) out.missing.push({ name, width: +rb.width.toFixed(2) });
         continue;
       }
       out.checked++;
+      // where the writer puts a label: 3 below the middle of its rect (a <text> the script
+      // made is placed the same)
+      const y = (3 + +r.getAttribute('y') + +r.getAttribute('height') / 2).toFixed(2);
+      if (t.getAttribute('y') !== y) out.misplaced.push({ name, label, y: t.getAttribute('y'), want: y });
       const tb = t.getBoundingClientRect();
       const eps = 1e-3;
       if (tb.left < rb.left - eps || tb.right > rb.right + eps) {
@@ -122,6 +128,7 @@ function assertInside(res, what) {
   assert.deepEqual(res.over.slice(0, 5), [], `${what}: ${res.over.length} of ${res.checked} labels leave their frame`);
   assert.deepEqual(res.loose.slice(0, 5), [], `${what}: cut labels leave room for more`);
   assert.deepEqual(res.missing.slice(0, 5), [], `${what}: wide frames without a label`);
+  assert.deepEqual(res.misplaced.slice(0, 5), [], `${what}: labels off their frame's baseline`);
 }
 
 // Zooms (a real click) into a frame that keeps many labels in view: the widest frame that

@@ -540,6 +540,43 @@ START_TEST(sample_cells_with_containers)
 }
 END_TEST
 
+/* Sample rows summed in place (the last row's stack, a whole threadCPUDelta that fits) and
+ * every way out of that to the full path: a new stack, a float, a null, an overflow, a
+ * stack cell that is no index, in either mode. */
+#define FAST_HEAD                                                                                  \
+    "{\"meta\":{\"version\":24,\"product\":\"SP1 "                                                 \
+    "ZKVM\"},\"threads\":[{\"stringTable\":[\"a\",\"b\"],"                                         \
+    "\"frameTable\":{\"schema\":{\"location\":0},\"data\":[[0],[1]]},"                             \
+    "\"stackTable\":{\"schema\":{\"prefix\":0,\"frame\":1},\"data\":[[null,0],[0,1]]},"            \
+    "\"samples\":{\"schema\":{\"stack\":0,\"time\":1,\"threadCPUDelta\":2},\"data\":"
+
+START_TEST(sample_rows_fast_and_full)
+{
+    fx_opts o = {.thread = -1, .ordered = 1};
+    const char *rows = FAST_HEAD "[[1,0,2],[1,0,3],[1,0,0.5],[1,0,0.5],[1,0,null],[1,0,4],"
+                                 "[0,0,1],[0,0,1],[1,0,1],[1,0,2],[null,0,1],[null,0,1]]}}]}";
+    expect_ok(rows, NULL, "[unknown] 2\na 2\na;b 14\n");
+    expect_ok(rows, &o, "a;b 11\na 2\na;b 3\n[unknown] 2\n");
+    /* the sum of the last row's stack passing 63 bits: the full path finds the row */
+    const char *big = FAST_HEAD "[[1,0,9223372036854775000],[1,0,900],[1,0,1]]}}]}";
+    expect_err(big, NULL, FOLDSVG_E_PARSE, "samples row 1: threadCPUDelta", (const char *)NULL);
+    expect_err(big, &o, FOLDSVG_E_PARSE, "samples row 1: threadCPUDelta", (const char *)NULL);
+    /* after rows of stack 1, cells that are no stack index stop at their row */
+    static const char *bad[] = {"-1", "1.0", "1e0", "true", "\"1\"", "[1]", "{}"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char json[1024];
+        snprintf(json, sizeof json, FAST_HEAD "[[1,0,1],[1,0,1],[%s,0,1],[1,0,1]]}}]}", bad[i]);
+        foldsvg_error e = expect_err(json, NULL, FOLDSVG_E_PARSE,
+                                     "samples row 2: the stack cell is not a stack index or null",
+                                     (const char *)NULL);
+        ck_assert_msg(e.has_offset, "no byte offset for %s", bad[i]);
+    }
+    /* -1 is no stack index, not the null stack of the rows before it */
+    expect_err(FAST_HEAD "[[null,0,1],[null,0,1],[-1,0,1]]}}]}", NULL, FOLDSVG_E_PARSE,
+               "samples row 2: the stack cell is not a stack index or null", (const char *)NULL);
+}
+END_TEST
+
 /* A sub-profile without meta.product inherits SP1 from its parent, through a string. */
 START_TEST(sp1_inherited_by_subprofiles)
 {
@@ -1287,6 +1324,7 @@ static Suite *suite(void)
     tcase_add_test(tc, key_order_variants);
     tcase_add_test(tc, sp1_weights);
     tcase_add_test(tc, sample_cells_with_containers);
+    tcase_add_test(tc, sample_rows_fast_and_full);
     tcase_add_test(tc, sp1_inherited_by_subprofiles);
     tcase_add_test(tc, processed_weights_and_units);
     tcase_add_test(tc, ordered_gecko_runs);

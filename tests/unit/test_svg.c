@@ -65,6 +65,30 @@ START_TEST(geometry)
 }
 END_TEST
 
+/* An unlabelled frame (the root; b, too narrow for 3 characters) has no <text> when the script
+ * is there to make one, and inferno's empty <text> without it. */
+START_TEST(empty_labels_only_without_script)
+{
+    foldsvg_profile *p = foldsvg_profile_new();
+    foldsvg_profile_record_path(p, "a;b", 1);
+    foldsvg_profile_record_path(p, "a;c", 99);
+    const char *js[] = {"id-prefix", "t", NULL};
+    const char *nojs[] = {"id-prefix", "t", "no-javascript", NULL, NULL};
+    char *s = render(p, js);
+    has(s, "fg:x=\"0\" fg:w=\"100\"/></g>");
+    has(s, "fg:x=\"0\" fg:w=\"1\"/></g>");
+    has(s, "fg:x=\"1\" fg:w=\"99\"/><text x=\"1.2500%\" y=\"47.50\">c</text></g>");
+    lacks(s, "\"></text>");
+    free(s);
+    s = render(p, nojs);
+    has(s, "fg:x=\"0\" fg:w=\"100\"/><text x=\"0.2500%\" y=\"79.50\"></text></g>");
+    has(s, "fg:x=\"0\" fg:w=\"1\"/><text x=\"0.2500%\" y=\"47.50\"></text></g>");
+    has(s, "fg:x=\"1\" fg:w=\"99\"/><text x=\"1.2500%\" y=\"47.50\">c</text></g>");
+    free(s);
+    foldsvg_profile_free(p);
+}
+END_TEST
+
 START_TEST(inverted_and_subtitle)
 {
     foldsvg_profile *p = foldsvg_profile_new();
@@ -292,6 +316,7 @@ int main(void)
     Suite *s = suite_create("svg");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, geometry);
+    tcase_add_test(tc, empty_labels_only_without_script);
     tcase_add_test(tc, inverted_and_subtitle);
     tcase_add_test(tc, labels_truncate_by_characters);
     tcase_add_test(tc, narrow_frames_are_pruned);

@@ -24,25 +24,31 @@
  * the root <svg id="P-root">, P = settings.id; the UI texts P-title, P-details, P-unzoom,
  * P-search, P-matched, the background rect P-bg and the nested <svg id="P-frames"> are direct
  * children of the root; each child of P-frames is one frame (<g>, or <a> for --nameattr
- * links) holding <title>, <rect fg:x fg:w y ...> and <text>.
+ * links) holding <title>, <rect fg:x fg:w y height ...> and, when the writer labelled it,
+ * <text> (the script makes the others' when it labels them: labelEl).
  *
  * Speed (a 50k-frame graph must zoom in well under 100 ms): in a browser, any change inside
  * one SVG makes it repaint every element of that SVG, and showing or hiding tens of thousands
  * of elements restyles each of them. So the script
  *   - moves P-frames, while it is being parsed and before anything is drawn, into a
  *     <foreignObject><div> of its own: an SVG of its own, painted (and cached) apart from
- *     the details line, Search, and so on, in a composited layer (will-change: opacity);
+ *     the details line, Search, and so on, in a composited layer (will-change: opacity),
+ *     not drawn (display:none) until the start has labelled its frames: the page would
+ *     otherwise style, lay out and paint the frames parsed so far after each chunk the
+ *     parser reads, and the start's measures would lay them all out;
  *   - adds a second such layer on top, the zoom layer <svg id="P-zoom">, empty at first;
  *   - zooms either in place (rewriting the frames of P-frames, when most of them stay in
  *     view, e.g. the full graph) or, when few stay, by hiding the whole of P-frames with
  *     opacity 0 (no restyle, no repaint, its frames untouched) and filling the zoom layer
  *     with copies of just the frames that stay. The hidden P-frames gets aria-hidden="true"
- *     and hands keyboard focus on to the zoom layer;
+ *     and hands keyboard focus on to the zoom layer; a focused frame's focus moves to its
+ *     copy once the zoom is painted (focusLater);
  *   - draws the hover and focus outlines as one rect of its own over the frames (the
  *     writer's :hover stroke on a frame is neutralised: restyling one frame repaints all the
  *     frames of its layer);
- *   - reads at the start only what a zoom needs (fg:x, fg:w, y), the rest when needed, and
- *     writes the URL state after the repaint.
+ *   - reads at the start only what a zoom needs (fg:x, fg:w, y), the rest when needed,
+ *     writes an attribute only when its value changes (the frames' width written again, even
+ *     the same, lays out every frame), and writes the URL state after the repaint.
  *
  * Labels: the writer's follow inferno's rule (0.59 em per character of the whole image
  * width), which spills out of frames in a browser. The script fits every label again at the
@@ -187,6 +193,10 @@ function wrapFrames(framesEl) {
     var y = framesEl.getAttribute("y") || "0";
     var w = framesEl.getAttribute("width") || String(Math.max(staticWidth - 2 * xpad, 1));
     var base = makeLayer(framesEl, x, y, w, height, true);
+    /* Not drawn until the start has labelled the frames (init): while the parser adds frames
+     * the page would otherwise style, lay out and paint the frames parsed so far again and
+     * again, and the start's measures would lay them all out. */
+    base.fo.style.display = "none";
     root.insertBefore(base.fo, framesEl);
     base.div.appendChild(framesEl);
     var zoomEl = document.createElementNS(SVGNS, "svg");
@@ -211,6 +221,21 @@ function framesChild() {
 }
 
 function init() {
+    try {
+        start();
+    } finally {
+        /* shown even when the start failed: the frames as the writer drew them */
+        showFrames();
+    }
+}
+
+function showFrames() {
+    if (layers) {
+        layers.base.fo.style.display = "";
+    }
+}
+
+function start() {
     if (root.foldsvg) {
         return;
     }
@@ -370,9 +395,6 @@ function init() {
     }
 
     function labelFor(i, pct) {
-        if (!texts[i] && !given) {
-            return "";
-        }
         var room = (pct * framesW) / 100 - LABEL_PAD - LABEL_END;
         if (room < meter.dots) {
             return ""; /* as inferno's script: no label in less than two characters */
@@ -400,9 +422,7 @@ function init() {
     function measureNames(list) {
         var need = null;
         for (var k = 0; list && k < list.length; k++) {
-            if (texts[list[k]] || given) {
-                need = meter.need(nameOf(list[k]), need);
-            }
+            need = meter.need(nameOf(list[k]), need);
         }
         if (need && meter.add(need)) {
             refit();
@@ -519,17 +539,42 @@ function init() {
         /* the tab stop on the element that shows its frame now, or on the frame zoomed to
          * (the root) when its own is hidden; the focus stays on it */
         var s = stopFor(hadFocus >= 0 ? hadFocus : stop);
-        if (hadFocus >= 0) {
-            var el = offerStop(s);
+        var el = hadFocus >= 0 ? frameEl(s) : null;
+        focusWait++;
+        if (el && el !== document.activeElement && layered) {
+            focusLater(s, document.activeElement, focusWait);
+        } else {
             if (el && el !== document.activeElement) {
+                offerStop(s);
                 el.focus({ preventScroll: true });
             }
+            setStop(s);
         }
-        setStop(s);
         if (ui.unzoom) {
             ui.unzoom.classList.toggle("hide", zoomed < 0);
         }
         showOutline();
+    }
+
+    /* The focus goes to a copy in the zoom layer once the zoom is painted (unless it moved
+     * or another paint came first): focused at once, the copy would make the browser style,
+     * lay out and pre-paint the new view inside the click's handler, and the hidden frame
+     * losing the focus (and the tab stop) change P-frames before the view is shown. Until
+     * then the focus and the tab stop stay on the frame's own element, under the copy. */
+    var focusWait = 0;
+    function focusLater(i, from, token) {
+        requestAnimationFrame(function () {
+            setTimeout(function () {
+                if (token !== focusWait || document.activeElement !== from) {
+                    return;
+                }
+                var el = offerStop(i);
+                if (el && el !== from) {
+                    el.focus({ preventScroll: true });
+                }
+                setStop(i);
+            }, 0);
+        });
     }
 
     function paintInPlace() {
@@ -593,7 +638,7 @@ function init() {
             if (label !== "") {
                 var tx = (px + labelOffset).toFixed(4) + "%";
                 if (!texts[i]) {
-                    texts[i] = labelEl(els[i], i);
+                    texts[i] = labelEl(rects[i]);
                 }
                 if (tx !== shownTextX[i]) {
                     texts[i].setAttribute("x", tx);
@@ -615,12 +660,13 @@ function init() {
         }
     }
 
-    /* The views draw a frame's <text> only once it has a label: most frames never get one,
-     * and every element costs (a view opens with thousands of frames). */
-    function labelEl(g, i) {
+    /* A frame's <text> is made when it first gets a label (the writer writes one only for
+     * the labels it wrote, the views none): most frames never get one, and every element
+     * costs. Its y is the writer's: 3 below the middle of RECT, the frame's rect or its copy. */
+    function labelEl(rect) {
         var t = document.createElementNS(SVGNS, "text");
-        t.setAttribute("y", given.ty[i]);
-        g.appendChild(t);
+        t.setAttribute("y", (3 + +rect.getAttribute("y") + +rect.getAttribute("height") / 2).toFixed(2));
+        rect.parentNode.appendChild(t);
         return t;
     }
 
@@ -661,8 +707,8 @@ function init() {
             var pw = tW[i];
             parts.rect.setAttribute("x", px.toFixed(4) + "%");
             parts.rect.setAttribute("width", pw.toFixed(4) + "%");
-            if (!parts.text && given && labelFor(i, pw) !== "") {
-                parts.text = labelEl(c, i);
+            if (!parts.text && labelFor(i, pw) !== "") {
+                parts.text = labelEl(parts.rect);
             }
             if (parts.text) {
                 var label = labelFor(i, pw);
@@ -881,10 +927,10 @@ function init() {
             /* the views' graphs: their host was measured once for both */
             var kw = knownWidth;
             knownWidth = 0;
-            root.setAttribute("width", "100%");
+            setAttr(root, "width", "100%");
             return kw;
         }
-        root.setAttribute("width", "100%");
+        setAttr(root, "width", "100%");
         var w = root.getBoundingClientRect().width;
         var parent = root.parentElement;
         if (!standalone && parent) {
@@ -892,16 +938,16 @@ function init() {
              * table cell) would give a percentage width nothing to hold on to, leaving the
              * 300 px default of a sizeless inline SVG: keep the static width there. */
             var p1 = parent.getBoundingClientRect().width;
-            root.setAttribute("width", String(staticWidth));
+            setAttr(root, "width", String(staticWidth));
             var p2 = parent.getBoundingClientRect().width;
             if (Math.abs(p1 - p2) > 0.5) {
                 return staticWidth;
             }
-            root.setAttribute("width", "100%");
+            setAttr(root, "width", "100%");
         }
         if (!(w >= 1)) {
             /* not laid out (display:none, detached): keep what the file says */
-            root.setAttribute("width", String(staticWidth));
+            setAttr(root, "width", String(staticWidth));
             return staticWidth;
         }
         return w;
@@ -917,19 +963,22 @@ function init() {
         var changed = Math.abs(w - W) > 0.01;
         W = w;
         if (fluid) {
-            root.setAttribute("viewBox", "0 0 " + fmt(W) + " " + height);
+            /* only what changes: the same width written again lays out every frame again */
+            setAttr(root, "viewBox", "0 0 " + fmt(W) + " " + height);
             var fw = fmt(Math.max(W - 2 * xpad, 1));
-            framesEl.setAttribute("width", fw);
-            framesEl.style.width = fw + "px";
-            zoomEl.setAttribute("width", fw);
-            zoomEl.style.width = fw + "px";
-            layers.base.fo.setAttribute("width", fw);
-            layers.top.fo.setAttribute("width", fw);
+            [framesEl, zoomEl].forEach(function (el) {
+                setAttr(el, "width", fw);
+                if (el.style.width !== fw + "px") {
+                    el.style.width = fw + "px";
+                }
+            });
+            setAttr(layers.base.fo, "width", fw);
+            setAttr(layers.top.fo, "width", fw);
             if (ui.search) {
-                ui.search.setAttribute("x", fmt(W - xpad));
+                setAttr(ui.search, "x", fmt(W - xpad));
             }
             if (ui.matched) {
-                ui.matched.setAttribute("x", fmt(W - xpad));
+                setAttr(ui.matched, "x", fmt(W - xpad));
             }
         }
         var f = framesWidth();
@@ -945,7 +994,7 @@ function init() {
     function placeIgnoreCase() {
         if (icEl) {
             var searchWidth = ui.search ? meter.width(ui.search.textContent) : 40;
-            icEl.setAttribute("x", fmt(W - xpad - searchWidth - fontsize));
+            setAttr(icEl, "x", fmt(W - xpad - searchWidth - fontsize));
         }
     }
 
@@ -1683,6 +1732,7 @@ function init() {
     remeasure();
     paint();
     restoreState();
+    showFrames();
     if (typeof CustomEvent === "function") {
         root.dispatchEvent(new CustomEvent("foldsvgready"));
     }
@@ -2009,7 +2059,6 @@ function drawView(host, spec) {
         svg.setAttribute("y", String(spec.y));
     }
     var ys = new Float64Array(n);
-    var ty = new Array(n);         /* where a label goes, once it has one (labelEl) */
     var tips = new Array(n);
     var names = new Array(n);
     var html = new Array(n);
@@ -2032,7 +2081,6 @@ function drawView(host, spec) {
         html[i] = "<g><title>" + escapeText(tips[i]) + '</title><rect x="' + px.toFixed(4) + '%" y="' + y1 +
             '" width="' + (fr.w[i] * k).toFixed(4) + '%" height="' + (fh - 1) + '" fill="' + color +
             '" fg:x="' + fr.x[i] + '" fg:w="' + fr.w[i] + '"/></g>';
-        ty[i] = (3 + y1 + (fh - 1) / 2).toFixed(2);
     }
     /* parsed while out of the page (a page of 50k frames makes each insertion into it cost);
      * in an XML document the fg: prefix resolves through the root's declaration */
@@ -2049,7 +2097,7 @@ function drawView(host, spec) {
     sub.total = total;
     sub.width = W;
     sub.fluid = !!spec.fluid;
-    graph(sub, svg, { x: fr.x, w: fr.w, y: ys, ty: ty, tips: tips, names: names, meter: spec.meter, width: spec.hostWidth });
+    graph(sub, svg, { x: fr.x, w: fr.w, y: ys, tips: tips, names: names, meter: spec.meter, width: spec.hostWidth });
     return svg;
 }
 
@@ -2257,6 +2305,12 @@ function fontMeter(probe, estimate) {
     }
 
     return meter;
+}
+
+function setAttr(el, name, value) {
+    if (el.getAttribute(name) !== value) {
+        el.setAttribute(name, value);
+    }
 }
 
 function fmt(v) {
