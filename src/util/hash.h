@@ -35,15 +35,6 @@ static inline uint64_t fs_hash_bytes(const void *data, size_t n)
     return fs_mix64(h);
 }
 
-static inline uint64_t fs_hash_round_(uint64_t acc, const unsigned char *p)
-{
-    uint64_t w;
-    memcpy(&w, p, 8);
-    acc += w * 0xc2b2ae3d27d4eb4fULL;
-    acc = (acc << 31) | (acc >> 33);
-    return acc * 0x9e3779b185ebca87ULL;
-}
-
 #if defined(__SIZEOF_INT128__)
 __extension__ typedef unsigned __int128 fs_u128_;
 
