@@ -288,9 +288,12 @@ START_TEST(read_ahead_matches_the_plain_reader)
 {
     /* Lines shorter than a record (a block's records fill before its bytes), lines longer
      * than a block, blank, comment, invalid, differential and fractional lines, CRLF, and
-     * a last line with and without its newline, read ahead in blocks of a few bytes. */
-    static const char *const pieces[] = {"a 1\n",     "\n",        "# c 1\n",   "bad\n",
-                                         "b;c 2 3\n", "d 1.5\r\n", "e;f;g 0\n", "h 9\n"};
+     * a last line with and without its newline, read ahead in blocks of a few bytes; lines
+     * that differ from the one before at, just after or past one of its ';' (the reader
+     * copies the positions before the difference). */
+    static const char *const pieces[] = {"a 1\n",     "\n",        "# c 1\n",    "bad\n",
+                                         "b;c 2 3\n", "d 1.5\r\n", "e;f;g 0\n",  "h 9\n",
+                                         "e;f 2\n",   "e<x 1\n",   "e;f;g;h 1\n"};
     char *data = malloc(64 << 10);
     ck_assert_ptr_nonnull(data);
     size_t n = 0;
