@@ -1,6 +1,5 @@
 /* Reports: the --top tables and the HTML report (one profile, or several in sections). */
 #include <libxml/xmlIO.h>
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -415,6 +414,13 @@ static foldsvg_status render_report(const foldsvg_report *r, fs_out *out, foldsv
     return fs_report_write_html(r->secs, r->n, page_title(r->opts), r->opts->svg.theme, xb, err);
 }
 
+static foldsvg_status draw_report(const void *job, fs_out *out, fs_palettemap **pmap,
+                                  foldsvg_error *err)
+{
+    *pmap = NULL;
+    return render_report(job, out, err);
+}
+
 foldsvg_status foldsvg_report_render(const foldsvg_report *r, FILE *out, foldsvg_error *err)
 {
     if (!r || !out)
@@ -423,23 +429,7 @@ foldsvg_status foldsvg_report_render(const foldsvg_report *r, FILE *out, foldsvg
         fs_options_check_inputs(r->opts, r->formats, r->last_name, r->last_what, err));
     if (r->n == 0)
         return no_sections(err);
-    fs_out o = {out, NULL, 0, 0};
-    fs_xml_quiet q;
-    fs_xml_quiet_begin(&q);
-    foldsvg_status st = render_report(r, &o, err);
-    fs_xml_quiet_end(&q);
-    if (!o.failed && fflush(out) != 0) {
-        o.failed = 1;
-        o.errnum = errno;
-    }
-    return o.failed || st ? fs_out_failure(&o, st, NULL, err) : FOLDSVG_OK;
-}
-
-static foldsvg_status draw_report(const void *job, fs_out *out, fs_palettemap **pmap,
-                                  foldsvg_error *err)
-{
-    *pmap = NULL;
-    return render_report(job, out, err);
+    return fs_output_stream(draw_report, r, r->opts, out, err);
 }
 
 foldsvg_status foldsvg_report_write(const foldsvg_report *r, const char *path, foldsvg_error *err)

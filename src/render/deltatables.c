@@ -197,11 +197,10 @@ static void write_markdown(fs_textout *o, const fs_deltas *d, const fs_delta_sid
 
 /* ---- JSON -------------------------------------------------------------------------------- */
 
-/* The delta as a number: exact when both sides are divided alike. */
-static void json_delta(fs_jsonout *j, const fs_delta_row *r, const fs_deltas *d)
+void fs_delta_json(fs_jsonout *j, const fs_delta_row *r, uint64_t per_before, uint64_t per_after)
 {
     char num[64];
-    fs_delta_format_delta(r, d->per_before, d->per_after, 0, num);
+    fs_delta_format_delta(r, per_before, per_after, 0, num);
     const char *s = num[0] == '+' ? num + 1 : num;
     fs_json_num(j, s, strlen(s));
 }
@@ -229,7 +228,7 @@ static void json_rows(fs_jsonout *j, const fs_delta_table *t, size_t top, const 
         fs_json_key(j, "after");
         fs_tables_json_count(j, r->after, d->per_after);
         fs_json_key(j, "delta");
-        json_delta(j, r, d);
+        fs_delta_json(j, r, d->per_before, d->per_after);
         fs_json_key(j, "percent");
         json_percent(j, r, d);
         fs_json_check(j, yajl_gen_map_close(j->g));
@@ -264,7 +263,7 @@ static foldsvg_status write_json(fs_textout *o, const fs_deltas *d, const fs_del
     fs_json_key(&j, "total_after");
     fs_tables_json_count(&j, d->total_after, d->per_after);
     fs_json_key(&j, "delta");
-    json_delta(&j, &tot, d);
+    fs_delta_json(&j, &tot, d->per_before, d->per_after);
     fs_json_key(&j, "percent");
     json_percent(&j, &tot, d);
     fs_json_key(&j, "count_name");

@@ -27,6 +27,10 @@ void fs_delta_format_count(uint64_t count, uint64_t per, int sep, char *buf);
 void fs_delta_format_delta(const fs_delta_row *r, uint64_t per_before, uint64_t per_after, int sep,
                            char *buf);
 void fs_delta_format_change(const fs_delta_row *r, uint64_t per_before, char *buf);
+/* The delta as a JSON number: exact when both sides are divided alike. */
+struct fs_jsonout;
+void fs_delta_json(struct fs_jsonout *j, const fs_delta_row *r, uint64_t per_before,
+                   uint64_t per_after);
 
 /* A row's four cells as the tables show them (with separators). */
 typedef struct fs_delta_cells {

@@ -114,6 +114,8 @@ static const rule_row rules[] = {
 };
 
 #define NRULES (sizeof rules / sizeof rules[0])
+/* rows_of keeps a rule's bit at R and its family's syscall bit at R + 16 */
+_Static_assert(NRULES <= 16, "rows_of has room for 16 rules");
 #undef END
 #undef SYSCALL
 
@@ -579,13 +581,12 @@ static int finish(engine *e, cand *c, fs_finding *f)
          * precompile shows as the syscall's precompile finding) */
         if (fabs(share_of(e, fam)) < fs_rule_threshold(e->th, row->rule) || v <= 0)
             return 0;
-        int after = 1;
-        uint64_t fam_side = after ? fam.after : fam.before, sys = 0;
+        uint64_t fam_side = fam.after, sys = 0;
         int best = -1;
         c->nrel = 0;
         for (uint32_t k = 1; k < e->t->nnames; k++) {
             uint32_t bits = e->rows_of[k];
-            const uint64_t *side = after ? e->incl_a : e->incl_b;
+            const uint64_t *side = e->incl_a;
             if (bits & (1u << (r + 16))) {
                 sys += side[k];
                 offer(e, c, k, item(e, k, e->incl_b, e->incl_a));

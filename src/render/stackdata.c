@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fold/tree.h"
 #include "render/annotation.h"
 #include "render/jsonstr.h"
 #include "render/numfmt.h"
@@ -166,16 +167,12 @@ static foldsvg_status write_nodes(fs_buf *out, const fs_tree *t, const uint64_t 
 foldsvg_status fs_stackdata_json(fs_buf *out, const fs_tree *t, const fs_svg_opts *o)
 {
     uint32_t nn = t->nnodes;
-    uint64_t *sub = calloc(nn ? nn : 1, sizeof *sub);
+    uint64_t *sub = malloc((size_t)(nn ? nn : 1) * sizeof *sub);
     uint32_t *index = calloc(t->nnames ? t->nnames : 1, sizeof *index);
     uint32_t *rank = calloc(t->nnames ? t->nnames : 1, sizeof *rank);
     foldsvg_status st = FOLDSVG_E_NOMEM;
     if (sub && index && rank) {
-        /* a node comes after its parent: one backward pass sums every subtree */
-        for (uint32_t i = nn; i-- > 1;) {
-            sub[i] += t->nodes[i].count;
-            sub[t->nodes[i].parent] += sub[i];
-        }
+        fs_tree_subtree_sums(t, NULL, sub);
         fs_buf_puts(out, "{\"total\":");
         put_number(out, t->total, 1);
         st = write_names(out, t, o, index, rank);

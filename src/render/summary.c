@@ -1,5 +1,6 @@
 #include "render/summary.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "render/annotation.h"
@@ -14,7 +15,7 @@ typedef struct summary_ctx {
     int format;
 } summary_ctx;
 
-static const char nothing[] = "nothing: no rule fired (see --summary-threshold)";
+static const char no_rule[] = "no rule fired (see --summary-threshold)";
 
 static void word_text(void *user, fs_word_kind kind, const char *s, size_t n)
 {
@@ -57,10 +58,7 @@ static void json_value(fs_jsonout *j, const fs_findings *f, const fs_finding_ite
         return;
     }
     fs_delta_row r = {it->name, it->len, it->before, it->after, fs_finding_value(f, it)};
-    char num[64];
-    fs_delta_format_delta(&r, f->per_before, f->per_after, 0, num);
-    const char *s = num[0] == '+' ? num + 1 : num;
-    fs_json_num(j, s, strlen(s));
+    fs_delta_json(j, &r, f->per_before, f->per_after);
 }
 
 static void json_findings(fs_jsonout *j, const summary_ctx *c)
@@ -122,7 +120,7 @@ static void tail(void *user, fs_textout *o, fs_jsonout *j)
     else
         fs_text_printf(o, "\n%s:%s", title, f->n ? "\n" : " ");
     if (f->n == 0)
-        fs_text_printf(o, "%s%s.\n", md ? "Nothing stands out: " : "", md ? nothing + 9 : nothing);
+        fs_text_printf(o, "%s%s.\n", md ? "Nothing stands out: " : "nothing: ", no_rule);
     for (size_t i = 0; i < f->n; i++) {
         const fs_finding *x = &f->v[i];
         if (md)
@@ -192,7 +190,9 @@ void fs_findings_write_html(fs_xmlw *c, const fs_findings *f, const char *unit, 
     if (f->n == 0) {
         fs_xmlw_start(c, "p");
         fs_xmlw_attr(c, "class", "fs-none");
-        fs_xmlw_text(c, "Nothing stands out: no rule fired (see --summary-threshold).");
+        char line[sizeof no_rule + 32];
+        snprintf(line, sizeof line, "Nothing stands out: %s.", no_rule);
+        fs_xmlw_text(c, line);
         fs_xmlw_end_full(c);
     } else {
         fs_xmlw_start(c, "ul");

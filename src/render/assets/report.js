@@ -370,7 +370,7 @@
         }
         if (section && mine.indexOf(section) >= 0 && section.fsViews != null) {
             e.preventDefault();
-            close(section, { focus: true });
+            close(section, {});
         }
     });
 
