@@ -237,11 +237,12 @@ ln -s sub/part.facts links/part.facts
     bad "symlink: a diff report or a facts file through a link"
 [ -z "$(ls -A links | grep '^\.')$(ls -A links/sub | grep '^\.')" ] && ok || bad "symlink: files left"
 
-# An output named by a descriptor already open (/dev/stdout, /dev/fd/N, /proc/self/fd/N) is
-# written through it, as "-" is: the file behind it is neither replaced nor truncated, so
+# An output named by a descriptor already open (/dev/stdout, /dev/fd/N, /proc/self/fd/N,
+# however spelled or linked to) is written through it, as "-" is: the file behind it is neither replaced nor truncated, so
 # what the shell wrote there before and after stays (the file: both lines, the whole SVG
 # between them).
-for name in /dev/stdout /dev/fd/1 /proc/self/fd/1; do
+ln -s /dev/stdout to-stdout
+for name in /dev/stdout /dev/fd/1 /proc/self/fd/1 //dev/stdout //dev/fd/1 to-stdout; do
     { echo before; "$bin" na.folded --format svg -o $name 2>/dev/null; echo after; } >fd.out
     [ "$(head -n 1 fd.out)" = before ] && [ "$(tail -n 1 fd.out)" = after ] &&
         [ "$(sed -e 1d -e '$d' fd.out | xmllint --noout - 2>&1)" = "" ] && ok ||

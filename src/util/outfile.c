@@ -1,3 +1,5 @@
+/* realpath(3) is XSI */
+#define _XOPEN_SOURCE 700
 #include "util/outfile.h"
 
 #include <errno.h>
@@ -38,13 +40,49 @@ static void fill_name(char *name, uint64_t seed)
     }
 }
 
+/* The descriptor N when P is a name in this process's descriptor directory
+ * (/proc/self/fd/N, whatever leads there: /dev/fd/N, //dev/fd/N, /proc/PID/fd/N), else -1.
+ * /dev/stdout and /dev/stderr, and links to any of these, reach such a name on the way. */
+static int descriptor_name(const char *p)
+{
+    const char *slash = strrchr(p, '/');
+    if (!slash || !slash[1])
+        return -1;
+    long fd = 0;
+    for (const char *c = slash + 1; *c; c++) {
+        if (*c < '0' || *c > '9' || fd > INT_MAX / 10)
+            return -1;
+        fd = fd * 10 + (*c - '0');
+    }
+    size_t dl = slash > p ? (size_t)(slash - p) : 1;
+    char *dir = strndup(p, dl);
+    char *real = dir ? realpath(dir, NULL) : NULL;
+    char want[64];
+    snprintf(want, sizeof want, "/proc/%ld/", (long)getpid());
+    size_t wl = strlen(want);
+    /* /proc/PID/fd, or a thread's /proc/PID/task/TID/fd (one table for all threads) */
+    int ok = real && strncmp(real, want, wl) == 0 &&
+             (strcmp(real + wl, "fd") == 0 ||
+              (strncmp(real + wl, "task/", 5) == 0 && strlen(real + wl) > 8 &&
+               strcmp(real + strlen(real) - 3, "/fd") == 0));
+    free(real);
+    free(dir);
+    return ok ? (int)fd : -1;
+}
+
 /* The file PATH names once symbolic links are followed, as open(2) follows them: a malloc'd
- * copy (of PATH itself when it is no link). NULL with errno (ELOOP, ENOMEM, readlink's). */
-static char *follow_links(const char *path)
+ * copy (of PATH itself when it is no link). NULL with errno (ELOOP, ENOMEM, readlink's).
+ * *NAMED (when not NULL) gets the first descriptor a name on the way is (descriptor_name),
+ * or -1. */
+static char *follow_links(const char *path, int *named)
 {
     char *p = strdup(path);
+    if (named)
+        *named = -1;
     for (int hops = 0; p; hops++) {
         struct stat sb;
+        if (named && *named < 0)
+            *named = descriptor_name(p);
         if (lstat(p, &sb) != 0 || !S_ISLNK(sb.st_mode))
             return p; /* a file, or the missing end of a dangling link: what open() makes */
         char *t = NULL;
@@ -96,7 +134,7 @@ int fs_atomic_open(fs_atomic *a, const char *path)
     a->fd = -1;
     a->tmp = NULL;
     a->pending = NULL;
-    a->target = follow_links(path);
+    a->target = follow_links(path, NULL);
     if (!a->target) {
         int e = errno;
         atomic_reset(a);
@@ -187,32 +225,6 @@ static void reset(fs_outfile *o)
     o->atomic.fd = -1;
 }
 
-/* The descriptor PATH names when it names one this process has open (/dev/stdout,
- * /dev/stderr, /dev/fd/N, /proc/self/fd/N), else -1. Such an output is the stream the caller
- * handed us, as "-" is: opening the name again would reach the file behind it and replace
- * (or truncate) it, losing what the shell wrote there before and after us. */
-static int named_descriptor(const char *path)
-{
-    static const char *const prefixes[] = {"/dev/fd/", "/proc/self/fd/"};
-    if (strcmp(path, "/dev/stdout") == 0)
-        return 1;
-    if (strcmp(path, "/dev/stderr") == 0)
-        return 2;
-    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
-        size_t n = strlen(prefixes[i]);
-        if (strncmp(path, prefixes[i], n) != 0 || !path[n])
-            continue;
-        long fd = 0;
-        for (const char *c = path + n; *c; c++) {
-            if (*c < '0' || *c > '9' || fd > INT_MAX / 10)
-                return -1;
-            fd = fd * 10 + (*c - '0');
-        }
-        return (int)fd;
-    }
-    return -1;
-}
-
 foldsvg_status fs_outfile_open(fs_outfile *o, const char *path, foldsvg_error *err)
 {
     memset(o, 0, sizeof *o);
@@ -225,7 +237,11 @@ foldsvg_status fs_outfile_open(fs_outfile *o, const char *path, foldsvg_error *e
     o->path = strdup(path);
     if (!o->path)
         return fs_error(err, FOLDSVG_E_NOMEM, path, "out of memory");
-    int named = named_descriptor(path);
+    /* A name for a descriptor this process has open is the stream the caller handed us, as
+     * "-" is: opening the name again would reach the file behind it and replace (or
+     * truncate) it, losing what the shell wrote there before and after us. */
+    int named;
+    free(follow_links(path, &named));
     if (named >= 0 && fcntl(named, F_GETFD) == -1) {
         reset(o);
         return fs_error(err, FOLDSVG_E_IO, path, "cannot open output: descriptor %d is not open",
