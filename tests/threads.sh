@@ -18,7 +18,7 @@ bin=$(realpath "$1")
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-exec python3 - "$bin" "$here" "$work" <<'PY'
+python3 - "$bin" "$here" "$work" <<'PY'
 import collections, os, re, subprocess, sys
 
 bin_, here, work = sys.argv[1:4]
