@@ -177,7 +177,13 @@ foldsvg_status fs_stream_add_split(fs_stream *s, const char *stack, size_t len,
     size_t d = same;
     /* the frames kept end at the first SAME - 1 separators: the new ones start after them */
     size_t k = same - 1;
-    if (!semis) { /* found here, after them */
+    if (semis && shared != SIZE_MAX) {
+        /* the caller's list starts at the shared bytes, which lie after the kept frames'
+         * separators: at most one of it (a kept leaf's, at the first difference) is before POS */
+        k = 0;
+        while (k < nsemis && semis[k] < pos)
+            k++;
+    } else if (!semis) { /* found here, after them */
         s->nscan = 0;
         if (fs_byte_positions_add(stack + pos, len - pos, ';', (uint32_t)pos, &s->scan,
                                   &s->scan_cap, &s->nscan) != FOLDSVG_OK)

@@ -61,9 +61,10 @@ void fs_stream_free(fs_stream *s);
  * previous one: the input is not sorted and needs the tree. */
 foldsvg_status fs_stream_add(fs_stream *s, const char *stack, size_t len, uint64_t count,
                              uint64_t before, int is_diff, int *out_of_order);
-/* The same with the positions of every ';' in STACK known (SEMIS[0..nsemis), in order, or
+/* The same with the positions of the ';' in STACK known (SEMIS[0..nsemis), in order, or
  * NULL), and, unless SHARED is SIZE_MAX, where STACK first differs from the stack added
- * before it (or the shorter one's length): the bytes before are not looked at. */
+ * before it (or the shorter one's length): the bytes before are not looked at. SEMIS lists
+ * every ';' when SHARED is SIZE_MAX, else only those at SHARED or after. */
 foldsvg_status fs_stream_add_split(fs_stream *s, const char *stack, size_t len,
                                    const uint32_t *semis, size_t nsemis, size_t shared,
                                    uint64_t count, uint64_t before, int is_diff, int *out_of_order);

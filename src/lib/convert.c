@@ -72,10 +72,16 @@ static foldsvg_status on_path(void *user, const fs_folded_line *l, foldsvg_error
         return st ? fs_stack_error(err, st, c->name, l->lineno) : FOLDSVG_OK;
     }
     int out_of_order;
-    /* the reader's comparison holds when its line before is the stream's stack before */
-    size_t shared = l->shared_with && l->shared_with == c->prev_line ? l->shared : SIZE_MAX;
-    st = fs_stream_add_split(&c->s, l->stack, l->len, l->semis, l->nsemis, shared, l->count,
-                             l->before, l->is_diff, &out_of_order);
+    /* the reader's comparison holds when its line before is the stream's stack before; its
+     * ';' positions then start at the shared bytes, and are of no use otherwise */
+    size_t shared = SIZE_MAX;
+    const uint32_t *semis = l->semis;
+    if (l->shared_with && l->shared_with == c->prev_line)
+        shared = l->shared;
+    else if (l->shared_with)
+        semis = NULL;
+    st = fs_stream_add_split(&c->s, l->stack, l->len, semis, l->nsemis, shared, l->count, l->before,
+                             l->is_diff, &out_of_order);
     if (st)
         return fs_stack_error(err, st, c->name, l->lineno);
     if (out_of_order) {

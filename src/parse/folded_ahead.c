@@ -61,10 +61,6 @@ typedef struct ahead {
     const char *prev;
     size_t prev_len;
     uint64_t prev_line, prev_block;
-    /* its ';' positions in that block's semis (when it has them): the new line's before the
-     * bytes the two share are the same, copied instead of looked for */
-    size_t prev_semi, prev_nsemi;
-    int prev_has_semis;
 } ahead;
 
 /* Records the line DATA[start, end) in B; 0 when B's records are full. */
@@ -95,40 +91,22 @@ static int record(ahead *a, block *b, size_t start, size_t end)
         }
         x->semi = (uint32_t)b->nsemis;
         x->has_semis = (a->hints & FS_HINT_SEMIS) != 0;
-        if (x->has_semis) {
-            /* Sorted lines share most of their bytes: the previous line's positions before
-             * the first difference are this one's (both relative to the stack's start). */
-            size_t from = 0, keep = 0;
-            if (a->prev && a->prev_has_semis && a->prev_block == a->head && x->back) {
-                const uint32_t *pp = b->semis + a->prev_semi;
-                while (keep < a->prev_nsemi && pp[keep] < x->shared)
-                    keep++;
-                from = x->shared;
-            }
-            if (keep && b->nsemis + keep > b->semis_cap &&
-                fs_grow(&b->semis, &b->semis_cap, b->nsemis + keep, sizeof *b->semis,
-                        FS_BYTEPOS_PIECE) != FOLDSVG_OK)
-                keep = from = 0;
-            if (keep) {
-                memcpy(b->semis + b->nsemis, b->semis + a->prev_semi, keep * sizeof *b->semis);
-                b->nsemis += keep;
-            }
-            if (fs_byte_positions_add(fl.stack + from, fl.len - from, ';', (uint32_t)from,
-                                      &b->semis, &b->semis_cap, &b->nsemis) != FOLDSVG_OK) {
-                b->nsemis = x->semi;
-                x->has_semis = 0; /* the caller's thread finds them */
-            }
-        }
+        /* a sorted line's ';' before the bytes it shares with the line before are that
+         * line's: only the rest is looked for (fs_folded_line.semis) */
+        size_t from = x->back ? x->shared : 0;
+        if (x->has_semis &&
+            fs_byte_positions_add(fl.stack + from, fl.len - from, ';', (uint32_t)from, &b->semis,
+                                  &b->semis_cap, &b->nsemis) != FOLDSVG_OK)
+            x->has_semis = 0; /* the caller's thread finds them */
         x->nsemi = (uint32_t)(b->nsemis - x->semi);
         if (a->hints & FS_HINT_SHARED) {
             a->prev = fl.stack;
             a->prev_len = fl.len;
             a->prev_line = a->lines;
             a->prev_block = a->head;
-            a->prev_semi = x->semi;
-            a->prev_nsemi = x->nsemi;
-            a->prev_has_semis = x->has_semis;
         }
+    } else { /* blank, comment or invalid: only its verdict is read, but no field is left unset */
+        *x = (rec){.verdict = (signed char)r, .frac = (unsigned char)frac};
     }
     a->lines++;
     return 1;

@@ -33,7 +33,9 @@ typedef struct fs_folded_line {
      * so that the caller's thread need not hash it again */
     uint64_t hash;
     int has_hash;
-    /* where every ';' of the stack is, in order (the reader thread's too), or NULL */
+    /* where the ';' of the stack are, in order (the reader thread's too), or NULL: every
+     * one, or when SHARED_WITH is set those at SHARED or after (the ones before are the
+     * line before's, which a merge already has) */
     const uint32_t *semis;
     size_t nsemis;
     /* When SHARED_WITH is not 0: where the stack first differs from the stack of line

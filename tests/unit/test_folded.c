@@ -208,8 +208,9 @@ static void check_hints(fingerprint *f, const fs_folded_line *l)
         f->hashes++;
     }
     if (l->semis) {
+        /* every ';', or with a share those at the first difference or after */
         size_t k = 0;
-        for (size_t i = 0; i < l->len; i++)
+        for (size_t i = l->shared_with ? l->shared : 0; i < l->len; i++)
             if (l->stack[i] == ';') {
                 ck_assert_uint_lt(k, l->nsemis);
                 ck_assert_uint_eq(l->semis[k++], i);
