@@ -14,6 +14,7 @@
 #include "foldsvg.h"
 #include "parse/json.h"
 #include "parse/jsonreread.h"
+#include "util/prefetch.h"
 
 /* Column names the reader looks up, in schemas (Gecko) or as column arrays (processed). */
 enum {
@@ -140,16 +141,11 @@ static inline size_t ff_agg_hash(int64_t k)
 #endif
 static FF_INLINE_ALWAYS void ff_agg_prefetch(const ff_agg *g, int64_t key)
 {
-#if defined(__GNUC__)
     if (g->cap) {
         const char *slot = (const char *)&g->slots[ff_agg_hash(key) & (g->cap - 1)];
-        __builtin_prefetch(slot);
-        __builtin_prefetch(slot + sizeof(ff_acc) - 1);
+        FS_PREFETCH(slot);
+        FS_PREFETCH(slot + sizeof(ff_acc) - 1);
     }
-#else
-    (void)g;
-    (void)key;
-#endif
 }
 void ff_agg_free(ff_agg *g);
 /* Adds a weight (a JSON number); FOLDSVG_E_OVERFLOW when the sum would pass 63 bits (the

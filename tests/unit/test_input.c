@@ -183,6 +183,24 @@ START_TEST(read_ahead_same_bytes_then_errors)
                 ck_assert_int_ne(st, FOLDSVG_OK);
                 ck_assert_uint_lt(len, N);
                 ck_assert_int_eq(fs_ahead_next(a, &p, &got, &err), st);
+                /* every byte inflated before the error came first, as plain reads of the block's
+                 * size give them */
+                fs_input *plain;
+                ck_assert_int_eq(fs_input_open_mem(&plain, z, n, "mem", &err), FOLDSVG_OK);
+                unsigned char *scratch = malloc(blocks[b]);
+                ck_assert_ptr_nonnull(scratch);
+                size_t before = 0, g;
+                for (foldsvg_status ps = FOLDSVG_OK; ps == FOLDSVG_OK;) {
+                    g = 0;
+                    ps = fs_input_read(plain, scratch, blocks[b], &g, &err);
+                    before += g;
+                    if (!g)
+                        break;
+                }
+                fs_input_close(plain);
+                free(scratch);
+                ck_assert_uint_gt(before, 0);
+                ck_assert_uint_eq(len, before);
             }
             ck_assert(memcmp(back, data, len) == 0);
             fs_ahead_stop(a);
