@@ -104,7 +104,9 @@ fs_ahead *fs_ahead_start(fs_input *in, size_t size)
         ahead_free(a);
         return NULL;
     }
+    fs_input_hold_warnings(in); /* given on the caller's thread, by fs_ahead_stop */
     if (pthread_create(&a->thread, NULL, reader_main, a) != 0) {
+        fs_input_release_warnings(in);
         pthread_cond_destroy(&a->cv);
         pthread_mutex_destroy(&a->mu);
         ahead_free(a);
@@ -144,6 +146,7 @@ void fs_ahead_stop(fs_ahead *a)
     pthread_cond_broadcast(&a->cv);
     pthread_mutex_unlock(&a->mu);
     pthread_join(a->thread, NULL);
+    fs_input_release_warnings(a->in);
     pthread_cond_destroy(&a->cv);
     pthread_mutex_destroy(&a->mu);
     ahead_free(a);

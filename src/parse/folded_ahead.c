@@ -316,7 +316,9 @@ foldsvg_status fs_folded_read_ahead(fs_input *in, fs_sink *sink, fs_folded_stats
     pthread_t thread;
     int have_data = pthread_cond_init(&a->cv_data, NULL) == 0;
     int have_free = have_data && pthread_cond_init(&a->cv_free, NULL) == 0;
+    fs_input_hold_warnings(in); /* given on this thread once the reader is done */
     if (!have_free || pthread_create(&thread, NULL, reader_main, a) != 0) {
+        fs_input_release_warnings(in);
         if (have_free)
             pthread_cond_destroy(&a->cv_free);
         if (have_data)
@@ -332,6 +334,7 @@ foldsvg_status fs_folded_read_ahead(fs_input *in, fs_sink *sink, fs_folded_stats
     pthread_cond_signal(&a->cv_free);
     pthread_mutex_unlock(&a->mu);
     pthread_join(thread, NULL);
+    fs_input_release_warnings(in);
     pthread_cond_destroy(&a->cv_data);
     pthread_cond_destroy(&a->cv_free);
     pthread_mutex_destroy(&a->mu);

@@ -50,6 +50,9 @@ struct fs_input {
     uint64_t items;
     foldsvg_warning_fn warn;
     void *warn_user;
+    /* while read on another thread: the warning kept for the caller's (fs_input_hold_warnings) */
+    int hold, held;
+    foldsvg_error held_warning;
 
     /* A regular file opened by path (name holds the whole path) can be opened again for a
      * second read; its identity tells whether it changed in between. */
@@ -307,6 +310,19 @@ void fs_input_set_warn(fs_input *in, foldsvg_warning_fn fn, void *user)
     in->warn_user = user;
 }
 
+void fs_input_hold_warnings(fs_input *in)
+{
+    in->hold = 1;
+}
+
+void fs_input_release_warnings(fs_input *in)
+{
+    in->hold = 0;
+    if (in->held && in->warn)
+        in->warn(in->warn_user, &in->held_warning);
+    in->held = 0;
+}
+
 void fs_input_note_items(fs_input *in, uint64_t items)
 {
     in->items = items;
@@ -338,7 +354,12 @@ static foldsvg_status zero_padding(fs_input *in, foldsvg_error *err)
                  "%llu zero byte%s after the end of the gzip data ignored (padding, as gzip -d "
                  "ignores it)",
                  (unsigned long long)zeros, zeros == 1 ? "" : "s");
-        in->warn(in->warn_user, &w);
+        if (in->hold) {
+            in->held_warning = w;
+            in->held = 1;
+        } else {
+            in->warn(in->warn_user, &w);
+        }
     }
     return FOLDSVG_OK;
 }

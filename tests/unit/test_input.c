@@ -1,6 +1,7 @@
 /* The input's text layer (parse/input.h over util/utf16.h): a UTF-8 byte-order mark is
  * dropped, UTF-16 with a mark is decoded to UTF-8 whatever the read sizes, unpaired
  * surrogates become U+FFFD, and offsets and seeks count the text handed out. */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -223,6 +224,61 @@ START_TEST(read_ahead_same_bytes_then_errors)
 }
 END_TEST
 
+typedef struct seen_warning {
+    pthread_t thread;
+    int n;
+    char msg[sizeof(((foldsvg_error *)0)->message)];
+} seen_warning;
+
+static void on_warning(void *user, const foldsvg_error *w)
+{
+    seen_warning *s = user;
+    s->thread = pthread_self();
+    s->n++;
+    snprintf(s->msg, sizeof s->msg, "%s", w->message);
+}
+
+/* The handler is the caller's: a warning the reading thread comes upon (zero padding after
+ * a gzip stream) reaches it on the caller's thread, once, when the reading stops. */
+START_TEST(read_ahead_warns_on_the_callers_thread)
+{
+    enum { N = 50000, PAD = 3000 };
+    unsigned char *data = malloc(N), *z = malloc(N + 1024 + PAD);
+    ck_assert(data && z);
+    for (size_t i = 0; i < N; i++)
+        data[i] = (unsigned char)('a' + (i * 11 + i / 7) % 26);
+    z_stream zs;
+    memset(&zs, 0, sizeof zs);
+    ck_assert_int_eq(deflateInit2(&zs, 6, Z_DEFLATED, 16 + 15, 8, Z_DEFAULT_STRATEGY), Z_OK);
+    zs.next_in = data;
+    zs.avail_in = N;
+    zs.next_out = z;
+    zs.avail_out = N + 1024;
+    ck_assert_int_eq(deflate(&zs, Z_FINISH), Z_STREAM_END);
+    size_t zlen = zs.total_out;
+    deflateEnd(&zs);
+    memset(z + zlen, 0, PAD);
+    fs_input *in;
+    ck_assert_int_eq(fs_input_open_mem(&in, z, zlen + PAD, "mem", NULL), FOLDSVG_OK);
+    seen_warning seen = {0};
+    fs_input_set_warn(in, on_warning, &seen);
+    fs_ahead *a = fs_ahead_start(in, 1000);
+    ck_assert_ptr_nonnull(a);
+    const unsigned char *p;
+    size_t got, len = 0;
+    while (fs_ahead_next(a, &p, &got, NULL) == FOLDSVG_OK && got)
+        len += got;
+    ck_assert_uint_eq(len, N);
+    fs_ahead_stop(a);
+    ck_assert_int_eq(seen.n, 1);
+    ck_assert(pthread_equal(seen.thread, pthread_self()));
+    ck_assert_ptr_nonnull(strstr(seen.msg, "3000 zero bytes"));
+    fs_input_close(in);
+    free(data);
+    free(z);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("input");
@@ -232,6 +288,7 @@ int main(void)
     tcase_add_test(tc, utf16_bad_surrogates_replaced);
     tcase_add_test(tc, seek_past_utf8_mark);
     tcase_add_test(tc, read_ahead_same_bytes_then_errors);
+    tcase_add_test(tc, read_ahead_warns_on_the_callers_thread);
     suite_add_tcase(s, tc);
     return fs_test_run(s);
 }
