@@ -10,6 +10,7 @@
 
 #include "util/error.h"
 #include "util/grow.h"
+#include "util/thread.h"
 
 enum { NBATCH = 4, BATCH = 256 << 10 };
 
@@ -141,7 +142,7 @@ static foldsvg_status relay_start(fs_relay **out, fs_relay_producer produce, voi
         relay_free(r);
         return FOLDSVG_E_NOMEM;
     }
-    if (pthread_create(&r->thread, NULL, producer_main, r) == 0) {
+    if (fs_thread_create(&r->thread, producer_main, r) == 0) {
         r->threaded = 1;
     } else if (!inline_ok) {
         relay_free(r);

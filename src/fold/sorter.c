@@ -12,6 +12,7 @@
 #include "util/mismatch.h"
 #include "util/prefetch.h"
 #include "util/strmap.h"
+#include "util/thread.h"
 
 typedef struct counts {
     uint64_t count, before;
@@ -221,7 +222,7 @@ static foldsvg_status spill(fs_sorter *s)
     if (!s->have_worker && !s->no_worker) {
         if (pthread_mutex_init(&s->mu, NULL) == 0) {
             if (pthread_cond_init(&s->cv, NULL) == 0) {
-                if (pthread_create(&s->worker, NULL, work, s) == 0)
+                if (fs_thread_create(&s->worker, work, s) == 0)
                     s->have_worker = 1;
                 else
                     pthread_cond_destroy(&s->cv);

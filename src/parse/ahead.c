@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "util/thread.h"
+
 enum { NBLOCK = 3 };
 
 typedef struct block {
@@ -105,7 +107,7 @@ fs_ahead *fs_ahead_start(fs_input *in, size_t size)
         return NULL;
     }
     fs_input_hold_warnings(in); /* given on the caller's thread, by fs_ahead_stop */
-    if (pthread_create(&a->thread, NULL, reader_main, a) != 0) {
+    if (fs_thread_create(&a->thread, reader_main, a) != 0) {
         fs_input_release_warnings(in);
         pthread_cond_destroy(&a->cv);
         pthread_mutex_destroy(&a->mu);

@@ -14,6 +14,7 @@
 #include "util/grow.h"
 #include "util/mismatch.h"
 #include "util/strmap.h"
+#include "util/thread.h"
 
 /* A side that has to wait waits for SLACK blocks, not one: the threads meet less often. */
 enum { NBLOCK = 8, SLACK = NBLOCK / 2, BLOCK = 64 << 10, ONE_READ = 1 << 20 };
@@ -317,7 +318,7 @@ foldsvg_status fs_folded_read_ahead(fs_input *in, fs_sink *sink, fs_folded_stats
     int have_data = pthread_cond_init(&a->cv_data, NULL) == 0;
     int have_free = have_data && pthread_cond_init(&a->cv_free, NULL) == 0;
     fs_input_hold_warnings(in); /* given on this thread once the reader is done */
-    if (!have_free || pthread_create(&thread, NULL, reader_main, a) != 0) {
+    if (!have_free || fs_thread_create(&thread, reader_main, a) != 0) {
         fs_input_release_warnings(in);
         if (have_free)
             pthread_cond_destroy(&a->cv_free);

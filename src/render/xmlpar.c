@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "util/buf.h"
+#include "util/thread.h"
 
 enum { NSLOT = 2 };
 
@@ -99,7 +100,7 @@ int fs_xmlpar_run(fs_xmlw *out, const fs_xmlpar *p)
         return -1;
     }
     pthread_t thread;
-    if (pthread_create(&thread, NULL, worker_main, &r) != 0) {
+    if (fs_thread_create(&thread, worker_main, &r) != 0) {
         pthread_cond_destroy(&r.cv);
         pthread_mutex_destroy(&r.mu);
         return -1;

@@ -2,6 +2,8 @@
  * growth, the UTF-8 decoder and cleaner, string lists, {{holes}}, the atomic output's
  * temporary files (registered for signal handlers, written through symbolic links). */
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +17,7 @@
 #include "util/outfile.h"
 #include "util/pending.h"
 #include "util/strlist.h"
+#include "util/thread.h"
 #include "util/utf8.h"
 #include "testutil.h"
 
@@ -247,6 +250,31 @@ START_TEST(atomic_through_links)
 }
 END_TEST
 
+static void *mask_of_thread(void *arg)
+{
+    pthread_sigmask(SIG_BLOCK, NULL, arg);
+    return NULL;
+}
+
+/* A library thread takes no signal (its handlers are the application's, for its threads),
+ * and the creating thread's own mask is as it was. */
+START_TEST(threads_block_signals)
+{
+    sigset_t before, after, seen;
+    sigemptyset(&seen);
+    pthread_sigmask(SIG_BLOCK, NULL, &before);
+    pthread_t t;
+    ck_assert_int_eq(fs_thread_create(&t, mask_of_thread, &seen), 0);
+    ck_assert_int_eq(pthread_join(t, NULL), 0);
+    pthread_sigmask(SIG_BLOCK, NULL, &after);
+    int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGXFSZ};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+        ck_assert(sigismember(&seen, sigs[i]));
+        ck_assert_int_eq(sigismember(&after, sigs[i]), sigismember(&before, sigs[i]));
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("util");
@@ -258,6 +286,7 @@ int main(void)
     tcase_add_test(tc, utf8_decode_and_clean);
     tcase_add_test(tc, strlist_push_copy_has);
     tcase_add_test(tc, template_holes_sections_comments);
+    tcase_add_test(tc, threads_block_signals);
     suite_add_tcase(s, tc);
     return fs_test_run(s);
 }
