@@ -138,6 +138,23 @@ START_TEST(seek_past_utf8_mark)
 }
 END_TEST
 
+/* DATA[0..n) as one gzip member into OUT (room for CAP bytes); its length. */
+static size_t gzip_of(const unsigned char *data, size_t n, unsigned char *out, size_t cap)
+{
+    z_stream zs;
+    memset(&zs, 0, sizeof zs);
+    /* a gzip wrapper: deflateInit2 with 16 + 15 */
+    ck_assert_int_eq(deflateInit2(&zs, 6, Z_DEFLATED, 16 + 15, 8, Z_DEFAULT_STRATEGY), Z_OK);
+    zs.next_in = (unsigned char *)(uintptr_t)data;
+    zs.avail_in = (uInt)n;
+    zs.next_out = out;
+    zs.avail_out = (uInt)cap;
+    ck_assert_int_eq(deflate(&zs, Z_FINISH), Z_STREAM_END);
+    size_t len = zs.total_out;
+    deflateEnd(&zs);
+    return len;
+}
+
 /* Read ahead on a second thread: the same bytes in order, whatever the block size; a
  * corrupt gzip stream's error after the bytes before it, and again on a later call. */
 START_TEST(read_ahead_same_bytes_then_errors)
@@ -147,18 +164,7 @@ START_TEST(read_ahead_same_bytes_then_errors)
     ck_assert(data && z && back);
     for (size_t i = 0; i < N; i++)
         data[i] = (unsigned char)('a' + (i * 7 + i / 13) % 26);
-    uLongf zlen = N + 1024;
-    /* a gzip wrapper: deflateInit2 with 16 + 15 */
-    z_stream zs;
-    memset(&zs, 0, sizeof zs);
-    ck_assert_int_eq(deflateInit2(&zs, 6, Z_DEFLATED, 16 + 15, 8, Z_DEFAULT_STRATEGY), Z_OK);
-    zs.next_in = data;
-    zs.avail_in = N;
-    zs.next_out = z;
-    zs.avail_out = (uInt)zlen;
-    ck_assert_int_eq(deflate(&zs, Z_FINISH), Z_STREAM_END);
-    zlen = zs.total_out;
-    deflateEnd(&zs);
+    size_t zlen = gzip_of(data, N, z, N + 1024);
     static const size_t blocks[] = {1, 1000, 1 << 20};
     for (int gz = 0; gz < 3; gz++) {
         for (size_t b = 0; b < sizeof blocks / sizeof blocks[0]; b++) {
@@ -247,16 +253,7 @@ START_TEST(read_ahead_warns_on_the_callers_thread)
     ck_assert(data && z);
     for (size_t i = 0; i < N; i++)
         data[i] = (unsigned char)('a' + (i * 11 + i / 7) % 26);
-    z_stream zs;
-    memset(&zs, 0, sizeof zs);
-    ck_assert_int_eq(deflateInit2(&zs, 6, Z_DEFLATED, 16 + 15, 8, Z_DEFAULT_STRATEGY), Z_OK);
-    zs.next_in = data;
-    zs.avail_in = N;
-    zs.next_out = z;
-    zs.avail_out = N + 1024;
-    ck_assert_int_eq(deflate(&zs, Z_FINISH), Z_STREAM_END);
-    size_t zlen = zs.total_out;
-    deflateEnd(&zs);
+    size_t zlen = gzip_of(data, N, z, N + 1024);
     memset(z + zlen, 0, PAD);
     fs_input *in;
     ck_assert_int_eq(fs_input_open_mem(&in, z, zlen + PAD, "mem", NULL), FOLDSVG_OK);
