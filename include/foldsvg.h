@@ -166,7 +166,9 @@ FOLDSVG_API void foldsvg_options_set_warning_handler(foldsvg_options *o, foldsvg
 
 /* Progress while inputs are read: FN gets the input's name, the bytes read so far, its size
  * (0 when unknown, e.g. a pipe) and the lines read so far (0 for profiles). It is called
- * often (every read block); the caller decides what to show and when. */
+ * when a reading starts (0 bytes) and then often (every read block); the caller decides what
+ * to show and when. An input can be read more than once (folded text found unsorted on the
+ * way, each side of --normalize): each reading starts again from 0 bytes. */
 typedef void (*foldsvg_progress_fn)(void *user, const char *input, uint64_t bytes_done,
                                     uint64_t bytes_total, uint64_t lines);
 FOLDSVG_API void foldsvg_options_set_progress_handler(foldsvg_options *o, foldsvg_progress_fn fn,

@@ -218,6 +218,13 @@ if command -v script >/dev/null 2>&1; then
     (printf 'a 1\n'; sleep 1.3; printf 'b 1\n') >slow &
     script -qec "'$bin' slow -o prog.svg" /dev/null </dev/null >tty.out 2>&1
     has progress-tty tty.out 'foldsvg: slow: '
+    # standard input found unsorted at its second line: its second reading (from the copy)
+    # says so at once, from its first byte
+    cat >slowpipe.sh <<EOF
+(printf 'b 1\\n'; sleep 1.3; printf 'a 1\\n') | '$bin' -o prog.svg
+EOF
+    script -qec "sh slowpipe.sh" /dev/null </dev/null >tty.out 2>&1
+    has progress-again tty.out 'foldsvg: <stdin> (read again): 0 MB'
     (printf 'a 1\n'; sleep 1.3; printf 'b 1\n') >slow &
     "$bin" slow -o prog.svg 2>err
     if grep -q 'MB/s' err; then bad "progress written to a non-terminal"; else ok; fi

@@ -151,10 +151,22 @@ static int report(const foldsvg_error *err, foldsvg_status st)
 }
 
 /* Progress on a terminal: after a second, at most five updates a second, on one line
- * that the next message or the end clears. */
+ * that the next message or the end clears. Each reading of an input has its own rate; an
+ * input read again (found unsorted on the way, each side of --normalize) says so at once,
+ * since its bytes start from zero again. The two sides of --diff are read at once, their
+ * updates interleaved (never at the same time: the library serialises them). */
+typedef struct reading {
+    char input[256]; /* as the library named it */
+    uint64_t done;
+    struct timespec start;
+    int again;
+} reading;
+
 typedef struct progress_state {
     struct timespec start, last;
     int shown;
+    reading readings[4]; /* the latest inputs' */
+    unsigned next;       /* the slot the next new input takes */
 } progress_state;
 
 static progress_state progress;
@@ -185,23 +197,51 @@ static void human_bytes(uint64_t n, char *buf, size_t size)
         snprintf(buf, size, "%.0f MB", (double)n / 1e6);
 }
 
+/* INPUT's reading, now at DONE bytes; *AGAIN set when that starts a new reading of an input
+ * read before. */
+static reading *follow_reading(const char *input, uint64_t done, int *again)
+{
+    enum { N = sizeof progress.readings / sizeof progress.readings[0] };
+    reading *r = NULL;
+    for (unsigned i = 0; i < N && !r; i++)
+        if (strncmp(progress.readings[i].input, input, sizeof r->input - 1) == 0)
+            r = &progress.readings[i];
+    *again = r && done < r->done;
+    if (!r) {
+        r = &progress.readings[progress.next++ % N];
+        snprintf(r->input, sizeof r->input, "%s", input);
+        r->again = 0;
+        r->done = 0;
+    }
+    if (!r->done || *again)
+        clock_gettime(CLOCK_MONOTONIC, &r->start);
+    r->again |= *again;
+    r->done = done;
+    return r;
+}
+
 static void on_progress(void *user, const char *input, uint64_t done, uint64_t total,
                         uint64_t lines)
 {
     (void)user;
-    double elapsed = seconds_since(&progress.start);
-    if (elapsed < 1.0 || (progress.shown && seconds_since(&progress.last) < 0.2))
+    int again;
+    reading *r = follow_reading(input, done, &again);
+    if (seconds_since(&progress.start) < 1.0 ||
+        (progress.shown && !again && seconds_since(&progress.last) < 0.2))
         return;
     clock_gettime(CLOCK_MONOTONIC, &progress.last);
-    char d[32], t[64] = "";
+    char d[32], t[64] = "", rate[32] = "";
     human_bytes(done, d, sizeof d);
     if (total) {
         char tt[24];
         human_bytes(total, tt, sizeof tt);
         snprintf(t, sizeof t, " of %s (%.0f%%)", tt, 100.0 * (double)done / (double)total);
     }
-    fprintf(stderr, "\r\033[Kfoldsvg: %s: %s%s, %.0f MB/s", input, d, t,
-            (double)done / 1e6 / elapsed);
+    double elapsed = seconds_since(&r->start);
+    if (elapsed >= 0.1)
+        snprintf(rate, sizeof rate, ", %.0f MB/s", (double)done / 1e6 / elapsed);
+    fprintf(stderr, "\r\033[Kfoldsvg: %s%s: %s%s%s", input, r->again ? " (read again)" : "", d, t,
+            rate);
     if (lines)
         fprintf(stderr, ", %llu lines", (unsigned long long)lines);
     progress.shown = 1;

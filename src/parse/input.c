@@ -302,6 +302,9 @@ void fs_input_set_progress(fs_input *in, fs_progress_fn fn, void *user)
 {
     in->progress = fn;
     in->progress_user = user;
+    /* a reading starts: an input read again (found unsorted) starts from 0 bytes again */
+    if (fn)
+        fn(user, in->name, in->raw_consumed, in->raw_size, in->items);
 }
 
 void fs_input_set_warn(fs_input *in, foldsvg_warning_fn fn, void *user)
