@@ -43,6 +43,11 @@ typedef struct fs_stream {
     size_t unique;
     fs_frame *kept;
     size_t nkept, kept_cap, compact_at;
+    /* kept[0..interned) name the table's names; the name of a later one is the offset in
+     * PENDING of its length (4 bytes) and bytes: it is interned at the next compaction only
+     * if it is still wide enough then (most are not, early on), or at the end */
+    size_t interned;
+    fs_buf pending;
     /* fs_stream_defer_deltas: every stack's counts, and the stack of each kept frame, so
      * that the deltas can be made again once BEFORE's scale is known */
     int defer;

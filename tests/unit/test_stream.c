@@ -1,4 +1,5 @@
 /* The streaming merge of sorted input must give exactly the frames of the tree merge. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -121,6 +122,34 @@ START_TEST(same_drawn_frames_when_pruning)
 }
 END_TEST
 
+/* A frame pruned at a compaction never has its name interned: the names table holds the
+ * drawn frames' names (and those kept since the last compaction), not every name seen. */
+START_TEST(pruned_names_are_not_interned)
+{
+    fs_stream s;
+    ck_assert_int_eq(fs_stream_init(&s, 0.001), FOLDSVG_OK);
+    int ooo;
+    char name[32];
+    /* each wide enough when it closes (1 of at most 65,536), so kept: as many as make the
+     * kept list compact at the next frame closed */
+    for (unsigned i = 0; i < 65536; i++) {
+        snprintf(name, sizeof name, "n%06u", i);
+        ck_assert_int_eq(fs_stream_add(&s, name, strlen(name), 1, 0, 0, &ooo), FOLDSVG_OK);
+        ck_assert_int_eq(ooo, 0);
+    }
+    /* y makes them narrow; closing it compacts */
+    ck_assert_int_eq(fs_stream_add(&s, "y", 1, 1000000000, 0, 0, &ooo), FOLDSVG_OK);
+    ck_assert_int_eq(fs_stream_add(&s, "z", 1, 1, 0, 0, &ooo), FOLDSVG_OK);
+    ck_assert_int_eq(fs_stream_finish(&s), FOLDSVG_OK);
+    ck_assert_uint_lt(fs_strmap_size(&s.names.names), 8);
+    int found_y = 0;
+    for (size_t i = 0; i < s.nkept; i++)
+        found_y |= s.kept[i].depth == 1 && strcmp(s.names.name_ptr[s.kept[i].name], "y") == 0;
+    ck_assert(found_y);
+    fs_stream_free(&s);
+}
+END_TEST
+
 START_TEST(unsorted_input_is_reported)
 {
     fs_stream s;
@@ -150,6 +179,7 @@ int main(void)
     tcase_add_test(tc, same_frames_as_the_tree);
     tcase_add_test(tc, same_drawn_frames_when_pruning);
     tcase_add_test(tc, unsorted_input_is_reported);
+    tcase_add_test(tc, pruned_names_are_not_interned);
     suite_add_tcase(s, tc);
     return fs_test_run(s);
 }
