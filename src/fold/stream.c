@@ -82,22 +82,8 @@ static foldsvg_status compact(fs_stream *s)
     return FOLDSVG_OK;
 }
 
-static foldsvg_status keep(fs_stream *s, const fs_stream_open *o, size_t depth)
+static foldsvg_status push_kept(fs_stream *s, const fs_stream_open *o, size_t depth, uint32_t name)
 {
-    if (prunable(s, s->t - o->start))
-        return FOLDSVG_OK;
-    if (s->nkept == s->compact_at)
-        FS_FORWARD_IF_ERROR(compact(s));
-    /* the name waits in PENDING (offsets there are 32-bit: past that, all are interned) */
-    if (s->pending.len + sizeof(uint32_t) + o->len > UINT32_MAX)
-        FS_FORWARD_IF_ERROR(intern_all(s));
-    if (o->len > UINT32_MAX)
-        return FOLDSVG_E_LIMIT;
-    uint32_t name = (uint32_t)s->pending.len, len = (uint32_t)o->len;
-    fs_buf_append(&s->pending, &len, sizeof len);
-    fs_buf_append(&s->pending, s->prev.data ? s->prev.data + o->off : "", o->len);
-    if (s->pending.failed)
-        return FOLDSVG_E_NOMEM;
     FS_FORWARD_IF_ERROR(FS_GROW(s->kept, s->kept_cap, s->nkept + 1, 1024));
     if (s->defer) {
         FS_FORWARD_IF_ERROR(FS_GROW(s->kept_stack, s->kept_stack_cap, s->nkept + 1, 1024));
@@ -106,6 +92,34 @@ static foldsvg_status keep(fs_stream *s, const fs_stream_open *o, size_t depth)
     s->kept[s->nkept++] =
         (fs_frame){FS_NONE, name, (uint32_t)depth, o->start, s->t, o->delta, o->has_delta};
     return FOLDSVG_OK;
+}
+
+static foldsvg_status keep(fs_stream *s, const fs_stream_open *o, size_t depth)
+{
+    if (prunable(s, s->t - o->start))
+        return FOLDSVG_OK;
+    if (s->nkept == s->compact_at)
+        FS_FORWARD_IF_ERROR(compact(s));
+    uint32_t name;
+    if (s->final_total) { /* against the final total, what is kept now stays: named now */
+        FS_FORWARD_IF_ERROR(
+            fs_tree_intern(&s->names, s->prev.data ? s->prev.data + o->off : "", o->len, &name));
+        foldsvg_status st = push_kept(s, o, depth, name);
+        s->interned = s->nkept;
+        return st;
+    }
+    /* the name waits in PENDING (offsets there are 32-bit: past that, all are interned) */
+    if (s->pending.len + sizeof(uint32_t) + o->len > UINT32_MAX)
+        FS_FORWARD_IF_ERROR(intern_all(s));
+    if (o->len > UINT32_MAX)
+        return FOLDSVG_E_LIMIT;
+    name = (uint32_t)s->pending.len;
+    uint32_t len = (uint32_t)o->len;
+    fs_buf_append(&s->pending, &len, sizeof len);
+    fs_buf_append(&s->pending, s->prev.data ? s->prev.data + o->off : "", o->len);
+    if (s->pending.failed)
+        return FOLDSVG_E_NOMEM;
+    return push_kept(s, o, depth, name);
 }
 
 static foldsvg_status close_from(fs_stream *s, size_t keep_depth)
