@@ -211,6 +211,27 @@ START_TEST(pruned_names_are_not_interned)
 }
 END_TEST
 
+/* Against a final total known in advance (the sorter's output) a kept frame stays kept:
+ * its name goes to the table at once, and nothing waits for a compaction. */
+START_TEST(known_total_names_at_once)
+{
+    fs_stream s;
+    ck_assert_int_eq(fs_stream_init(&s, 0.1), FOLDSVG_OK);
+    s.final_total = 100;
+    int ooo;
+    static const char *const stacks[] = {"a;b", "a;c", "b", "c;d;e"};
+    for (size_t i = 0; i < 4; i++)
+        ck_assert_int_eq(fs_stream_add(&s, stacks[i], strlen(stacks[i]), 25, 0, 0, &ooo),
+                         FOLDSVG_OK);
+    ck_assert_uint_eq(s.pending.len, 0);
+    ck_assert_uint_eq(s.interned, s.nkept);
+    ck_assert_uint_gt(s.nkept, 0);
+    ck_assert_int_eq(fs_stream_finish(&s), FOLDSVG_OK);
+    ck_assert_uint_eq(s.nkept, 8); /* all, a, a;b, a;c, b, c, c;d, c;d;e */
+    fs_stream_free(&s);
+}
+END_TEST
+
 START_TEST(unsorted_input_is_reported)
 {
     fs_stream s;
@@ -242,6 +263,7 @@ int main(void)
     tcase_add_test(tc, unsorted_input_is_reported);
     tcase_add_test(tc, pruned_names_are_not_interned);
     tcase_add_test(tc, split_hints_change_nothing);
+    tcase_add_test(tc, known_total_names_at_once);
     suite_add_tcase(s, tc);
     return fs_test_run(s);
 }
