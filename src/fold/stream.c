@@ -269,8 +269,10 @@ foldsvg_status fs_stream_finish(fs_stream *s)
 {
     finish_leaf(s);
     foldsvg_status st = close_from(s, 0);
+    /* the frames too narrow for the final total are left out here rather than drawn: their
+     * names need not be interned (most of those waiting, in a large input) */
     if (st == FOLDSVG_OK)
-        st = intern_all(s);
+        st = compact(s);
     s->names.total = s->t;
     return st;
 }

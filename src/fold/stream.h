@@ -73,8 +73,9 @@ foldsvg_status fs_stream_add(fs_stream *s, const char *stack, size_t len, uint64
 foldsvg_status fs_stream_add_split(fs_stream *s, const char *stack, size_t len,
                                    const uint32_t *semis, size_t nsemis, size_t shared,
                                    uint64_t count, uint64_t before, int is_diff, int *out_of_order);
-/* Closes every open frame. The kept frames are then s->kept[0..nkept), names in s->names,
- * total s->t (also in s->names.total). */
+/* Closes every open frame. The kept frames are then s->kept[0..nkept) (only those the
+ * final total leaves wide enough to draw), names in s->names, total s->t (also in
+ * s->names.total). */
 foldsvg_status fs_stream_finish(fs_stream *s);
 
 /* Keeps every stack's two counts (16 bytes a distinct stack) and which stack each kept frame

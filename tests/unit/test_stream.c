@@ -232,6 +232,24 @@ START_TEST(known_total_names_at_once)
 }
 END_TEST
 
+/* The end leaves out what the final total makes too narrow to draw, unnamed: a frame kept
+ * while the total was small is not handed to the drawing (which would skip it). */
+START_TEST(finish_drops_what_the_total_prunes)
+{
+    fs_stream s;
+    ck_assert_int_eq(fs_stream_init(&s, 10.0), FOLDSVG_OK);
+    int ooo;
+    ck_assert_int_eq(fs_stream_add(&s, "a;x", 3, 1, 0, 0, &ooo), FOLDSVG_OK);
+    ck_assert_int_eq(fs_stream_add(&s, "b", 1, 1000, 0, 0, &ooo), FOLDSVG_OK);
+    ck_assert_int_eq(fs_stream_finish(&s), FOLDSVG_OK);
+    ck_assert_uint_eq(s.nkept, 2); /* all, b */
+    ck_assert_str_eq(s.names.name_ptr[s.kept[1].name], "b");
+    ck_assert_uint_eq(fs_strmap_find(&s.names.names, "a", 1), FS_STRMAP_NONE);
+    ck_assert_uint_eq(fs_strmap_find(&s.names.names, "x", 1), FS_STRMAP_NONE);
+    fs_stream_free(&s);
+}
+END_TEST
+
 START_TEST(unsorted_input_is_reported)
 {
     fs_stream s;
@@ -264,6 +282,7 @@ int main(void)
     tcase_add_test(tc, pruned_names_are_not_interned);
     tcase_add_test(tc, split_hints_change_nothing);
     tcase_add_test(tc, known_total_names_at_once);
+    tcase_add_test(tc, finish_drops_what_the_total_prunes);
     suite_add_tcase(s, tc);
     return fs_test_run(s);
 }
