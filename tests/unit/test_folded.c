@@ -330,7 +330,7 @@ END_TEST
 
 static foldsvg_status slow_line(fs_sink *self, const fs_folded_line *l, foldsvg_error *err)
 {
-    struct timespec pause = {0, 20000};
+    struct timespec pause = {0, 100000};
     nanosleep(&pause, NULL);
     return print_line(self, l, err);
 }
@@ -343,7 +343,7 @@ START_TEST(a_slow_sink_gets_the_readers_work)
     char *data = malloc(1 << 20);
     ck_assert_ptr_nonnull(data);
     size_t n = 0;
-    for (unsigned i = 0; i < 3000; i++)
+    for (unsigned i = 0; i < 2000; i++)
         n += (size_t)sprintf(data + n, "main;run;step%05u;leaf %u\n", i, 1 + i % 5);
     fs_input *in;
     ck_assert_int_eq(fs_input_open_mem(&in, data, n, "mem", NULL), FOLDSVG_OK);
@@ -354,9 +354,11 @@ START_TEST(a_slow_sink_gets_the_readers_work)
     ck_assert_int_eq(fs_folded_read_ahead(in, &f.sink, &st, 1024, &ran, &e), FOLDSVG_OK);
     fs_input_close(in);
     ck_assert_int_eq(ran, 1);
-    ck_assert_uint_eq(f.lines, 3000);
-    ck_assert_uint_gt(f.semis, 3000 / 2);
-    ck_assert_uint_gt(f.hashes, 3000 / 2);
+    /* a block of 1 KiB takes the sink about 3 ms: the reader, which has every other block
+     * read in far less, stays ahead (a margin for a loaded machine's scheduling) */
+    ck_assert_uint_eq(f.lines, 2000);
+    ck_assert_uint_gt(f.semis, 2000 / 2);
+    ck_assert_uint_gt(f.hashes, 2000 / 2);
     free(f.prev);
     free(data);
 }
