@@ -24,6 +24,7 @@ void fs_stream_free(fs_stream *s)
 {
     fs_tree_free(&s->names);
     fs_buf_free(&s->prev);
+    fs_buf_free(&s->pending);
     free(s->open);
     free(s->kept);
     free(s->stack_before);
@@ -45,31 +46,44 @@ static int prunable(fs_stream *s, uint64_t width)
     return t > 0 && fs_pruned(width, s->limit);
 }
 
-static void compact(fs_stream *s)
+/* Kept frame F's name, from PENDING into the table. */
+static foldsvg_status intern_pending(fs_stream *s, fs_frame *f)
+{
+    uint32_t len;
+    memcpy(&len, s->pending.data + f->name, sizeof len);
+    return fs_tree_intern(&s->names, s->pending.data + f->name + sizeof len, len, &f->name);
+}
+
+/* Every kept frame's name into the table. */
+static foldsvg_status intern_all(fs_stream *s)
+{
+    for (size_t i = s->interned; i < s->nkept; i++)
+        FS_FORWARD_IF_ERROR(intern_pending(s, &s->kept[i]));
+    s->interned = s->nkept;
+    fs_buf_clear(&s->pending);
+    return FOLDSVG_OK;
+}
+
+static foldsvg_status compact(fs_stream *s)
 {
     size_t k = 0;
     for (size_t i = 0; i < s->nkept; i++) {
         if (prunable(s, s->kept[i].end - s->kept[i].start))
             continue;
+        if (i >= s->interned)
+            FS_FORWARD_IF_ERROR(intern_pending(s, &s->kept[i]));
         if (s->defer)
             s->kept_stack[k] = s->kept_stack[i];
         s->kept[k++] = s->kept[i];
     }
-    s->nkept = k;
+    s->nkept = s->interned = k;
+    fs_buf_clear(&s->pending);
     s->compact_at = k * 2 > FS_COMPACT_MIN ? k * 2 : FS_COMPACT_MIN;
+    return FOLDSVG_OK;
 }
 
-static foldsvg_status keep(fs_stream *s, const fs_stream_open *o, size_t depth)
+static foldsvg_status push_kept(fs_stream *s, const fs_stream_open *o, size_t depth, uint32_t name)
 {
-    if (prunable(s, s->t - o->start))
-        return FOLDSVG_OK;
-    uint32_t name;
-    foldsvg_status st =
-        fs_tree_intern(&s->names, s->prev.data ? s->prev.data + o->off : "", o->len, &name);
-    if (st)
-        return st;
-    if (s->nkept == s->compact_at)
-        compact(s);
     FS_FORWARD_IF_ERROR(FS_GROW(s->kept, s->kept_cap, s->nkept + 1, 1024));
     if (s->defer) {
         FS_FORWARD_IF_ERROR(FS_GROW(s->kept_stack, s->kept_stack_cap, s->nkept + 1, 1024));
@@ -78,6 +92,34 @@ static foldsvg_status keep(fs_stream *s, const fs_stream_open *o, size_t depth)
     s->kept[s->nkept++] =
         (fs_frame){FS_NONE, name, (uint32_t)depth, o->start, s->t, o->delta, o->has_delta};
     return FOLDSVG_OK;
+}
+
+static foldsvg_status keep(fs_stream *s, const fs_stream_open *o, size_t depth)
+{
+    if (prunable(s, s->t - o->start))
+        return FOLDSVG_OK;
+    if (s->nkept == s->compact_at)
+        FS_FORWARD_IF_ERROR(compact(s));
+    uint32_t name;
+    if (s->final_total) { /* against the final total, what is kept now stays: named now */
+        FS_FORWARD_IF_ERROR(
+            fs_tree_intern(&s->names, s->prev.data ? s->prev.data + o->off : "", o->len, &name));
+        foldsvg_status st = push_kept(s, o, depth, name);
+        s->interned = s->nkept;
+        return st;
+    }
+    /* the name waits in PENDING (offsets there are 32-bit: past that, all are interned) */
+    if (s->pending.len + sizeof(uint32_t) + o->len > UINT32_MAX)
+        FS_FORWARD_IF_ERROR(intern_all(s));
+    if (o->len > UINT32_MAX)
+        return FOLDSVG_E_LIMIT;
+    name = (uint32_t)s->pending.len;
+    uint32_t len = (uint32_t)o->len;
+    fs_buf_append(&s->pending, &len, sizeof len);
+    fs_buf_append(&s->pending, s->prev.data ? s->prev.data + o->off : "", o->len);
+    if (s->pending.failed)
+        return FOLDSVG_E_NOMEM;
+    return push_kept(s, o, depth, name);
 }
 
 static foldsvg_status close_from(fs_stream *s, size_t keep_depth)
@@ -227,6 +269,10 @@ foldsvg_status fs_stream_finish(fs_stream *s)
 {
     finish_leaf(s);
     foldsvg_status st = close_from(s, 0);
+    /* the frames too narrow for the final total are left out here rather than drawn: their
+     * names need not be interned (most of those waiting, in a large input) */
+    if (st == FOLDSVG_OK)
+        st = compact(s);
     s->names.total = s->t;
     return st;
 }

@@ -43,6 +43,11 @@ typedef struct fs_stream {
     size_t unique;
     fs_frame *kept;
     size_t nkept, kept_cap, compact_at;
+    /* kept[0..interned) name the table's names; the name of a later one is the offset in
+     * PENDING of its length (4 bytes) and bytes: it is interned at the next compaction only
+     * if it is still wide enough then (most are not, early on), or at the end */
+    size_t interned;
+    fs_buf pending;
     /* fs_stream_defer_deltas: every stack's counts, and the stack of each kept frame, so
      * that the deltas can be made again once BEFORE's scale is known */
     int defer;
@@ -68,8 +73,9 @@ foldsvg_status fs_stream_add(fs_stream *s, const char *stack, size_t len, uint64
 foldsvg_status fs_stream_add_split(fs_stream *s, const char *stack, size_t len,
                                    const uint32_t *semis, size_t nsemis, size_t shared,
                                    uint64_t count, uint64_t before, int is_diff, int *out_of_order);
-/* Closes every open frame. The kept frames are then s->kept[0..nkept), names in s->names,
- * total s->t (also in s->names.total). */
+/* Closes every open frame. The kept frames are then s->kept[0..nkept) (only those the
+ * final total leaves wide enough to draw), names in s->names, total s->t (also in
+ * s->names.total). */
 foldsvg_status fs_stream_finish(fs_stream *s);
 
 /* Keeps every stack's two counts (16 bytes a distinct stack) and which stack each kept frame

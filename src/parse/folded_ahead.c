@@ -57,6 +57,7 @@ typedef struct ahead {
     uint64_t lines;                    /* lines recorded (the reader's) */
     unsigned hints;                    /* the sink's (FS_HINT_*) */
     int hash_block;                    /* the block being filled gets its stacks' hashes */
+    int semis_block;                   /* ... and their ';' positions */
     /* FS_HINT_SHARED: the last valid line's stack, its line and block (bytes of the block
      * being filled and of the one before stay where they are) */
     const char *prev;
@@ -91,7 +92,7 @@ static int record(ahead *a, block *b, size_t start, size_t end)
             x->back = (uint32_t)(a->lines - a->prev_line);
         }
         x->semi = (uint32_t)b->nsemis;
-        x->has_semis = (a->hints & FS_HINT_SEMIS) != 0;
+        x->has_semis = (unsigned char)a->semis_block;
         /* a sorted line's ';' before the bytes it shares with the line before are that
          * line's: only the rest is looked for (fs_folded_line.semis) */
         size_t from = x->back ? x->shared : 0;
@@ -114,10 +115,11 @@ static int record(ahead *a, block *b, size_t start, size_t end)
 }
 
 /* Waits until block W is free (or the caller stopped): 0 to go on. Which thread hashes the
- * stacks of block W (for the sorter) is chosen here, by which one is behind: the reader when
- * the caller has SLACK blocks or more still to take, the caller's thread (as it takes the
- * lines) otherwise. The work then moves to whichever thread has a core to spare; the hashes
- * are the same on either side, so nothing else depends on the choice. */
+ * stacks of block W (for the sorter), or finds their ';' (for the merge), is chosen here, by
+ * which one is behind: the reader when the caller has SLACK blocks or more still to take,
+ * the caller's thread (as it takes the lines) otherwise. The work then moves to whichever
+ * thread has a core to spare; the hashes and positions are the same on either side, so
+ * nothing else depends on the choice. */
 static int wait_free(ahead *a, uint64_t w)
 {
     pthread_mutex_lock(&a->mu);
@@ -127,7 +129,9 @@ static int wait_free(ahead *a, uint64_t w)
             pthread_cond_wait(&a->cv_free, &a->mu);
         a->reader_need = 0;
     }
-    a->hash_block = (a->hints & FS_HINT_HASH) && w - a->tail >= SLACK;
+    int behind = w - a->tail >= SLACK;
+    a->hash_block = (a->hints & FS_HINT_HASH) && behind;
+    a->semis_block = (a->hints & FS_HINT_SEMIS) && behind;
     int stop = a->stop;
     pthread_mutex_unlock(&a->mu);
     return !stop;

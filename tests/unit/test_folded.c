@@ -1,6 +1,8 @@
 /* The folded-stack line rules (docs/inferno-compat.md, "Input"). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "parse/folded.h"
 #include "parse/folded_ahead.h"
@@ -269,12 +271,11 @@ static void read_both(const char *data, size_t n, size_t block, uint64_t stop_at
     ck_assert(memcmp(&s1, &s2, sizeof s1) == 0);
     if (st1)
         ck_assert_str_eq(e1.message, e2.message);
-    /* the plain reader works out nothing; read ahead, what was asked for: every line its
-     * ';', every line but the first its share with the line before (unless blocks of
-     * skipped lines only came between: the tiny blocks), the blocks the reader chose their
-     * hashes */
+    /* the plain reader works out nothing; read ahead, what was asked for: every line but
+     * the first its share with the line before (unless blocks of skipped lines only came
+     * between: the tiny blocks), the blocks the reader chose their hashes and ';' */
     ck_assert_uint_eq(one.hashes + one.semis + one.shares, 0);
-    ck_assert_uint_eq(two.semis, hints & FS_HINT_SEMIS ? two.lines : 0);
+    ck_assert(two.semis <= two.lines && (hints & FS_HINT_SEMIS || two.semis == 0));
     uint64_t shares = hints & FS_HINT_SHARED && two.lines ? two.lines - 1 : 0;
     if (block >= 1000)
         ck_assert_uint_eq(two.shares, shares);
@@ -327,6 +328,42 @@ START_TEST(read_ahead_matches_the_plain_reader)
 }
 END_TEST
 
+static foldsvg_status slow_line(fs_sink *self, const fs_folded_line *l, foldsvg_error *err)
+{
+    struct timespec pause = {0, 100000};
+    nanosleep(&pause, NULL);
+    return print_line(self, l, err);
+}
+
+/* The reader thread works out the hashes and ';' of a block only while the sink is behind
+ * (it has half the ring or more still to take), else the sink's thread does: a sink that
+ * takes its time gets them from the reader, right (check_hints), for most lines. */
+START_TEST(a_slow_sink_gets_the_readers_work)
+{
+    char *data = malloc(1 << 20);
+    ck_assert_ptr_nonnull(data);
+    size_t n = 0;
+    for (unsigned i = 0; i < 2000; i++)
+        n += (size_t)sprintf(data + n, "main;run;step%05u;leaf %u\n", i, 1 + i % 5);
+    fs_input *in;
+    ck_assert_int_eq(fs_input_open_mem(&in, data, n, "mem", NULL), FOLDSVG_OK);
+    fingerprint f = {.sink = {.line = slow_line, .hints = FS_HINT_HASH | FS_HINT_SEMIS}};
+    fs_folded_stats st = {0};
+    foldsvg_error e;
+    int ran;
+    ck_assert_int_eq(fs_folded_read_ahead(in, &f.sink, &st, 1024, &ran, &e), FOLDSVG_OK);
+    fs_input_close(in);
+    ck_assert_int_eq(ran, 1);
+    /* a block of 1 KiB takes the sink about 3 ms: the reader, which has every other block
+     * read in far less, stays ahead (a margin for a loaded machine's scheduling) */
+    ck_assert_uint_eq(f.lines, 2000);
+    ck_assert_uint_gt(f.semis, 2000 / 2);
+    ck_assert_uint_gt(f.hashes, 2000 / 2);
+    free(f.prev);
+    free(data);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("folded");
@@ -338,6 +375,7 @@ int main(void)
     tcase_add_test(tc, fractions);
     tcase_add_test(tc, differential);
     tcase_add_test(tc, reads_across_blocks_and_long_lines);
+    tcase_add_test(tc, a_slow_sink_gets_the_readers_work);
     tcase_add_test(tc, invalid_lines_are_counted);
     tcase_add_test(tc, read_ahead_matches_the_plain_reader);
     suite_add_tcase(s, tc);

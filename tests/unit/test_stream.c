@@ -1,4 +1,5 @@
 /* The streaming merge of sorted input must give exactly the frames of the tree merge. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -121,6 +122,134 @@ START_TEST(same_drawn_frames_when_pruning)
 }
 END_TEST
 
+/* What a reader thread may give with a line (its share with the line before, the ';' from
+ * there on, or only the share: parse/folded_ahead.c leaves the ';' to the merging thread when
+ * it is the one behind) changes no frame. */
+START_TEST(split_hints_change_nothing)
+{
+    static const char *const vocab[] = {"f1", "f1:x", "f10", "g", "h", "a b", "f"};
+    enum { N = 4000 };
+    char **stacks = calloc(N, sizeof *stacks);
+    ck_assert_ptr_nonnull(stacks);
+    srand(5);
+    for (size_t i = 0; i < N; i++) {
+        char buf[512] = "";
+        for (int d = 0, depth = 1 + rand() % 12; d < depth; d++) {
+            if (d)
+                strcat(buf, ";");
+            strcat(buf, vocab[rand() % 7]);
+        }
+        stacks[i] = strdup(buf);
+    }
+    qsort(stacks, N, sizeof *stacks, cmp_str);
+    fs_stream s[3];
+    uint32_t semis[512];
+    for (int mode = 0; mode < 3; mode++) {
+        ck_assert_int_eq(fs_stream_init(&s[mode], 0.1), FOLDSVG_OK);
+        for (size_t i = 0; i < N; i++) {
+            size_t len = strlen(stacks[i]), shared = SIZE_MAX, nsemis = 0, from = 0;
+            if (i > 0 && mode > 0) {
+                size_t plen = strlen(stacks[i - 1]), m = len < plen ? len : plen;
+                for (shared = 0; shared < m && stacks[i][shared] == stacks[i - 1][shared];)
+                    shared++;
+                from = shared;
+            }
+            for (size_t j = from; j < len; j++)
+                if (stacks[i][j] == ';')
+                    semis[nsemis++] = (uint32_t)j;
+            int ooo;
+            ck_assert_int_eq(fs_stream_add_split(&s[mode], stacks[i], len, mode == 2 ? NULL : semis,
+                                                 nsemis, shared, 1 + i % 7, 0, 0, &ooo),
+                             FOLDSVG_OK);
+            ck_assert_int_eq(ooo, 0);
+        }
+        ck_assert_int_eq(fs_stream_finish(&s[mode]), FOLDSVG_OK);
+    }
+    for (int mode = 1; mode < 3; mode++) {
+        ck_assert_uint_eq(s[mode].nkept, s[0].nkept);
+        for (size_t i = 0; i < s[0].nkept; i++) {
+            const fs_frame *a = &s[0].kept[i], *b = &s[mode].kept[i];
+            ck_assert_uint_eq(a->depth, b->depth);
+            ck_assert_uint_eq(a->start, b->start);
+            ck_assert_uint_eq(a->end, b->end);
+            ck_assert_str_eq(s[0].names.name_ptr[a->name], s[mode].names.name_ptr[b->name]);
+        }
+    }
+    for (int mode = 0; mode < 3; mode++)
+        fs_stream_free(&s[mode]);
+    for (size_t i = 0; i < N; i++)
+        free(stacks[i]);
+    free(stacks);
+}
+END_TEST
+
+/* A frame pruned at a compaction never has its name interned: the names table holds the
+ * drawn frames' names (and those kept since the last compaction), not every name seen. */
+START_TEST(pruned_names_are_not_interned)
+{
+    fs_stream s;
+    ck_assert_int_eq(fs_stream_init(&s, 0.001), FOLDSVG_OK);
+    int ooo;
+    char name[32];
+    /* each wide enough when it closes (1 of at most 65,536), so kept: as many as make the
+     * kept list compact at the next frame closed */
+    for (unsigned i = 0; i < 65536; i++) {
+        snprintf(name, sizeof name, "n%06u", i);
+        ck_assert_int_eq(fs_stream_add(&s, name, strlen(name), 1, 0, 0, &ooo), FOLDSVG_OK);
+        ck_assert_int_eq(ooo, 0);
+    }
+    /* y makes them narrow; closing it compacts */
+    ck_assert_int_eq(fs_stream_add(&s, "y", 1, 1000000000, 0, 0, &ooo), FOLDSVG_OK);
+    ck_assert_int_eq(fs_stream_add(&s, "z", 1, 1, 0, 0, &ooo), FOLDSVG_OK);
+    ck_assert_int_eq(fs_stream_finish(&s), FOLDSVG_OK);
+    ck_assert_uint_lt(fs_strmap_size(&s.names.names), 8);
+    int found_y = 0;
+    for (size_t i = 0; i < s.nkept; i++)
+        found_y |= s.kept[i].depth == 1 && strcmp(s.names.name_ptr[s.kept[i].name], "y") == 0;
+    ck_assert(found_y);
+    fs_stream_free(&s);
+}
+END_TEST
+
+/* Against a final total known in advance (the sorter's output) a kept frame stays kept:
+ * its name goes to the table at once, and nothing waits for a compaction. */
+START_TEST(known_total_names_at_once)
+{
+    fs_stream s;
+    ck_assert_int_eq(fs_stream_init(&s, 0.1), FOLDSVG_OK);
+    s.final_total = 100;
+    int ooo;
+    static const char *const stacks[] = {"a;b", "a;c", "b", "c;d;e"};
+    for (size_t i = 0; i < 4; i++)
+        ck_assert_int_eq(fs_stream_add(&s, stacks[i], strlen(stacks[i]), 25, 0, 0, &ooo),
+                         FOLDSVG_OK);
+    ck_assert_uint_eq(s.pending.len, 0);
+    ck_assert_uint_eq(s.interned, s.nkept);
+    ck_assert_uint_gt(s.nkept, 0);
+    ck_assert_int_eq(fs_stream_finish(&s), FOLDSVG_OK);
+    ck_assert_uint_eq(s.nkept, 8); /* all, a, a;b, a;c, b, c, c;d, c;d;e */
+    fs_stream_free(&s);
+}
+END_TEST
+
+/* The end leaves out what the final total makes too narrow to draw, unnamed: a frame kept
+ * while the total was small is not handed to the drawing (which would skip it). */
+START_TEST(finish_drops_what_the_total_prunes)
+{
+    fs_stream s;
+    ck_assert_int_eq(fs_stream_init(&s, 10.0), FOLDSVG_OK);
+    int ooo;
+    ck_assert_int_eq(fs_stream_add(&s, "a;x", 3, 1, 0, 0, &ooo), FOLDSVG_OK);
+    ck_assert_int_eq(fs_stream_add(&s, "b", 1, 1000, 0, 0, &ooo), FOLDSVG_OK);
+    ck_assert_int_eq(fs_stream_finish(&s), FOLDSVG_OK);
+    ck_assert_uint_eq(s.nkept, 2); /* all, b */
+    ck_assert_str_eq(s.names.name_ptr[s.kept[1].name], "b");
+    ck_assert_uint_eq(fs_strmap_find(&s.names.names, "a", 1), FS_STRMAP_NONE);
+    ck_assert_uint_eq(fs_strmap_find(&s.names.names, "x", 1), FS_STRMAP_NONE);
+    fs_stream_free(&s);
+}
+END_TEST
+
 START_TEST(unsorted_input_is_reported)
 {
     fs_stream s;
@@ -150,6 +279,10 @@ int main(void)
     tcase_add_test(tc, same_frames_as_the_tree);
     tcase_add_test(tc, same_drawn_frames_when_pruning);
     tcase_add_test(tc, unsorted_input_is_reported);
+    tcase_add_test(tc, pruned_names_are_not_interned);
+    tcase_add_test(tc, split_hints_change_nothing);
+    tcase_add_test(tc, known_total_names_at_once);
+    tcase_add_test(tc, finish_drops_what_the_total_prunes);
     suite_add_tcase(s, tc);
     return fs_test_run(s);
 }

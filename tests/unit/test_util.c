@@ -13,7 +13,9 @@
 
 #include "render/template.h"
 #include "util/buf.h"
+#include "util/bytepos.h"
 #include "util/grow.h"
+#include "util/mismatch.h"
 #include "util/outfile.h"
 #include "util/pending.h"
 #include "util/strlist.h"
@@ -258,6 +260,72 @@ static void *mask_of_thread(void *arg)
 
 /* A library thread takes no signal (its handlers are the application's, for its threads),
  * and the creating thread's own mask is as it was. */
+static size_t plain_mismatch(const char *a, const char *b, size_t m)
+{
+    size_t i = 0;
+    while (i < m && a[i] == b[i])
+        i++;
+    return i;
+}
+
+/* The SIMD steps against a byte-at-a-time reference: every length and offset around their
+ * 16-, 32- and 64-byte steps, sparse and dense positions (more than 8 in a 64-byte step,
+ * every byte), a difference in every place, and nothing written past N. */
+START_TEST(bytepos_and_mismatch_match_a_plain_loop)
+{
+    enum { MAX = 300 };
+    char a[MAX + 64], b[MAX + 64];
+    uint32_t got[MAX + 8], want[MAX];
+    unsigned seed = 7;
+    for (int density = 1; density <= 64; density *= 2) {
+        for (int trial = 0; trial < 3; trial++) {
+            for (size_t i = 0; i < sizeof a; i++) {
+                seed = seed * 1103515245u + 12345u;
+                a[i] =
+                    (char)((seed >> 16) % 64u < (unsigned)density ? ';' : 'a' + (seed >> 8) % 3u);
+            }
+            for (size_t off = 0; off < 4; off++) {
+                for (size_t n = 0; n <= MAX; n += 1 + (n > 140) * 3) {
+                    size_t k = 0;
+                    for (size_t i = 0; i < n; i++)
+                        if (a[off + i] == ';')
+                            want[k++] = 100 + (uint32_t)i;
+                    for (size_t i = 0; i < MAX + 8; i++)
+                        got[i] = 0xdeadbeefu;
+                    size_t nk = fs_byte_positions(a + off, n, ';', got, 100);
+                    ck_assert_uint_eq(nk, k);
+                    ck_assert(memcmp(got, want, k * sizeof *got) == 0);
+                    size_t untouched = n;
+                    while (untouched < MAX + 8 && got[untouched] == 0xdeadbeefu)
+                        untouched++;
+                    ck_assert_uint_eq(untouched, MAX + 8);
+                }
+            }
+        }
+    }
+    memset(a, ';', sizeof a);
+    ck_assert_uint_eq(fs_byte_positions(a, 200, ';', got, 0), 200);
+    ck_assert_uint_eq(got[199], 199);
+    ck_assert_uint_eq(got[64], 64);
+    for (size_t i = 0; i < sizeof a; i++)
+        a[i] = (char)('a' + i % 26);
+    for (size_t m = 0; m <= MAX; m += 1 + (m > 70) * 6) {
+        for (size_t at = 0; at <= m; at++) {
+            memcpy(b, a, sizeof b);
+            if (at < m)
+                b[at] ^= (char)(1 + at % 7);
+            ck_assert_uint_eq(fs_mismatch(a, b, m), at);
+            /* unaligned, and a second difference later that must not be the one found */
+            if (at + 1 < m)
+                b[m - 1] ^= 0x40;
+            if (m > 0)
+                ck_assert_uint_eq(fs_mismatch(a + 1, b + 1, m - 1),
+                                  plain_mismatch(a + 1, b + 1, m - 1));
+        }
+    }
+}
+END_TEST
+
 START_TEST(threads_block_signals)
 {
     sigset_t before, after, seen;
@@ -287,6 +355,7 @@ int main(void)
     tcase_add_test(tc, strlist_push_copy_has);
     tcase_add_test(tc, template_holes_sections_comments);
     tcase_add_test(tc, threads_block_signals);
+    tcase_add_test(tc, bytepos_and_mismatch_match_a_plain_loop);
     suite_add_tcase(s, tc);
     return fs_test_run(s);
 }
