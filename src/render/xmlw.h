@@ -8,6 +8,7 @@
 #include <libxml/xmlwriter.h>
 #include <limits.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "foldsvg.h"
 #include "util/buf.h"
@@ -81,11 +82,16 @@ static inline void fs_xmlw_attr(fs_xmlw *x, const char *name, const char *value)
 
 /* A value we formatted from digits and punctuation: nothing to escape, so the writer copies
  * it as it is rather than running its escaper (which allocates a copy per value). */
-static inline void fs_xmlw_attr_raw(fs_xmlw *x, const char *name, const char *value)
+static inline void fs_xmlw_attr_rawlen(fs_xmlw *x, const char *name, const char *value, size_t n)
 {
     fs_xmlw_check(x, xmlTextWriterStartAttribute(x->w, FS_XC(name)));
-    fs_xmlw_check(x, xmlTextWriterWriteRaw(x->w, FS_XC(value)));
+    fs_xmlw_check(x, xmlTextWriterWriteRawLen(x->w, FS_XC(value), (int)n));
     fs_xmlw_check(x, xmlTextWriterEndAttribute(x->w));
+}
+
+static inline void fs_xmlw_attr_raw(fs_xmlw *x, const char *name, const char *value)
+{
+    fs_xmlw_attr_rawlen(x, name, value, strlen(value));
 }
 
 /* Text the writer escapes; it must be valid already. */

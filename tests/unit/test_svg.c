@@ -4,8 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fold/merge.h"
 #include "foldsvg.h"
+#include "lib/options.h"
 #include "render/svg.h"
+#include "render/svgname.h"
 #include "render/xmltext.h"
 #include "util/utf8.h"
 #include "testutil.h"
@@ -311,6 +314,140 @@ START_TEST(themes)
 }
 END_TEST
 
+/* Names written as text are escaped once per name (render/svgname.c), by the writer's own
+ * escaper: whole in tooltips and labels, and a truncated label never cuts an entity. */
+START_TEST(escaped_names_in_titles_and_labels)
+{
+    foldsvg_profile *p = foldsvg_profile_new();
+    char lt[51];
+    memset(lt, '<', 50);
+    lt[50] = 0;
+    foldsvg_profile_record_path(p, lt, 1);
+    foldsvg_profile_record_path(p, "a<b&c\"d\re>", 1);
+    foldsvg_profile_record_path(p, "x\xff_[k]", 1);
+    foldsvg_profile_record_path(p, "zz", 1);
+    char *s = render(p, NULL);
+    /* 25% wide: 42 characters fit; 50 > 42 keeps 40 and "..": 40 whole entities */
+    char want[512] = ">";
+    for (int i = 0; i < 40; i++)
+        strcat(want, "&lt;");
+    strcat(want, "..</text>");
+    has(s, want);
+    has(s, "<title>a&lt;b&amp;c&quot;d&#13;e&gt; (1 cycles, 25.00%)</title>");
+    has(s, ">a&lt;b&amp;c&quot;d&#13;e&gt;</text>");
+    /* the annotation is not shown; the invalid byte is U+FFFD */
+    has(s, "<title>x\xef\xbf\xbd (1 cycles, 25.00%)</title>");
+    free(s);
+    foldsvg_profile_free(p);
+
+    fs_svgnames t;
+    ck_assert_int_eq(fs_svgnames_init(&t, 3), FOLDSVG_OK);
+    ck_assert_int_eq(fs_svgnames_fill(&t, 0, "plain", 5), FOLDSVG_OK);
+    ck_assert_int_eq(fs_svgnames_fill(&t, 1, "a&b", 3), FOLDSVG_OK);
+    ck_assert_int_eq(fs_svgnames_fill(&t, 2, "", 0), FOLDSVG_OK);
+    ck_assert_int_eq(t.e[0].plain, 1);
+    ck_assert_int_eq(t.e[1].plain, 0);
+    ck_assert_int_eq(t.e[2].plain, 1);
+    ck_assert_uint_eq(t.e[1].len, 7);
+    ck_assert_int_eq(memcmp(fs_svgname_text(&t, &t.e[0]), "plain", 5), 0);
+    ck_assert_int_eq(memcmp(fs_svgname_text(&t, &t.e[1]), "a&amp;b", 7), 0);
+    ck_assert_uint_eq(t.e[2].len, 0);
+    fs_svgnames_free(&t);
+}
+END_TEST
+
+typedef struct frame_list {
+    fs_frame *f;
+    size_t n, cap;
+} frame_list;
+
+static int collect_frame(void *user, const fs_frame *f)
+{
+    frame_list *l = user;
+    if (l->n == l->cap) {
+        l->cap = l->cap ? 2 * l->cap : 1024;
+        l->f = realloc(l->f, l->cap * sizeof *l->f);
+        ck_assert_ptr_nonnull(l->f);
+    }
+    l->f[l->n++] = *f;
+    return 0;
+}
+
+static int buf_write(void *ctx, const char *data, int len)
+{
+    return fs_buf_append(ctx, data, (size_t)len) == FOLDSVG_OK ? len : -1;
+}
+
+/* The SVG of TREE: from the frame list FRAMES (the streaming routes' input; on two writers
+ * when it is long) or, FRAMES NULL, from the tree itself (one writer). */
+static char *render_frames(const fs_tree *tree, const frame_list *frames, const char *const *opts)
+{
+    foldsvg_options *o = foldsvg_options_new();
+    foldsvg_error err;
+    for (; opts && opts[0]; opts += 2)
+        ck_assert_int_eq(foldsvg_options_set(o, opts[0], opts[1], &err), FOLDSVG_OK);
+    fs_buf out = {0};
+    fs_svg_input in = {.tree = tree, .opts = &o->svg, .countname = "cycles"};
+    if (frames) {
+        in.frames = frames->f;
+        in.nframes = frames->n;
+    }
+    xmlOutputBufferPtr xb = xmlOutputBufferCreateIO(buf_write, NULL, &out, NULL);
+    ck_assert_int_eq(fs_render_svg(&in, xb, &err), FOLDSVG_OK);
+    foldsvg_options_free(o);
+    return out.data;
+}
+
+/* A long frame list is written by two xmlTextWriters (render/xmlpar.c): the bytes one
+ * writer writes, random colors, hostile names and indenting (--pretty-xml: one writer)
+ * included. */
+START_TEST(two_writers_write_what_one_writes)
+{
+    static const char *const parts[] = {"main",
+                                        "a<b",
+                                        "q\"\r",
+                                        "\xff\xfe",
+                                        "\xc3\xa9t\xc3\xa9",
+                                        "x_[k]",
+                                        "--",
+                                        "-",
+                                        "long_function_name_of_a_few_words"};
+    fs_tree t;
+    ck_assert_int_eq(fs_tree_init(&t), FOLDSVG_OK);
+    char path[512];
+    for (int i = 0; i < 6000; i++) {
+        int len = 0;
+        for (int d = 0, v = i; d < 1 + i % 7; d++, v = v * 7 + 3)
+            len += snprintf(path + len, sizeof path - (size_t)len, "%s%s%d", d ? ";" : "",
+                            parts[(unsigned)v % 9], d ? (i / (d + 1)) % (40 * d) : 0);
+        ck_assert_int_eq(
+            fs_tree_add_path(&t, path, (size_t)len, 1 + (uint64_t)i % 97 * 1000, 0, 0, NULL),
+            FOLDSVG_OK);
+    }
+    frame_list l = {0};
+    foldsvg_status st;
+    ck_assert_int_eq(fs_generate_frames(&t, NULL, collect_frame, &l, &st), 0);
+    ck_assert_uint_gt(l.n, 4096);
+    const char *random[] = {"minwidth", "0", NULL};
+    const char *hash[] = {"minwidth", "0", "hash", NULL, NULL};
+    const char *pretty[] = {"minwidth", "0", "pretty-xml", NULL, NULL};
+    const char *flags[] = {"inverted", NULL, "no-javascript", NULL, "deterministic", NULL, NULL};
+    const char *const *sets[] = {random, hash, pretty, flags};
+    for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
+        char *one = render_frames(&t, NULL, sets[i]), *two = render_frames(&t, &l, sets[i]);
+        ck_assert_msg(strcmp(one, two) == 0, "option set %zu differs", i);
+        xmlDocPtr doc =
+            xmlReadMemory(two, (int)strlen(two), "mem.svg", NULL, XML_PARSE_NONET | XML_PARSE_HUGE);
+        ck_assert_msg(doc != NULL, "not well-formed XML");
+        xmlFreeDoc(doc);
+        free(one);
+        free(two);
+    }
+    free(l.f);
+    fs_tree_free(&t);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("svg");
@@ -327,6 +464,8 @@ int main(void)
     tcase_add_test(tc, ids_follow_content);
     tcase_add_test(tc, pretty_xml_and_no_javascript);
     tcase_add_test(tc, themes);
+    tcase_add_test(tc, escaped_names_in_titles_and_labels);
+    tcase_add_test(tc, two_writers_write_what_one_writes);
     suite_add_tcase(s, tc);
     return fs_test_run(s);
 }

@@ -1,0 +1,58 @@
+#include "render/svgname.h"
+
+#include <libxml/entities.h>
+#include <libxml/globals.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/xmltext.h"
+
+foldsvg_status fs_svgnames_init(fs_svgnames *t, uint32_t n)
+{
+    memset(t, 0, sizeof *t);
+    if (n == 0)
+        return FOLDSVG_OK;
+    t->e = calloc(n, sizeof *t->e);
+    if (!t->e)
+        return FOLDSVG_E_NOMEM;
+    t->n = n;
+    return FOLDSVG_OK;
+}
+
+void fs_svgnames_free(fs_svgnames *t)
+{
+    free(t->e);
+    fs_buf_free(&t->arena);
+    fs_buf_free(&t->scratch);
+    memset(t, 0, sizeof *t);
+}
+
+foldsvg_status fs_xml_escape_text(fs_buf *out, fs_buf *scratch, const char *s, size_t n)
+{
+    fs_buf_clear(scratch);
+    /* cleaned text holds no NUL (not an XML Char): the escaper's NUL-terminated input is
+     * all of it */
+    if (fs_xml_clean(scratch, s, n) != FOLDSVG_OK || fs_buf_append(scratch, "", 0) != FOLDSVG_OK)
+        return FOLDSVG_E_NOMEM;
+    xmlChar *esc = xmlEncodeSpecialChars(NULL, (const xmlChar *)scratch->data);
+    if (!esc)
+        return FOLDSVG_E_NOMEM;
+    foldsvg_status st = fs_buf_append(out, esc, strlen((const char *)esc));
+    xmlFree(esc);
+    return st;
+}
+
+foldsvg_status fs_svgnames_fill(fs_svgnames *t, uint32_t id, const char *s, size_t n)
+{
+    fs_svgname *e = &t->e[id];
+    size_t off = t->arena.len;
+    if (fs_xml_escape_text(&t->arena, &t->scratch, s, n) != FOLDSVG_OK ||
+        t->arena.len - off > UINT32_MAX)
+        return FOLDSVG_E_NOMEM;
+    e->off = off;
+    e->len = (uint32_t)(t->arena.len - off);
+    /* escaping only lengthens: the same length is the same bytes */
+    e->plain = e->len == t->scratch.len;
+    e->filled = 1;
+    return FOLDSVG_OK;
+}
