@@ -265,45 +265,52 @@ static uint64_t scaled_count(uint64_t units, double factor)
     return v <= 0 ? 0 : (uint64_t)v;
 }
 
+static char *put(char *p, const char *s, size_t n)
+{
+    memcpy(p, s, n);
+    return p + n;
+}
+
 /* The tooltip as the writer writes it: NAME is the name escaped already (its entry), the
  * unit too (c->unit), the rest is digits and punctuation ( ,.%;+-) that need no escaping. */
 static void build_tooltip(svg_ctx *c, const fs_frame *f, const char *name, size_t n)
 {
     const fs_svg_opts *o = c->o;
-    char num[32];
+    char num[32], pnum[48] = "100";
     uint64_t shown = scaled_count(f->end - f->start, o->factor);
-    size_t num_len = fs_format_thousands(shown, num);
-    fs_buf *t = &c->tip;
-    fs_buf_clear(t);
+    size_t num_len = fs_format_thousands(shown, num), pnum_len = 3;
     if (f->depth == 0) {
-        fs_buf_append(t, "all (", 5);
-        fs_buf_append(t, num, num_len);
-        fs_buf_append(t, " ", 1);
-        fs_buf_append(t, c->unit.data, c->unit.len);
-        fs_buf_append(t, ", 100%)", 7);
+        name = "all";
+        n = 3;
     } else {
         double pct = 100.0 * (double)shown / ((double)c->total * o->factor);
-        char pnum[48];
-        size_t pnum_len = fs_fmt_fixed(pnum, pct, 2);
-        fs_buf_reserve(t, n + num_len + c->unit.len + pnum_len + 8);
-        fs_buf_append(t, name, n);
-        fs_buf_append(t, " (", 2);
-        fs_buf_append(t, num, num_len);
-        fs_buf_append(t, " ", 1);
-        fs_buf_append(t, c->unit.data, c->unit.len);
-        fs_buf_append(t, ", ", 2);
-        fs_buf_append(t, pnum, pnum_len);
-        fs_buf_append(t, "%", 1);
-        if (f->has_delta) {
-            if (f->delta == 0) {
-                fs_buf_puts(t, "; 0.00%");
-            } else {
-                double d = 100.0 * (double)f->delta / ((double)c->total * o->factor);
-                fs_buf_printf(t, "; %+.2f%%", o->negate ? -d : d);
-            }
-        }
-        fs_buf_append(t, ")", 1);
+        pnum_len = fs_fmt_fixed(pnum, pct, 2);
     }
+    fs_buf *t = &c->tip;
+    fs_buf_clear(t);
+    if (fs_buf_reserve(t, n + num_len + c->unit.len + pnum_len + 8) != FOLDSVG_OK) {
+        c->x.st = FOLDSVG_E_NOMEM;
+        return;
+    }
+    char *p = put(t->data, name, n);
+    p = put(p, " (", 2);
+    p = put(p, num, num_len);
+    p = put(p, " ", 1);
+    p = put(p, c->unit.data, c->unit.len);
+    p = put(p, ", ", 2);
+    p = put(p, pnum, pnum_len);
+    p = put(p, "%", 1);
+    t->len = (size_t)(p - t->data);
+    t->data[t->len] = '\0';
+    if (f->depth != 0 && f->has_delta) {
+        if (f->delta == 0) {
+            fs_buf_puts(t, "; 0.00%");
+        } else {
+            double d = 100.0 * (double)f->delta / ((double)c->total * o->factor);
+            fs_buf_printf(t, "; %+.2f%%", o->negate ? -d : d);
+        }
+    }
+    fs_buf_append(t, ")", 1);
     if (t->failed)
         c->x.st = FOLDSVG_E_NOMEM;
 }
