@@ -465,16 +465,21 @@ static int write_frames_parallel(svg_ctx *c)
     if (!c->in->frames || c->in->palette_map || c->o->pretty_xml ||
         c->in->nframes < 2 * FRAME_CHUNK)
         return 0;
-    svg_ctx worker = *c;
-    memset(&worker.name, 0, sizeof worker.name);
-    memset(&worker.label, 0, sizeof worker.label);
-    memset(&worker.tip, 0, sizeof worker.tip);
-    c->next_frame = worker.next_frame = 0;
-    fs_xmlpar p = {c->in->nframes, FRAME_CHUNK, write_part, c, &worker, &worker.x};
+    svg_ctx part[2] = {*c, *c};
+    for (int i = 0; i < 2; i++) {
+        memset(&part[i].name, 0, sizeof part[i].name);
+        memset(&part[i].label, 0, sizeof part[i].label);
+        memset(&part[i].tip, 0, sizeof part[i].tip);
+        part[i].next_frame = 0;
+    }
+    fs_xmlpar p = {
+        c->in->nframes, FRAME_CHUNK, write_part, {&part[0], &part[1]}, {&part[0].x, &part[1].x}};
     int rc = fs_xmlpar_run(&c->x, &p);
-    fs_buf_free(&worker.name);
-    fs_buf_free(&worker.label);
-    fs_buf_free(&worker.tip);
+    for (int i = 0; i < 2; i++) {
+        fs_buf_free(&part[i].name);
+        fs_buf_free(&part[i].label);
+        fs_buf_free(&part[i].tip);
+    }
     return rc == 0;
 }
 

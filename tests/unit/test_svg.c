@@ -9,6 +9,7 @@
 #include "lib/options.h"
 #include "render/svg.h"
 #include "render/svgname.h"
+#include "render/xmlpar.h"
 #include "render/xmltext.h"
 #include "util/utf8.h"
 #include "testutil.h"
@@ -417,9 +418,10 @@ START_TEST(two_writers_write_what_one_writes)
     char path[512];
     for (int i = 0; i < 6000; i++) {
         int len = 0;
-        for (int d = 0, v = i; d < 1 + i % 7; d++, v = v * 7 + 3)
+        unsigned v = (unsigned)i;
+        for (int d = 0; d < 1 + i % 7; d++, v = v * 7 + 3)
             len += snprintf(path + len, sizeof path - (size_t)len, "%s%s%d", d ? ";" : "",
-                            parts[(unsigned)v % 9], d ? (i / (d + 1)) % (40 * d) : 0);
+                            parts[v % 9], d ? (i / (d + 1)) % (40 * d) : 0);
         ck_assert_int_eq(
             fs_tree_add_path(&t, path, (size_t)len, 1 + (uint64_t)i % 97 * 1000, 0, 0, NULL),
             FOLDSVG_OK);
@@ -448,6 +450,66 @@ START_TEST(two_writers_write_what_one_writes)
 }
 END_TEST
 
+/* fs_xmlpar on its own: items in order whichever writer wrote them, each writer's chunks in
+ * increasing order; a failing item stops the run (no hang) and is reported as the writers'
+ * out of memory. */
+typedef struct par_user {
+    fs_xmlw x;
+    size_t last_to, fail_at;
+    int order_broken;
+} par_user;
+
+static int par_write(void *user, size_t from, size_t to)
+{
+    par_user *u = user;
+    if (from < u->last_to)
+        u->order_broken = 1;
+    u->last_to = to;
+    for (size_t i = from; i < to; i++) {
+        if (i == u->fail_at)
+            return 1;
+        char num[24];
+        snprintf(num, sizeof num, "%zu", i);
+        fs_xmlw_start(&u->x, "i");
+        fs_xmlw_attr_raw(&u->x, "n", num);
+        fs_xmlw_end(&u->x);
+    }
+    return 0;
+}
+
+static foldsvg_status par_items(size_t n, size_t fail_at, fs_buf *out)
+{
+    fs_xmlw x;
+    xmlOutputBufferPtr o = xmlOutputBufferCreateIO(buf_write, NULL, out, NULL);
+    ck_assert_int_eq(fs_xmlw_begin(&x, o, "t", NULL), FOLDSVG_OK);
+    fs_xmlw_start(&x, "r");
+    par_user u[2] = {{.fail_at = fail_at}, {.fail_at = fail_at}};
+    fs_xmlpar p = {n, 10, par_write, {&u[0], &u[1]}, {&u[0].x, &u[1].x}};
+    ck_assert_int_eq(fs_xmlpar_run(&x, &p), 0);
+    ck_assert_int_eq(u[0].order_broken | u[1].order_broken, 0);
+    fs_xmlw_end(&x);
+    foldsvg_error err;
+    return fs_xmlw_finish(&x, o, "t", &err);
+}
+
+START_TEST(parallel_items_in_order_and_failures)
+{
+    fs_buf out = {0}, want = {0};
+    ck_assert_int_eq(par_items(1234, SIZE_MAX, &out), FOLDSVG_OK);
+    fs_buf_puts(&want, "<r>");
+    for (size_t i = 0; i < 1234; i++)
+        fs_buf_printf(&want, "<i n=\"%zu\"/>", i);
+    fs_buf_puts(&want, "</r>");
+    ck_assert_str_eq(out.data, want.data);
+    for (size_t at = 0; at < 60; at += 7) {
+        fs_buf_clear(&out);
+        ck_assert_int_eq(par_items(100, at, &out), FOLDSVG_E_NOMEM);
+    }
+    fs_buf_free(&out);
+    fs_buf_free(&want);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("svg");
@@ -466,6 +528,7 @@ int main(void)
     tcase_add_test(tc, themes);
     tcase_add_test(tc, escaped_names_in_titles_and_labels);
     tcase_add_test(tc, two_writers_write_what_one_writes);
+    tcase_add_test(tc, parallel_items_in_order_and_failures);
     suite_add_tcase(s, tc);
     return fs_test_run(s);
 }
