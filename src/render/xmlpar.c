@@ -164,7 +164,7 @@ static void run(par *r, fs_xmlw *out)
         slot *s = holding(r, next_out);
         if (s && s->state == SLOT_READY) {
             pthread_mutex_unlock(&r->mu);
-            fs_xmlw_raw(out, s->buf.data, s->buf.len);
+            fs_xmlw_copy(out, s->buf.data, s->buf.len);
             pthread_mutex_lock(&r->mu);
             s->state = SLOT_FREE;
             pthread_cond_broadcast(&r->cv);

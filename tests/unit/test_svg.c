@@ -510,6 +510,45 @@ START_TEST(parallel_items_in_order_and_failures)
 }
 END_TEST
 
+static int refuse_write(void *ctx, const char *data, int len)
+{
+    (void)data;
+    (void)len;
+    return *(int *)ctx ? -1 : len;
+}
+
+/* Copied markup follows what the writer holds still (an open start tag is closed first), in
+ * order; a refused write is the writer's failure. */
+START_TEST(copied_markup_in_order)
+{
+    fs_buf out = {0};
+    fs_xmlw x;
+    xmlOutputBufferPtr o = xmlOutputBufferCreateIO(buf_write, NULL, &out, NULL);
+    ck_assert_int_eq(fs_xmlw_begin(&x, o, "t", NULL), FOLDSVG_OK);
+    fs_xmlw_start(&x, "r");
+    fs_xmlw_attr_raw(&x, "a", "1");
+    fs_xmlw_copy(&x, "<x/>", 4);
+    fs_xmlw_copy(&x, NULL, 0);
+    fs_xmlw_start(&x, "y");
+    fs_xmlw_end(&x);
+    fs_xmlw_copy(&x, "<z/>", 4);
+    fs_xmlw_end(&x);
+    foldsvg_error err;
+    ck_assert_int_eq(fs_xmlw_finish(&x, o, "t", &err), FOLDSVG_OK);
+    ck_assert_str_eq(out.data, "<r a=\"1\"><x/><y/><z/></r>");
+    fs_buf_free(&out);
+
+    int refuse = 0;
+    o = xmlOutputBufferCreateIO(refuse_write, NULL, &refuse, NULL);
+    ck_assert_int_eq(fs_xmlw_begin(&x, o, "t", NULL), FOLDSVG_OK);
+    fs_xmlw_start(&x, "r");
+    refuse = 1;
+    fs_xmlw_copy(&x, "<x/>", 4);
+    ck_assert_int_eq(x.failed, 1);
+    ck_assert_int_eq(fs_xmlw_finish(&x, o, "t", &err), FOLDSVG_E_IO);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("svg");
@@ -529,6 +568,7 @@ int main(void)
     tcase_add_test(tc, escaped_names_in_titles_and_labels);
     tcase_add_test(tc, two_writers_write_what_one_writes);
     tcase_add_test(tc, parallel_items_in_order_and_failures);
+    tcase_add_test(tc, copied_markup_in_order);
     suite_add_tcase(s, tc);
     return fs_test_run(s);
 }
