@@ -198,8 +198,12 @@ static fs_rgb frame_color(svg_ctx *c, const fs_frame *f, const fs_svgname *e, co
     fs_palettemap *pm = c->in->palette_map;
     if (pm && fs_palettemap_get(pm, name, n, &rgb))
         return rgb;
+    if (!pm) { /* random: the draws, and the name's basic palette */
+        float v1 = fs_xorshift_next(&c->rng), v2 = fs_xorshift_next(&c->rng);
+        return fs_palette_rgb(e->basic, v1, v2, fs_xorshift_next(&c->rng));
+    }
     rgb = name_rgb(o, NULL, &c->rng, name, n);
-    if (pm && fs_palettemap_put(pm, name, n, rgb) != FOLDSVG_OK)
+    if (fs_palettemap_put(pm, name, n, rgb) != FOLDSVG_OK)
         c->x.st = FOLDSVG_E_NOMEM;
     return rgb;
 }
@@ -225,6 +229,7 @@ static int fill_name(svg_ctx *c, const fs_frame *f, fs_strref nm)
         FOLDSVG_OK)
         return 1;
     e->hash = fs_hash_bytes(nm.ptr, nm.len);
+    e->basic = fs_palette_resolve(c->o->palette, (const unsigned char *)nm.ptr, nm.len);
     if (!c->in->palette_map && (c->o->hash || c->o->deterministic)) {
         e->rgb = name_rgb(c->o, NULL, NULL, nm.ptr, nm.len);
         e->has_rgb = 1;

@@ -20,7 +20,8 @@ typedef struct fs_svgname {
     uint8_t plain;
     uint8_t has_rgb; /* RGB is the name's color (colors that depend on the name alone) */
     fs_rgb rgb;
-    uint64_t hash; /* fs_hash_bytes of the raw name */
+    fs_palette basic; /* the palette's basic palette for the name (fs_palette_resolve) */
+    uint64_t hash;    /* fs_hash_bytes of the raw name */
 } fs_svgname;
 
 typedef struct fs_svgnames {
@@ -33,9 +34,9 @@ typedef struct fs_svgnames {
 foldsvg_status fs_svgnames_init(fs_svgnames *t, uint32_t n);
 void fs_svgnames_free(fs_svgnames *t);
 
-/* Fills entry ID's text (not RGB): S[0..n) cleaned (render/xmltext.h) and escaped for XML
- * text by libxml2's own escaper, xmlEncodeSpecialChars, which xmlTextWriterWriteString
- * runs on text: the bytes it would write for it. FOLDSVG_E_NOMEM. */
+/* Fills entry ID's text (not the colors or the hash): S[0..n) cleaned (render/xmltext.h) and
+ * escaped for XML text by libxml2's own escaper, xmlEncodeSpecialChars, which
+ * xmlTextWriterWriteString runs on text: the bytes it would write for it. FOLDSVG_E_NOMEM. */
 foldsvg_status fs_svgnames_fill(fs_svgnames *t, uint32_t id, const char *s, size_t n);
 
 static inline const char *fs_svgname_text(const fs_svgnames *t, const fs_svgname *e)
