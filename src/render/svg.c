@@ -55,8 +55,9 @@ typedef struct svg_ctx {
     size_t next_frame;       /* written in parts: where this part's writer is */
 } svg_ctx;
 
-/* Frames written on two cores: chunks of this many, at least two of them. */
-enum { FRAME_CHUNK = 1024 };
+/* Frames written on two cores: from this many on, in chunks of FRAME_CHUNK (four of them in
+ * memory at a time: render/xmlpar.c). */
+enum { PARALLEL_FRAMES = 2048, FRAME_CHUNK = 512 };
 
 size_t fs_format_thousands(uint64_t n, char *buf)
 {
@@ -200,7 +201,7 @@ static fs_rgb frame_color(svg_ctx *c, const fs_frame *f, const fs_svgname *e, co
         return rgb;
     if (!pm) { /* random: the draws, and the name's basic palette */
         float v1 = fs_xorshift_next(&c->rng), v2 = fs_xorshift_next(&c->rng);
-        return fs_palette_rgb(e->basic, v1, v2, fs_xorshift_next(&c->rng));
+        return fs_palette_rgb((fs_palette)e->basic, v1, v2, fs_xorshift_next(&c->rng));
     }
     rgb = name_rgb(o, NULL, &c->rng, name, n);
     if (fs_palettemap_put(pm, name, n, rgb) != FOLDSVG_OK)
@@ -229,7 +230,7 @@ static int fill_name(svg_ctx *c, const fs_frame *f, fs_strref nm)
         FOLDSVG_OK)
         return 1;
     e->hash = fs_hash_bytes(nm.ptr, nm.len);
-    e->basic = fs_palette_resolve(c->o->palette, (const unsigned char *)nm.ptr, nm.len);
+    e->basic = (uint8_t)fs_palette_resolve(c->o->palette, (const unsigned char *)nm.ptr, nm.len);
     if (!c->in->palette_map && (c->o->hash || c->o->deterministic)) {
         e->rgb = name_rgb(c->o, NULL, NULL, nm.ptr, nm.len);
         e->has_rgb = 1;
@@ -327,7 +328,7 @@ static size_t build_label(svg_ctx *c, const fs_svgname *e, const char *name, siz
 {
     double per_char = 100.0 * c->fs * c->o->fontwidth / c->W;
     double fit = floor(width_pct / per_char);
-    const char *esc = fs_svgname_text(c->names, e);
+    const char *esc = fs_svgname_text(c->names, e, name);
     *text = "";
     *raw = 1;
     if (fit < 3)
@@ -400,7 +401,7 @@ static int write_frame(void *user, const fs_frame *f)
     if (na && na->title) {
         text_bytes(c, na->title, strlen(na->title));
     } else {
-        build_tooltip(c, f, fs_svgname_text(c->names, e), e->len);
+        build_tooltip(c, f, fs_svgname_text(c->names, e, raw.ptr), e->len);
         fs_xmlw_raw(&c->x, c->tip.data, c->tip.len); /* escaped: see build_tooltip */
     }
     fs_xmlw_end(&c->x);
@@ -468,7 +469,7 @@ static int write_part(void *user, size_t from, size_t to)
 static int write_frames_parallel(svg_ctx *c)
 {
     if (!c->in->frames || c->in->palette_map || c->o->pretty_xml ||
-        c->in->nframes < 2 * FRAME_CHUNK)
+        c->in->nframes < PARALLEL_FRAMES)
         return 0;
     svg_ctx part[2] = {*c, *c};
     for (int i = 0; i < 2; i++) {

@@ -42,17 +42,36 @@ foldsvg_status fs_xml_escape_text(fs_buf *out, fs_buf *scratch, const char *s, s
     return st;
 }
 
+/* Whether the escaper leaves S[0..n) as it is. */
+static int escapes_nothing(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        if (ch == '<' || ch == '>' || ch == '&' || ch == '"' || ch == '\r')
+            return 0;
+    }
+    return 1;
+}
+
 foldsvg_status fs_svgnames_fill(fs_svgnames *t, uint32_t id, const char *s, size_t n)
 {
     fs_svgname *e = &t->e[id];
+    if (n <= UINT32_MAX && escapes_nothing(s, n) && fs_xml_is_clean(s, n)) {
+        e->len = (uint32_t)n;
+        e->plain = 1;
+        e->own = 0;
+        e->filled = 1;
+        return FOLDSVG_OK;
+    }
     size_t off = t->arena.len;
-    if (fs_xml_escape_text(&t->arena, &t->scratch, s, n) != FOLDSVG_OK ||
+    if (fs_xml_escape_text(&t->arena, &t->scratch, s, n) != FOLDSVG_OK || off > UINT32_MAX ||
         t->arena.len - off > UINT32_MAX)
         return FOLDSVG_E_NOMEM;
-    e->off = off;
+    e->off = (uint32_t)off;
     e->len = (uint32_t)(t->arena.len - off);
     /* escaping only lengthens: the same length is the same bytes */
     e->plain = e->len == t->scratch.len;
+    e->own = 1;
     e->filled = 1;
     return FOLDSVG_OK;
 }

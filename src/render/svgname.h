@@ -12,16 +12,17 @@
 #include "util/buf.h"
 
 typedef struct fs_svgname {
-    size_t off; /* the text in the table's arena */
+    uint64_t hash; /* fs_hash_bytes of the raw name */
+    uint32_t off;  /* with OWN, the text is in the table's arena from here */
     uint32_t len;
+    fs_rgb rgb;
+    uint8_t basic; /* the palette's basic palette for the name (fs_palette_resolve) */
     uint8_t filled;
     /* the text is the cleaned name itself (nothing escaped): any prefix of it is valid,
      * escaped text too */
     uint8_t plain;
+    uint8_t own;     /* the text differs from the name's bytes: a copy in the arena */
     uint8_t has_rgb; /* RGB is the name's color (colors that depend on the name alone) */
-    fs_rgb rgb;
-    fs_palette basic; /* the palette's basic palette for the name (fs_palette_resolve) */
-    uint64_t hash;    /* fs_hash_bytes of the raw name */
 } fs_svgname;
 
 typedef struct fs_svgnames {
@@ -34,14 +35,17 @@ typedef struct fs_svgnames {
 foldsvg_status fs_svgnames_init(fs_svgnames *t, uint32_t n);
 void fs_svgnames_free(fs_svgnames *t);
 
-/* Fills entry ID's text (not the colors or the hash): S[0..n) cleaned (render/xmltext.h) and
- * escaped for XML text by libxml2's own escaper, xmlEncodeSpecialChars, which
- * xmlTextWriterWriteString runs on text: the bytes it would write for it. FOLDSVG_E_NOMEM. */
+/* Fills entry ID's text (not the colors or the hash) for the name S[0..n): S cleaned
+ * (render/xmltext.h) and escaped for XML text by libxml2's own escaper,
+ * xmlEncodeSpecialChars, which xmlTextWriterWriteString runs on text: the bytes it would
+ * write for it. A name that is clean and has none of the five bytes it escapes (<>&" and CR)
+ * is its own text, and is not copied. FOLDSVG_E_NOMEM. */
 foldsvg_status fs_svgnames_fill(fs_svgnames *t, uint32_t id, const char *s, size_t n);
 
-static inline const char *fs_svgname_text(const fs_svgnames *t, const fs_svgname *e)
+/* The text of entry E, filled from the name S (which must still be there). */
+static inline const char *fs_svgname_text(const fs_svgnames *t, const fs_svgname *e, const char *s)
 {
-    return t->arena.data + e->off;
+    return e->own ? t->arena.data + e->off : s;
 }
 
 /* Appends S[0..n) cleaned and escaped as fs_svgnames_fill does to OUT, using SCRATCH.

@@ -1,5 +1,6 @@
 /* SVG geometry, labels, tooltips and escaping, checked against hand-computed numbers
  * (docs/inferno-compat.md, "Geometry"). */
+#include <libxml/entities.h>
 #include <libxml/parser.h>
 #include <stdlib.h>
 #include <string.h>
@@ -347,12 +348,33 @@ START_TEST(escaped_names_in_titles_and_labels)
     ck_assert_int_eq(fs_svgnames_fill(&t, 1, "a&b", 3), FOLDSVG_OK);
     ck_assert_int_eq(fs_svgnames_fill(&t, 2, "", 0), FOLDSVG_OK);
     ck_assert_int_eq(t.e[0].plain, 1);
+    ck_assert_int_eq(t.e[0].own, 0); /* its own text, not copied */
     ck_assert_int_eq(t.e[1].plain, 0);
     ck_assert_int_eq(t.e[2].plain, 1);
     ck_assert_uint_eq(t.e[1].len, 7);
-    ck_assert_int_eq(memcmp(fs_svgname_text(&t, &t.e[0]), "plain", 5), 0);
-    ck_assert_int_eq(memcmp(fs_svgname_text(&t, &t.e[1]), "a&amp;b", 7), 0);
+    const char *plain = "plain";
+    ck_assert_ptr_eq(fs_svgname_text(&t, &t.e[0], plain), plain);
+    ck_assert_int_eq(memcmp(fs_svgname_text(&t, &t.e[1], "a&b"), "a&amp;b", 7), 0);
     ck_assert_uint_eq(t.e[2].len, 0);
+    fs_svgnames_free(&t);
+    /* every byte value, alone and between letters: the text is what the writer's escaper
+     * makes of the cleaned name */
+    ck_assert_int_eq(fs_svgnames_init(&t, 512), FOLDSVG_OK);
+    fs_buf clean = {0};
+    for (unsigned i = 0; i < 512; i++) {
+        char name[3] = {'x', (char)(i & 255), 'y'};
+        const char *s0 = i < 256 ? name + 1 : name;
+        size_t n = i < 256 ? 1 : 3;
+        ck_assert_int_eq(fs_svgnames_fill(&t, i, s0, n), FOLDSVG_OK);
+        fs_buf_clear(&clean);
+        ck_assert_int_eq(fs_xml_clean(&clean, s0, n), FOLDSVG_OK);
+        xmlChar *esc = xmlEncodeSpecialChars(NULL, (const xmlChar *)fs_buf_str(&clean));
+        ck_assert_uint_eq(t.e[i].len, strlen((const char *)esc));
+        ck_assert_int_eq(memcmp(fs_svgname_text(&t, &t.e[i], s0), esc, t.e[i].len), 0);
+        ck_assert_int_eq(t.e[i].plain, strcmp((const char *)esc, fs_buf_str(&clean)) == 0);
+        xmlFree(esc);
+    }
+    fs_buf_free(&clean);
     fs_svgnames_free(&t);
 }
 END_TEST
