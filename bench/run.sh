@@ -123,6 +123,17 @@ frames=$(grep -o '<g>' "$data/big.svg" | wc -l)
 base=$(measure "xmlwriter" "$build/xmlwriter_baseline" "$frames" "$data/base.svg")
 row "$(size "$data/big.svg")" "$base" "$run"
 echo "# --minwidth 0 wrote $frames frames ($(size "$data/big.svg") bytes)"
+# the SVG phase of the repeated row alone: its 5,000 stacks folded once (by this build, kept
+# while the 2 GB file is older), then drawn (88k frames, 16 MB), against a bare writer loop
+# of as many frames
+r5="$data/repeated-5000.folded"
+if [ ! -s "$r5" ] || [ "$data/repeated.folded" -nt "$r5" ]; then
+    "$bin" -q "$data/repeated.folded" --format folded -o "$r5.tmp" && mv "$r5.tmp" "$r5"
+fi
+"$bin" -q --hash "$r5" -o "$data/out.svg"
+frames=$(grep -o '<g>' "$data/out.svg" | wc -l)
+pair "xmlwriter" "$build/xmlwriter_baseline $frames $data/base.svg" -- "repeated 5000 stacks->svg" "$bin" -q --hash "$r5" -o "$data/out.svg"
+row "$(size "$data/out.svg")" "$base" "$run"
 
 # --diff BEFORE AFTER against drawing AFTER alone (same invocation): sorted.folded against
 # its variant (5% of the stacks gone, 5% new, every count drawn again), both streamed on two

@@ -6,37 +6,69 @@
 
 static const double pow10_table[] = {1, 10, 100, 1000, 10000, 100000, 1000000};
 
+static const char digit_pairs[201] = "00010203040506070809"
+                                     "10111213141516171819"
+                                     "20212223242526272829"
+                                     "30313233343536373839"
+                                     "40414243444546474849"
+                                     "50515253545556575859"
+                                     "60616263646566676869"
+                                     "70717273747576777879"
+                                     "80818283848586878889"
+                                     "90919293949596979899";
+
+static size_t decimal_len(uint64_t n)
+{
+    size_t k = 1;
+    while (n >= 10000) {
+        n /= 10000;
+        k += 4;
+    }
+    return k + (n >= 10) + (n >= 100) + (n >= 1000);
+}
+
+/* N's decimal digits, right-aligned to END (exclusive). */
+static void digits_before(char *end, uint64_t n)
+{
+    while (n >= 100) {
+        unsigned r = (unsigned)(n % 100);
+        n /= 100;
+        end -= 2;
+        memcpy(end, digit_pairs + 2 * r, 2);
+    }
+    if (n >= 10)
+        memcpy(end - 2, digit_pairs + 2 * n, 2);
+    else
+        end[-1] = (char)('0' + n);
+}
+
 size_t fs_fmt_u64(char *buf, uint64_t n)
 {
-    char tmp[24];
-    size_t k = 0;
-    do {
-        tmp[k++] = (char)('0' + n % 10);
-        n /= 10;
-    } while (n);
-    for (size_t i = 0; i < k; i++)
-        buf[i] = tmp[k - 1 - i];
+    size_t k = decimal_len(n);
+    digits_before(buf + k, n);
     buf[k] = '\0';
     return k;
 }
 
 size_t fs_fmt_fixed(char *buf, double x, int decimals)
 {
-    double scale = pow10_table[decimals];
     /* Outside the range where the scaled value is an exact-enough double, or negative
      * (never drawn), printf decides. */
     if (!(x >= 0 && x < 1e9) || decimals < 0 || decimals > 6) {
         int n = snprintf(buf, 48, "%.*f", decimals, x);
         return n < 0 ? 0 : (size_t)n;
     }
-    /* x * scale = s + e exactly (fma gives the rounding error of the product). The
-     * integer nearest to the exact value is r = nearbyint(s), except when s lies exactly
-     * half-way: then the sign of e decides, and ties (e == 0) go to even as printf does. */
+    double scale = pow10_table[decimals];
+    /* The integer nearest to the exact value of x * scale: s = x * scale rounded, then
+     * rounded to an integer, ties to even (0 <= s < 2^52: adding and taking away 2^52
+     * rounds in the default mode, as nearbyint does, without its call). When s lies exactly
+     * half-way, the rounding error of the product (fma gives it) decides, and exact ties go
+     * to even as printf does. */
     double s = x * scale;
-    double e = fma(x, scale, -s);
-    double r = nearbyint(s);
+    double r = (s + 0x1p52) - 0x1p52;
     double d = s - r;
     if (d == 0.5 || d == -0.5) {
+        double e = fma(x, scale, -s);
         double lo = d > 0 ? r : r - 1; /* the two neighbours of s */
         if (e > 0)
             r = lo + 1;
@@ -46,16 +78,17 @@ size_t fs_fmt_fixed(char *buf, double x, int decimals)
             r = fmod(lo, 2.0) == 0 ? lo : lo + 1;
     }
     uint64_t v = (uint64_t)r;
-    uint64_t p = (uint64_t)scale;
+    static const uint32_t pow10_int[] = {1, 10, 100, 1000, 10000, 100000, 1000000};
+    uint32_t p = pow10_int[decimals];
     size_t n = fs_fmt_u64(buf, v / p);
     if (decimals > 0) {
-        uint64_t f = v % p;
-        buf[n++] = '.';
-        for (int i = decimals - 1; i >= 0; i--) {
+        uint32_t f = (uint32_t)(v % p);
+        buf[n] = '.';
+        for (int i = decimals; i > 0; i--) {
             buf[n + (size_t)i] = (char)('0' + f % 10);
             f /= 10;
         }
-        n += (size_t)decimals;
+        n += (size_t)decimals + 1;
         buf[n] = '\0';
     }
     return n;

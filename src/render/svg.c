@@ -13,6 +13,7 @@
 #include "render/colors.h"
 #include "render/numfmt.h"
 #include "render/script.h"
+#include "render/svgname.h"
 #include "render/template.h"
 #include "render/theme.h"
 #include "render/xmltext.h"
@@ -46,24 +47,30 @@ typedef struct svg_ctx {
     fs_xorshift rng;
     fs_background bg;
 
+    /* each drawn name's text and color, made in pass 1 (shared by the two writers: only
+     * read while frames are written) */
+    fs_svgnames *names;
+    fs_buf unit;             /* the count unit, cleaned and escaped as the names are */
     fs_buf name, label, tip; /* scratch */
     size_t next_frame;       /* written in parts: where this part's writer is */
 } svg_ctx;
 
-/* Frames written on two cores: chunks of this many, at least two of them. */
-enum { FRAME_CHUNK = 1024 };
+/* Frames written on two cores: from this many on, in chunks of FRAME_CHUNK (four of them in
+ * memory at a time: render/xmlpar.c). */
+enum { PARALLEL_FRAMES = 2048, FRAME_CHUNK = 512 };
 
-void fs_format_thousands(uint64_t n, char *buf)
+size_t fs_format_thousands(uint64_t n, char *buf)
 {
     char digits[24];
-    int len = snprintf(digits, sizeof digits, "%llu", (unsigned long long)n);
-    int out = 0;
-    for (int i = 0; i < len; i++) {
+    size_t len = fs_fmt_u64(digits, n);
+    size_t out = 0;
+    for (size_t i = 0; i < len; i++) {
         if (i > 0 && (len - i) % 3 == 0)
             buf[out++] = ',';
         buf[out++] = digits[i];
     }
     buf[out] = '\0';
+    return out;
 }
 
 static void attr_pct(svg_ctx *c, const char *name, double v)
@@ -72,14 +79,13 @@ static void attr_pct(svg_ctx *c, const char *name, double v)
     size_t n = fs_fmt_fixed(buf, v, 4);
     buf[n] = '%';
     buf[n + 1] = '\0';
-    fs_xmlw_attr_raw(&c->x, name, buf);
+    fs_xmlw_attr_rawlen(&c->x, name, buf, n + 1);
 }
 
 static void attr_u64(svg_ctx *c, const char *name, uint64_t v)
 {
     char buf[24];
-    fs_fmt_u64(buf, v);
-    fs_xmlw_attr_raw(&c->x, name, buf);
+    fs_xmlw_attr_rawlen(&c->x, name, buf, fs_fmt_u64(buf, v));
 }
 
 static void attr_rgb(svg_ctx *c, const char *name, fs_rgb rgb)
@@ -93,7 +99,7 @@ static void attr_rgb(svg_ctx *c, const char *name, fs_rgb rgb)
     n += fs_fmt_u64(buf + n, rgb.b);
     buf[n++] = ')';
     buf[n] = '\0';
-    fs_xmlw_attr_raw(&c->x, name, buf);
+    fs_xmlw_attr_rawlen(&c->x, name, buf, n);
 }
 
 /* User-supplied bytes as text, cleaned. Empty text writes nothing, so that an element left
@@ -181,18 +187,24 @@ static int fixed_color(const svg_ctx *c, const fs_frame *f, const char *name, si
     return 1;
 }
 
-static fs_rgb frame_color(svg_ctx *c, const fs_frame *f, const char *name, size_t n,
-                          double width_pct)
+static fs_rgb frame_color(svg_ctx *c, const fs_frame *f, const fs_svgname *e, const char *name,
+                          size_t n, double width_pct)
 {
     const fs_svg_opts *o = c->o;
     fs_rgb rgb;
     if (fixed_color(c, f, name, n, width_pct, &rgb))
         return rgb;
+    if (e->has_rgb)
+        return e->rgb;
     fs_palettemap *pm = c->in->palette_map;
     if (pm && fs_palettemap_get(pm, name, n, &rgb))
         return rgb;
+    if (!pm) { /* random: the draws, and the name's basic palette */
+        float v1 = fs_xorshift_next(&c->rng), v2 = fs_xorshift_next(&c->rng);
+        return fs_palette_rgb((fs_palette)e->basic, v1, v2, fs_xorshift_next(&c->rng));
+    }
     rgb = name_rgb(o, NULL, &c->rng, name, n);
-    if (pm && fs_palettemap_put(pm, name, n, rgb) != FOLDSVG_OK)
+    if (fs_palettemap_put(pm, name, n, rgb) != FOLDSVG_OK)
         c->x.st = FOLDSVG_E_NOMEM;
     return rgb;
 }
@@ -208,8 +220,26 @@ static int pruned(const svg_ctx *c, const fs_frame *f)
     return fs_pruned(f->end - f->start, c->min_units);
 }
 
-/* Pass 1: how deep the drawn graph is, how many frames, the largest delta, and a hash of
- * the content for the default id prefix. */
+/* The name's entry, filled on its first drawn frame. */
+static int fill_name(svg_ctx *c, const fs_frame *f, fs_strref nm)
+{
+    fs_svgname *e = &c->names->e[f->name];
+    if (e->filled)
+        return 0;
+    if (fs_svgnames_fill(c->names, f->name, nm.ptr, fs_deannotated_len(nm.ptr, nm.len)) !=
+        FOLDSVG_OK)
+        return 1;
+    e->hash = fs_hash_bytes(nm.ptr, nm.len);
+    e->basic = (uint8_t)fs_palette_resolve(c->o->palette, (const unsigned char *)nm.ptr, nm.len);
+    if (!c->in->palette_map && (c->o->hash || c->o->deterministic)) {
+        e->rgb = name_rgb(c->o, NULL, NULL, nm.ptr, nm.len);
+        e->has_rgb = 1;
+    }
+    return 0;
+}
+
+/* Pass 1: how deep the drawn graph is, how many frames, the largest delta, a hash of the
+ * content for the default id prefix, and each drawn name's entry. */
 static int measure_frame(void *user, const fs_frame *f)
 {
     svg_ctx *c = user;
@@ -224,8 +254,10 @@ static int measure_frame(void *user, const fs_frame *f)
         c->depthmax = f->depth;
     c->nframes++;
     fs_strref nm = frame_name(c, f);
+    if (fill_name(c, f, nm))
+        return 1;
     c->content_hash =
-        fs_mix64(c->content_hash ^ fs_hash_bytes(nm.ptr, nm.len) ^ (f->start * 31 + f->end));
+        fs_mix64(c->content_hash ^ c->names->e[f->name].hash ^ (f->start * 31 + f->end));
     return 0;
 }
 
@@ -239,65 +271,90 @@ static uint64_t scaled_count(uint64_t units, double factor)
     return v <= 0 ? 0 : (uint64_t)v;
 }
 
+static char *put(char *p, const char *s, size_t n)
+{
+    memcpy(p, s, n);
+    return p + n;
+}
+
+/* The tooltip as the writer writes it: NAME is the name escaped already (its entry), the
+ * unit too (c->unit), the rest is digits and punctuation ( ,.%;+-) that need no escaping. */
 static void build_tooltip(svg_ctx *c, const fs_frame *f, const char *name, size_t n)
 {
     const fs_svg_opts *o = c->o;
-    char num[32];
+    char num[32], pnum[48] = "100";
     uint64_t shown = scaled_count(f->end - f->start, o->factor);
-    fs_format_thousands(shown, num);
-    fs_buf *t = &c->tip;
-    fs_buf_clear(t);
-    /* The unit is the user's text (--countname) or the input's: cleaned like the names. */
-    const char *unit = c->in->countname;
+    size_t num_len = fs_format_thousands(shown, num), pnum_len = 3;
     if (f->depth == 0) {
-        fs_buf_printf(t, "all (%s ", num);
-        fs_xml_clean(t, unit, strlen(unit));
-        fs_buf_puts(t, ", 100%)");
+        name = "all";
+        n = 3;
     } else {
         double pct = 100.0 * (double)shown / ((double)c->total * o->factor);
-        char pnum[48];
-        fs_fmt_fixed(pnum, pct, 2);
-        fs_xml_clean(t, name, n);
-        fs_buf_puts(t, " (");
-        fs_buf_puts(t, num);
-        fs_buf_puts(t, " ");
-        fs_xml_clean(t, unit, strlen(unit));
-        fs_buf_puts(t, ", ");
-        fs_buf_puts(t, pnum);
-        fs_buf_puts(t, "%");
-        if (f->has_delta) {
-            if (f->delta == 0) {
-                fs_buf_puts(t, "; 0.00%");
-            } else {
-                double d = 100.0 * (double)f->delta / ((double)c->total * o->factor);
-                fs_buf_printf(t, "; %+.2f%%", o->negate ? -d : d);
-            }
-        }
-        fs_buf_puts(t, ")");
+        pnum_len = fs_fmt_fixed(pnum, pct, 2);
     }
+    fs_buf *t = &c->tip;
+    fs_buf_clear(t);
+    if (fs_buf_reserve(t, n + num_len + c->unit.len + pnum_len + 8) != FOLDSVG_OK) {
+        c->x.st = FOLDSVG_E_NOMEM;
+        return;
+    }
+    char *p = put(t->data, name, n);
+    p = put(p, " (", 2);
+    p = put(p, num, num_len);
+    p = put(p, " ", 1);
+    p = put(p, c->unit.data, c->unit.len);
+    p = put(p, ", ", 2);
+    p = put(p, pnum, pnum_len);
+    p = put(p, "%", 1);
+    t->len = (size_t)(p - t->data);
+    t->data[t->len] = '\0';
+    if (f->depth != 0 && f->has_delta) {
+        if (f->delta == 0) {
+            fs_buf_puts(t, "; 0.00%");
+        } else {
+            double d = 100.0 * (double)f->delta / ((double)c->total * o->factor);
+            fs_buf_printf(t, "; %+.2f%%", o->negate ? -d : d);
+        }
+    }
+    fs_buf_append(t, ")", 1);
     if (t->failed)
         c->x.st = FOLDSVG_E_NOMEM;
 }
 
-static void build_label(svg_ctx *c, const char *name, size_t n, double width_pct)
+/* The label's text into *TEXT, N bytes: escaped (RAW set: write it as it is) or cleaned (the
+ * writer escapes it); N 0: none. E is the name's entry, SHOWN its displayed length. */
+static size_t build_label(svg_ctx *c, const fs_svgname *e, const char *name, size_t shown,
+                          double width_pct, const char **text, int *raw)
 {
-    fs_buf *l = &c->label;
-    fs_buf_clear(l);
     double per_char = 100.0 * c->fs * c->o->fontwidth / c->W;
     double fit = floor(width_pct / per_char);
+    const char *esc = fs_svgname_text(c->names, e, name);
+    *text = "";
+    *raw = 1;
     if (fit < 3)
-        return;
-    if ((double)n < fit) {
-        fs_xml_clean(l, name, n);
-    } else {
-        fs_buf_clear(&c->name);
-        fs_xml_clean(&c->name, name, n);
-        size_t keep = fs_utf8_prefix(fs_buf_str(&c->name), c->name.len, (size_t)fit - 2);
-        fs_buf_append(l, c->name.data, keep);
-        fs_buf_puts(l, "..");
+        return 0;
+    if ((double)shown < fit) {
+        *text = esc;
+        return e->len;
     }
+    fs_buf *l = &c->label;
+    fs_buf_clear(l);
+    const char *clean = esc;
+    size_t clean_len = e->len;
+    if (!e->plain) { /* a prefix of escaped text may cut an entity: cut the cleaned text */
+        fs_buf_clear(&c->name);
+        fs_xml_clean(&c->name, name, shown);
+        clean = fs_buf_str(&c->name);
+        clean_len = c->name.len;
+        *raw = 0;
+    }
+    size_t keep = fs_utf8_prefix(clean, clean_len, (size_t)fit - 2);
+    fs_buf_append(l, clean, keep);
+    fs_buf_append(l, "..", 2);
     if (l->failed || c->name.failed)
         c->x.st = FOLDSVG_E_NOMEM;
+    *text = fs_buf_str(l);
+    return l->len;
 }
 
 /* A frame is a <g>, or with a --nameattr link an <a> in its place; the attributes were
@@ -316,7 +373,7 @@ static int write_frame(void *user, const fs_frame *f)
     if (pruned(c, f))
         return 0;
     fs_strref raw = frame_name(c, f);
-    size_t shown_len = fs_deannotated_len(raw.ptr, raw.len);
+    const fs_svgname *e = &c->names->e[f->name];
 
     double x1 = (double)f->start * c->k;
     double x2 = (double)f->end * c->k;
@@ -329,21 +386,24 @@ static int write_frame(void *user, const fs_frame *f)
         y1 = c->H - c->ypad2 - (f->depth + 1) * c->fh + 1;
         y2 = c->H - c->ypad2 - f->depth * c->fh;
     }
-    fs_rgb rgb = frame_color(c, f, raw.ptr, raw.len, width);
-    build_tooltip(c, f, raw.ptr, shown_len);
-    if (f->depth == 0)
-        fs_buf_clear(&c->label);
-    else
-        build_label(c, raw.ptr, shown_len, width);
+    fs_rgb rgb = frame_color(c, f, e, raw.ptr, raw.len, width);
+    const char *label = "";
+    size_t label_len = 0;
+    int label_raw = 1;
+    if (f->depth != 0)
+        label_len = build_label(c, e, raw.ptr, fs_deannotated_len(raw.ptr, raw.len), width, &label,
+                                &label_raw);
 
     const fs_nameattr *na =
         c->in->nameattrs ? fs_nameattr_get(c->in->nameattrs, raw.ptr, raw.len) : NULL;
     start_container(c, na);
     fs_xmlw_start(&c->x, "title");
-    if (na && na->title)
+    if (na && na->title) {
         text_bytes(c, na->title, strlen(na->title));
-    else
-        fs_xmlw_text(&c->x, c->tip.data);
+    } else {
+        build_tooltip(c, f, fs_svgname_text(c->names, e, raw.ptr), e->len);
+        fs_xmlw_raw(&c->x, c->tip.data, c->tip.len); /* escaped: see build_tooltip */
+    }
     fs_xmlw_end(&c->x);
     fs_xmlw_start(&c->x, "rect");
     /* The hot loop: numbers are formatted by hand (same text as printf, see numfmt.h). */
@@ -359,13 +419,16 @@ static int write_frame(void *user, const fs_frame *f)
      * makes a frame's <text> when it first labels it, its y from the rect's (most frames of a
      * big graph never get one, and each element costs the browser its parse, style and
      * layout). */
-    if (c->label.len || c->o->no_javascript) {
+    if (label_len || c->o->no_javascript) {
         fs_xmlw_start(&c->x, "text");
         attr_pct(c, "x", x1 + 300.0 / c->W);
         char num[48];
-        fs_fmt_fixed(num, 3.0 + (y1 + y2) / 2.0, 2);
-        fs_xmlw_attr_raw(&c->x, "y", num);
-        fs_xmlw_text(&c->x, c->label.len ? c->label.data : "");
+        size_t num_len = fs_fmt_fixed(num, 3.0 + (y1 + y2) / 2.0, 2);
+        fs_xmlw_attr_rawlen(&c->x, "y", num, num_len);
+        if (label_raw) /* the name's escaped text, or a prefix of it that escapes nothing */
+            fs_xmlw_raw(&c->x, label, label_len);
+        else
+            fs_xmlw_text(&c->x, label);
         fs_xmlw_end(&c->x);
     }
     fs_xmlw_end(&c->x);
@@ -401,21 +464,28 @@ static int write_part(void *user, size_t from, size_t to)
 }
 
 /* The frames of a frame array on two cores (render/xmlpar.h): the same bytes. Not with a
- * palette map, which each frame may change. 0: not done, nothing written. */
+ * palette map, which each frame may change, nor indented (the second writer's markup would
+ * not be). 0: not done, nothing written. */
 static int write_frames_parallel(svg_ctx *c)
 {
-    if (!c->in->frames || c->in->palette_map || c->in->nframes < 2 * FRAME_CHUNK)
+    if (!c->in->frames || c->in->palette_map || c->o->pretty_xml ||
+        c->in->nframes < PARALLEL_FRAMES)
         return 0;
-    svg_ctx worker = *c;
-    memset(&worker.name, 0, sizeof worker.name);
-    memset(&worker.label, 0, sizeof worker.label);
-    memset(&worker.tip, 0, sizeof worker.tip);
-    c->next_frame = worker.next_frame = 0;
-    fs_xmlpar p = {c->in->nframes, FRAME_CHUNK, write_part, c, &worker, &worker.x};
+    svg_ctx part[2] = {*c, *c};
+    for (int i = 0; i < 2; i++) {
+        memset(&part[i].name, 0, sizeof part[i].name);
+        memset(&part[i].label, 0, sizeof part[i].label);
+        memset(&part[i].tip, 0, sizeof part[i].tip);
+        part[i].next_frame = 0;
+    }
+    fs_xmlpar p = {
+        c->in->nframes, FRAME_CHUNK, write_part, {&part[0], &part[1]}, {&part[0].x, &part[1].x}};
     int rc = fs_xmlpar_run(&c->x, &p);
-    fs_buf_free(&worker.name);
-    fs_buf_free(&worker.label);
-    fs_buf_free(&worker.tip);
+    for (int i = 0; i < 2; i++) {
+        fs_buf_free(&part[i].name);
+        fs_buf_free(&part[i].label);
+        fs_buf_free(&part[i].tip);
+    }
     return rc == 0;
 }
 
@@ -672,9 +742,17 @@ foldsvg_status fs_render_svg(const fs_svg_input *in, xmlOutputBufferPtr out, fol
     fs_xorshift_init(&c.rng);
     c.bg = o->bg_set ? o->bg : fs_background_for_palette(o->palette);
 
-    foldsvg_status st;
-    each_frame(&c, measure_frame, &c, &st);
+    fs_svgnames names;
+    c.names = &names;
+    foldsvg_status st = fs_svgnames_init(&names, in->tree->nnames);
+    if (st == FOLDSVG_OK)
+        st = fs_xml_escape_text(&c.unit, &c.name, in->countname, strlen(in->countname));
+    if (st == FOLDSVG_OK && each_frame(&c, measure_frame, &c, &st) && st == FOLDSVG_OK)
+        st = FOLDSVG_E_NOMEM; /* a name's entry */
     if (st) {
+        fs_svgnames_free(&names);
+        fs_buf_free(&c.unit);
+        fs_buf_free(&c.name);
         xmlOutputBufferClose(out);
         return fs_error(err, st, NULL, "out of memory while laying out frames");
     }
@@ -693,10 +771,15 @@ foldsvg_status fs_render_svg(const fs_svg_input *in, xmlOutputBufferPtr out, fol
                  (unsigned long long)(fs_mix64(c.content_hash ^ c.total ^ (uint64_t)o->theme) &
                                       0xffffffffULL));
 
-    FS_FORWARD_IF_ERROR(fs_xmlw_begin(&c.x, out, "XML", err));
-    write_document(&c);
+    st = fs_xmlw_begin(&c.x, out, "XML", err);
+    if (st == FOLDSVG_OK) {
+        write_document(&c);
+        st = fs_xmlw_finish(&c.x, out, "the SVG", err);
+    }
+    fs_svgnames_free(&names);
+    fs_buf_free(&c.unit);
     fs_buf_free(&c.name);
     fs_buf_free(&c.label);
     fs_buf_free(&c.tip);
-    return fs_xmlw_finish(&c.x, out, "the SVG", err);
+    return st;
 }

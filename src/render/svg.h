@@ -61,7 +61,7 @@ foldsvg_status fs_render_svg(const fs_svg_input *in, xmlOutputBufferPtr out, fol
  * by the name's hash, --deterministic's values when the options ask for no hash. */
 fs_rgb fs_svg_name_rgb(const fs_svg_opts *o, const fs_palettemap *pm, const char *name, size_t n);
 
-/* Formats N with ',' thousands separators into BUF (at least 27 bytes). */
-void fs_format_thousands(uint64_t n, char *buf);
+/* Formats N with ',' thousands separators into BUF (at least 27 bytes); returns the length. */
+size_t fs_format_thousands(uint64_t n, char *buf);
 
 #endif

@@ -40,6 +40,7 @@ foldsvg_status fs_xmlw_begin(fs_xmlw *x, xmlOutputBufferPtr out, const char *kin
     memset(x, 0, sizeof *x);
     fs_xml_quiet_begin(&x->quiet);
     x->w = xmlNewTextWriter(out);
+    x->out = out;
     if (x->w)
         return FOLDSVG_OK;
     xmlOutputBufferClose(out);
@@ -51,7 +52,9 @@ foldsvg_status fs_xmlw_finish(fs_xmlw *x, xmlOutputBufferPtr out, const char *wh
                               foldsvg_error *err)
 {
     fs_xmlw_check(x, xmlTextWriterFlush(x->w));
-    int io = out->error == XML_IO_WRITE, nomem = out->error == XML_ERR_NO_MEMORY;
+    /* a refused write is XML_IO_WRITE, or XML_IO_FLUSH when a flush made it */
+    int io = out->error == XML_IO_WRITE || out->error == XML_IO_FLUSH;
+    int nomem = out->error == XML_ERR_NO_MEMORY;
     if (out->error)
         x->failed = 1;
     xmlFreeTextWriter(x->w); /* closes OUT as well (a last flush) */
@@ -65,6 +68,25 @@ foldsvg_status fs_xmlw_finish(fs_xmlw *x, xmlOutputBufferPtr out, const char *wh
     if (x->failed)
         return fs_error(err, FOLDSVG_E_IO, NULL, "writing %s failed", what);
     return FOLDSVG_OK;
+}
+
+void fs_xmlw_copy(fs_xmlw *x, const char *s, size_t n)
+{
+    xmlOutputBufferPtr out = x->out;
+    if (!s) /* nothing was written there */
+        s = "";
+    fs_xmlw_raw(x, s, 0); /* the state the bytes follow: an open start tag closed */
+    if (out->encoder || !out->writecallback || n > INT_MAX) {
+        fs_xmlw_raw(x, s, n);
+        return;
+    }
+    fs_xmlw_check(x, xmlTextWriterFlush(x->w));
+    if (x->failed || out->error || n == 0)
+        return;
+    if (out->writecallback(out->context, s, (int)n) < 0) {
+        out->error = XML_IO_WRITE; /* as xmlOutputBufferWrite records it */
+        x->failed = 1;
+    }
 }
 
 void fs_xmlw_attrf(fs_xmlw *x, const char *name, const char *fmt, ...)

@@ -8,6 +8,7 @@
 #include <libxml/xmlwriter.h>
 #include <limits.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "foldsvg.h"
 #include "util/buf.h"
@@ -33,9 +34,10 @@ void fs_xml_quiet_end(const fs_xml_quiet *q);
 
 typedef struct fs_xmlw {
     xmlTextWriterPtr w;
-    int failed;        /* a writer call failed: the output is broken */
-    foldsvg_status st; /* a failure of ours (out of memory), FOLDSVG_OK while none */
-    fs_buf clean;      /* scratch for cleaned text */
+    xmlOutputBufferPtr out; /* W's output */
+    int failed;             /* a writer call failed: the output is broken */
+    foldsvg_status st;      /* a failure of ours (out of memory), FOLDSVG_OK while none */
+    fs_buf clean;           /* scratch for cleaned text */
     fs_xml_quiet quiet;
 } fs_xmlw;
 
@@ -81,11 +83,16 @@ static inline void fs_xmlw_attr(fs_xmlw *x, const char *name, const char *value)
 
 /* A value we formatted from digits and punctuation: nothing to escape, so the writer copies
  * it as it is rather than running its escaper (which allocates a copy per value). */
-static inline void fs_xmlw_attr_raw(fs_xmlw *x, const char *name, const char *value)
+static inline void fs_xmlw_attr_rawlen(fs_xmlw *x, const char *name, const char *value, size_t n)
 {
     fs_xmlw_check(x, xmlTextWriterStartAttribute(x->w, FS_XC(name)));
-    fs_xmlw_check(x, xmlTextWriterWriteRaw(x->w, FS_XC(value)));
+    fs_xmlw_check(x, xmlTextWriterWriteRawLen(x->w, FS_XC(value), (int)n));
     fs_xmlw_check(x, xmlTextWriterEndAttribute(x->w));
+}
+
+static inline void fs_xmlw_attr_raw(fs_xmlw *x, const char *name, const char *value)
+{
+    fs_xmlw_attr_rawlen(x, name, value, strlen(value));
 }
 
 /* Text the writer escapes; it must be valid already. */
@@ -103,6 +110,11 @@ static inline void fs_xmlw_raw(fs_xmlw *x, const char *s, size_t n)
     }
     fs_xmlw_check(x, xmlTextWriterWriteRawLen(x->w, FS_XC(s), (int)n));
 }
+
+/* Markup a writer of ours wrote already (a part written elsewhere), copied as it is: in one
+ * piece to the output's own write function once W's buffer is out (through W it would be
+ * copied into that buffer and written 16 kB at a time). */
+void fs_xmlw_copy(fs_xmlw *x, const char *s, size_t n);
 
 void fs_xmlw_attrf(fs_xmlw *x, const char *name, const char *fmt, ...) FS_PRINTF(3, 4);
 /* S[0..n) cleaned (render/xmltext.h), in the writer's scratch until the next call. */

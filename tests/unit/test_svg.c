@@ -1,11 +1,16 @@
 /* SVG geometry, labels, tooltips and escaping, checked against hand-computed numbers
  * (docs/inferno-compat.md, "Geometry"). */
+#include <libxml/entities.h>
 #include <libxml/parser.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "fold/merge.h"
 #include "foldsvg.h"
+#include "lib/options.h"
 #include "render/svg.h"
+#include "render/svgname.h"
+#include "render/xmlpar.h"
 #include "render/xmltext.h"
 #include "util/utf8.h"
 #include "testutil.h"
@@ -311,6 +316,261 @@ START_TEST(themes)
 }
 END_TEST
 
+/* Names written as text are escaped once per name (render/svgname.c), by the writer's own
+ * escaper: whole in tooltips and labels, and a truncated label never cuts an entity. */
+START_TEST(escaped_names_in_titles_and_labels)
+{
+    foldsvg_profile *p = foldsvg_profile_new();
+    char lt[51];
+    memset(lt, '<', 50);
+    lt[50] = 0;
+    foldsvg_profile_record_path(p, lt, 1);
+    foldsvg_profile_record_path(p, "a<b&c\"d\re>", 1);
+    foldsvg_profile_record_path(p, "x\xff_[k]", 1);
+    foldsvg_profile_record_path(p, "zz", 1);
+    char *s = render(p, NULL);
+    /* 25% wide: 42 characters fit; 50 > 42 keeps 40 and "..": 40 whole entities */
+    char want[512] = ">";
+    for (int i = 0; i < 40; i++)
+        strcat(want, "&lt;");
+    strcat(want, "..</text>");
+    has(s, want);
+    has(s, "<title>a&lt;b&amp;c&quot;d&#13;e&gt; (1 cycles, 25.00%)</title>");
+    has(s, ">a&lt;b&amp;c&quot;d&#13;e&gt;</text>");
+    /* the annotation is not shown; the invalid byte is U+FFFD */
+    has(s, "<title>x\xef\xbf\xbd (1 cycles, 25.00%)</title>");
+    free(s);
+    foldsvg_profile_free(p);
+
+    fs_svgnames t;
+    ck_assert_int_eq(fs_svgnames_init(&t, 3), FOLDSVG_OK);
+    ck_assert_int_eq(fs_svgnames_fill(&t, 0, "plain", 5), FOLDSVG_OK);
+    ck_assert_int_eq(fs_svgnames_fill(&t, 1, "a&b", 3), FOLDSVG_OK);
+    ck_assert_int_eq(fs_svgnames_fill(&t, 2, "", 0), FOLDSVG_OK);
+    ck_assert_int_eq(t.e[0].plain, 1);
+    ck_assert_int_eq(t.e[0].own, 0); /* its own text, not copied */
+    ck_assert_int_eq(t.e[1].plain, 0);
+    ck_assert_int_eq(t.e[2].plain, 1);
+    ck_assert_uint_eq(t.e[1].len, 7);
+    const char *plain = "plain";
+    ck_assert_ptr_eq(fs_svgname_text(&t, &t.e[0], plain), plain);
+    ck_assert_int_eq(memcmp(fs_svgname_text(&t, &t.e[1], "a&b"), "a&amp;b", 7), 0);
+    ck_assert_uint_eq(t.e[2].len, 0);
+    fs_svgnames_free(&t);
+    /* every byte value, alone and between letters: the text is what the writer's escaper
+     * makes of the cleaned name */
+    ck_assert_int_eq(fs_svgnames_init(&t, 512), FOLDSVG_OK);
+    fs_buf clean = {0};
+    for (unsigned i = 0; i < 512; i++) {
+        char name[3] = {'x', (char)(i & 255), 'y'};
+        const char *s0 = i < 256 ? name + 1 : name;
+        size_t n = i < 256 ? 1 : 3;
+        ck_assert_int_eq(fs_svgnames_fill(&t, i, s0, n), FOLDSVG_OK);
+        fs_buf_clear(&clean);
+        ck_assert_int_eq(fs_xml_clean(&clean, s0, n), FOLDSVG_OK);
+        xmlChar *esc = xmlEncodeSpecialChars(NULL, (const xmlChar *)fs_buf_str(&clean));
+        ck_assert_uint_eq(t.e[i].len, strlen((const char *)esc));
+        ck_assert_int_eq(memcmp(fs_svgname_text(&t, &t.e[i], s0), esc, t.e[i].len), 0);
+        ck_assert_int_eq(t.e[i].plain, strcmp((const char *)esc, fs_buf_str(&clean)) == 0);
+        xmlFree(esc);
+    }
+    fs_buf_free(&clean);
+    fs_svgnames_free(&t);
+}
+END_TEST
+
+typedef struct frame_list {
+    fs_frame *f;
+    size_t n, cap;
+} frame_list;
+
+static int collect_frame(void *user, const fs_frame *f)
+{
+    frame_list *l = user;
+    if (l->n == l->cap) {
+        l->cap = l->cap ? 2 * l->cap : 1024;
+        l->f = realloc(l->f, l->cap * sizeof *l->f);
+        ck_assert_ptr_nonnull(l->f);
+    }
+    l->f[l->n++] = *f;
+    return 0;
+}
+
+static int buf_write(void *ctx, const char *data, int len)
+{
+    return fs_buf_append(ctx, data, (size_t)len) == FOLDSVG_OK ? len : -1;
+}
+
+/* The SVG of TREE: from the frame list FRAMES (the streaming routes' input; on two writers
+ * when it is long) or, FRAMES NULL, from the tree itself (one writer). */
+static char *render_frames(const fs_tree *tree, const frame_list *frames, const char *const *opts)
+{
+    foldsvg_options *o = foldsvg_options_new();
+    foldsvg_error err;
+    for (; opts && opts[0]; opts += 2)
+        ck_assert_int_eq(foldsvg_options_set(o, opts[0], opts[1], &err), FOLDSVG_OK);
+    fs_buf out = {0};
+    fs_svg_input in = {.tree = tree, .opts = &o->svg, .countname = "cycles"};
+    if (frames) {
+        in.frames = frames->f;
+        in.nframes = frames->n;
+    }
+    xmlOutputBufferPtr xb = xmlOutputBufferCreateIO(buf_write, NULL, &out, NULL);
+    ck_assert_int_eq(fs_render_svg(&in, xb, &err), FOLDSVG_OK);
+    foldsvg_options_free(o);
+    return out.data;
+}
+
+/* A long frame list is written by two xmlTextWriters (render/xmlpar.c): the bytes one
+ * writer writes, random colors, hostile names and indenting (--pretty-xml: one writer)
+ * included. */
+START_TEST(two_writers_write_what_one_writes)
+{
+    static const char *const parts[] = {"main",
+                                        "a<b",
+                                        "q\"\r",
+                                        "\xff\xfe",
+                                        "\xc3\xa9t\xc3\xa9",
+                                        "x_[k]",
+                                        "--",
+                                        "-",
+                                        "long_function_name_of_a_few_words"};
+    fs_tree t;
+    ck_assert_int_eq(fs_tree_init(&t), FOLDSVG_OK);
+    char path[512];
+    for (int i = 0; i < 6000; i++) {
+        int len = 0;
+        unsigned v = (unsigned)i;
+        for (int d = 0; d < 1 + i % 7; d++, v = v * 7 + 3)
+            len += snprintf(path + len, sizeof path - (size_t)len, "%s%s%d", d ? ";" : "",
+                            parts[v % 9], d ? (i / (d + 1)) % (40 * d) : 0);
+        ck_assert_int_eq(
+            fs_tree_add_path(&t, path, (size_t)len, 1 + (uint64_t)i % 97 * 1000, 0, 0, NULL),
+            FOLDSVG_OK);
+    }
+    frame_list l = {0};
+    foldsvg_status st;
+    ck_assert_int_eq(fs_generate_frames(&t, NULL, collect_frame, &l, &st), 0);
+    ck_assert_uint_gt(l.n, 4096);
+    const char *random[] = {"minwidth", "0", NULL};
+    const char *hash[] = {"minwidth", "0", "hash", NULL, NULL};
+    const char *pretty[] = {"minwidth", "0", "pretty-xml", NULL, NULL};
+    const char *flags[] = {"inverted", NULL, "no-javascript", NULL, "deterministic", NULL, NULL};
+    const char *const *sets[] = {random, hash, pretty, flags};
+    for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
+        char *one = render_frames(&t, NULL, sets[i]), *two = render_frames(&t, &l, sets[i]);
+        ck_assert_msg(strcmp(one, two) == 0, "option set %zu differs", i);
+        xmlDocPtr doc =
+            xmlReadMemory(two, (int)strlen(two), "mem.svg", NULL, XML_PARSE_NONET | XML_PARSE_HUGE);
+        ck_assert_msg(doc != NULL, "not well-formed XML");
+        xmlFreeDoc(doc);
+        free(one);
+        free(two);
+    }
+    free(l.f);
+    fs_tree_free(&t);
+}
+END_TEST
+
+/* fs_xmlpar on its own: items in order whichever writer wrote them, each writer's chunks in
+ * increasing order; a failing item stops the run (no hang) and is reported as the writers'
+ * out of memory. */
+typedef struct par_user {
+    fs_xmlw x;
+    size_t last_to, fail_at;
+    int order_broken;
+} par_user;
+
+static int par_write(void *user, size_t from, size_t to)
+{
+    par_user *u = user;
+    if (from < u->last_to)
+        u->order_broken = 1;
+    u->last_to = to;
+    for (size_t i = from; i < to; i++) {
+        if (i == u->fail_at)
+            return 1;
+        char num[24];
+        snprintf(num, sizeof num, "%zu", i);
+        fs_xmlw_start(&u->x, "i");
+        fs_xmlw_attr_raw(&u->x, "n", num);
+        fs_xmlw_end(&u->x);
+    }
+    return 0;
+}
+
+static foldsvg_status par_items(size_t n, size_t fail_at, fs_buf *out)
+{
+    fs_xmlw x;
+    xmlOutputBufferPtr o = xmlOutputBufferCreateIO(buf_write, NULL, out, NULL);
+    ck_assert_int_eq(fs_xmlw_begin(&x, o, "t", NULL), FOLDSVG_OK);
+    fs_xmlw_start(&x, "r");
+    par_user u[2] = {{.fail_at = fail_at}, {.fail_at = fail_at}};
+    fs_xmlpar p = {n, 10, par_write, {&u[0], &u[1]}, {&u[0].x, &u[1].x}};
+    ck_assert_int_eq(fs_xmlpar_run(&x, &p), 0);
+    ck_assert_int_eq(u[0].order_broken | u[1].order_broken, 0);
+    fs_xmlw_end(&x);
+    foldsvg_error err;
+    return fs_xmlw_finish(&x, o, "t", &err);
+}
+
+START_TEST(parallel_items_in_order_and_failures)
+{
+    fs_buf out = {0}, want = {0};
+    ck_assert_int_eq(par_items(1234, SIZE_MAX, &out), FOLDSVG_OK);
+    fs_buf_puts(&want, "<r>");
+    for (size_t i = 0; i < 1234; i++)
+        fs_buf_printf(&want, "<i n=\"%zu\"/>", i);
+    fs_buf_puts(&want, "</r>");
+    ck_assert_str_eq(out.data, want.data);
+    for (size_t at = 0; at < 60; at += 7) {
+        fs_buf_clear(&out);
+        ck_assert_int_eq(par_items(100, at, &out), FOLDSVG_E_NOMEM);
+    }
+    fs_buf_free(&out);
+    fs_buf_free(&want);
+}
+END_TEST
+
+static int refuse_write(void *ctx, const char *data, int len)
+{
+    (void)data;
+    (void)len;
+    return *(int *)ctx ? -1 : len;
+}
+
+/* Copied markup follows what the writer holds still (an open start tag is closed first), in
+ * order; a refused write is the writer's failure. */
+START_TEST(copied_markup_in_order)
+{
+    fs_buf out = {0};
+    fs_xmlw x;
+    xmlOutputBufferPtr o = xmlOutputBufferCreateIO(buf_write, NULL, &out, NULL);
+    ck_assert_int_eq(fs_xmlw_begin(&x, o, "t", NULL), FOLDSVG_OK);
+    fs_xmlw_start(&x, "r");
+    fs_xmlw_attr_raw(&x, "a", "1");
+    fs_xmlw_copy(&x, "<x/>", 4);
+    fs_xmlw_copy(&x, NULL, 0);
+    fs_xmlw_start(&x, "y");
+    fs_xmlw_end(&x);
+    fs_xmlw_copy(&x, "<z/>", 4);
+    fs_xmlw_end(&x);
+    foldsvg_error err;
+    ck_assert_int_eq(fs_xmlw_finish(&x, o, "t", &err), FOLDSVG_OK);
+    ck_assert_str_eq(out.data, "<r a=\"1\"><x/><y/><z/></r>");
+    fs_buf_free(&out);
+
+    int refuse = 0;
+    o = xmlOutputBufferCreateIO(refuse_write, NULL, &refuse, NULL);
+    ck_assert_int_eq(fs_xmlw_begin(&x, o, "t", NULL), FOLDSVG_OK);
+    fs_xmlw_start(&x, "r");
+    refuse = 1;
+    fs_xmlw_copy(&x, "<x/>", 4);
+    ck_assert_int_eq(x.failed, 1);
+    ck_assert_int_eq(fs_xmlw_finish(&x, o, "t", &err), FOLDSVG_E_IO);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("svg");
@@ -327,6 +587,10 @@ int main(void)
     tcase_add_test(tc, ids_follow_content);
     tcase_add_test(tc, pretty_xml_and_no_javascript);
     tcase_add_test(tc, themes);
+    tcase_add_test(tc, escaped_names_in_titles_and_labels);
+    tcase_add_test(tc, two_writers_write_what_one_writes);
+    tcase_add_test(tc, parallel_items_in_order_and_failures);
+    tcase_add_test(tc, copied_markup_in_order);
     suite_add_tcase(s, tc);
     return fs_test_run(s);
 }
