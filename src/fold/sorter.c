@@ -26,7 +26,8 @@ typedef struct chunk {
     fs_strmap map;
     counts *c;
     size_t cap;
-    uint32_t *order; /* once sorted and kept in memory for the final merge */
+    uint32_t *order;  /* once sorted and kept in memory for the final merge */
+    uint32_t *sorted; /* sorted by the thread that filled it, handed over to be written */
 } chunk;
 
 /* A full chunk is sorted and written by a worker thread while the next one fills: the two
@@ -47,6 +48,7 @@ struct fs_sorter {
     chunk *job;            /* handed to the worker; NULL when it is idle */
     foldsvg_status job_st; /* the first failure of a job */
     int finishing;         /* the input has ended: a job still sorting stays in memory */
+    size_t sorted_here;    /* chunks sorted by the adding thread (fs_sorter_sorted_here) */
 };
 
 foldsvg_status fs_sorter_new(fs_sorter **out, size_t budget, unsigned fanin)
@@ -87,6 +89,7 @@ void fs_sorter_free(fs_sorter *s)
         fs_strmap_free(&s->chunks[i].map);
         free(s->chunks[i].c);
         free(s->chunks[i].order);
+        free(s->chunks[i].sorted);
     }
     fs_runfile_close(&s->file);
     free(s->runs);
@@ -101,6 +104,11 @@ size_t fs_sorter_runs(fs_sorter *s)
     size_t n = s->nruns;
     pthread_mutex_unlock(&s->mu);
     return n;
+}
+
+size_t fs_sorter_sorted_here(fs_sorter *s)
+{
+    return s->sorted_here;
 }
 
 /* The memory a chunk holds: its stacks' bytes, the map's tables (key pointer, length and hash
@@ -148,13 +156,19 @@ static foldsvg_status write_sorted(fs_sorter *s, chunk *c, uint32_t *order)
     uint32_t n = fs_strmap_size(m);
     fs_run r;
     fs_run_begin(&s->file, &r);
+    const char *prev = NULL;
+    size_t prev_len = 0;
     for (uint32_t i = 0; st == FOLDSVG_OK && i < n; i++) {
         if (i + PREFETCH < n)
             FS_PREFETCH(fs_strmap_key(m, order[i + PREFETCH]));
         uint32_t e = order[i];
         const counts *k = &c->c[e];
-        st = fs_run_put(&s->file, fs_strmap_key(m, e), fs_strmap_key_len(m, e), k->count, k->before,
-                        k->is_diff);
+        const char *stack = fs_strmap_key(m, e);
+        size_t len = fs_strmap_key_len(m, e);
+        size_t shared = fs_mismatch(stack, prev, len < prev_len ? len : prev_len);
+        st = fs_run_put(&s->file, stack, len, shared, k->count, k->before, k->is_diff);
+        prev = stack;
+        prev_len = len;
     }
     free(order);
     if (st == FOLDSVG_OK)
@@ -182,8 +196,9 @@ static void *work(void *arg)
             break;
         chunk *c = s->job;
         pthread_mutex_unlock(&s->mu);
-        uint32_t *order;
-        foldsvg_status st = sort_chunk(c, &order);
+        uint32_t *order = c->sorted;
+        c->sorted = NULL;
+        foldsvg_status st = order ? FOLDSVG_OK : sort_chunk(c, &order);
         pthread_mutex_lock(&s->mu);
         if (st == FOLDSVG_OK && s->finishing) {
             /* merged from memory: no point writing what is read back at once */
@@ -237,7 +252,19 @@ static foldsvg_status spill(fs_sorter *s)
         foldsvg_status st = sort_chunk(s->cur, &order);
         return st ? st : write_sorted(s, s->cur, order);
     }
-    foldsvg_status st = wait_idle(s);
+    /* The worker still on the chunk before: sorting and writing a chunk takes it longer
+     * than filling one takes this thread, which sorts its own chunk meanwhile instead of
+     * waiting (the worker then only writes it). */
+    pthread_mutex_lock(&s->mu);
+    int busy = s->job != NULL;
+    pthread_mutex_unlock(&s->mu);
+    foldsvg_status st = FOLDSVG_OK;
+    if (busy) {
+        st = sort_chunk(s->cur, &s->cur->sorted);
+        s->sorted_here++;
+    }
+    if (st == FOLDSVG_OK)
+        st = wait_idle(s);
     if (st)
         return st;
     pthread_mutex_lock(&s->mu);
@@ -430,8 +457,8 @@ static foldsvg_status merge(fs_sorter *s, size_t first, size_t nrun, chunk *cons
 static foldsvg_status put_run(void *user, const char *stack, size_t len, size_t shared,
                               uint64_t count, uint64_t before, int is_diff)
 {
-    (void)shared;
-    return fs_run_put(user, stack, len, count, before, is_diff);
+    /* the merge's share with its output before is the run's (none before the first) */
+    return fs_run_put(user, stack, len, shared == SIZE_MAX ? 0 : shared, count, before, is_diff);
 }
 
 typedef struct final_merge {
@@ -447,7 +474,8 @@ static foldsvg_status produce_final(void *user, fs_sorted_fn emit, void *emit_us
     return merge(m->s, m->first, m->s->nruns - m->first, m->mem, m->nmem, emit, emit_user);
 }
 
-foldsvg_status fs_sorter_finish(fs_sorter *s, fs_sorted_fn fn, void *user)
+/* FN or IFN takes the stacks (IFN: with their ';' when a thread merges). */
+static foldsvg_status finish(fs_sorter *s, fs_sorted_fn fn, fs_relay_item_fn ifn, void *user)
 {
     if (s->have_worker) {
         pthread_mutex_lock(&s->mu);
@@ -484,8 +512,21 @@ foldsvg_status fs_sorter_finish(fs_sorter *s, fs_sorted_fn fn, void *user)
         m.first += take;
     }
     if (st == FOLDSVG_OK && s->nruns > m.first)
-        st = fs_relay_run(produce_final, &m, fn, user);
-    else if (st == FOLDSVG_OK)
+        st = fn ? fs_relay_run(produce_final, &m, fn, user)
+                : fs_relay_run_split(produce_final, &m, ifn, user);
+    else if (st == FOLDSVG_OK && fn)
         st = produce_final(&m, fn, user);
+    else if (st == FOLDSVG_OK)
+        st = produce_final(&m, fs_relay_items_emit, &(fs_relay_items){ifn, user});
     return st;
+}
+
+foldsvg_status fs_sorter_finish(fs_sorter *s, fs_sorted_fn fn, void *user)
+{
+    return finish(s, fn, NULL, user);
+}
+
+foldsvg_status fs_sorter_finish_split(fs_sorter *s, fs_relay_item_fn fn, void *user)
+{
+    return finish(s, NULL, fn, user);
 }
