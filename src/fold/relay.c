@@ -38,7 +38,8 @@ struct fs_relay {
     pthread_t thread;
     int have_mu, have_cv, threaded;
     int unbounded; /* no thread: the producer ran first, into one growing batch */
-    int split;     /* the ';' of each stack past its shared bytes are found here */
+    int split;     /* the ';' of each stack past its shared bytes may be found here... */
+    int scanning;  /* ...and are, in the batch being filled */
     uint32_t *scan;
     size_t scan_cap;
     /* the consumer's place: in batch tail % NBATCH while HOLDING */
@@ -60,6 +61,10 @@ static foldsvg_status publish(fs_relay *r)
     pthread_cond_broadcast(&r->cv);
     while (r->head - r->tail == NBATCH && !r->consumed)
         pthread_cond_wait(&r->cv, &r->mu);
+    /* The ';' are found on the side with time to spare: here while the consumer has full
+     * batches waiting beside the one it reads (it is the slower), by the consumer when it
+     * is about to wait for this one. */
+    r->scanning = r->split && r->head - r->tail >= 2;
     foldsvg_status st = r->consumed;
     pthread_mutex_unlock(&r->mu);
     if (st == FOLDSVG_OK)
@@ -74,7 +79,7 @@ static foldsvg_status emit(void *user, const char *stack, size_t len, size_t sha
     batch *b = &r->b[r->head % NBATCH];
     size_t nsemis = 0;
     /* the positions are uint32_t: past that the consumer finds them */
-    int has_semis = r->split && len <= UINT32_MAX;
+    int has_semis = r->scanning && len <= UINT32_MAX;
     if (has_semis) {
         size_t from = shared == SIZE_MAX ? 0 : shared < len ? shared : len;
         FS_FORWARD_IF_ERROR(fs_byte_positions_add(stack + from, len - from, ';', (uint32_t)from,
@@ -143,7 +148,7 @@ static foldsvg_status relay_start(fs_relay **out, fs_relay_producer produce, voi
     fs_relay *r = calloc(1, sizeof *r);
     if (!r)
         return FOLDSVG_E_NOMEM;
-    r->split = split;
+    r->split = r->scanning = split;
     r->produce = produce;
     r->produce_user = produce_user;
     int ok = 1;

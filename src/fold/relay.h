@@ -50,9 +50,11 @@ typedef struct fs_relay_items {
 foldsvg_status fs_relay_items_emit(void *user, const char *stack, size_t len, size_t shared,
                                    uint64_t count, uint64_t before, int is_diff);
 
-/* fs_relay_run whose second thread also finds the ';' of each stack past the bytes it
+/* fs_relay_run whose second thread may also find the ';' of each stack past the bytes it
  * shares with the one before (the consumer's merge splits stacks into frames there, and
- * would look for them itself). Without a second thread SEMIS is NULL. */
+ * would look for them itself): it does while the consumer is the slower of the two, so
+ * that the work goes to the thread with time to spare. SEMIS is NULL for the stacks it
+ * left to the consumer, and for all without a second thread. */
 foldsvg_status fs_relay_run_split(fs_relay_producer produce, void *produce_user,
                                   fs_relay_item_fn fn, void *fn_user);
 

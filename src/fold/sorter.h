@@ -33,9 +33,9 @@ foldsvg_status fs_sorter_add_hashed(fs_sorter *s, const char *stack, size_t len,
 /* Passes every stack to FN in order, then the sorter is spent. A status other than OK from
  * FN stops and is returned. */
 foldsvg_status fs_sorter_finish(fs_sorter *s, fs_sorted_fn fn, void *user);
-/* The same, each stack with the positions of its ';' from its shared bytes on when a
- * second thread merges the runs (fs_relay_run_split: found there, off FN's thread); SEMIS
- * is NULL when the merge runs on FN's thread (nothing was spilled). */
+/* The same, stacks with the positions of their ';' from their shared bytes on when a
+ * second thread merges the runs and has time for it (fs_relay_run_split); SEMIS is NULL
+ * for the others, and for all when the merge runs on FN's thread (nothing was spilled). */
 foldsvg_status fs_sorter_finish_split(fs_sorter *s, fs_relay_item_fn fn, void *user);
 
 /* Runs written so far (for tests and statistics). */
