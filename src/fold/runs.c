@@ -39,9 +39,11 @@ void fs_runfile_close(fs_runfile *f)
 
 static foldsvg_status flush(fs_runfile *f)
 {
+    /* at the buffer's place in the file: a discarded run's bytes are written over */
+    off_t at = (off_t)(f->size - f->buf_len);
     size_t done = 0;
     while (done < f->buf_len) {
-        ssize_t w = write(f->fd, f->buf + done, f->buf_len - done);
+        ssize_t w = pwrite(f->fd, f->buf + done, f->buf_len - done, at + (off_t)done);
         if (w < 0 && errno == EINTR)
             continue;
         if (w <= 0)
@@ -107,6 +109,12 @@ foldsvg_status fs_run_end(fs_runfile *f, fs_run *r)
 {
     r->len = f->size - r->off;
     return flush(f);
+}
+
+void fs_run_discard(fs_runfile *f, const fs_run *r)
+{
+    f->buf_len = 0;
+    f->size = r->off;
 }
 
 foldsvg_status fs_run_reader_init(fs_run_reader *r, const fs_runfile *f, fs_run run, size_t bufsize)

@@ -49,6 +49,8 @@ foldsvg_status fs_run_put(fs_runfile *f, const char *stack, size_t len, size_t s
                           uint64_t count, uint64_t before, int is_diff);
 /* Ends the run (its bytes reach the file). */
 foldsvg_status fs_run_end(fs_runfile *f, fs_run *r);
+/* Drops the run begun last, not ended: the next run starts where it did. */
+void fs_run_discard(fs_runfile *f, const fs_run *r);
 
 /* A reader for RUN with a read buffer of BUFSIZE bytes. */
 foldsvg_status fs_run_reader_init(fs_run_reader *r, const fs_runfile *f, fs_run run,

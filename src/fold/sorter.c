@@ -1,6 +1,7 @@
 #include "fold/sorter.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,7 +20,13 @@ typedef struct counts {
     int is_diff;
 } counts;
 
-enum { DEFAULT_BUDGET = 32 << 20, DEFAULT_FANIN = 64, READ_BUF = 128 << 10, PREFETCH = 4 };
+enum {
+    DEFAULT_BUDGET = 32 << 20,
+    DEFAULT_FANIN = 64,
+    READ_BUF = 128 << 10,
+    PREFETCH = 4,
+    STOP_EVERY = 64 /* stacks written between looks at stop_writing */
+};
 
 /* The distinct stacks of one chunk and their summed counts, by map entry. */
 typedef struct chunk {
@@ -47,8 +54,10 @@ struct fs_sorter {
     pthread_cond_t cv;
     chunk *job;            /* handed to the worker; NULL when it is idle */
     foldsvg_status job_st; /* the first failure of a job */
-    int finishing;         /* the input has ended: a job still sorting stays in memory */
     size_t sorted_here;    /* chunks sorted by the adding thread (fs_sorter_sorted_here) */
+    /* the input has ended: the worker's chunk, being sorted or written, stays in memory */
+    atomic_int stop_writing;
+    size_t writes_stopped; /* fs_sorter_writes_stopped */
 };
 
 foldsvg_status fs_sorter_new(fs_sorter **out, size_t budget, unsigned fanin)
@@ -63,6 +72,7 @@ foldsvg_status fs_sorter_new(fs_sorter **out, size_t budget, unsigned fanin)
         fs_strmap_init(&s->chunks[i].map, FS_STRMAP_OWNED);
     s->cur = &s->chunks[0];
     s->file.fd = -1;
+    atomic_init(&s->stop_writing, 0);
     return FOLDSVG_OK;
 }
 
@@ -111,6 +121,16 @@ size_t fs_sorter_sorted_here(fs_sorter *s)
     return s->sorted_here;
 }
 
+size_t fs_sorter_writes_stopped(fs_sorter *s)
+{
+    if (!s->have_worker)
+        return s->writes_stopped;
+    pthread_mutex_lock(&s->mu);
+    size_t n = s->writes_stopped;
+    pthread_mutex_unlock(&s->mu);
+    return n;
+}
+
 /* The memory a chunk holds: its stacks' bytes, the map's tables (key pointer, length and hash
  * per entry; the slots), the counts, at the capacities they grew to, and the order that
  * sorting it will take. Short stacks cost more in tables than in bytes. */
@@ -146,9 +166,13 @@ static foldsvg_status push_run(fs_sorter *s, fs_run r)
     return FOLDSVG_OK;
 }
 
-/* Writes chunk C, sorted in ORDER (freed here), as a run and empties it. */
-static foldsvg_status write_sorted(fs_sorter *s, chunk *c, uint32_t *order)
+/* Writes chunk C, sorted in ORDER, as a run and empties it. MAY_STOP: FS_STOP, the run
+ * dropped and C as it was, once the input has ended (C is then merged from memory: the
+ * rest of its writing would only delay the final merge, which reads it back at once). */
+static foldsvg_status write_sorted(fs_sorter *s, chunk *c, const uint32_t *order, int may_stop)
 {
+    if (may_stop && atomic_load_explicit(&s->stop_writing, memory_order_relaxed))
+        return FS_STOP;
     foldsvg_status st = FOLDSVG_OK;
     if (s->file.fd < 0)
         st = fs_runfile_open(&s->file);
@@ -159,6 +183,11 @@ static foldsvg_status write_sorted(fs_sorter *s, chunk *c, uint32_t *order)
     const char *prev = NULL;
     size_t prev_len = 0;
     for (uint32_t i = 0; st == FOLDSVG_OK && i < n; i++) {
+        if (may_stop && i % STOP_EVERY == 0 &&
+            atomic_load_explicit(&s->stop_writing, memory_order_relaxed)) {
+            fs_run_discard(&s->file, &r);
+            return FS_STOP;
+        }
         if (i + PREFETCH < n)
             FS_PREFETCH(fs_strmap_key(m, order[i + PREFETCH]));
         uint32_t e = order[i];
@@ -170,7 +199,6 @@ static foldsvg_status write_sorted(fs_sorter *s, chunk *c, uint32_t *order)
         prev = stack;
         prev_len = len;
     }
-    free(order);
     if (st == FOLDSVG_OK)
         st = fs_run_end(&s->file, &r);
     if (st == FOLDSVG_OK && s->have_worker) {
@@ -199,14 +227,15 @@ static void *work(void *arg)
         uint32_t *order = c->sorted;
         c->sorted = NULL;
         foldsvg_status st = order ? FOLDSVG_OK : sort_chunk(c, &order);
+        if (st == FOLDSVG_OK)
+            st = write_sorted(s, c, order, 1);
         pthread_mutex_lock(&s->mu);
-        if (st == FOLDSVG_OK && s->finishing) {
-            /* merged from memory: no point writing what is read back at once */
+        if (st == FS_STOP) { /* merged from memory */
             c->order = order;
-        } else if (st == FOLDSVG_OK) {
-            pthread_mutex_unlock(&s->mu);
-            st = write_sorted(s, c, order);
-            pthread_mutex_lock(&s->mu);
+            s->writes_stopped++;
+            st = FOLDSVG_OK;
+        } else {
+            free(order);
         }
         if (st && !s->job_st)
             s->job_st = st;
@@ -250,7 +279,10 @@ static foldsvg_status spill(fs_sorter *s)
     if (!s->have_worker) {
         uint32_t *order;
         foldsvg_status st = sort_chunk(s->cur, &order);
-        return st ? st : write_sorted(s, s->cur, order);
+        if (st == FOLDSVG_OK)
+            st = write_sorted(s, s->cur, order, 0);
+        free(order);
+        return st;
     }
     /* The worker still on the chunk before: sorting and writing a chunk takes it longer
      * than filling one takes this thread, which sorts its own chunk meanwhile instead of
@@ -477,11 +509,7 @@ static foldsvg_status produce_final(void *user, fs_sorted_fn emit, void *emit_us
 /* FN or IFN takes the stacks (IFN: with their ';' when a thread merges). */
 static foldsvg_status finish(fs_sorter *s, fs_sorted_fn fn, fs_relay_item_fn ifn, void *user)
 {
-    if (s->have_worker) {
-        pthread_mutex_lock(&s->mu);
-        s->finishing = 1;
-        pthread_mutex_unlock(&s->mu);
-    }
+    atomic_store_explicit(&s->stop_writing, 1, memory_order_relaxed);
     /* the last chunk sorts while the worker finishes the one before */
     foldsvg_status st = sort_chunk(s->cur, &s->cur->order);
     foldsvg_status wst = wait_idle(s);

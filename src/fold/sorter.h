@@ -43,5 +43,8 @@ size_t fs_sorter_runs(fs_sorter *s);
 /* Chunks the adding thread sorted itself while the worker was still busy with the one
  * before (for tests and statistics). */
 size_t fs_sorter_sorted_here(fs_sorter *s);
+/* Runs whose writing stopped when the input ended, their chunk merged from memory (for
+ * tests and statistics; after fs_sorter_finish). */
+size_t fs_sorter_writes_stopped(fs_sorter *s);
 
 #endif
