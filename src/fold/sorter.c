@@ -37,9 +37,11 @@ typedef struct chunk {
     uint32_t *sorted; /* sorted by the thread that filled it, handed over to be written */
 } chunk;
 
-/* A full chunk is sorted and written by a worker thread while the next one fills: the two
- * take about as long, so an input of many distinct stacks is read and sorted at once. The
- * worker owns the file and the run list until it is joined. */
+/* A full chunk is sorted and written by a worker thread while the next one fills, so an
+ * input of many distinct stacks is read and sorted at once; sorting and writing take
+ * longer than filling, so a chunk full before the worker is done is sorted by the thread
+ * that filled it, and the worker only writes it. The worker owns the file and the run
+ * list until it is joined. */
 struct fs_sorter {
     size_t budget;
     unsigned fanin;
