@@ -15,7 +15,7 @@
 
 typedef struct fs_sorter fs_sorter;
 
-/* BUDGET: bytes of memory for a chunk (0: the default, 32 MiB); two chunks may be held at
+/* BUDGET: bytes of memory for a chunk (0: the default, 8 MiB); two chunks may be held at
  * once, one filling while the other is written. FANIN: most runs merged at once (0:
  * the default); more runs are merged in rounds. */
 foldsvg_status fs_sorter_new(fs_sorter **out, size_t budget, unsigned fanin);
