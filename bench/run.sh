@@ -98,7 +98,12 @@ for w in sorted shuffled repeated; do
     f="$data/$w.folded"
     pair "wc-l" "wc -l $f" -- "$w.folded->svg --hash" "$bin" -q --hash "$f" -o "$data/out.svg"
     row "$(size "$f")" "$base" "$run"
+    if [ "$w" = shuffled ]; then shuffled_run=$run; fi
 done
+# the sorter with more runs than its fan-in of 64 (about 75 of 2 MiB chunks: one merge round
+# before the final merge), against the default budget (about 19 runs of 8 MiB chunks)
+run=$(measure "shuffled --sort-buffer 4M" "$bin" -q --hash --sort-buffer 4M "$data/shuffled.folded" -o "$data/out.svg")
+row "$(size "$data/shuffled.folded")" "$shuffled_run" "$run"
 pair "yajl" "$build/yajl_baseline $data/sp1.json" -- "sp1-10M.json->svg" "$bin" -q "$data/sp1.json" -o "$data/out.svg"
 row "$(size "$data/sp1.json")" "$base" "$run"
 # the flame chart of the same trace (its samples in order: memory per stack change), against

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/bytepos.h"
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/thread.h"
@@ -16,8 +17,8 @@ enum { NBATCH = 4, BATCH = 256 << 10 };
 
 typedef struct record {
     uint64_t count, before;
-    size_t len, shared;
-    int is_diff;
+    size_t len, shared, nsemis; /* the ';' positions follow the stack's bytes */
+    int is_diff, has_semis;
 } record;
 
 typedef struct batch {
@@ -37,6 +38,10 @@ struct fs_relay {
     pthread_t thread;
     int have_mu, have_cv, threaded;
     int unbounded; /* no thread: the producer ran first, into one growing batch */
+    int split;     /* the ';' of each stack past its shared bytes may be found here... */
+    int scanning;  /* ...and are, in the batch being filled */
+    uint32_t *scan;
+    size_t scan_cap;
     /* the consumer's place: in batch tail % NBATCH while HOLDING */
     size_t at;
     int holding;
@@ -56,6 +61,10 @@ static foldsvg_status publish(fs_relay *r)
     pthread_cond_broadcast(&r->cv);
     while (r->head - r->tail == NBATCH && !r->consumed)
         pthread_cond_wait(&r->cv, &r->mu);
+    /* The ';' are found on the side with time to spare: here while the consumer has full
+     * batches waiting beside the one it reads (it is the slower), by the consumer when it
+     * is about to wait for this one. */
+    r->scanning = r->split && r->head - r->tail >= 2;
     foldsvg_status st = r->consumed;
     pthread_mutex_unlock(&r->mu);
     if (st == FOLDSVG_OK)
@@ -68,7 +77,15 @@ static foldsvg_status emit(void *user, const char *stack, size_t len, size_t sha
 {
     fs_relay *r = user;
     batch *b = &r->b[r->head % NBATCH];
-    size_t need = sizeof(record) + padded(len);
+    size_t nsemis = 0;
+    /* the positions are uint32_t: past that the consumer finds them */
+    int has_semis = r->scanning && len <= UINT32_MAX;
+    if (has_semis) {
+        size_t from = shared == SIZE_MAX ? 0 : shared < len ? shared : len;
+        FS_FORWARD_IF_ERROR(fs_byte_positions_add(stack + from, len - from, ';', (uint32_t)from,
+                                                  &r->scan, &r->scan_cap, &nsemis));
+    }
+    size_t need = sizeof(record) + padded(len) + padded(nsemis * sizeof(uint32_t));
     if (need < len)
         return FOLDSVG_E_NOMEM;
     if (!r->unbounded && b->len > 0 && b->cap - b->len < need) {
@@ -86,10 +103,12 @@ static foldsvg_status emit(void *user, const char *stack, size_t len, size_t sha
         FS_FORWARD_IF_ERROR(fs_resize(&b->data, cap, 1));
         b->cap = cap;
     }
-    record h = {count, before, len, shared, is_diff};
+    record h = {count, before, len, shared, nsemis, is_diff, has_semis};
     memcpy(b->data + b->len, &h, sizeof h);
     if (len)
         memcpy(b->data + b->len + sizeof h, stack, len);
+    if (nsemis)
+        memcpy(b->data + b->len + sizeof h + padded(len), r->scan, nsemis * sizeof(uint32_t));
     b->len += need;
     return FOLDSVG_OK;
 }
@@ -116,18 +135,20 @@ static void relay_free(fs_relay *r)
         pthread_mutex_destroy(&r->mu);
     for (int i = 0; i < NBATCH; i++)
         free(r->b[i].data);
+    free(r->scan);
     free(r);
 }
 
 /* A relay with its producer running. INLINE_OK: without a thread, run the producer here
  * into memory; else FS_STOP (nothing ran). */
 static foldsvg_status relay_start(fs_relay **out, fs_relay_producer produce, void *produce_user,
-                                  int inline_ok)
+                                  int inline_ok, int split)
 {
     *out = NULL;
     fs_relay *r = calloc(1, sizeof *r);
     if (!r)
         return FOLDSVG_E_NOMEM;
+    r->split = r->scanning = split;
     r->produce = produce;
     r->produce_user = produce_user;
     int ok = 1;
@@ -159,7 +180,7 @@ static foldsvg_status relay_start(fs_relay **out, fs_relay_producer produce, voi
 
 foldsvg_status fs_relay_start(fs_relay **out, fs_relay_producer produce, void *produce_user)
 {
-    return relay_start(out, produce, produce_user, 1);
+    return relay_start(out, produce, produce_user, 1, 0);
 }
 
 foldsvg_status fs_relay_next(fs_relay *r, fs_relay_item *it, int *done)
@@ -171,13 +192,17 @@ foldsvg_status fs_relay_next(fs_relay *r, fs_relay_item *it, int *done)
             if (r->at < b->len) {
                 record h;
                 memcpy(&h, b->data + r->at, sizeof h);
-                *it = (fs_relay_item){(const char *)b->data + r->at + sizeof h,
-                                      h.len,
-                                      h.shared,
-                                      h.count,
-                                      h.before,
-                                      h.is_diff};
-                r->at += sizeof h + padded(h.len);
+                const unsigned char *stack = b->data + r->at + sizeof h;
+                *it = (fs_relay_item){
+                    (const char *)stack,
+                    h.len,
+                    h.shared,
+                    h.count,
+                    h.before,
+                    h.is_diff,
+                    h.has_semis ? (const uint32_t *)(const void *)(stack + padded(h.len)) : NULL,
+                    h.nsemis};
+                r->at += sizeof h + padded(h.len) + padded(h.nsemis * sizeof(uint32_t));
                 return FOLDSVG_OK;
             }
             r->holding = 0;
@@ -224,24 +249,50 @@ foldsvg_status fs_relay_end(fs_relay *r)
     return relay_end(r, FS_STOP);
 }
 
-foldsvg_status fs_relay_run(fs_relay_producer produce, void *produce_user, fs_sorted_fn fn,
-                            void *fn_user)
+foldsvg_status fs_relay_items_emit(void *user, const char *stack, size_t len, size_t shared,
+                                   uint64_t count, uint64_t before, int is_diff)
+{
+    const fs_relay_items *d = user;
+    fs_relay_item it = {stack, len, shared, count, before, is_diff, NULL, 0};
+    return d->fn(d->user, &it);
+}
+
+/* FN or IFN takes the stacks; SPLIT: with their ';' found on the producer's thread. */
+static foldsvg_status relay_run(fs_relay_producer produce, void *produce_user, fs_sorted_fn fn,
+                                fs_relay_item_fn ifn, void *fn_user, int split)
 {
     fs_relay *r;
-    foldsvg_status st = relay_start(&r, produce, produce_user, 0);
-    if (st)
+    foldsvg_status st = relay_start(&r, produce, produce_user, 0, split);
+    if (st && fn)
         return produce(produce_user, fn, fn_user);
+    if (st) {
+        fs_relay_items d = {ifn, fn_user};
+        return produce(produce_user, fs_relay_items_emit, &d);
+    }
     for (;;) {
         fs_relay_item it;
         int done;
         st = fs_relay_next(r, &it, &done);
         if (st || done)
             break;
-        st = fn(fn_user, it.stack, it.len, it.shared, it.count, it.before, it.is_diff);
+        st = fn ? fn(fn_user, it.stack, it.len, it.shared, it.count, it.before, it.is_diff)
+                : ifn(fn_user, &it);
         if (st)
             break;
     }
     /* the consumer's failure stops the producer and is what counts */
     foldsvg_status pst = relay_end(r, st ? st : FS_STOP);
     return st ? st : pst;
+}
+
+foldsvg_status fs_relay_run(fs_relay_producer produce, void *produce_user, fs_sorted_fn fn,
+                            void *fn_user)
+{
+    return relay_run(produce, produce_user, fn, NULL, fn_user, 0);
+}
+
+foldsvg_status fs_relay_run_split(fs_relay_producer produce, void *produce_user,
+                                  fs_relay_item_fn fn, void *fn_user)
+{
+    return relay_run(produce, produce_user, NULL, fn, fn_user, 1);
 }

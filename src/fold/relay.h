@@ -28,15 +28,38 @@ typedef foldsvg_status (*fs_relay_producer)(void *user, fs_sorted_fn emit, void 
 foldsvg_status fs_relay_run(fs_relay_producer produce, void *produce_user, fs_sorted_fn fn,
                             void *fn_user);
 
-/* The same, taken one stack at a time: fs_relay_next pulls what PRODUCE emits. */
-typedef struct fs_relay fs_relay;
-
 typedef struct fs_relay_item {
     const char *stack;  /* valid until the next fs_relay_next or fs_relay_end */
     size_t len, shared; /* fs_sorted_fn's */
     uint64_t count, before;
     int is_diff;
+    /* fs_relay_run_split: where STACK's ';' lie from SHARED on (all of them when SHARED is
+     * SIZE_MAX), in order, as fs_stream_add_split takes them; else NULL */
+    const uint32_t *semis;
+    size_t nsemis;
 } fs_relay_item;
+
+typedef foldsvg_status (*fs_relay_item_fn)(void *user, const fs_relay_item *it);
+
+/* An fs_sorted_fn that passes each stack on to an item consumer (USER: an fs_relay_items),
+ * SEMIS NULL: for a producer run on the consumer's thread. */
+typedef struct fs_relay_items {
+    fs_relay_item_fn fn;
+    void *user;
+} fs_relay_items;
+foldsvg_status fs_relay_items_emit(void *user, const char *stack, size_t len, size_t shared,
+                                   uint64_t count, uint64_t before, int is_diff);
+
+/* fs_relay_run whose second thread may also find the ';' of each stack past the bytes it
+ * shares with the one before (the consumer's merge splits stacks into frames there, and
+ * would look for them itself): it does while the consumer is the slower of the two, so
+ * that the work goes to the thread with time to spare. SEMIS is NULL for the stacks it
+ * left to the consumer, and for all without a second thread. */
+foldsvg_status fs_relay_run_split(fs_relay_producer produce, void *produce_user,
+                                  fs_relay_item_fn fn, void *fn_user);
+
+/* The same, taken one stack at a time: fs_relay_next pulls what PRODUCE emits. */
+typedef struct fs_relay fs_relay;
 
 /* Starts PRODUCE on a second thread. Without one (none can be started) PRODUCE runs here and
  * now, everything it emits kept in memory. FOLDSVG_E_NOMEM. */

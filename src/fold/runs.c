@@ -7,7 +7,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "util/mismatch.h"
 #include "util/tmpfile.h"
 
 enum { WRITE_BUF = 1 << 20, MAX_VARINT = 10 };
@@ -34,16 +33,17 @@ void fs_runfile_close(fs_runfile *f)
     if (f->fd >= 0)
         close(f->fd);
     free(f->buf);
-    fs_buf_free(&f->prev);
     memset(f, 0, sizeof *f);
     f->fd = -1;
 }
 
 static foldsvg_status flush(fs_runfile *f)
 {
+    /* at the buffer's place in the file: a discarded run's bytes are written over */
+    off_t at = (off_t)(f->size - f->buf_len);
     size_t done = 0;
     while (done < f->buf_len) {
-        ssize_t w = write(f->fd, f->buf + done, f->buf_len - done);
+        ssize_t w = pwrite(f->fd, f->buf + done, f->buf_len - done, at + (off_t)done);
         if (w < 0 && errno == EINTR)
             continue;
         if (w <= 0)
@@ -88,13 +88,11 @@ void fs_run_begin(fs_runfile *f, fs_run *r)
 {
     r->off = f->size;
     r->len = 0;
-    fs_buf_clear(&f->prev);
 }
 
-foldsvg_status fs_run_put(fs_runfile *f, const char *stack, size_t len, uint64_t count,
-                          uint64_t before, int is_diff)
+foldsvg_status fs_run_put(fs_runfile *f, const char *stack, size_t len, size_t shared,
+                          uint64_t count, uint64_t before, int is_diff)
 {
-    size_t shared = fs_mismatch(stack, f->prev.data, len < f->prev.len ? len : f->prev.len);
     unsigned char head[2 * MAX_VARINT];
     size_t n = encode_varint(head, shared);
     n += encode_varint(head + n, (uint64_t)(len - shared) << 1 | (is_diff != 0));
@@ -104,19 +102,19 @@ foldsvg_status fs_run_put(fs_runfile *f, const char *stack, size_t len, uint64_t
     n = encode_varint(head, count);
     if (is_diff)
         n += encode_varint(head + n, before);
-    if (st == FOLDSVG_OK)
-        st = put_bytes(f, head, n);
-    if (st)
-        return st;
-    f->prev.len = shared;
-    return fs_buf_append(&f->prev, stack + shared, len - shared) == 0 ? FOLDSVG_OK
-                                                                      : FOLDSVG_E_NOMEM;
+    return st == FOLDSVG_OK ? put_bytes(f, head, n) : st;
 }
 
 foldsvg_status fs_run_end(fs_runfile *f, fs_run *r)
 {
     r->len = f->size - r->off;
     return flush(f);
+}
+
+void fs_run_discard(fs_runfile *f, const fs_run *r)
+{
+    f->buf_len = 0;
+    f->size = r->off;
 }
 
 foldsvg_status fs_run_reader_init(fs_run_reader *r, const fs_runfile *f, fs_run run, size_t bufsize)

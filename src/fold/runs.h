@@ -17,7 +17,6 @@ typedef struct fs_runfile {
     uint64_t size;  /* bytes in the file, buffered ones included */
     char *buf;      /* the write buffer */
     size_t buf_len; /* bytes in buf, not yet written */
-    fs_buf prev;    /* the last stack written, for the shared prefix */
 } fs_runfile;
 
 typedef struct fs_run {
@@ -42,12 +41,16 @@ void fs_runfile_close(fs_runfile *f);
 
 /* Starts a run at the end of the file. */
 void fs_run_begin(fs_runfile *f, fs_run *r);
-/* Appends a record; stacks must come in byte order. FOLDSVG_E_IO when the file cannot be
- * written (a full disk), FOLDSVG_E_NOMEM. */
-foldsvg_status fs_run_put(fs_runfile *f, const char *stack, size_t len, uint64_t count,
-                          uint64_t before, int is_diff);
+/* Appends a record; stacks must come in byte order. SHARED: the bytes STACK shares with the
+ * stack put before it in the run (0 for the first): the writer of a run knows it already
+ * (the sort, the merge), so the run keeps no copy of the stack before. FOLDSVG_E_IO when
+ * the file cannot be written (a full disk). */
+foldsvg_status fs_run_put(fs_runfile *f, const char *stack, size_t len, size_t shared,
+                          uint64_t count, uint64_t before, int is_diff);
 /* Ends the run (its bytes reach the file). */
 foldsvg_status fs_run_end(fs_runfile *f, fs_run *r);
+/* Drops the run begun last, not ended: the next run starts where it did. */
+void fs_run_discard(fs_runfile *f, const fs_run *r);
 
 /* A reader for RUN with a read buffer of BUFSIZE bytes. */
 foldsvg_status fs_run_reader_init(fs_run_reader *r, const fs_runfile *f, fs_run run,

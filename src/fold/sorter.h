@@ -15,7 +15,7 @@
 
 typedef struct fs_sorter fs_sorter;
 
-/* BUDGET: bytes of memory for a chunk (0: the default, 32 MiB); two chunks may be held at
+/* BUDGET: bytes of memory for a chunk (0: the default, 8 MiB); two chunks may be held at
  * once, one filling while the other is written. FANIN: most runs merged at once (0:
  * the default); more runs are merged in rounds. */
 foldsvg_status fs_sorter_new(fs_sorter **out, size_t budget, unsigned fanin);
@@ -33,8 +33,18 @@ foldsvg_status fs_sorter_add_hashed(fs_sorter *s, const char *stack, size_t len,
 /* Passes every stack to FN in order, then the sorter is spent. A status other than OK from
  * FN stops and is returned. */
 foldsvg_status fs_sorter_finish(fs_sorter *s, fs_sorted_fn fn, void *user);
+/* The same, stacks with the positions of their ';' from their shared bytes on when a
+ * second thread merges the runs and has time for it (fs_relay_run_split); SEMIS is NULL
+ * for the others, and for all when the merge runs on FN's thread (nothing was spilled). */
+foldsvg_status fs_sorter_finish_split(fs_sorter *s, fs_relay_item_fn fn, void *user);
 
 /* Runs written so far (for tests and statistics). */
 size_t fs_sorter_runs(fs_sorter *s);
+/* Chunks the adding thread sorted itself while the worker was still busy with the one
+ * before (for tests and statistics). */
+size_t fs_sorter_sorted_here(fs_sorter *s);
+/* Runs whose writing stopped when the input ended, their chunk merged from memory (for
+ * tests and statistics; after fs_sorter_finish). */
+size_t fs_sorter_writes_stopped(fs_sorter *s);
 
 #endif

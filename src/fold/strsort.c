@@ -27,7 +27,7 @@ typedef struct sorter {
     const uint32_t *lens;
 } sorter;
 
-enum { SMALL = 16, PREFETCH = 8 };
+enum { SMALL = 16, PREFETCH = 8, PREFETCH_NEAR = 4, PREFETCH_SPAN = 1024 };
 
 static uint64_t digit_at(const sorter *s, uint32_t i, size_t depth)
 {
@@ -75,6 +75,9 @@ static size_t common_prefix(const sorter *s, const item *v, size_t n, size_t dep
     const char *first = s->keys[v[0].idx] + depth;
     size_t common = s->lens[v[0].idx] - depth;
     for (size_t i = 1; i < n && common > 0; i++) {
+        /* each string is read from DEPTH on, the next ones' lines asked for meanwhile */
+        if (i + PREFETCH_NEAR < n)
+            fs_prefetch_span(s->keys[v[i + PREFETCH_NEAR].idx] + depth, common, PREFETCH_SPAN);
         size_t len = s->lens[v[i].idx] - depth;
         common = fs_mismatch(first, s->keys[v[i].idx] + depth, len < common ? len : common);
     }

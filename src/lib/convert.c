@@ -117,14 +117,15 @@ static void on_warn(void *user, const foldsvg_error *w)
     fs_warn(c->o, w);
 }
 
-/* The sorter's output, in order, into the merge. */
-static foldsvg_status on_sorted(void *user, const char *stack, size_t len, size_t shared,
-                                uint64_t count, uint64_t before, int is_diff)
+/* The sorter's output, in order, into the merge (the ';' found by the sorter's merge
+ * thread, when it has one). */
+static foldsvg_status on_sorted(void *user, const fs_relay_item *it)
 {
     stream_ctx *c = user;
     int out_of_order;
-    foldsvg_status st = fs_stream_add_split(&c->s, stack, len, NULL, 0, shared, count, before,
-                                            is_diff, &out_of_order);
+    foldsvg_status st =
+        fs_stream_add_split(&c->s, it->stack, it->len, it->semis, it->nsemis, it->shared, it->count,
+                            it->before, it->is_diff, &out_of_order);
     if (st == FOLDSVG_OK && out_of_order) {
         c->unsorted_runs = 1;
         return FS_STOP;
@@ -269,7 +270,7 @@ static foldsvg_status sort_into_stream(stream_ctx *c, foldsvg_error *err)
     if (fs_stream_init(&c->s, c->o->svg.minwidth) != FOLDSVG_OK)
         return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
     c->s.final_total = c->total; /* the sum of every line read */
-    foldsvg_status st = fs_sorter_finish(c->sorter, on_sorted, c);
+    foldsvg_status st = fs_sorter_finish_split(c->sorter, on_sorted, c);
     if (st == FOLDSVG_E_IO) {
         c->route = ROUTE_PROFILE;
         return FOLDSVG_OK;

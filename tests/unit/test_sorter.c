@@ -8,6 +8,7 @@
 #include "fold/sorter.h"
 #include "fold/strsort.h"
 #include "testutil.h"
+#include "util/mismatch.h"
 
 static unsigned long long rng_state;
 static unsigned rnd(unsigned n)
@@ -157,13 +158,16 @@ START_TEST(runs_round_trip)
     size_t n = sizeof recs / sizeof recs[0];
     fs_run r1, r2;
     fs_run_begin(&f, &r1);
-    for (size_t i = 0; i < n; i++)
-        ck_assert_int_eq(
-            fs_run_put(&f, recs[i].s, recs[i].len, recs[i].count, recs[i].before, recs[i].diff),
-            FOLDSVG_OK);
+    for (size_t i = 0; i < n; i++) {
+        size_t m = i ? (recs[i].len < recs[i - 1].len ? recs[i].len : recs[i - 1].len) : 0;
+        size_t shared = i ? fs_mismatch(recs[i].s, recs[i - 1].s, m) : 0;
+        ck_assert_int_eq(fs_run_put(&f, recs[i].s, recs[i].len, shared, recs[i].count,
+                                    recs[i].before, recs[i].diff),
+                         FOLDSVG_OK);
+    }
     ck_assert_int_eq(fs_run_end(&f, &r1), FOLDSVG_OK);
     fs_run_begin(&f, &r2);
-    ck_assert_int_eq(fs_run_put(&f, "x", 1, 3, 0, 0), FOLDSVG_OK);
+    ck_assert_int_eq(fs_run_put(&f, "x", 1, 0, 3, 0, 0), FOLDSVG_OK);
     ck_assert_int_eq(fs_run_end(&f, &r2), FOLDSVG_OK);
     /* the shared prefixes make the run smaller than the stacks */
     ck_assert_uint_lt(r1.len, 2 * BIG);
@@ -201,8 +205,9 @@ typedef struct agg {
     uint64_t *count, *before;
     int *diff;
     size_t n, cap, emitted;
-    size_t shared_known; /* emissions that came with their share */
-    int fail_at;         /* > 0: return an error on that emission */
+    size_t shared_known;              /* emissions that came with their share */
+    int fail_at;                      /* > 0: return an error on that emission */
+    size_t with_semis, without_semis; /* fs_sorter_finish_split's items */
 } agg;
 
 static foldsvg_status collect(void *user, const char *stack, size_t len, size_t shared,
@@ -251,6 +256,29 @@ static foldsvg_status collect(void *user, const char *stack, size_t len, size_t 
     return FOLDSVG_OK;
 }
 
+/* An item of fs_sorter_finish_split: its ';' positions, when it has them, must be every
+ * ';' from its shared bytes on (all of them for the first), as the streaming merge takes
+ * them without a look. */
+static foldsvg_status collect_item(void *user, const fs_relay_item *it)
+{
+    agg *a = user;
+    if (it->semis) {
+        size_t from = it->shared == SIZE_MAX ? 0 : it->shared, k = 0;
+        for (size_t i = from; i < it->len; i++) {
+            if (it->stack[i] != ';')
+                continue;
+            ck_assert_uint_lt(k, it->nsemis);
+            ck_assert_uint_eq(it->semis[k], i);
+            k++;
+        }
+        ck_assert_uint_eq(k, it->nsemis);
+        a->with_semis++;
+    } else {
+        a->without_semis++;
+    }
+    return collect(user, it->stack, it->len, it->shared, it->count, it->before, it->is_diff);
+}
+
 static void agg_free(agg *a)
 {
     for (size_t i = 0; i < a->n; i++)
@@ -263,9 +291,14 @@ static void agg_free(agg *a)
     memset(a, 0, sizeof *a);
 }
 
+/* Chunks the last check_sorter's input thread sorted itself; runs whose writing stopped. */
+static size_t last_sorted_here, last_writes_stopped;
+
 /* Lines of random stacks, with repeats, in random order, through a sorter of BUDGET and
- * FANIN; the output must be the model's: the distinct stacks in order with summed counts. */
-static size_t check_sorter(unsigned seed, size_t nlines, size_t budget, unsigned fanin)
+ * FANIN; the output must be the model's: the distinct stacks in order with summed counts.
+ * SPLIT: taken with fs_sorter_finish_split. */
+static size_t check_sorter_split(unsigned seed, size_t nlines, size_t budget, unsigned fanin,
+                                 int split)
 {
     rng_state = seed;
     uint32_t *lens;
@@ -286,9 +319,23 @@ static size_t check_sorter(unsigned seed, size_t nlines, size_t budget, unsigned
         used[k] = 1;
     }
     agg a = {0};
-    ck_assert_int_eq(fs_sorter_finish(so, collect, &a), FOLDSVG_OK);
+    ck_assert_int_eq(split ? fs_sorter_finish_split(so, collect_item, &a)
+                           : fs_sorter_finish(so, collect, &a),
+                     FOLDSVG_OK);
     size_t runs = fs_sorter_runs(so);
+    last_sorted_here = fs_sorter_sorted_here(so);
+    last_writes_stopped = fs_sorter_writes_stopped(so);
     fs_sorter_free(so);
+    if (split) {
+        /* the runs are merged on a thread of their own, which finds the ';' (those of
+         * the first batch at least); the chunks alone are merged here, and the consumer
+         * finds them */
+        if (runs > 0)
+            ck_assert_uint_gt(a.with_semis, 0);
+        else
+            ck_assert_uint_eq(a.with_semis, 0);
+        ck_assert_uint_eq(a.with_semis + a.without_semis, a.emitted);
+    }
     /* the model: the used strings, sorted, equal ones merged */
     uint32_t *order = malloc(ndistinct * sizeof *order);
     ck_assert_int_eq(fs_strsort((const char *const *)s, lens, order, ndistinct), FOLDSVG_OK);
@@ -328,6 +375,11 @@ static size_t check_sorter(unsigned seed, size_t nlines, size_t budget, unsigned
     return runs;
 }
 
+static size_t check_sorter(unsigned seed, size_t nlines, size_t budget, unsigned fanin)
+{
+    return check_sorter_split(seed, nlines, budget, fanin, 0);
+}
+
 START_TEST(sorter_in_memory)
 {
     ck_assert_uint_eq(check_sorter(1, 5000, 0, 0), 0);
@@ -348,6 +400,43 @@ START_TEST(sorter_merges_in_rounds)
     /* more runs than the fan-in: merged a few at a time, more than one round */
     ck_assert_uint_gt(check_sorter(6, 5000, 1024, 2), 8);
     ck_assert_uint_gt(check_sorter(7, 5000, 1024, 3), 8);
+}
+END_TEST
+
+START_TEST(sorter_split_gives_separators)
+{
+    ck_assert_uint_eq(check_sorter_split(8, 3000, 0, 0, 1), 0);
+    ck_assert_uint_gt(check_sorter_split(9, 5000, 4096, 0, 1), 2);
+    ck_assert_uint_gt(check_sorter_split(10, 5000, 1024, 2, 1), 8);
+}
+END_TEST
+
+/* Chunks of a few stacks fill in far less time than the worker takes to sort and write one
+ * (a write call each): the input's thread sorts its own meanwhile and hands it over sorted.
+ * The worker's timing decides how often, so many chunks are tried. */
+START_TEST(sorter_sorts_while_the_worker_writes)
+{
+    size_t here = 0;
+    for (unsigned i = 0; i < 5 && here == 0; i++) {
+        ck_assert_uint_gt(check_sorter(300 + i, 20000, 1024, 0), 100);
+        here += last_sorted_here;
+    }
+    ck_assert_uint_gt(here, 0);
+}
+END_TEST
+
+/* When the input ends while the worker sorts or writes a chunk, it stops (a run being
+ * written is dropped) and the chunk is merged from memory: the output is still every stack
+ * once, the runs of merge rounds after it where the dropped one began. Thread timing
+ * decides when it happens: tried until it does, with and without rounds. */
+START_TEST(sorter_stops_writing_when_the_input_ends)
+{
+    size_t stopped = 0;
+    for (unsigned i = 0; i < 200 && stopped < 2; i++) {
+        check_sorter(400 + i, 3000 + 37 * i, 8192, i % 2 ? 2 : 0);
+        stopped += last_writes_stopped;
+    }
+    ck_assert_uint_gt(stopped, 0);
 }
 END_TEST
 
@@ -500,6 +589,92 @@ START_TEST(relay_passes_everything_in_order)
 }
 END_TEST
 
+/* Sorted stacks with their shares, as the sorter's merge emits them. */
+static const char *const split_stacks[] = {"a;b;c", "a;b;c", "a;b;c;d", "a;bb;c;", ";", "b"};
+
+static foldsvg_status produce_split(void *user, fs_sorted_fn emit, void *emit_user)
+{
+    (void)user;
+    size_t n = sizeof split_stacks / sizeof *split_stacks;
+    foldsvg_status st = FOLDSVG_OK;
+    for (size_t i = 0; st == FOLDSVG_OK && i < n; i++) {
+        size_t len = strlen(split_stacks[i]), shared = SIZE_MAX;
+        if (i > 0) {
+            size_t plen = strlen(split_stacks[i - 1]);
+            shared = fs_mismatch(split_stacks[i], split_stacks[i - 1], len < plen ? len : plen);
+        }
+        st = emit(emit_user, split_stacks[i], len, shared, i + 1, 0, 0);
+    }
+    return st;
+}
+
+static foldsvg_status consume_split(void *user, const fs_relay_item *it)
+{
+    size_t *seen = user;
+    /* the ';' from the shared bytes on: all of the first stack's, none of a repeat's */
+    static const uint32_t want[][3] = {{1, 3}, {0}, {5}, {4, 6}, {0}, {0}};
+    static const size_t nwant[] = {2, 0, 1, 2, 1, 0};
+    size_t i = (*seen)++;
+    ck_assert_uint_eq(it->count, i + 1);
+    ck_assert_uint_eq(it->len, strlen(split_stacks[i]));
+    ck_assert_ptr_nonnull(it->semis);
+    ck_assert_uint_eq(it->nsemis, nwant[i]);
+    for (size_t k = 0; k < nwant[i]; k++)
+        ck_assert_uint_eq(it->semis[k], want[i][k]);
+    return FOLDSVG_OK;
+}
+
+/* Many stacks "i;i;...": the producer finds the ';' of the batches the consumer is slower
+ * with; either side's must be right. */
+static foldsvg_status produce_many(void *user, fs_sorted_fn emit, void *emit_user)
+{
+    size_t n = *(const size_t *)user;
+    char buf[64], prev[64];
+    size_t plen = 0;
+    foldsvg_status st = FOLDSVG_OK;
+    for (size_t i = 0; st == FOLDSVG_OK && i < n; i++) {
+        int len = snprintf(buf, sizeof buf, "%08zu;%zu;%zu", i, i % 7, i % 3);
+        size_t m = (size_t)len < plen ? (size_t)len : plen;
+        st = emit(emit_user, buf, (size_t)len, i ? fs_mismatch(buf, prev, m) : SIZE_MAX, 1, 0, 0);
+        memcpy(prev, buf, (size_t)len);
+        plen = (size_t)len;
+    }
+    return st;
+}
+
+static foldsvg_status consume_many(void *user, const fs_relay_item *it)
+{
+    agg *a = user;
+    a->emitted++;
+    if (!it->semis) {
+        a->without_semis++;
+        return FOLDSVG_OK;
+    }
+    a->with_semis++;
+    size_t from = it->shared == SIZE_MAX ? 0 : it->shared, k = 0;
+    for (size_t i = from; i < it->len; i++)
+        if (it->stack[i] == ';') {
+            ck_assert_uint_lt(k, it->nsemis);
+            ck_assert_uint_eq(it->semis[k++], i);
+        }
+    ck_assert_uint_eq(k, it->nsemis);
+    return FOLDSVG_OK;
+}
+
+START_TEST(relay_split_finds_separators)
+{
+    /* one batch: the producer finds them before it knows which side is the slower */
+    size_t seen = 0;
+    ck_assert_int_eq(fs_relay_run_split(produce_split, NULL, consume_split, &seen), FOLDSVG_OK);
+    ck_assert_uint_eq(seen, sizeof split_stacks / sizeof *split_stacks);
+    size_t n = 200000;
+    agg a = {0};
+    ck_assert_int_eq(fs_relay_run_split(produce_many, &n, consume_many, &a), FOLDSVG_OK);
+    ck_assert_uint_eq(a.emitted, n);
+    ck_assert_uint_gt(a.with_semis, 0);
+}
+END_TEST
+
 START_TEST(relay_failures)
 {
     prod p = {300000, 0, 1};
@@ -525,11 +700,15 @@ int main(void)
     tcase_add_test(tc, sorter_spills_and_merges);
     tcase_add_test(tc, sorter_merges_in_rounds);
     tcase_add_test(tc, sorter_rounds_beside_two_chunks);
+    tcase_add_test(tc, sorter_split_gives_separators);
+    tcase_add_test(tc, sorter_sorts_while_the_worker_writes);
+    tcase_add_test(tc, sorter_stops_writing_when_the_input_ends);
     tcase_add_test(tc, sorter_overflow);
     tcase_add_test(tc, sorter_without_temporary_files);
     tcase_add_test(tc, sorter_stops_on_consumer_failure);
     tcase_add_test(tc, relay_passes_everything_in_order);
     tcase_add_test(tc, relay_failures);
+    tcase_add_test(tc, relay_split_finds_separators);
     suite_add_tcase(s, tc);
     return fs_test_run(s);
 }
