@@ -14,6 +14,7 @@
 #include <yajl/yajl_parse.h>
 
 #include "parse/firefox_samples.h"
+#include "parse/firefox_split.h"
 #include "util/grow.h"
 
 /* What a JSON value (or container) means at its place in the document. */
@@ -170,6 +171,8 @@ static void set_hot(ff_parser *p)
     const ff_frame *f = p->depth ? &p->st[p->depth - 1] : NULL;
     p->hot = f && f->role == R_S_DATA ? FF_HOT_SDATA : FF_HOT_NONE;
     p->sthr = f ? f->thr : NULL;
+    if (p->split)
+        ff_split_where(p);
 }
 
 /* Cell K of the open sample row, which holds C: only two columns are kept. */
@@ -808,8 +811,12 @@ foldsvg_status ff_parse_input(fs_input *in, ff_profile *root, ff_queue *q, folds
     p.can_reread = fs_input_can_reopen(in);
     if (!(p.rr = fs_json_reread_new(in, fs_input_offset(in), NULL, 0)))
         return fs_error(err, FOLDSVG_E_NOMEM, file, "out of memory");
+    /* sample rows parsed on the reading thread too (none when out of memory) */
+    if ((p.split = ff_split_new()))
+        p.j.split = ff_split_hooks(p.split);
     foldsvg_status st = fs_json_parse(&p.j, &callbacks, &p, in, NULL, 0, file, NULL, 0, err);
     parser_free(&p);
+    ff_split_free(p.split);
     return st;
 }
 

@@ -161,6 +161,51 @@ static foldsvg_status stopped(fs_json *j, yajl_status ys, const unsigned char *c
     return fs_error_at_offset(err, code, file, off, "%s", what);
 }
 
+/* yajl over CHUNK[a, b), whose byte 0 is the text's byte BASE; the capture follows it. A
+ * failed capture is *CST (recorded in J). */
+static yajl_status piece(fs_json *j, const unsigned char *chunk, size_t a, size_t b, uint64_t base,
+                         foldsvg_status *cst)
+{
+    j->base = base + a;
+    j->chunk = chunk + a;
+    yajl_status ys = a < b ? yajl_parse(j->h, chunk + a, b - a) : yajl_status_ok;
+    if (ys == yajl_status_ok && j->capture)
+        *cst = capture_to(j, base + b);
+    return ys;
+}
+
+/* yajl over CHUNK[0, n) (the text from BASE on); when the job that read it ahead found a
+ * range of it (SLOT), the range's findings stand in for its bytes if the parse is where
+ * the range begins (parse/json.h). *FAILED: the reader's TAKE failed (recorded in J). */
+static yajl_status parse_chunk(fs_json *j, void *ctx, const unsigned char *chunk, size_t n,
+                               uint64_t base, const void *slot, foldsvg_status *cst, int *failed)
+{
+    const fs_json_split *sp = j->split;
+    size_t at = 0, from, to;
+    yajl_status ys = yajl_status_ok;
+    if (slot && sp && !j->capture && sp->range(slot, &from, &to) && from >= 1 && from <= to &&
+        to <= n) {
+        ys = piece(j, chunk, 0, from - 1, base, cst);
+        at = from - 1;
+        if (ys == yajl_status_ok && !*cst && !j->capture && sp->before(ctx)) {
+            ys = piece(j, chunk, from - 1, from, base, cst);
+            at = from;
+            if (ys == yajl_status_ok && !*cst) {
+                int t = sp->take(ctx, slot);
+                if (t < 0) {
+                    *failed = 1;
+                    return ys;
+                }
+                if (t > 0)
+                    at = to;
+            }
+        }
+    }
+    if (ys == yajl_status_ok && !*cst)
+        ys = piece(j, chunk, at, n, base, cst);
+    return ys;
+}
+
 foldsvg_status fs_json_parse(fs_json *j, const yajl_callbacks *callbacks, void *ctx, fs_input *in,
                              const char *text, size_t len, const char *file, const char *origin,
                              uint64_t origin_offset, foldsvg_error *err)
@@ -179,8 +224,9 @@ foldsvg_status fs_json_parse(fs_json *j, const yajl_callbacks *callbacks, void *
     uint64_t base = 0;
     size_t pos = 0;
     /* reading (and inflating) on a second core while this one parses */
-    fs_ahead *ahead =
-        in && fs_ahead_worth(in, FS_JSON_CHUNK) ? fs_ahead_start(in, FS_JSON_CHUNK) : NULL;
+    fs_ahead *ahead = in && fs_ahead_worth(in, FS_JSON_CHUNK)
+                          ? fs_ahead_start(in, FS_JSON_CHUNK, j->split ? &j->split->job : NULL)
+                          : NULL;
     j->h = h;
     j->origin_offset = origin ? origin_offset : 0;
     yajl_status ys = yajl_status_ok;
@@ -188,7 +234,9 @@ foldsvg_status fs_json_parse(fs_json *j, const yajl_callbacks *callbacks, void *
     size_t got = 0;
     const unsigned char *rest = NULL; /* of the last block read ahead, not parsed yet */
     size_t rest_n = 0;
+    int eof = 0; /* read directly: the input said so (a terminal is not asked twice) */
     for (;;) {
+        void *slot = NULL;
         if (in && j->yalloc_max > bufcap && bufcap < FS_JSON_CHUNK_MAX) {
             size_t nc = bufcap;
             while (nc < j->yalloc_max && nc < FS_JSON_CHUNK_MAX)
@@ -200,9 +248,10 @@ foldsvg_status fs_json_parse(fs_json *j, const yajl_callbacks *callbacks, void *
             }
             buf = nb;
             bufcap = nc;
+            j->buf_grown++;
         }
         if (ahead && bufcap == FS_JSON_CHUNK) {
-            st = fs_ahead_next(ahead, &chunk, &got, err);
+            st = fs_ahead_next(ahead, &chunk, &got, &slot, err);
             if (st)
                 goto out;
         } else if (ahead) {
@@ -211,7 +260,7 @@ foldsvg_status fs_json_parse(fs_json *j, const yajl_callbacks *callbacks, void *
             got = 0;
             while (got < bufcap) {
                 if (!rest_n) {
-                    if ((st = fs_ahead_next(ahead, &rest, &rest_n, err)))
+                    if ((st = fs_ahead_next(ahead, &rest, &rest_n, NULL, err)))
                         goto out;
                     if (!rest_n)
                         break;
@@ -227,9 +276,13 @@ foldsvg_status fs_json_parse(fs_json *j, const yajl_callbacks *callbacks, void *
             /* A whole chunk (reads of pipes and inflate calls may give less): the rescans
              * above are per yajl_parse call. */
             got = 0;
-            for (size_t n = 1; got < bufcap && n; got += n)
+            while (!eof && got < bufcap) {
+                size_t n;
                 if ((st = fs_input_read(in, buf + got, bufcap - got, &n, err)))
                     goto out;
+                eof = n == 0;
+                got += n;
+            }
             chunk = buf;
         } else {
             chunk = (const unsigned char *)text + pos;
@@ -238,12 +291,20 @@ foldsvg_status fs_json_parse(fs_json *j, const yajl_callbacks *callbacks, void *
         }
         if (got == 0)
             break;
-        j->base = base;
-        j->chunk = chunk;
-        ys = yajl_parse(h, chunk, got);
-        if (ys != yajl_status_ok)
+        foldsvg_status cst = FOLDSVG_OK;
+        int failed = 0;
+        ys = parse_chunk(j, ctx, chunk, got, base, slot, &cst, &failed);
+        if (failed) {
+            st = fs_error_at_offset(err, j->ecode, file, fs_json_offset(j), "%s", j->emsg);
+            goto out;
+        }
+        if (ys != yajl_status_ok) {
+            /* the piece yajl stopped in */
+            chunk = j->chunk;
+            base = j->base;
             break;
-        if (j->capture && capture_to(j, base + got) != FOLDSVG_OK) {
+        }
+        if (cst) {
             st = fs_error_at_offset(err, j->ecode, file, base + got, "%s", j->emsg);
             goto out;
         }
