@@ -1,6 +1,6 @@
 /* A ring of NBLOCK blocks: the thread fills one while the caller works through the one
  * before; they meet on a lock once a block. With a job, the caller may hold one, one the
- * job ran on and one it did not wait for it, while the thread fills the fourth. */
+ * job ran on and two it did not run on wait for it, while the thread fills the fifth. */
 #include "parse/ahead.h"
 
 #include <pthread.h>
@@ -10,7 +10,7 @@
 
 #include "util/thread.h"
 
-enum { NBLOCK = 4 };
+enum { NBLOCK = 5 };
 
 typedef struct block {
     unsigned char *data;
@@ -31,6 +31,7 @@ struct fs_ahead {
     block b[NBLOCK];
     uint64_t head, tail; /* blocks [tail, head) are full; the caller holds tail - 1 */
     uint64_t plain;      /* of those, blocks the job did not run on */
+    uint64_t behind;     /* the job runs when this many of them wait */
     atomic_int stop;     /* the caller needs no more (set under MU, read between reads) */
 };
 
@@ -86,11 +87,12 @@ static void *reader_main(void *arg)
         fill(a, b, &pending, &pending_err, &eof);
         if (atomic_load_explicit(&a->stop, memory_order_relaxed))
             return NULL;
-        /* The job runs while the caller is behind: a block the job did not run on waits for
-         * it, work enough for the time the job takes. Then the two threads share the work
-         * whatever reading costs (a read from the page cache, or inflating). */
+        /* The job runs while the caller is behind: blocks the job did not run on wait for it,
+         * work enough for the time the job takes, reading the next block included (one
+         * block when reading is a copy from the page cache, two when it inflates). Then
+         * the two threads share the work. */
         pthread_mutex_lock(&a->mu);
-        int behind = a->plain > 0;
+        int behind = a->plain >= a->behind;
         pthread_mutex_unlock(&a->mu);
         if (behind && a->job.run && b->slot && !b->st && b->len) {
             a->job.run(a->job.ctx, b->slot, b->data, b->len);
@@ -129,6 +131,7 @@ fs_ahead *fs_ahead_start(fs_input *in, size_t size, const fs_ahead_job *job)
         return NULL;
     a->in = in;
     a->size = size;
+    a->behind = fs_input_is_gzip(in) ? 2 : 1;
     atomic_init(&a->stop, 0);
     if (job)
         a->job = *job;
