@@ -91,10 +91,13 @@ static void *reader_main(void *arg)
          * work enough for the time the job takes, reading the next block included (one
          * block when reading is a copy from the page cache, two when it inflates). Then
          * the two threads share the work. */
-        pthread_mutex_lock(&a->mu);
-        int behind = a->plain >= a->behind;
-        pthread_mutex_unlock(&a->mu);
-        if (behind && a->job.run && b->slot && !b->st && b->len) {
+        int behind = 0;
+        if (a->job.run && b->slot && !b->st && b->len) {
+            pthread_mutex_lock(&a->mu);
+            behind = a->plain >= a->behind;
+            pthread_mutex_unlock(&a->mu);
+        }
+        if (behind) {
             a->job.run(a->job.ctx, b->slot, b->data, b->len);
             b->ran = 1;
         }

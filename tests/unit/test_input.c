@@ -280,6 +280,8 @@ int main(void)
 {
     Suite *s = suite_create("input");
     TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc,
+                      30); /* blocks of one byte handed over 100,000 times, on a loaded machine */
     tcase_add_test(tc, utf8_mark_dropped);
     tcase_add_test(tc, utf16_decoded);
     tcase_add_test(tc, utf16_bad_surrogates_replaced);
