@@ -195,6 +195,7 @@ static void skip_begins(ff_parser *p)
 
 static foldsvg_status begin_container(ff_parser *p, int is_map)
 {
+    p->j.events++;               /* for parse/json.c: a token ended */
     if (p->hot == FF_HOT_SROW) { /* a container as a sample row's cell */
         fs_json_value other = {.tag = FS_JSON_OTHER};
         row_cell(p, other);
@@ -393,6 +394,7 @@ static foldsvg_status end_container_(ff_parser *p, const ff_frame *f)
 /* A container closes, a sample row excepted. */
 static foldsvg_status end_container(ff_parser *p)
 {
+    p->j.events++;
     if (p->skip) {
         if (--p->skip == 0)
             p->hot = p->hot_saved; /* e.g. a container inside a sample row's cell closed */
@@ -427,6 +429,7 @@ static int cb_start_array(void *ctx)
     if (p->hot != FF_HOT_SDATA)
         return start_array_cold(p);
     p->hot = FF_HOT_SROW;
+    p->j.events++; /* the row's numbers do not count */
     p->srow_k = 0;
     p->row_stack.tag = FS_JSON_NULL;
     p->row_cpu.tag = FS_JSON_NULL;
@@ -472,6 +475,7 @@ static int processed_column_wanted(uint8_t kind, int col)
 static int cb_map_key(void *ctx, const unsigned char *k, size_t n)
 {
     ff_parser *p = ctx;
+    p->j.events++;
     if (p->skip)
         return 1;
     ff_frame *f = &p->st[p->depth - 1];
@@ -701,6 +705,7 @@ static foldsvg_status store_scalar(ff_parser *p, ff_frame *f, uint64_t ei, fs_js
 
 static foldsvg_status scalar(ff_parser *p, fs_json_value c, const char *s, size_t n)
 {
+    p->j.events++;
     if (p->hot == FF_HOT_SROW) {
         row_cell(p, c);
         return FOLDSVG_OK;
@@ -728,6 +733,7 @@ static int cb_bool(void *ctx, int b)
 /* Numbers outside sample rows. */
 static NOINLINE int number_cold(ff_parser *p, const char *s, size_t n)
 {
+    p->j.events++;
     if (p->skip)
         return 1;
     /* Depth 0: a bare number as the whole text (a sub-profile string "21"); scalar()
@@ -789,6 +795,7 @@ static void parser_init(ff_parser *p, ff_profile *root, ff_queue *q, const char 
     p->root = root;
     p->q = q;
     p->scol_stack = p->scol_cpu = -1;
+    p->j.counts_events = 1;
     p->file = file;
     const ff_profile *top = root;
     while (top->parent)

@@ -13,7 +13,9 @@
  * string took 6 s). The chunk therefore grows, doubling, to the largest block yajl holds (its
  * buffer of the pending token among them): a long token then spans a few chunks of growing
  * size whose rescans sum to a small multiple of its length. Up to FS_JSON_CHUNK_MAX, so that
- * even a token at the limit is scanned a bounded number of times. */
+ * even a token at the limit is scanned a bounded number of times. Once the token has ended
+ * (known when the reader counts its callbacks: fs_json.events), the chunks are the usual
+ * ones again, the blocks read ahead parsed where they are instead of copied. */
 enum { FS_JSON_CHUNK = 1 << 18 };
 #define FS_JSON_CHUNK_MAX (FS_JSON_MAX_TOKEN / 4)
 
@@ -234,12 +236,17 @@ foldsvg_status fs_json_parse(fs_json *j, const yajl_callbacks *callbacks, void *
     size_t got = 0;
     const unsigned char *rest = NULL; /* of the last block read ahead, not parsed yet */
     size_t rest_n = 0;
-    int eof = 0; /* read directly: the input said so (a terminal is not asked twice) */
+    int eof = 0;          /* read directly: the input said so (a terminal is not asked twice) */
+    size_t want = bufcap; /* the chunk size the last chunk called for */
     for (;;) {
         void *slot = NULL;
-        if (in && j->yalloc_max > bufcap && bufcap < FS_JSON_CHUNK_MAX) {
-            size_t nc = bufcap;
-            while (nc < j->yalloc_max && nc < FS_JSON_CHUNK_MAX)
+        if (in && !j->counts_events && j->yalloc_max > bufcap)
+            want = bufcap * 2;
+        if (want > FS_JSON_CHUNK_MAX)
+            want = FS_JSON_CHUNK_MAX;
+        if (in && want != bufcap) {
+            size_t nc = want;
+            while (want > bufcap && nc < j->yalloc_max && nc < FS_JSON_CHUNK_MAX)
                 nc *= 2;
             unsigned char *nb = realloc(buf, nc);
             if (!nb) {
@@ -247,10 +254,14 @@ foldsvg_status fs_json_parse(fs_json *j, const yajl_callbacks *callbacks, void *
                 goto out;
             }
             buf = nb;
-            bufcap = nc;
-            j->buf_grown++;
+            bufcap = want = nc;
         }
-        if (ahead && bufcap == FS_JSON_CHUNK) {
+        if (ahead && bufcap == FS_JSON_CHUNK && rest_n) {
+            /* back from long tokens: what is left of the last block, in place */
+            chunk = rest;
+            got = rest_n;
+            rest_n = 0;
+        } else if (ahead && bufcap == FS_JSON_CHUNK) {
             st = fs_ahead_next(ahead, &chunk, &got, &slot, err);
             if (st)
                 goto out;
@@ -271,6 +282,7 @@ foldsvg_status fs_json_parse(fs_json *j, const yajl_callbacks *callbacks, void *
                 rest += n;
                 rest_n -= n;
             }
+            j->copied += got;
             chunk = buf;
         } else if (in) {
             /* A whole chunk (reads of pipes and inflate calls may give less): the rescans
@@ -293,7 +305,22 @@ foldsvg_status fs_json_parse(fs_json *j, const yajl_callbacks *callbacks, void *
             break;
         foldsvg_status cst = FOLDSVG_OK;
         int failed = 0;
+        uint64_t events = j->events;
+        size_t ymax = j->yalloc_max;
         ys = parse_chunk(j, ctx, chunk, got, base, slot, &cst, &failed);
+        if (j->counts_events) {
+            /* Larger chunks while a token spans them: one held a token from its start to
+             * its end, or yajl's block for it grew past the chunk; the usual ones again
+             * once one ended in a chunk. */
+            int held = j->events == events;
+            if (bufcap == FS_JSON_CHUNK &&
+                ((held && got == bufcap) || (j->yalloc_max > ymax && j->yalloc_max > bufcap)))
+                want = bufcap * 2;
+            else if (bufcap > FS_JSON_CHUNK && !held)
+                want = FS_JSON_CHUNK;
+            else if (bufcap > FS_JSON_CHUNK && j->yalloc_max > bufcap)
+                want = bufcap * 2;
+        }
         if (failed) {
             st = fs_error_at_offset(err, j->ecode, file, fs_json_offset(j), "%s", j->emsg);
             goto out;

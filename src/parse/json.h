@@ -97,7 +97,13 @@ typedef struct fs_json {
     FILE *capture;     /* the raw text from cap_pos on is copied here */
     uint64_t cap_pos;
     const fs_json_split *split; /* set by the reader before fs_json_parse, or NULL */
-    uint64_t buf_grown;         /* times the parse went over to whole chunks copied (tests) */
+    /* A reader that adds 1 to EVENTS in its callbacks (at least once in every value's, a
+     * number in an array excepted when its array's start counted) sets COUNTS_EVENTS: a
+     * chunk in which none came holds a token from its start to its end. The parse then
+     * goes back to chunks of the usual size once a long token has ended. */
+    uint64_t events;
+    int counts_events;
+    uint64_t copied; /* bytes gathered from the blocks read ahead into larger chunks (tests) */
 } fs_json;
 
 /* For callbacks: records a failure (the first one counts) and returns CODE; the callback
