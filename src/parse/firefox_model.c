@@ -250,6 +250,16 @@ foldsvg_status ff_agg_get(ff_agg *g, int64_t key, uint64_t row, ff_acc **out)
     return FOLDSVG_OK;
 }
 
+const ff_acc *ff_agg_find(const ff_agg *g, int64_t key)
+{
+    if (!g->cap)
+        return NULL;
+    size_t h = ff_agg_hash(key) & (g->cap - 1);
+    while (g->slots[h].key != FF_EMPTY && g->slots[h].key != key)
+        h = (h + 1) & (g->cap - 1);
+    return g->slots[h].key == key ? &g->slots[h] : NULL;
+}
+
 void ff_runs_free(ff_runs *r)
 {
     if (!r)

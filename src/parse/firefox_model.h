@@ -123,6 +123,8 @@ void ff_runs_free(ff_runs *r);
 
 /* *OUT: the slot for KEY, created empty when new. FOLDSVG_E_NOMEM. */
 foldsvg_status ff_agg_get(ff_agg *g, int64_t key, uint64_t row, ff_acc **out);
+/* The slot for KEY, or NULL when there is none (nothing is created). */
+const ff_acc *ff_agg_find(const ff_agg *g, int64_t key);
 static inline size_t ff_agg_hash(int64_t k)
 {
     uint64_t x = (uint64_t)k * UINT64_C(0x9E3779B97F4A7C15);

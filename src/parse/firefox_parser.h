@@ -12,6 +12,7 @@
 #include "parse/jsonreread.h"
 
 typedef struct ff_frame ff_frame; /* one open container (parse/firefox_sax.c) */
+typedef struct ff_split ff_split; /* sample rows parsed ahead (parse/firefox_split.h) */
 
 /* ff_parser.hot: the innermost open container is a Gecko samples data array whose schema is
  * known (and nothing is being skipped), or one of its rows; else none of these. */
@@ -31,7 +32,10 @@ typedef struct ff_parser {
     int64_t srow_k;    /* cells seen in the open sample row */
     int64_t scol_stack, scol_cpu;
     fs_json_value row_stack, row_cpu;
-    ff_thread *sthr; /* the thread whose sample rows these are */
+    ff_thread *sthr;      /* the thread whose sample rows these are */
+    ff_split *split;      /* or NULL */
+    uint64_t split_where; /* what the reading thread was told (parse/firefox_split.c) */
+    uint64_t split_rows;  /* sthr->rows before the row that may end where rows parsed ahead begin */
     /* second reads */
     const char *file;
     fs_json_reread *rr;

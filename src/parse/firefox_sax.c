@@ -14,6 +14,7 @@
 #include <yajl/yajl_parse.h>
 
 #include "parse/firefox_samples.h"
+#include "parse/firefox_split.h"
 #include "util/grow.h"
 
 /* What a JSON value (or container) means at its place in the document. */
@@ -170,6 +171,8 @@ static void set_hot(ff_parser *p)
     const ff_frame *f = p->depth ? &p->st[p->depth - 1] : NULL;
     p->hot = f && f->role == R_S_DATA ? FF_HOT_SDATA : FF_HOT_NONE;
     p->sthr = f ? f->thr : NULL;
+    if (p->split)
+        ff_split_where(p);
 }
 
 /* Cell K of the open sample row, which holds C: only two columns are kept. */
@@ -192,6 +195,7 @@ static void skip_begins(ff_parser *p)
 
 static foldsvg_status begin_container(ff_parser *p, int is_map)
 {
+    p->j.events++;               /* for parse/json.c: a token ended */
     if (p->hot == FF_HOT_SROW) { /* a container as a sample row's cell */
         fs_json_value other = {.tag = FS_JSON_OTHER};
         row_cell(p, other);
@@ -390,6 +394,7 @@ static foldsvg_status end_container_(ff_parser *p, const ff_frame *f)
 /* A container closes, a sample row excepted. */
 static foldsvg_status end_container(ff_parser *p)
 {
+    p->j.events++;
     if (p->skip) {
         if (--p->skip == 0)
             p->hot = p->hot_saved; /* e.g. a container inside a sample row's cell closed */
@@ -424,6 +429,7 @@ static int cb_start_array(void *ctx)
     if (p->hot != FF_HOT_SDATA)
         return start_array_cold(p);
     p->hot = FF_HOT_SROW;
+    p->j.events++; /* the row's numbers do not count */
     p->srow_k = 0;
     p->row_stack.tag = FS_JSON_NULL;
     p->row_cpu.tag = FS_JSON_NULL;
@@ -469,6 +475,7 @@ static int processed_column_wanted(uint8_t kind, int col)
 static int cb_map_key(void *ctx, const unsigned char *k, size_t n)
 {
     ff_parser *p = ctx;
+    p->j.events++;
     if (p->skip)
         return 1;
     ff_frame *f = &p->st[p->depth - 1];
@@ -698,6 +705,7 @@ static foldsvg_status store_scalar(ff_parser *p, ff_frame *f, uint64_t ei, fs_js
 
 static foldsvg_status scalar(ff_parser *p, fs_json_value c, const char *s, size_t n)
 {
+    p->j.events++;
     if (p->hot == FF_HOT_SROW) {
         row_cell(p, c);
         return FOLDSVG_OK;
@@ -725,6 +733,7 @@ static int cb_bool(void *ctx, int b)
 /* Numbers outside sample rows. */
 static NOINLINE int number_cold(ff_parser *p, const char *s, size_t n)
 {
+    p->j.events++;
     if (p->skip)
         return 1;
     /* Depth 0: a bare number as the whole text (a sub-profile string "21"); scalar()
@@ -786,6 +795,7 @@ static void parser_init(ff_parser *p, ff_profile *root, ff_queue *q, const char 
     p->root = root;
     p->q = q;
     p->scol_stack = p->scol_cpu = -1;
+    p->j.counts_events = 1;
     p->file = file;
     const ff_profile *top = root;
     while (top->parent)
@@ -808,8 +818,12 @@ foldsvg_status ff_parse_input(fs_input *in, ff_profile *root, ff_queue *q, folds
     p.can_reread = fs_input_can_reopen(in);
     if (!(p.rr = fs_json_reread_new(in, fs_input_offset(in), NULL, 0)))
         return fs_error(err, FOLDSVG_E_NOMEM, file, "out of memory");
+    /* sample rows parsed on the reading thread too (none when out of memory) */
+    if ((p.split = ff_split_new()))
+        p.j.split = ff_split_hooks(p.split);
     foldsvg_status st = fs_json_parse(&p.j, &callbacks, &p, in, NULL, 0, file, NULL, 0, err);
     parser_free(&p);
+    ff_split_free(p.split);
     return st;
 }
 

@@ -13,7 +13,9 @@
  * string took 6 s). The chunk therefore grows, doubling, to the largest block yajl holds (its
  * buffer of the pending token among them): a long token then spans a few chunks of growing
  * size whose rescans sum to a small multiple of its length. Up to FS_JSON_CHUNK_MAX, so that
- * even a token at the limit is scanned a bounded number of times. */
+ * even a token at the limit is scanned a bounded number of times. Once the token has ended
+ * (known when the reader counts its callbacks: fs_json.events), the chunks are the usual
+ * ones again, the blocks read ahead parsed where they are instead of copied. */
 enum { FS_JSON_CHUNK = 1 << 18 };
 #define FS_JSON_CHUNK_MAX (FS_JSON_MAX_TOKEN / 4)
 
@@ -161,6 +163,51 @@ static foldsvg_status stopped(fs_json *j, yajl_status ys, const unsigned char *c
     return fs_error_at_offset(err, code, file, off, "%s", what);
 }
 
+/* yajl over CHUNK[a, b), whose byte 0 is the text's byte BASE; the capture follows it. A
+ * failed capture is *CST (recorded in J). */
+static yajl_status piece(fs_json *j, const unsigned char *chunk, size_t a, size_t b, uint64_t base,
+                         foldsvg_status *cst)
+{
+    j->base = base + a;
+    j->chunk = chunk + a;
+    yajl_status ys = a < b ? yajl_parse(j->h, chunk + a, b - a) : yajl_status_ok;
+    if (ys == yajl_status_ok && j->capture)
+        *cst = capture_to(j, base + b);
+    return ys;
+}
+
+/* yajl over CHUNK[0, n) (the text from BASE on); when the job that read it ahead found a
+ * range of it (SLOT), the range's findings stand in for its bytes if the parse is where
+ * the range begins (parse/json.h). *FAILED: the reader's TAKE failed (recorded in J). */
+static yajl_status parse_chunk(fs_json *j, void *ctx, const unsigned char *chunk, size_t n,
+                               uint64_t base, const void *slot, foldsvg_status *cst, int *failed)
+{
+    const fs_json_split *sp = j->split;
+    size_t at = 0, from, to;
+    yajl_status ys = yajl_status_ok;
+    if (slot && sp && !j->capture && sp->range(slot, &from, &to) && from >= 1 && from <= to &&
+        to <= n) {
+        ys = piece(j, chunk, 0, from - 1, base, cst);
+        at = from - 1;
+        if (ys == yajl_status_ok && !*cst && !j->capture && sp->before(ctx)) {
+            ys = piece(j, chunk, from - 1, from, base, cst);
+            at = from;
+            if (ys == yajl_status_ok && !*cst) {
+                int t = sp->take(ctx, slot);
+                if (t < 0) {
+                    *failed = 1;
+                    return ys;
+                }
+                if (t > 0)
+                    at = to;
+            }
+        }
+    }
+    if (ys == yajl_status_ok && !*cst)
+        ys = piece(j, chunk, at, n, base, cst);
+    return ys;
+}
+
 foldsvg_status fs_json_parse(fs_json *j, const yajl_callbacks *callbacks, void *ctx, fs_input *in,
                              const char *text, size_t len, const char *file, const char *origin,
                              uint64_t origin_offset, foldsvg_error *err)
@@ -179,8 +226,9 @@ foldsvg_status fs_json_parse(fs_json *j, const yajl_callbacks *callbacks, void *
     uint64_t base = 0;
     size_t pos = 0;
     /* reading (and inflating) on a second core while this one parses */
-    fs_ahead *ahead =
-        in && fs_ahead_worth(in, FS_JSON_CHUNK) ? fs_ahead_start(in, FS_JSON_CHUNK) : NULL;
+    fs_ahead *ahead = in && fs_ahead_worth(in, FS_JSON_CHUNK)
+                          ? fs_ahead_start(in, FS_JSON_CHUNK, j->split ? &j->split->job : NULL)
+                          : NULL;
     j->h = h;
     j->origin_offset = origin ? origin_offset : 0;
     yajl_status ys = yajl_status_ok;
@@ -188,10 +236,17 @@ foldsvg_status fs_json_parse(fs_json *j, const yajl_callbacks *callbacks, void *
     size_t got = 0;
     const unsigned char *rest = NULL; /* of the last block read ahead, not parsed yet */
     size_t rest_n = 0;
+    int eof = 0;          /* read directly: the input said so (a terminal is not asked twice) */
+    size_t want = bufcap; /* the chunk size the last chunk called for */
     for (;;) {
-        if (in && j->yalloc_max > bufcap && bufcap < FS_JSON_CHUNK_MAX) {
-            size_t nc = bufcap;
-            while (nc < j->yalloc_max && nc < FS_JSON_CHUNK_MAX)
+        void *slot = NULL;
+        if (in && !j->counts_events && j->yalloc_max > bufcap)
+            want = bufcap * 2;
+        if (want > FS_JSON_CHUNK_MAX)
+            want = FS_JSON_CHUNK_MAX;
+        if (in && want != bufcap) {
+            size_t nc = want;
+            while (want > bufcap && nc < j->yalloc_max && nc < FS_JSON_CHUNK_MAX)
                 nc *= 2;
             unsigned char *nb = realloc(buf, nc);
             if (!nb) {
@@ -199,10 +254,15 @@ foldsvg_status fs_json_parse(fs_json *j, const yajl_callbacks *callbacks, void *
                 goto out;
             }
             buf = nb;
-            bufcap = nc;
+            bufcap = want = nc;
         }
-        if (ahead && bufcap == FS_JSON_CHUNK) {
-            st = fs_ahead_next(ahead, &chunk, &got, err);
+        if (ahead && bufcap == FS_JSON_CHUNK && rest_n) {
+            /* back from long tokens: what is left of the last block, in place */
+            chunk = rest;
+            got = rest_n;
+            rest_n = 0;
+        } else if (ahead && bufcap == FS_JSON_CHUNK) {
+            st = fs_ahead_next(ahead, &chunk, &got, &slot, err);
             if (st)
                 goto out;
         } else if (ahead) {
@@ -211,7 +271,7 @@ foldsvg_status fs_json_parse(fs_json *j, const yajl_callbacks *callbacks, void *
             got = 0;
             while (got < bufcap) {
                 if (!rest_n) {
-                    if ((st = fs_ahead_next(ahead, &rest, &rest_n, err)))
+                    if ((st = fs_ahead_next(ahead, &rest, &rest_n, NULL, err)))
                         goto out;
                     if (!rest_n)
                         break;
@@ -222,14 +282,19 @@ foldsvg_status fs_json_parse(fs_json *j, const yajl_callbacks *callbacks, void *
                 rest += n;
                 rest_n -= n;
             }
+            j->copied += got;
             chunk = buf;
         } else if (in) {
             /* A whole chunk (reads of pipes and inflate calls may give less): the rescans
              * above are per yajl_parse call. */
             got = 0;
-            for (size_t n = 1; got < bufcap && n; got += n)
+            while (!eof && got < bufcap) {
+                size_t n;
                 if ((st = fs_input_read(in, buf + got, bufcap - got, &n, err)))
                     goto out;
+                eof = n == 0;
+                got += n;
+            }
             chunk = buf;
         } else {
             chunk = (const unsigned char *)text + pos;
@@ -238,12 +303,35 @@ foldsvg_status fs_json_parse(fs_json *j, const yajl_callbacks *callbacks, void *
         }
         if (got == 0)
             break;
-        j->base = base;
-        j->chunk = chunk;
-        ys = yajl_parse(h, chunk, got);
-        if (ys != yajl_status_ok)
+        foldsvg_status cst = FOLDSVG_OK;
+        int failed = 0;
+        uint64_t events = j->events;
+        size_t ymax = j->yalloc_max;
+        ys = parse_chunk(j, ctx, chunk, got, base, slot, &cst, &failed);
+        if (j->counts_events) {
+            /* Larger chunks while a token spans them: one held a token from its start to
+             * its end, or yajl's block for it grew past the chunk; the usual ones again
+             * once one ended in a chunk. */
+            int held = j->events == events;
+            if (bufcap == FS_JSON_CHUNK &&
+                ((held && got == bufcap) || (j->yalloc_max > ymax && j->yalloc_max > bufcap)))
+                want = bufcap * 2;
+            else if (bufcap > FS_JSON_CHUNK && !held)
+                want = FS_JSON_CHUNK;
+            else if (bufcap > FS_JSON_CHUNK && j->yalloc_max > bufcap)
+                want = bufcap * 2;
+        }
+        if (failed) {
+            st = fs_error_at_offset(err, j->ecode, file, fs_json_offset(j), "%s", j->emsg);
+            goto out;
+        }
+        if (ys != yajl_status_ok) {
+            /* the piece yajl stopped in */
+            chunk = j->chunk;
+            base = j->base;
             break;
-        if (j->capture && capture_to(j, base + got) != FOLDSVG_OK) {
+        }
+        if (cst) {
             st = fs_error_at_offset(err, j->ecode, file, base + got, "%s", j->emsg);
             goto out;
         }

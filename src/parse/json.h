@@ -13,6 +13,7 @@
 #include <yajl/yajl_parse.h>
 
 #include "foldsvg.h"
+#include "parse/ahead.h"
 #include "parse/input.h"
 #include "util/error.h"
 
@@ -66,6 +67,24 @@ static inline int fs_json_small_uint(const char *s, size_t len, int64_t *v)
     return 1;
 }
 
+/* A reader's stand-in for yajl over parts of the text, on the thread that reads ahead (the
+ * Firefox reader's sample rows: parse/firefox_split.h). JOB runs on some blocks before the
+ * parse gets them and may find in one a range [from, to) whose values it took itself, from
+ * just after a token (at from - 1) to just after another. The parse then checks, with the
+ * callbacks' context CTX, that yajl is where the range may begin, and the range's findings
+ * take the place of its bytes, which yajl never sees. */
+typedef struct fs_json_split {
+    fs_ahead_job job;
+    /* The range in the block whose job findings are SLOT: 1 and 1 <= *from <= *to, or 0. */
+    int (*range)(const void *slot, size_t *from, size_t *to);
+    /* yajl has parsed the block up to from - 1: whether it may be where the range begins;
+     * the byte at from - 1 is parsed next, then TAKE says. */
+    int (*before)(void *ctx);
+    /* 1: the findings were taken (yajl goes on at TO); 0: they cannot be (yajl goes on at
+     * FROM); -1: a failure recorded with fs_json_fail. */
+    int (*take)(void *ctx, const void *slot);
+} fs_json_split;
+
 /* A parse in progress: what callbacks may ask and tell. */
 typedef struct fs_json {
     yajl_handle h;
@@ -77,6 +96,14 @@ typedef struct fs_json {
     size_t yalloc_max; /* the largest block yajl asked for */
     FILE *capture;     /* the raw text from cap_pos on is copied here */
     uint64_t cap_pos;
+    const fs_json_split *split; /* set by the reader before fs_json_parse, or NULL */
+    /* A reader that adds 1 to EVENTS in its callbacks (at least once in every value's, a
+     * number in an array excepted when its array's start counted) sets COUNTS_EVENTS: a
+     * chunk in which none came holds a token from its start to its end. The parse then
+     * goes back to chunks of the usual size once a long token has ended. */
+    uint64_t events;
+    int counts_events;
+    uint64_t copied; /* bytes gathered from the blocks read ahead into larger chunks (tests) */
 } fs_json;
 
 /* For callbacks: records a failure (the first one counts) and returns CODE; the callback

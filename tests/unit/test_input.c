@@ -173,12 +173,12 @@ START_TEST(read_ahead_same_bytes_then_errors)
             /* plain, gzip, and gzip cut short (its end missing) */
             size_t n = gz == 0 ? N : gz == 1 ? zlen : zlen / 2;
             ck_assert_int_eq(fs_input_open_mem(&in, gz ? z : data, n, "mem", &err), FOLDSVG_OK);
-            fs_ahead *a = fs_ahead_start(in, blocks[b]);
+            fs_ahead *a = fs_ahead_start(in, blocks[b], NULL);
             ck_assert_ptr_nonnull(a);
             size_t len = 0, got;
             const unsigned char *p;
             foldsvg_status st;
-            while ((st = fs_ahead_next(a, &p, &got, &err)) == FOLDSVG_OK && got) {
+            while ((st = fs_ahead_next(a, &p, &got, NULL, &err)) == FOLDSVG_OK && got) {
                 ck_assert_uint_le(len + got, N);
                 memcpy(back + len, p, got);
                 len += got;
@@ -189,7 +189,7 @@ START_TEST(read_ahead_same_bytes_then_errors)
             } else {
                 ck_assert_int_ne(st, FOLDSVG_OK);
                 ck_assert_uint_lt(len, N);
-                ck_assert_int_eq(fs_ahead_next(a, &p, &got, &err), st);
+                ck_assert_int_eq(fs_ahead_next(a, &p, &got, NULL, &err), st);
                 /* every byte inflated before the error came first, as plain reads of the block's
                  * size give them */
                 fs_input *plain;
@@ -217,10 +217,10 @@ START_TEST(read_ahead_same_bytes_then_errors)
     /* stopped early: the thread ends */
     fs_input *in;
     ck_assert_int_eq(fs_input_open_mem(&in, data, N, "mem", NULL), FOLDSVG_OK);
-    fs_ahead *a = fs_ahead_start(in, 10);
+    fs_ahead *a = fs_ahead_start(in, 10, NULL);
     const unsigned char *p;
     size_t got;
-    ck_assert_int_eq(fs_ahead_next(a, &p, &got, NULL), FOLDSVG_OK);
+    ck_assert_int_eq(fs_ahead_next(a, &p, &got, NULL, NULL), FOLDSVG_OK);
     ck_assert(got > 0 && got <= 10 && memcmp(p, data, got) == 0);
     fs_ahead_stop(a);
     fs_input_close(in);
@@ -259,11 +259,11 @@ START_TEST(read_ahead_warns_on_the_callers_thread)
     ck_assert_int_eq(fs_input_open_mem(&in, z, zlen + PAD, "mem", NULL), FOLDSVG_OK);
     seen_warning seen = {0};
     fs_input_set_warn(in, on_warning, &seen);
-    fs_ahead *a = fs_ahead_start(in, 1000);
+    fs_ahead *a = fs_ahead_start(in, 1000, NULL);
     ck_assert_ptr_nonnull(a);
     const unsigned char *p;
     size_t got, len = 0;
-    while (fs_ahead_next(a, &p, &got, NULL) == FOLDSVG_OK && got)
+    while (fs_ahead_next(a, &p, &got, NULL, NULL) == FOLDSVG_OK && got)
         len += got;
     ck_assert_uint_eq(len, N);
     fs_ahead_stop(a);
@@ -280,6 +280,8 @@ int main(void)
 {
     Suite *s = suite_create("input");
     TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc,
+                      30); /* blocks of one byte handed over 100,000 times, on a loaded machine */
     tcase_add_test(tc, utf8_mark_dropped);
     tcase_add_test(tc, utf16_decoded);
     tcase_add_test(tc, utf16_bad_surrogates_replaced);
