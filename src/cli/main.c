@@ -198,7 +198,8 @@ static void human_bytes(uint64_t n, char *buf, size_t size)
 }
 
 /* INPUT's reading, now at DONE bytes; *AGAIN set when that starts a new reading of an input
- * read before. */
+ * read before: the library reports 0 bytes as a reading starts. (Only that: an input named
+ * twice, as in --diff x x, has two readings whose updates interleave.) */
 static reading *follow_reading(const char *input, uint64_t done, int *again)
 {
     enum { N = sizeof progress.readings / sizeof progress.readings[0] };
@@ -206,7 +207,7 @@ static reading *follow_reading(const char *input, uint64_t done, int *again)
     for (unsigned i = 0; i < N && !r; i++)
         if (strncmp(progress.readings[i].input, input, sizeof r->input - 1) == 0)
             r = &progress.readings[i];
-    *again = r && done < r->done;
+    *again = r && done == 0 && r->done > 0;
     if (!r) {
         r = &progress.readings[progress.next++ % N];
         snprintf(r->input, sizeof r->input, "%s", input);

@@ -17,8 +17,9 @@ typedef struct block {
     size_t len;
     foldsvg_status st; /* after DATA: an error (in ERR), or the end when LEN is 0 */
     foldsvg_error err;
-    void *slot; /* the job's */
-    int ran;    /* the job ran on this block */
+    void *slot;    /* the job's */
+    int ran;       /* the job ran on this block */
+    uint64_t done; /* the raw bytes read once it was filled, for the caller's progress */
 } block;
 
 struct fs_ahead {
@@ -57,7 +58,7 @@ static void fill(fs_ahead *a, block *b, foldsvg_status *pending, foldsvg_error *
                                           b->len ? pending_err : &b->err);
         if (st && b->len) {
             *pending = st;
-            return;
+            break;
         }
         b->st = st;
         if (st)
@@ -66,6 +67,7 @@ static void fill(fs_ahead *a, block *b, foldsvg_status *pending, foldsvg_error *
             *eof = 1;
         b->len += n;
     }
+    b->done = fs_input_raw_consumed(a->in);
 }
 
 static void *reader_main(void *arg)
@@ -114,7 +116,7 @@ static void *reader_main(void *arg)
 int fs_ahead_worth(const fs_input *in, size_t size)
 {
     uint64_t raw = fs_input_raw_size(in);
-    return !fs_input_reports_progress(in) && (raw == 0 || raw > 4 * (uint64_t)size);
+    return raw == 0 || raw > 4 * (uint64_t)size;
 }
 
 static void ahead_free(fs_ahead *a)
@@ -189,6 +191,7 @@ foldsvg_status fs_ahead_next(fs_ahead *a, const unsigned char **p, size_t *n, vo
     *n = b->len;
     if (slot && b->ran)
         *slot = b->slot;
+    fs_input_give_progress(a->in, b->done, 0);
     return FOLDSVG_OK;
 }
 

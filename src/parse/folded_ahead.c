@@ -41,6 +41,7 @@ typedef struct block {
     int last;
     foldsvg_status st;
     foldsvg_error err;
+    uint64_t done; /* the raw bytes read once it was filled, for the caller's progress */
 } block;
 
 typedef struct ahead {
@@ -237,6 +238,7 @@ static void *reader_main(void *arg)
             }
         }
         int last = b->last;
+        b->done = fs_input_raw_consumed(a->in);
         publish(a, last);
         if (last || !wait_free(a, ++w))
             return NULL;
@@ -286,6 +288,7 @@ static foldsvg_status consume(ahead *a, fs_sink *sink, fs_folded_stats *stats, f
                 *err = b->err;
             return b->st;
         }
+        fs_input_give_progress(a->in, b->done, lineno);
         if (b->last)
             return FOLDSVG_OK;
         pthread_mutex_lock(&a->mu);
@@ -358,7 +361,7 @@ foldsvg_status fs_folded_read_input(fs_input *in, const fs_input_opts *opts, fs_
     uint64_t size = fs_input_raw_size(in);
     int ran = 0;
     foldsvg_status st = FOLDSVG_OK;
-    if (!fs_input_reports_progress(in) && (size == 0 || size > ONE_READ))
+    if (size == 0 || size > ONE_READ)
         st = fs_folded_read_ahead(in, sink, &stats, BLOCK, &ran, err);
     if (!ran)
         st = fs_folded_read(in, sink, &stats, err);

@@ -93,7 +93,7 @@ static foldsvg_status raw_read(fs_input *in, unsigned char *buf, size_t cap, siz
     if (in->tee && *got && fwrite(buf, 1, *got, in->tee) != *got)
         in->tee_failed = 1;
     in->raw_consumed += *got;
-    if (in->progress && *got)
+    if (in->progress && *got && !in->hold)
         in->progress(in->progress_user, in->name, in->raw_consumed, in->raw_size, in->items);
     return FOLDSVG_OK;
 }
@@ -293,18 +293,14 @@ uint64_t fs_input_raw_consumed(const fs_input *in)
     return in->raw_consumed;
 }
 
-int fs_input_reports_progress(const fs_input *in)
-{
-    return in->progress != NULL;
-}
-
 void fs_input_set_progress(fs_input *in, fs_progress_fn fn, void *user)
 {
     in->progress = fn;
     in->progress_user = user;
-    /* a reading starts: an input read again (found unsorted) starts from 0 bytes again */
+    /* a reading starts (an input read again, found unsorted, starts again): 0 bytes, whatever
+     * opening it looked at already */
     if (fn)
-        fn(user, in->name, in->raw_consumed, in->raw_size, in->items);
+        fn(user, in->name, 0, in->raw_size, 0);
 }
 
 void fs_input_set_warn(fs_input *in, foldsvg_warning_fn fn, void *user)
@@ -324,6 +320,12 @@ void fs_input_release_warnings(fs_input *in)
     if (in->held && in->warn)
         in->warn(in->warn_user, &in->held_warning);
     in->held = 0;
+}
+
+void fs_input_give_progress(fs_input *in, uint64_t done, uint64_t items)
+{
+    if (in->progress)
+        in->progress(in->progress_user, in->name, done, in->raw_size, items);
 }
 
 void fs_input_note_items(fs_input *in, uint64_t items)

@@ -72,13 +72,14 @@ void fs_input_set_progress(fs_input *in, fs_progress_fn fn, void *user);
  * stream after its last member (tape and block devices write them) are skipped, as gzip -d
  * skips them, with a warning. Any other byte there is corrupt data (an error). */
 void fs_input_set_warn(fs_input *in, foldsvg_warning_fn fn, void *user);
-/* A warning handler is the caller's: it must not run on a thread reading ahead. Between
- * these two calls a warning is kept (made on any thread), and given to the handler by the
- * release, which the thread that set the handler makes once the reads are over. */
+/* A warning or progress handler is the caller's: it must not run on a thread reading ahead.
+ * Between these two calls a warning is kept (made on any thread), and given to the handler by
+ * the release, which the thread that set the handler makes once the reads are over; reads
+ * report no progress, which the caller's thread gives as it takes what was read
+ * (fs_input_give_progress, DONE a fs_input_raw_consumed of the reading thread's). */
 void fs_input_hold_warnings(fs_input *in);
 void fs_input_release_warnings(fs_input *in);
+void fs_input_give_progress(fs_input *in, uint64_t done, uint64_t items);
 void fs_input_note_items(fs_input *in, uint64_t items);
-/* Whether a progress function is set. */
-int fs_input_reports_progress(const fs_input *in);
 
 #endif

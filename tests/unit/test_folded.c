@@ -1,4 +1,5 @@
 /* The folded-stack line rules (docs/inferno-compat.md, "Input"). */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -338,27 +339,85 @@ static foldsvg_status slow_line(fs_sink *self, const fs_folded_line *l, foldsvg_
 /* The reader thread works out the hashes and ';' of a block only while the sink is behind
  * (it has half the ring or more still to take), else the sink's thread does: a sink that
  * takes its time gets them from the reader, right (check_hints), for most lines. */
-START_TEST(a_slow_sink_gets_the_readers_work)
+/* 2,000 sorted lines of a few frames, *N bytes (caller frees). */
+static char *step_lines(size_t *n)
 {
     char *data = malloc(1 << 20);
     ck_assert_ptr_nonnull(data);
-    size_t n = 0;
+    *n = 0;
     for (unsigned i = 0; i < 2000; i++)
-        n += (size_t)sprintf(data + n, "main;run;step%05u;leaf %u\n", i, 1 + i % 5);
-    fs_input *in;
-    ck_assert_int_eq(fs_input_open_mem(&in, data, n, "mem", NULL), FOLDSVG_OK);
-    fingerprint f = {.sink = {.line = slow_line, .hints = FS_HINT_HASH | FS_HINT_SEMIS}};
+        *n += (size_t)sprintf(data + *n, "main;run;step%05u;leaf %u\n", i, 1 + i % 5);
+    return data;
+}
+
+/* IN read ahead in blocks of 1 KiB into F's sink, and closed. */
+static void read_ahead_1k(fs_input *in, fingerprint *f)
+{
     fs_folded_stats st = {0};
     foldsvg_error e;
     int ran;
-    ck_assert_int_eq(fs_folded_read_ahead(in, &f.sink, &st, 1024, &ran, &e), FOLDSVG_OK);
+    ck_assert_int_eq(fs_folded_read_ahead(in, &f->sink, &st, 1024, &ran, &e), FOLDSVG_OK);
     fs_input_close(in);
     ck_assert_int_eq(ran, 1);
+}
+
+START_TEST(a_slow_sink_gets_the_readers_work)
+{
+    size_t n;
+    char *data = step_lines(&n);
+    fs_input *in;
+    ck_assert_int_eq(fs_input_open_mem(&in, data, n, "mem", NULL), FOLDSVG_OK);
+    fingerprint f = {.sink = {.line = slow_line, .hints = FS_HINT_HASH | FS_HINT_SEMIS}};
+    read_ahead_1k(in, &f);
     /* a block of 1 KiB takes the sink about 3 ms: the reader, which has every other block
      * read in far less, stays ahead (a margin for a loaded machine's scheduling) */
     ck_assert_uint_eq(f.lines, 2000);
     ck_assert_uint_gt(f.semis, 2000 / 2);
     ck_assert_uint_gt(f.hashes, 2000 / 2);
+    free(f.prev);
+    free(data);
+}
+END_TEST
+
+/* Progress is the caller's: read ahead, it comes on the caller's thread as the blocks are
+ * taken (0 bytes as the reading starts), never going back, all of the bytes and lines at the
+ * end. */
+typedef struct progress_seen {
+    pthread_t thread;
+    int calls, other_thread, backwards;
+    uint64_t done, lines;
+} progress_seen;
+
+static void on_progress_seen(void *user, const char *name, uint64_t done, uint64_t total,
+                             uint64_t lines)
+{
+    (void)name;
+    (void)total;
+    progress_seen *p = user;
+    p->calls++;
+    p->other_thread |= !pthread_equal(p->thread, pthread_self());
+    p->backwards |= done < p->done || lines < p->lines;
+    p->done = done;
+    p->lines = lines;
+}
+
+START_TEST(read_ahead_reports_progress_on_the_callers_thread)
+{
+    size_t n;
+    char *data = step_lines(&n);
+    fs_input *in;
+    ck_assert_int_eq(fs_input_open_mem(&in, data, n, "mem", NULL), FOLDSVG_OK);
+    progress_seen p = {.thread = pthread_self()};
+    fs_input_set_progress(in, on_progress_seen, &p);
+    ck_assert_int_eq(p.calls, 1);
+    ck_assert_uint_eq(p.done, 0);
+    fingerprint f = {.sink = {.line = print_line}};
+    read_ahead_1k(in, &f);
+    ck_assert_int_eq(p.other_thread, 0);
+    ck_assert_int_eq(p.backwards, 0);
+    ck_assert_int_gt(p.calls, 10); /* a call a block of 1 KiB */
+    ck_assert_uint_eq(p.done, n);
+    ck_assert_uint_eq(p.lines, 2000);
     free(f.prev);
     free(data);
 }
@@ -376,6 +435,7 @@ int main(void)
     tcase_add_test(tc, differential);
     tcase_add_test(tc, reads_across_blocks_and_long_lines);
     tcase_add_test(tc, a_slow_sink_gets_the_readers_work);
+    tcase_add_test(tc, read_ahead_reports_progress_on_the_callers_thread);
     tcase_add_test(tc, invalid_lines_are_counted);
     tcase_add_test(tc, read_ahead_matches_the_plain_reader);
     suite_add_tcase(s, tc);
