@@ -48,8 +48,11 @@ static int is_stdin(const char *path)
     return strcmp(path, "-") == 0;
 }
 
-/* The default sort buffer (lib/convert.c takes half of it for one input): a quarter a side. */
-#define FS_DIFF_SORT_BUFFER ((size_t)64 << 20)
+/* The default sort buffer, as for one input (lib/convert.c takes half of it, two chunks): a
+ * quarter a side. Chunks this small are sorted faster a byte than larger ones (their tables
+ * stay in the caches): the shuffled --diff row 0.96x the wall time and 27 against 47 MiB of
+ * 64M, --diff to folded text 0.89x. */
+#define FS_DIFF_SORT_BUFFER ((size_t)16 << 20)
 
 /* The usage rules of a diff, and the two sides. PATHS or PROFILES give them. */
 static foldsvg_status run_init(diff_run *r, const char *const paths[2],

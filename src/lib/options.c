@@ -161,8 +161,8 @@ static const opt_row rows[] = {
     {"sort-buffer", 0, T_SIZE, IN, G_INPUT, FIELD(sort_buffer), .metavar = "SIZE",
      .expected = "a size of 1K or more, as 64M or 2G",
      .help = "memory for sorting unsorted folded text before it spills to\n"
-             "$TMPDIR (K, M, G suffixes; default 16M, 64M for the\n"
-             "two sides of --diff)"},
+             "$TMPDIR (K, M, G suffixes; default 16M, for the two\n"
+             "sides of --diff together)"},
     {"flamechart", 0, T_FLAG, IN, G_INPUT, FIELD(stack.flamechart), .writes = FOLDSVG_WRITES_GRAPH,
      .help = "keep input order (a flame chart over time); title Flame Chart"},
 
