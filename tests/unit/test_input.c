@@ -244,8 +244,27 @@ static void on_warning(void *user, const foldsvg_error *w)
     snprintf(s->msg, sizeof s->msg, "%s", w->message);
 }
 
-/* The handler is the caller's: a warning the reading thread comes upon (zero padding after
- * a gzip stream) reaches it on the caller's thread, once, when the reading stops. */
+typedef struct seen_progress {
+    pthread_t thread;
+    int calls, other_thread, backwards;
+    uint64_t done;
+} seen_progress;
+
+static void on_progress(void *user, const char *name, uint64_t done, uint64_t total, uint64_t items)
+{
+    (void)name;
+    (void)total;
+    (void)items;
+    seen_progress *s = user;
+    s->calls++;
+    s->other_thread |= !pthread_equal(s->thread, pthread_self());
+    s->backwards |= done < s->done;
+    s->done = done;
+}
+
+/* The handlers are the caller's: a warning the reading thread comes upon (zero padding after
+ * a gzip stream) reaches it on the caller's thread, once, when the reading stops; progress
+ * comes on the caller's thread as it takes the blocks, never going back. */
 START_TEST(read_ahead_warns_on_the_callers_thread)
 {
     enum { N = 50000, PAD = 3000 };
@@ -259,6 +278,8 @@ START_TEST(read_ahead_warns_on_the_callers_thread)
     ck_assert_int_eq(fs_input_open_mem(&in, z, zlen + PAD, "mem", NULL), FOLDSVG_OK);
     seen_warning seen = {0};
     fs_input_set_warn(in, on_warning, &seen);
+    seen_progress prog = {.thread = pthread_self()};
+    fs_input_set_progress(in, on_progress, &prog);
     fs_ahead *a = fs_ahead_start(in, 1000, NULL);
     ck_assert_ptr_nonnull(a);
     const unsigned char *p;
@@ -270,6 +291,11 @@ START_TEST(read_ahead_warns_on_the_callers_thread)
     ck_assert_int_eq(seen.n, 1);
     ck_assert(pthread_equal(seen.thread, pthread_self()));
     ck_assert_ptr_nonnull(strstr(seen.msg, "3000 zero bytes"));
+    ck_assert_int_eq(prog.other_thread, 0);
+    ck_assert_int_eq(prog.backwards, 0);
+    ck_assert_int_gt(prog.calls, N / 1000); /* the start, then each block taken */
+    ck_assert_uint_gt(prog.done, 0);
+    ck_assert_uint_le(prog.done, zlen + PAD);
     fs_input_close(in);
     free(data);
     free(z);

@@ -8,23 +8,6 @@
 #include "fold/tree.h"
 #include "testutil.h"
 
-typedef struct flist {
-    fs_frame *f;
-    size_t n, cap;
-} flist;
-
-static int collect(void *user, const fs_frame *f)
-{
-    flist *l = user;
-    if (l->n == l->cap) {
-        l->cap = l->cap ? l->cap * 2 : 256;
-        l->f = realloc(l->f, l->cap * sizeof *l->f);
-        ck_assert_ptr_nonnull(l->f);
-    }
-    l->f[l->n++] = *f;
-    return 0;
-}
-
 static int cmp_str(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
@@ -77,9 +60,9 @@ static void check_equal(unsigned seed, size_t nstacks, double minwidth)
     ck_assert_int_eq(fs_stream_finish(&s), FOLDSVG_OK);
     ck_assert_uint_eq(s.t, t.total);
     ck_assert_uint_eq(s.unique, t.unique);
-    flist tree = {0};
+    fs_test_frames tree = {0};
     foldsvg_status st;
-    ck_assert_int_eq(fs_generate_frames(&t, NULL, collect, &tree, &st), 0);
+    ck_assert_int_eq(fs_generate_frames(&t, NULL, fs_test_collect_frame, &tree, &st), 0);
     size_t j = 0;
     for (size_t i = 0; i < tree.n; i++) {
         const fs_frame *a = &tree.f[i];

@@ -379,23 +379,6 @@ START_TEST(escaped_names_in_titles_and_labels)
 }
 END_TEST
 
-typedef struct frame_list {
-    fs_frame *f;
-    size_t n, cap;
-} frame_list;
-
-static int collect_frame(void *user, const fs_frame *f)
-{
-    frame_list *l = user;
-    if (l->n == l->cap) {
-        l->cap = l->cap ? 2 * l->cap : 1024;
-        l->f = realloc(l->f, l->cap * sizeof *l->f);
-        ck_assert_ptr_nonnull(l->f);
-    }
-    l->f[l->n++] = *f;
-    return 0;
-}
-
 static int buf_write(void *ctx, const char *data, int len)
 {
     return fs_buf_append(ctx, data, (size_t)len) == FOLDSVG_OK ? len : -1;
@@ -403,7 +386,8 @@ static int buf_write(void *ctx, const char *data, int len)
 
 /* The SVG of TREE: from the frame list FRAMES (the streaming routes' input; on two writers
  * when it is long) or, FRAMES NULL, from the tree itself (one writer). */
-static char *render_frames(const fs_tree *tree, const frame_list *frames, const char *const *opts)
+static char *render_frames(const fs_tree *tree, const fs_test_frames *frames,
+                           const char *const *opts)
 {
     foldsvg_options *o = foldsvg_options_new();
     foldsvg_error err;
@@ -448,9 +432,9 @@ START_TEST(two_writers_write_what_one_writes)
             fs_tree_add_path(&t, path, (size_t)len, 1 + (uint64_t)i % 97 * 1000, 0, 0, NULL),
             FOLDSVG_OK);
     }
-    frame_list l = {0};
+    fs_test_frames l = {0};
     foldsvg_status st;
-    ck_assert_int_eq(fs_generate_frames(&t, NULL, collect_frame, &l, &st), 0);
+    ck_assert_int_eq(fs_generate_frames(&t, NULL, fs_test_collect_frame, &l, &st), 0);
     ck_assert_uint_gt(l.n, 4096);
     const char *random[] = {"minwidth", "0", NULL};
     const char *hash[] = {"minwidth", "0", "hash", NULL, NULL};

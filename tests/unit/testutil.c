@@ -60,3 +60,15 @@ int fs_test_frame_row(char *line, char *cols[9])
         cols[i] = NULL;
     return k >= 7;
 }
+
+int fs_test_collect_frame(void *user, const fs_frame *f)
+{
+    fs_test_frames *l = user;
+    if (l->n == l->cap) {
+        l->cap = l->cap ? 2 * l->cap : 256;
+        l->f = realloc(l->f, l->cap * sizeof *l->f);
+        ck_assert_ptr_nonnull(l->f);
+    }
+    l->f[l->n++] = *f;
+    return 0;
+}

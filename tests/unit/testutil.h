@@ -3,6 +3,8 @@
 #include <check.h>
 #include <stddef.h>
 
+#include "fold/merge.h"
+
 /* tests/data and tests/tools of the source tree, set by tests/CMakeLists.txt: the suites
  * read nothing from outside the repository. */
 #if !defined(FOLDSVG_TEST_DATA) || !defined(FOLDSVG_TEST_TOOLS)
@@ -18,5 +20,13 @@ char *fs_test_slurp(const char *path, size_t *len);
  * columns (y, x, width, height, fill, fg_x, fg_w, title, label). Returns 0 for header
  * lines ('#') and rows with fewer than 8 columns, else 1. */
 int fs_test_frame_row(char *line, char *cols[9]);
+
+/* Frames collected in order (fs_frame_fn: fs_test_collect_frame with a fs_test_frames;
+ * free F). */
+typedef struct fs_test_frames {
+    fs_frame *f;
+    size_t n, cap;
+} fs_test_frames;
+int fs_test_collect_frame(void *user, const fs_frame *f);
 
 #endif
