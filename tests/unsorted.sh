@@ -108,6 +108,46 @@ same folded-diff diff-model.folded dout.folded
 run folded-summary "$bin" --sort-buffer 4K shuffled.folded -o s.folded
 grep -q "across 3,000 unique stacks" err && ok || bad "folded summary: $(cat err)"
 
+# 11 MB of 3,000 stacks repeated in random order: over the size read in two halves at once
+# (each summed on its own core, then joined). The same pictures, folded text, warnings and
+# exit codes as from standard input (read in one part): invalid, fractional and zero-count
+# lines in the second half only; a sort buffer too small for the second half's stacks (it is
+# read again); a total that passes 2^64-1 in the second half (the error names the line).
+python3 - <<'PY'
+import random
+lines = open("gen.folded").read().splitlines()
+r = random.Random(9)
+big = [r.choice(lines) for _ in range(16000)]
+n = len(big)
+big[int(n * 0.6)] = big[4].rsplit(" ", 1)[0] + " 0"
+big[int(n * 0.7)] = "not a folded line"
+big[int(n * 0.8)] = big[3].rsplit(" ", 1)[0] + " 2.5"
+open("big.folded", "w").write("\n".join(big) + "\n")
+# the first half's counts (about 31,000) stay below what is left, the second half's pass it
+big[int(n * 0.2)] = big[5].rsplit(" ", 1)[0] + " %d" % (2**64 - 1 - 40000)
+open("huge.folded", "w").write("\n".join(big) + "\n")
+PY
+[ "$(wc -c <big.folded)" -gt 9000000 ] && ok || bad "big.folded is too small to be split"
+one_part() { # one_part NAME INPUT OUT ARGS...: a file, then standard input: same output, messages
+    name=$1 input=$2 out=$3; shift 3
+    "$bin" "$@" "$input" -o "split.$out" 2>split.err
+    code1=$?
+    "$bin" "$@" -o "one.$out" <"$input" 2>one.err
+    code2=$?
+    sed "s|<stdin>|$input|g" one.err >one.named
+    [ "$code1" -eq "$code2" ] && ok || bad "$name: exit $code1 from the file, $code2 from standard input"
+    if cmp -s split.err one.named; then ok; else bad "$name: messages differ: $(cat split.err) / $(cat one.named)"; fi
+    if [ "$code1" -eq 0 ]; then same "$name" "split.$out" "one.$out"; fi
+}
+one_part big-svg big.folded svg --hash
+grep -q "big.folded:11201:" split.err && grep -q "big.folded:12801:" split.err && ok ||
+    bad "big-svg: the warnings do not name the second half's lines: $(cat split.err)"
+one_part big-folded big.folded folded
+one_part big-small-buffer big.folded svg --hash --sort-buffer 64K
+one_part big-overflow huge.folded svg --hash
+at=$(sed -n 's/^foldsvg: huge.folded:\([0-9]*\): the total count passes.*/\1/p' split.err)
+[ "${at:-0}" -gt 8000 ] && ok || bad "big-overflow: not named in the second half: $(cat split.err)"
+
 for v in 0 1023 10X -5 1K5; do
     "$bin" --sort-buffer "$v" sorted.folded -o x.svg 2>err
     code=$?

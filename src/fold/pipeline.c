@@ -214,12 +214,17 @@ static foldsvg_status add_stack(fs_pipeline *pl, size_t n, uint64_t count, uint6
     return deliver(pl, pl->frames + first, n - first, count, before, is_diff, lineno, err);
 }
 
+/* A line with nothing to draw, for the zero-count rule. */
+static int zero_line(const fs_folded_line *l)
+{
+    return l->count == 0 && !(l->is_diff && l->before > 0);
+}
+
 static foldsvg_status on_line(fs_sink *self, const fs_folded_line *l, foldsvg_error *err)
 {
     fs_pipeline *pl = (fs_pipeline *)(void *)self;
     if (pl->direct) /* the common case, per line: straight through */
-        return l->count == 0 && !(l->is_diff && l->before > 0) ? zero_count(pl)
-                                                               : pl->to.path(pl->to.user, l, err);
+        return zero_line(l) ? zero_count(pl) : pl->to.path(pl->to.user, l, err);
     if (pl->o->no_sort) {
         if (pl->have_prev && fs_strcmp_bytes(l->stack, l->len, pl->prev.data, pl->prev.len) < 0)
             return fs_unsorted_error(err, pl->name, l->lineno, pl->prev_line);
@@ -229,7 +234,7 @@ static foldsvg_status on_line(fs_sink *self, const fs_folded_line *l, foldsvg_er
         pl->have_prev = 1;
         pl->prev_line = l->lineno;
     }
-    if (l->count == 0 && !(l->is_diff && l->before > 0))
+    if (zero_line(l))
         return zero_count(pl);
     if (!pl->rewrites && pl->to.path)
         return pl->to.path(pl->to.user, l, err);
@@ -311,6 +316,62 @@ static void on_threads(fs_sink *self, const char *names)
         pl->to.threads(pl->to.user, names);
 }
 
+/* A part of the input read on another thread (fs_sink.fork): the lines of a direct pipeline
+ * go to the consumer's part, the stacks dropped counted apart until it is joined. */
+typedef struct pipe_part {
+    fs_sink sink; /* first: the reader calls back with a pointer to it */
+    fs_pipeline *pl;
+    void *part;
+    fs_drops drops;
+} pipe_part;
+
+static foldsvg_status part_line(fs_sink *self, const fs_folded_line *l, foldsvg_error *err)
+{
+    pipe_part *pp = (pipe_part *)(void *)self;
+    if (zero_line(l)) {
+        note_drop(&pp->drops, FS_DROP_ZERO, pp->pl->name);
+        return FOLDSVG_OK;
+    }
+    return pp->pl->to.part_path(pp->part, l, err);
+}
+
+static fs_sink *on_fork(fs_sink *self)
+{
+    fs_pipeline *pl = (fs_pipeline *)(void *)self;
+    if (!pl->direct || !pl->to.fork)
+        return NULL;
+    pipe_part *pp = calloc(1, sizeof *pp);
+    if (!pp)
+        return NULL;
+    pp->pl = pl;
+    pp->sink.line = part_line;
+    pp->part = pl->to.fork(pl->to.user);
+    if (!pp->part) {
+        free(pp);
+        return NULL;
+    }
+    return &pp->sink;
+}
+
+static foldsvg_status on_join(fs_sink *self, fs_sink *part, uint64_t lines_before, int *joined,
+                              foldsvg_error *err)
+{
+    fs_pipeline *pl = (fs_pipeline *)(void *)self;
+    pipe_part *pp = (pipe_part *)(void *)part;
+    foldsvg_status st = pl->to.join(pl->to.user, pp->part, lines_before, joined, err);
+    if (*joined)
+        fs_drops_add(&pl->drops, &pp->drops);
+    return st;
+}
+
+static void on_drop(fs_sink *self, fs_sink *part)
+{
+    fs_pipeline *pl = (fs_pipeline *)(void *)self;
+    pipe_part *pp = (pipe_part *)(void *)part;
+    pl->to.drop(pl->to.user, pp->part);
+    free(pp);
+}
+
 foldsvg_status fs_pipeline_new(fs_pipeline **out, const fs_stack_opts *o, const fs_consumer *to,
                                foldsvg_error *err)
 {
@@ -318,8 +379,13 @@ foldsvg_status fs_pipeline_new(fs_pipeline **out, const fs_stack_opts *o, const 
     fs_pipeline *pl = calloc(1, sizeof *pl);
     if (!pl)
         return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
-    pl->sink = (fs_sink){on_stack,  on_count_name, on_facts,   on_line, on_stats,
-                         on_weight, on_warn,       on_threads, 0};
+    pl->sink = (fs_sink){on_stack, on_count_name, on_facts, on_line, on_stats, on_weight,
+                         on_warn,  on_threads,    0,        NULL,    NULL,     NULL};
+    if (to->fork) {
+        pl->sink.fork = on_fork;
+        pl->sink.join = on_join;
+        pl->sink.drop = on_drop;
+    }
     pl->o = o;
     pl->to = *to;
     pl->use_base = o->base.n > 0 && !o->flamechart && !o->no_sort;

@@ -45,6 +45,15 @@ typedef struct fs_consumer {
     void (*stats)(void *user, const fs_folded_stats *s);
     void (*warn)(void *user, const foldsvg_error *w);
     void (*threads)(void *user, const char *names);
+    /* Parts of an input read on other threads (fs_sink.fork), for a consumer that sums its
+     * stacks whatever their order: fork() a part of its own (NULL: not now), part_path()
+     * is path() for it (on the part's thread), join() and drop() as fs_sink's. All or none
+     * may be set; the pipeline forks only when nothing but the zero-count rule applies. */
+    void *(*fork)(void *user);
+    foldsvg_status (*part_path)(void *part, const fs_folded_line *l, foldsvg_error *err);
+    foldsvg_status (*join)(void *user, void *part, uint64_t lines_before, int *joined,
+                           foldsvg_error *err);
+    void (*drop)(void *user, void *part);
 } fs_consumer;
 
 typedef struct fs_pipeline fs_pipeline;

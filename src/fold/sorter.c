@@ -564,3 +564,8 @@ foldsvg_status fs_sorter_finish_split(fs_sorter *s, fs_relay_item_fn fn, void *u
 {
     return finish(s, NULL, fn, user);
 }
+
+size_t fs_sorter_budget(const fs_sorter *s)
+{
+    return s->budget;
+}

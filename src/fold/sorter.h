@@ -38,6 +38,8 @@ foldsvg_status fs_sorter_finish(fs_sorter *s, fs_sorted_fn fn, void *user);
  * for the others, and for all when the merge runs on FN's thread (nothing was spilled). */
 foldsvg_status fs_sorter_finish_split(fs_sorter *s, fs_relay_item_fn fn, void *user);
 
+/* A chunk's budget in bytes (the default's when 0 was asked for). */
+size_t fs_sorter_budget(const fs_sorter *s);
 /* Runs written so far (for tests and statistics). */
 size_t fs_sorter_runs(fs_sorter *s);
 /* Chunks the adding thread sorted itself while the worker was still busy with the one

@@ -18,6 +18,7 @@
 #include "fold/pipeline.h"
 #include "fold/sorter.h"
 #include "fold/stream.h"
+#include "fold/tally.h"
 #include "lib/diag.h"
 #include "lib/facts.h"
 #include "lib/options.h"
@@ -94,6 +95,59 @@ static foldsvg_status on_path(void *user, const fs_folded_line *l, foldsvg_error
     }
     c->prev_line = l->lineno;
     return FOLDSVG_OK;
+}
+
+/* A part of the input read on another thread (parse/folded_split.c) on the sorter's route
+ * (the stream needs its lines in order): summed in a tally of its own, as big as one of the
+ * sorter's chunks, until it is joined. */
+static void *on_fork(void *user)
+{
+    stream_ctx *c = user;
+    fs_tally *t = c->route == ROUTE_SORT ? malloc(sizeof *t) : NULL;
+    if (t)
+        fs_tally_init(t, fs_sorter_budget(c->sorter));
+    return t;
+}
+
+static foldsvg_status on_part_path(void *part, const fs_folded_line *l, foldsvg_error *err)
+{
+    (void)err; /* a part that fails is read again: the error comes then, where it is */
+    return fs_tally_add(part, l->stack, l->len, fs_folded_line_hash(l), l->count, l->before,
+                        l->is_diff, l->lineno);
+}
+
+static foldsvg_status on_join(void *user, void *part, uint64_t lines_before, int *joined,
+                              foldsvg_error *err)
+{
+    stream_ctx *c = user;
+    const fs_tally *t = part;
+    /* totals that overflow: the part is read again, the line that passes 2^64-1 named */
+    *joined = c->route == ROUTE_SORT && t->total <= UINT64_MAX - c->total &&
+              t->total_before <= UINT64_MAX - c->total_before;
+    if (!*joined)
+        return FOLDSVG_OK;
+    c->total += t->total;
+    c->total_before += t->total_before;
+    for (uint32_t i = 0; i < fs_strmap_size(&t->map); i++) {
+        const fs_tally_sum *k = &t->sums[i];
+        foldsvg_status st = fs_sorter_add_hashed(c->sorter, fs_strmap_key(&t->map, i),
+                                                 fs_strmap_key_len(&t->map, i), k->hash, k->count,
+                                                 k->before, k->is_diff);
+        if (st == FOLDSVG_E_IO) { /* it cannot spill */
+            c->route = ROUTE_PROFILE;
+            return FS_STOP;
+        }
+        if (st)
+            return fs_stack_error(err, st, c->name, lines_before + k->line);
+    }
+    return FOLDSVG_OK;
+}
+
+static void on_drop(void *user, void *part)
+{
+    (void)user;
+    fs_tally_free(part);
+    free(part);
 }
 
 static void on_stats(void *user, const fs_folded_stats *s)
@@ -424,7 +478,15 @@ static foldsvg_status convert_folded(convert_route route, const char *const *inp
         c.drawn = calloc(n, 1);
         nomem |= !c.facts || !c.drawn;
     }
-    fs_consumer to = {&c, on_path, NULL, NULL, on_facts, on_stats, on_warn, NULL};
+    fs_consumer to = {.user = &c,
+                      .path = on_path,
+                      .facts = on_facts,
+                      .stats = on_stats,
+                      .warn = on_warn,
+                      .fork = on_fork,
+                      .part_path = on_part_path,
+                      .join = on_join,
+                      .drop = on_drop};
     fs_pipeline *pl = NULL;
     foldsvg_status st = !nomem ? fs_pipeline_new(&pl, &o->stack, &to, err)
                                : fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");

@@ -273,7 +273,13 @@ static foldsvg_status read_pass(fs_diff_side *s, int pass)
     if (st == FOLDSVG_OK) {
         reset(s);
         s->pass = pass;
-        fs_consumer to = {s, on_path, NULL, on_count_name, on_facts, on_stats, on_warn, on_threads};
+        fs_consumer to = {.user = s,
+                          .path = on_path,
+                          .count_name = on_count_name,
+                          .facts = on_facts,
+                          .stats = on_stats,
+                          .warn = on_warn,
+                          .threads = on_threads};
         st = fs_pipeline_new(&pl, &s->o->stack, &to, &s->err);
     }
     if (st == FOLDSVG_OK) {

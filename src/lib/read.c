@@ -183,8 +183,14 @@ foldsvg_status fs_profile_read_input(foldsvg_profile *p, fs_input *in, const fol
     fs_input_set_warn(in, o->warn, o->warn_user);
     if (o->stack.flamechart)
         p->has_log = 1;
-    fs_consumer to = {&c,       add_path, add_frames, on_count_name,
-                      on_facts, on_stats, on_warn,    on_threads};
+    fs_consumer to = {.user = &c,
+                      .path = add_path,
+                      .frames = add_frames,
+                      .count_name = on_count_name,
+                      .facts = on_facts,
+                      .stats = on_stats,
+                      .warn = on_warn,
+                      .threads = on_threads};
     fs_pipeline *pl = NULL;
     const fs_format *format = NULL;
     uint64_t before = p->tree.total;

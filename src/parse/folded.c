@@ -149,8 +149,8 @@ foldsvg_status fs_folded_read(fs_input *in, fs_sink *sink, fs_folded_stats *stat
     char *buf = malloc(cap);
     if (!buf)
         return fs_error(err, FOLDSVG_E_NOMEM, fs_input_name(in), "out of memory");
-    size_t len = 0; /* bytes in buf, starting with an incomplete line */
-    uint64_t lineno = 0;
+    size_t len = 0;                 /* bytes in buf, starting with an incomplete line */
+    uint64_t lineno = stats->lines; /* a part of the input goes on from the part before */
     foldsvg_status st = FOLDSVG_OK;
     for (;;) {
         if (len == cap) {

@@ -24,7 +24,8 @@ foldsvg_status fs_folded_take(int r, fs_folded_line *fl, int frac, uint64_t line
                               fs_folded_stats *stats, foldsvg_error *err);
 
 /* Reads every line of IN into SINK->line (a non-OK status from it stops the read and is
- * returned, ERR filled by it). STATS (required) counts what was seen, for the warnings. */
+ * returned, ERR filled by it). STATS (required) counts what was seen, for the warnings;
+ * lines are numbered on from its count (a part of the input after another). */
 foldsvg_status fs_folded_read(fs_input *in, fs_sink *sink, fs_folded_stats *stats,
                               foldsvg_error *err);
 

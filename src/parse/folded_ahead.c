@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "parse/folded.h"
+#include "parse/folded_split.h"
 #include "util/bytepos.h"
 #include "util/error.h"
 #include "util/grow.h"
@@ -258,7 +259,7 @@ static void ahead_free(ahead *a)
 /* The caller's side: every record of every block into the sink, in order. */
 static foldsvg_status consume(ahead *a, fs_sink *sink, fs_folded_stats *stats, foldsvg_error *err)
 {
-    uint64_t lineno = 0;
+    uint64_t lineno = stats->lines; /* as the reader numbers them (a->lines is its) */
     for (;;) {
         pthread_mutex_lock(&a->mu);
         if (a->tail == a->head) {
@@ -307,6 +308,7 @@ foldsvg_status fs_folded_read_ahead(fs_input *in, fs_sink *sink, fs_folded_stats
     if (!a)
         return FOLDSVG_OK;
     a->in = in;
+    a->lines = stats->lines; /* a part of the input goes on from the part before */
     a->hints = sink->hints;
     a->block = block_size;
     a->rcap = block_size / sizeof(rec) + 1; /* shorter lines on average fill a block in parts */
@@ -350,6 +352,18 @@ foldsvg_status fs_folded_read_ahead(fs_input *in, fs_sink *sink, fs_folded_stats
     return st;
 }
 
+/* IN from where it stands into SINK, read ahead unless it is one block anyway. */
+static foldsvg_status read_on(fs_input *in, fs_sink *sink, fs_folded_stats *stats,
+                              foldsvg_error *err)
+{
+    uint64_t size = fs_input_raw_size(in);
+    int ran = 0;
+    foldsvg_status st = FOLDSVG_OK;
+    if (size == 0 || size > ONE_READ)
+        st = fs_folded_read_ahead(in, sink, stats, BLOCK, &ran, err);
+    return ran ? st : fs_folded_read(in, sink, stats, err);
+}
+
 foldsvg_status fs_folded_read_input(fs_input *in, const fs_input_opts *opts, fs_sink *sink,
                                     foldsvg_error *err)
 {
@@ -358,13 +372,10 @@ foldsvg_status fs_folded_read_input(fs_input *in, const fs_input_opts *opts, fs_
         sink->facts(sink, "folded", "", 0, 0);
     fs_folded_stats stats;
     memset(&stats, 0, sizeof stats);
-    uint64_t size = fs_input_raw_size(in);
     int ran = 0;
-    foldsvg_status st = FOLDSVG_OK;
-    if (size == 0 || size > ONE_READ)
-        st = fs_folded_read_ahead(in, sink, &stats, BLOCK, &ran, err);
+    foldsvg_status st = fs_folded_read_split(in, sink, &stats, read_on, &ran, err);
     if (!ran)
-        st = fs_folded_read(in, sink, &stats, err);
+        st = read_on(in, sink, &stats, err);
     FS_FORWARD_IF_ERROR(st);
     if (sink->stats)
         sink->stats(sink, &stats);

@@ -44,6 +44,8 @@ struct fs_input {
 
     uint64_t offset;
     int raw_eof;
+    uint64_t limit; /* reads end at this decoded offset (fs_input_set_limit), when LIMITED */
+    int limited;
 
     fs_progress_fn progress;
     void *progress_user;
@@ -226,6 +228,17 @@ foldsvg_status fs_input_open_mem(fs_input **out, const void *data, size_t len, c
     in->mem_len = data ? len : 0;
     in->raw_size = in->mem_len;
     return finish_open(out, in, err);
+}
+
+int fs_input_can_split(const fs_input *in)
+{
+    return in->reopenable && in->text_known && !in->gzip && !in->utf16;
+}
+
+void fs_input_set_limit(fs_input *in, uint64_t off, int on)
+{
+    in->limit = off;
+    in->limited = on;
 }
 
 int fs_input_can_reopen(const fs_input *in)
@@ -515,6 +528,11 @@ static foldsvg_status decode(fs_input *in, unsigned char *buf, size_t cap, size_
 foldsvg_status fs_input_read(fs_input *in, void *buf, size_t cap, size_t *got, foldsvg_error *err)
 {
     *got = 0;
+    if (in->limited) {
+        uint64_t left = in->offset < in->limit ? in->limit - in->offset : 0;
+        if (cap > left)
+            cap = (size_t)left;
+    }
     if (cap == 0)
         return FOLDSVG_OK;
     if (in->ahead_pos < in->ahead_len) {

@@ -95,6 +95,18 @@ struct fs_sink {
     void (*threads)(fs_sink *self, const char *names);
     /* FS_HINT_*: what line() would use of fs_folded_line's hash and semis */
     unsigned hints;
+    /* Reading in parts at once (parse/folded_split.c), for a sink whose lines may come in
+     * any order (it sums them): fork() makes a sink for lines from later in the input,
+     * taken on another thread while this one takes the lines before them, sharing nothing
+     * with it (NULL: not now). join() then adds what PART took as if its lines had come
+     * now, numbered from LINES_BEFORE + 1, and sets *JOINED; a part that cannot stand for
+     * its lines (it gave up: its line() returned FS_STOP) is not joined, and its lines are
+     * read again into this sink. Returns what line() would. drop() frees PART, joined or
+     * not. All three or none may be set. */
+    fs_sink *(*fork)(fs_sink *self);
+    foldsvg_status (*join)(fs_sink *self, fs_sink *part, uint64_t lines_before, int *joined,
+                           foldsvg_error *err);
+    void (*drop)(fs_sink *self, fs_sink *part);
 };
 
 #endif

@@ -74,7 +74,7 @@ static foldsvg_options *opts(const char *const *kv)
 static fs_pipeline *make(const foldsvg_options *o, rec *r, int with_frames)
 {
     memset(r, 0, sizeof *r);
-    fs_consumer to = {r, on_path, with_frames ? on_frames : NULL, NULL, NULL, NULL, NULL, NULL};
+    fs_consumer to = {.user = r, .path = on_path, .frames = with_frames ? on_frames : NULL};
     fs_pipeline *pl;
     foldsvg_error err;
     ck_assert_int_eq(fs_pipeline_new(&pl, &o->stack, &to, &err), FOLDSVG_OK);
@@ -380,10 +380,90 @@ START_TEST(stack_stage_is_the_transforms)
 }
 END_TEST
 
+/* A consumer's part (fs_consumer.fork): its lines recorded apart, each "path count (part)". */
+static void *fork_rec(void *user)
+{
+    (void)user;
+    rec *p = calloc(1, sizeof *p);
+    ck_assert_ptr_nonnull(p);
+    return p;
+}
+
+static foldsvg_status part_rec(void *part, const fs_folded_line *l, foldsvg_error *err)
+{
+    (void)err;
+    rec *p = part;
+    put(p, l->stack, l->len);
+    put_counts(p, l->count, l->before, l->is_diff, "part");
+    return FOLDSVG_OK;
+}
+
+static foldsvg_status join_rec(void *user, void *part, uint64_t lines_before, int *joined,
+                               foldsvg_error *err)
+{
+    (void)err;
+    (void)lines_before;
+    rec *r = user, *p = part;
+    put(r, p->out, p->len);
+    *joined = 1;
+    return FOLDSVG_OK;
+}
+
+static void drop_rec(void *user, void *part)
+{
+    (void)user;
+    free(part);
+}
+
+/* A part of the input read on another thread: a direct pipeline forks the consumer's part,
+ * takes the zero-count rule there and counts those drops apart until the part is joined; a
+ * pipeline with transforms (the lines are rewritten on its own thread) does not fork. */
+START_TEST(a_part_goes_to_the_consumers_part)
+{
+    static const char *const reverse[] = {"reverse", NULL, NULL};
+    for (int rewrites = 0; rewrites < 2; rewrites++) {
+        foldsvg_options *o = opts(rewrites ? reverse : NULL);
+        rec r;
+        memset(&r, 0, sizeof r);
+        fs_consumer to = {.user = &r,
+                          .path = on_path,
+                          .fork = fork_rec,
+                          .part_path = part_rec,
+                          .join = join_rec,
+                          .drop = drop_rec};
+        fs_pipeline *pl;
+        foldsvg_error err;
+        ck_assert_int_eq(fs_pipeline_new(&pl, &o->stack, &to, &err), FOLDSVG_OK);
+        fs_sink *s = fs_pipeline_begin(pl, "in");
+        fs_sink *part = s->fork(s);
+        if (rewrites) {
+            ck_assert_ptr_null(part);
+            fs_pipeline_free(pl);
+            foldsvg_options_free(o);
+            continue;
+        }
+        ck_assert_ptr_nonnull(part);
+        ck_assert_int_eq(line(s, "a;b", 3, 1, &err), FOLDSVG_OK);
+        ck_assert_int_eq(line(part, "c", 2, 1, &err), FOLDSVG_OK);
+        ck_assert_int_eq(line(part, "zero", 0, 2, &err), FOLDSVG_OK);
+        ck_assert_uint_eq(fs_pipeline_drops(pl)->n[FS_DROP_ZERO], 0); /* not joined yet */
+        int joined = 0;
+        ck_assert_int_eq(s->join(s, part, 1, &joined, &err), FOLDSVG_OK);
+        ck_assert_int_eq(joined, 1);
+        s->drop(s, part);
+        ck_assert_uint_eq(fs_pipeline_drops(pl)->n[FS_DROP_ZERO], 1);
+        ck_assert_str_eq(r.out, "a;b 3 path\nc 2 part\n");
+        fs_pipeline_free(pl);
+        foldsvg_options_free(o);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("pipeline");
     TCase *tc = tcase_create("pipeline");
+    tcase_add_test(tc, a_part_goes_to_the_consumers_part);
     tcase_add_test(tc, plain_lines_pass_whole);
     tcase_add_test(tc, no_sort_checks_before_the_zero_count_rule);
     tcase_add_test(tc, transforms_in_order);
