@@ -15,6 +15,8 @@ typedef struct part_job {
     fs_sink *part;
     fs_input *in; /* of its own, at the second half's start */
     atomic_int cancel;
+    _Atomic uint64_t done, lines; /* its progress, for the first half's reports */
+    uint64_t base;                /* raw bytes its input had read before the second half */
     fs_folded_stats stats;
     foldsvg_status st;
     foldsvg_error err;
@@ -26,6 +28,17 @@ static foldsvg_status part_line(fs_sink *self, const fs_folded_line *l, foldsvg_
     if (atomic_load_explicit(&j->cancel, memory_order_relaxed))
         return FS_STOP; /* the first half failed: nothing of this is wanted */
     return j->part->line(j->part, l, err);
+}
+
+static void part_progress(void *user, const char *name, uint64_t done, uint64_t total,
+                          uint64_t lines)
+{
+    (void)name;
+    (void)total;
+    part_job *j = user;
+    /* (0 as the reading starts, before the bytes its opening read) */
+    atomic_store_explicit(&j->done, done > j->base ? done - j->base : 0, memory_order_relaxed);
+    atomic_store_explicit(&j->lines, lines, memory_order_relaxed);
 }
 
 static void *part_main(void *arg)
@@ -58,11 +71,11 @@ static fs_input *open_second_half(const fs_input *in, uint64_t mid)
         }
     }
     fs_input_close(r);
-    if (at == 0 || fs_input_reopen(in, &r, NULL) != FOLDSVG_OK)
+    /* (a line end that is the input's last byte starts no second half) */
+    if (at == 0 || at >= fs_input_raw_size(in) || fs_input_reopen(in, &r, NULL) != FOLDSVG_OK)
         return NULL;
-    int more = 0;
-    if (fs_input_seek(r, at, NULL) != FOLDSVG_OK || fs_input_peek_more(r, &more, NULL) || !more) {
-        fs_input_close(r); /* the line end found was the input's last byte */
+    if (fs_input_seek(r, at, NULL) != FOLDSVG_OK) {
+        fs_input_close(r);
         return NULL;
     }
     return r;
@@ -96,6 +109,10 @@ foldsvg_status fs_folded_read_split(fs_input *in, fs_sink *sink, fs_folded_stats
     j->in = j->part ? open_second_half(in, size / 2) : NULL;
     /* where the second half starts, read before its thread moves its input on */
     uint64_t at = j->in ? fs_input_offset(j->in) : 0;
+    if (j->in) {
+        j->base = fs_input_raw_consumed(j->in);
+        fs_input_set_progress(j->in, part_progress, j);
+    }
     pthread_t thread;
     if (!j->in || fs_thread_create(&thread, part_main, j) != 0) {
         if (j->part)
@@ -107,7 +124,9 @@ foldsvg_status fs_folded_read_split(fs_input *in, fs_sink *sink, fs_folded_stats
     *ran = 1;
     /* the first half on this thread alone: the other core has the second */
     fs_input_set_limit(in, at, 1);
+    fs_input_progress_also(in, &j->done, &j->lines);
     foldsvg_status st = fs_folded_read(in, sink, stats, err);
+    fs_input_progress_also(in, NULL, NULL);
     fs_input_set_limit(in, 0, 0);
     if (st)
         atomic_store(&j->cancel, 1);
@@ -120,7 +139,7 @@ foldsvg_status fs_folded_read_split(fs_input *in, fs_sink *sink, fs_folded_stats
     sink->drop(sink, j->part);
     if (joined) {
         add_stats(stats, &j->stats);
-        fs_input_give_progress(in, at + fs_input_raw_consumed(j->in), stats->lines);
+        fs_input_give_progress(in, at + fs_input_raw_consumed(j->in) - j->base, stats->lines);
     }
     fs_input_close(j->in);
     free(j);

@@ -1,6 +1,7 @@
 #include "parse/input.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -49,6 +50,9 @@ struct fs_input {
 
     fs_progress_fn progress;
     void *progress_user;
+    /* another part's bytes and items read at the same time, reported with these */
+    const _Atomic uint64_t *also_done, *also_items;
+    uint64_t shown_done, shown_items; /* reported last in this reading */
     uint64_t items;
     foldsvg_warning_fn warn;
     void *warn_user;
@@ -64,6 +68,19 @@ struct fs_input {
     FILE *tee; /* every raw byte read is also written here (see fs_input_open_stream_tee) */
     int tee_failed;
 };
+
+/* Progress never goes back within a reading: a part read at the same time that is read again
+ * (parse/folded_split.c) had its bytes counted already. */
+static void report(fs_input *in, uint64_t done, uint64_t items)
+{
+    if (done < in->shown_done)
+        done = in->shown_done;
+    if (items < in->shown_items)
+        items = in->shown_items;
+    in->shown_done = done;
+    in->shown_items = items;
+    in->progress(in->progress_user, in->name, done, in->raw_size, items);
+}
 
 static foldsvg_status io_error(fs_input *in, foldsvg_error *err)
 {
@@ -95,8 +112,14 @@ static foldsvg_status raw_read(fs_input *in, unsigned char *buf, size_t cap, siz
     if (in->tee && *got && fwrite(buf, 1, *got, in->tee) != *got)
         in->tee_failed = 1;
     in->raw_consumed += *got;
-    if (in->progress && *got && !in->hold)
-        in->progress(in->progress_user, in->name, in->raw_consumed, in->raw_size, in->items);
+    if (in->progress && *got && !in->hold) {
+        uint64_t done = in->raw_consumed, items = in->items;
+        if (in->also_done) {
+            done += atomic_load_explicit(in->also_done, memory_order_relaxed);
+            items += atomic_load_explicit(in->also_items, memory_order_relaxed);
+        }
+        report(in, done, items);
+    }
     return FOLDSVG_OK;
 }
 
@@ -310,6 +333,7 @@ void fs_input_set_progress(fs_input *in, fs_progress_fn fn, void *user)
 {
     in->progress = fn;
     in->progress_user = user;
+    in->shown_done = in->shown_items = 0;
     /* a reading starts (an input read again, found unsorted, starts again): 0 bytes, whatever
      * opening it looked at already */
     if (fn)
@@ -335,10 +359,17 @@ void fs_input_release_warnings(fs_input *in)
     in->held = 0;
 }
 
+void fs_input_progress_also(fs_input *in, const _Atomic uint64_t *done,
+                            const _Atomic uint64_t *items)
+{
+    in->also_done = done;
+    in->also_items = items;
+}
+
 void fs_input_give_progress(fs_input *in, uint64_t done, uint64_t items)
 {
     if (in->progress)
-        in->progress(in->progress_user, in->name, done, in->raw_size, items);
+        report(in, done, items);
 }
 
 void fs_input_note_items(fs_input *in, uint64_t items)

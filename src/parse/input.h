@@ -85,6 +85,10 @@ void fs_input_set_warn(fs_input *in, foldsvg_warning_fn fn, void *user);
 void fs_input_hold_warnings(fs_input *in);
 void fs_input_release_warnings(fs_input *in);
 void fs_input_give_progress(fs_input *in, uint64_t done, uint64_t items);
+/* Another part of IN read at the same time on another thread (parse/folded_split.c): its bytes
+ * and items, kept up to date there, are added to what IN's reads report (NULL: none). */
+void fs_input_progress_also(fs_input *in, const _Atomic uint64_t *done,
+                            const _Atomic uint64_t *items);
 void fs_input_note_items(fs_input *in, uint64_t items);
 
 #endif

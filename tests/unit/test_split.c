@@ -188,13 +188,34 @@ typedef struct outcome {
     int ran;
 } outcome;
 
-/* PATH read once in one part (the reference) into A and in two halves into B. */
+/* Progress reports: never backwards, never past the size. */
+typedef struct progress {
+    uint64_t done, lines, size;
+    int calls, backwards, over;
+} progress;
+
+static void on_progress(void *user, const char *name, uint64_t done, uint64_t total, uint64_t lines)
+{
+    (void)name;
+    progress *p = user;
+    p->calls++;
+    p->backwards |= done < p->done || lines < p->lines;
+    p->over |= done > p->size || total != p->size;
+    p->done = done;
+    p->lines = lines;
+}
+
+/* PATH read once in one part (the reference) into A and in two halves into B; the halves'
+ * progress, both halves' bytes and lines, comes on the calling thread, ending at the size. */
 static void read_both(const char *path, outcome *a, outcome *b)
 {
     fs_input *in = open_peeked(path);
     a->st = fs_folded_read(in, &a->s.sink, &a->stats, &a->err);
+    uint64_t size = fs_input_raw_size(in);
     fs_input_close(in);
     in = open_peeked(path);
+    progress p = {.size = size};
+    fs_input_set_progress(in, on_progress, &p);
     b->s.sink.fork = fork_part;
     b->s.sink.join = join_part;
     b->s.sink.drop = drop_part;
@@ -209,6 +230,13 @@ static void read_both(const char *path, outcome *a, outcome *b)
     ck_assert_uint_eq(a->s.lines, b->s.lines);
     ck_assert_uint_eq(a->s.sum, b->s.sum);
     ck_assert(memcmp(&a->stats, &b->stats, sizeof a->stats) == 0);
+    ck_assert_int_gt(p.calls, 2);
+    ck_assert_int_eq(p.backwards, 0);
+    ck_assert_int_eq(p.over, 0);
+    if (b->s.joins) {
+        ck_assert_uint_eq(p.done, size);
+        ck_assert_uint_eq(p.lines, a->stats.lines);
+    }
 }
 
 #define OUTCOMES(fail, give_up)                                                                    \
