@@ -303,6 +303,10 @@ typedef struct foldsvg_convert_stats {
  * bytes, NUL-terminated, and returns the length of the whole text (as snprintf). */
 FOLDSVG_API size_t foldsvg_summary(char *buf, size_t size, uint64_t total, const char *count_name,
                                    size_t unique_stacks);
+/* The same for --diff: "72,980,237 cycles before, 73,000,000 after, across 13 unique
+ * stacks" (the unit agrees with BEFORE's count). */
+FOLDSVG_API size_t foldsvg_diff_summary(char *buf, size_t size, uint64_t before, uint64_t after,
+                                        const char *count_name, size_t unique_stacks);
 
 /* Reads INPUTS (NULL or "-": standard input; no inputs: standard input) and writes OUTPUT
  * ("-" or NULL: standard output) in FORMAT (AUTO: by OUTPUT's name), as the command line

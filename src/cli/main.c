@@ -484,9 +484,11 @@ static void print_diff_summary(const cli_state *s, uint64_t before, uint64_t aft
                                const char *unit, size_t unique)
 {
     clear_progress();
-    if (!s->quiet)
-        fprintf(stderr, "foldsvg: %llu %s before, %llu after, across %zu unique stacks\n",
-                (unsigned long long)before, unit, (unsigned long long)after, unique);
+    if (!s->quiet) {
+        char line[256];
+        foldsvg_diff_summary(line, sizeof line, before, after, unit, unique);
+        fprintf(stderr, "foldsvg: %s\n", line);
+    }
 }
 
 /* --diff BEFORE AFTER: straight to SVG or folded text; through a diff object for a report

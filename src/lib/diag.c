@@ -178,3 +178,16 @@ size_t foldsvg_summary(char *buf, size_t size, uint64_t total, const char *count
                      unique_stacks == 1 ? "" : "s");
     return n < 0 ? 0 : (size_t)n;
 }
+
+size_t foldsvg_diff_summary(char *buf, size_t size, uint64_t before, uint64_t after,
+                            const char *count_name, size_t unique_stacks)
+{
+    char b[32], a[32], u[32];
+    fs_format_thousands(before, b);
+    fs_format_thousands(after, a);
+    fs_format_thousands((uint64_t)unique_stacks, u);
+    const char *unit = fs_unit_for_count(count_name ? count_name : "cycles", before);
+    int n = snprintf(buf, size, "%s %s before, %s after, across %s unique stack%s", b, unit, a, u,
+                     unique_stacks == 1 ? "" : "s");
+    return n < 0 ? 0 : (size_t)n;
+}

@@ -277,6 +277,10 @@ START_TEST(summary_line)
     ck_assert_str_eq(b, "0 bytes across 0 unique stacks");
     ck_assert_uint_eq(foldsvg_summary(b, 4, 1, "ms", 1), strlen("1 ms across 1 unique stack"));
     ck_assert_str_eq(b, "1 m");
+    foldsvg_diff_summary(b, sizeof b, 72980237, 1000, NULL, 13);
+    ck_assert_str_eq(b, "72,980,237 cycles before, 1,000 after, across 13 unique stacks");
+    foldsvg_diff_summary(b, sizeof b, 1, 2, "samples", 1);
+    ck_assert_str_eq(b, "1 sample before, 2 after, across 1 unique stack");
 }
 END_TEST
 
