@@ -49,8 +49,8 @@ static void *part_main(void *arg)
 }
 
 /* A new input over IN's bytes, at the first line start at or after decoded offset MID that
- * is not the end: NULL when there is none, or when anything fails (the reading in one part
- * then says what is wrong, if anything is). */
+ * is not the end: NULL when there is none within 1 MiB, or when anything fails (the reading
+ * in one part then says what is wrong, if anything is). */
 static fs_input *open_second_half(const fs_input *in, uint64_t mid)
 {
     fs_input *r;
@@ -61,7 +61,9 @@ static fs_input *open_second_half(const fs_input *in, uint64_t mid)
     size_t got = 0;
     if (fs_input_seek(r, mid - 1, NULL) == FOLDSVG_OK) {
         uint64_t pos = mid - 1;
-        while (fs_input_read(r, buf, sizeof buf, &got, NULL) == FOLDSVG_OK && got > 0) {
+        /* a line that long near the middle: the halves would not pay for the search */
+        while (pos - (mid - 1) < (1 << 20) &&
+               fs_input_read(r, buf, sizeof buf, &got, NULL) == FOLDSVG_OK && got > 0) {
             const char *nl = memchr(buf, '\n', got);
             if (nl) {
                 at = pos + (uint64_t)(nl - buf) + 1;
