@@ -320,6 +320,28 @@ START_TEST(only_big_plain_files_are_split)
     ck_assert_int_eq(ran, 0); /* a caller's memory is read in one part */
     fs_input_close(in);
     ck_assert_int_eq(s.forks, 0);
+    /* a line of 3 MB across the middle: its end is too far to look for */
+    char *t = malloc(12 << 20);
+    ck_assert_ptr_nonnull(t);
+    size_t m = 0;
+    while (m < (9u << 19))
+        m += (size_t)sprintf(t + m, "main;run;a %u\n", (unsigned)(m % 7 + 1));
+    memset(t + m, 'x', 3u << 20);
+    m += 3u << 20;
+    t[m++] = '\n';
+    while (m < (11u << 20))
+        m += (size_t)sprintf(t + m, "main;run;b 2\n");
+    path = write_temp(t, m);
+    in = open_peeked(path);
+    ck_assert_int_eq(fs_folded_read_split(in, &s.sink, &st, fs_folded_read, &ran, NULL),
+                     FOLDSVG_OK);
+    ck_assert_int_eq(ran, 0);
+    fs_input_close(in);
+    unlink(path);
+    free(path);
+    free(t);
+    ck_assert_int_eq(s.forks, s.drops); /* forked, then given back */
+    ck_assert_ptr_null(s.part);
     free(text);
 }
 END_TEST
