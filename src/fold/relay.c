@@ -26,10 +26,16 @@ typedef struct batch {
     size_t len, cap;
 } batch;
 
+/* The producer's fields and the consumer's lie on cache lines of their own: each thread
+ * touches its own for every stack, the other's only once a batch. Sharing one line, every
+ * stack moved it from core to core (the shuffled bench row's final merge spent about a
+ * third of its time in such loads). */
+#define LINE 64
+
 struct fs_relay {
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    batch b[NBATCH];
+    batch b[NBATCH];     /* len: set by the producer, read by the consumer under MU */
     uint64_t head, tail; /* batches [tail, head) are full, head % NBATCH is being filled */
     int done;            /* the producer returned, its last batch published */
     foldsvg_status produced, consumed; /* their statuses */
@@ -39,11 +45,14 @@ struct fs_relay {
     int have_mu, have_cv, threaded;
     int unbounded; /* no thread: the producer ran first, into one growing batch */
     int split;     /* the ';' of each stack past its shared bytes may be found here... */
-    int scanning;  /* ...and are, in the batch being filled */
+    /* the producer's: the batch it fills (b[head % NBATCH], its len in FILL until published) */
+    _Alignas(LINE) batch fill;
+    int scanning; /* ...and are, in the batch being filled */
     uint32_t *scan;
     size_t scan_cap;
-    /* the consumer's place: in batch tail % NBATCH while HOLDING */
-    size_t at;
+    /* the consumer's place: in batch tail % NBATCH (its bytes AT to LIM) while HOLDING */
+    _Alignas(LINE) const unsigned char *data;
+    size_t at, lim;
     int holding;
 };
 
@@ -57,6 +66,7 @@ static size_t padded(size_t n)
 static foldsvg_status publish(fs_relay *r)
 {
     pthread_mutex_lock(&r->mu);
+    r->b[r->head % NBATCH] = r->fill;
     r->head++;
     pthread_cond_broadcast(&r->cv);
     while (r->head - r->tail == NBATCH && !r->consumed)
@@ -67,8 +77,9 @@ static foldsvg_status publish(fs_relay *r)
     r->scanning = r->split && r->head - r->tail >= 2;
     foldsvg_status st = r->consumed;
     pthread_mutex_unlock(&r->mu);
-    if (st == FOLDSVG_OK)
-        r->b[r->head % NBATCH].len = 0;
+    /* even after a failure: the batch published is no longer the producer's to free */
+    r->fill = r->b[r->head % NBATCH];
+    r->fill.len = 0;
     return st;
 }
 
@@ -76,7 +87,7 @@ static foldsvg_status emit(void *user, const char *stack, size_t len, size_t sha
                            uint64_t before, int is_diff)
 {
     fs_relay *r = user;
-    batch *b = &r->b[r->head % NBATCH];
+    batch *b = &r->fill;
     size_t nsemis = 0;
     /* the positions are uint32_t: past that the consumer finds them */
     int has_semis = r->scanning && len <= UINT32_MAX;
@@ -92,7 +103,6 @@ static foldsvg_status emit(void *user, const char *stack, size_t len, size_t sha
         foldsvg_status st = publish(r);
         if (st)
             return st;
-        b = &r->b[r->head % NBATCH];
     }
     if (b->cap - b->len < need) { /* a stack larger than a batch, or no thread */
         if (b->len > SIZE_MAX - need)
@@ -118,6 +128,7 @@ static void *producer_main(void *arg)
     fs_relay *r = arg;
     foldsvg_status st = r->produce(r->produce_user, emit, r);
     pthread_mutex_lock(&r->mu);
+    r->b[r->head % NBATCH] = r->fill; /* its data may have moved, even after a failure */
     r->produced = st;
     if (st == FOLDSVG_OK)
         r->head++; /* the last, partly filled batch */
@@ -145,9 +156,10 @@ static foldsvg_status relay_start(fs_relay **out, fs_relay_producer produce, voi
                                   int inline_ok, int split)
 {
     *out = NULL;
-    fs_relay *r = calloc(1, sizeof *r);
+    fs_relay *r = aligned_alloc(LINE, sizeof *r); /* a multiple of LINE, as aligned */
     if (!r)
         return FOLDSVG_E_NOMEM;
+    memset(r, 0, sizeof *r);
     r->split = r->scanning = split;
     r->produce = produce;
     r->produce_user = produce_user;
@@ -157,6 +169,7 @@ static foldsvg_status relay_start(fs_relay **out, fs_relay_producer produce, voi
         r->b[i].cap = BATCH;
         ok = r->b[i].data != NULL;
     }
+    r->fill = r->b[0];
     r->have_mu = ok && pthread_mutex_init(&r->mu, NULL) == 0;
     r->have_cv = r->have_mu && pthread_cond_init(&r->cv, NULL) == 0;
     if (!ok || !r->have_cv) {
@@ -171,6 +184,7 @@ static foldsvg_status relay_start(fs_relay **out, fs_relay_producer produce, voi
     } else {
         r->unbounded = 1;
         r->produced = produce(produce_user, emit, r);
+        r->b[0] = r->fill;
         r->head = r->produced == FOLDSVG_OK;
         r->done = 1;
     }
@@ -188,11 +202,10 @@ foldsvg_status fs_relay_next(fs_relay *r, fs_relay_item *it, int *done)
     *done = 0;
     for (;;) {
         if (r->holding) {
-            const batch *b = &r->b[r->tail % NBATCH];
-            if (r->at < b->len) {
+            if (r->at < r->lim) {
                 record h;
-                memcpy(&h, b->data + r->at, sizeof h);
-                const unsigned char *stack = b->data + r->at + sizeof h;
+                memcpy(&h, r->data + r->at, sizeof h);
+                const unsigned char *stack = r->data + r->at + sizeof h;
                 *it = (fs_relay_item){
                     (const char *)stack,
                     h.len,
@@ -216,6 +229,8 @@ foldsvg_status fs_relay_next(fs_relay *r, fs_relay_item *it, int *done)
             pthread_cond_wait(&r->cv, &r->mu);
         int empty = r->tail == r->head;
         foldsvg_status st = r->produced;
+        r->data = r->b[r->tail % NBATCH].data;
+        r->lim = r->b[r->tail % NBATCH].len;
         pthread_mutex_unlock(&r->mu);
         if (empty) {
             *done = 1;
