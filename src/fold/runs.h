@@ -14,6 +14,7 @@
 
 typedef struct fs_runfile {
     int fd;         /* -1 until opened */
+    int no_map;     /* readers read the file instead of mapping it (for tests) */
     uint64_t size;  /* bytes in the file, buffered ones included */
     char *buf;      /* the write buffer */
     size_t buf_len; /* bytes in buf, not yet written */
@@ -25,9 +26,15 @@ typedef struct fs_run {
 
 typedef struct fs_run_reader {
     const fs_runfile *file;
-    uint64_t pos, end; /* the part of the run not yet in buf */
+    uint64_t pos, end; /* the part of the run not yet in view */
+    /* the bytes in view, DATA[at..len): a window of the file mapped into memory (MAP), or,
+     * where the file cannot be mapped, what was read into BUF */
+    const unsigned char *data;
+    size_t at, len;
+    size_t window; /* bytes mapped or read at once */
+    void *map;
+    size_t map_len;
     unsigned char *buf;
-    size_t at, len, cap;
     /* the current record, and the bytes its stack shares with the one before */
     fs_buf stack;
     size_t shared;
@@ -52,7 +59,8 @@ foldsvg_status fs_run_end(fs_runfile *f, fs_run *r);
 /* Drops the run begun last, not ended: the next run starts where it did. */
 void fs_run_discard(fs_runfile *f, const fs_run *r);
 
-/* A reader for RUN with a read buffer of BUFSIZE bytes. */
+/* A reader for RUN that maps (or, where the file cannot be mapped, reads) BUFSIZE bytes of
+ * it at a time: mapped, the bytes written are read in place, without a copy. */
 foldsvg_status fs_run_reader_init(fs_run_reader *r, const fs_runfile *f, fs_run run,
                                   size_t bufsize);
 void fs_run_reader_free(fs_run_reader *r);

@@ -27,7 +27,7 @@ enum {
      * 0.7x the time of 32 MiB chunks, the whole run 0.86x the CPU, in 25 MiB instead of 70. */
     DEFAULT_BUDGET = 8 << 20,
     DEFAULT_FANIN = 64,
-    READ_BUF = 128 << 10,
+    READ_BUF = 1 << 20, /* a run's window, mapped (fold/runs.h) */
     PREFETCH = 4,
     STOP_EVERY = 64 /* stacks written between looks at stop_writing */
 };
