@@ -17,7 +17,7 @@ enum { NBATCH = 4, BATCH = 256 << 10 };
 
 typedef struct record {
     uint64_t count, before;
-    size_t len, shared, nsemis; /* the ';' positions follow the stack's bytes */
+    size_t from, len, shared, nsemis; /* the stack's bytes from FROM on, then its ';' */
     int is_diff, has_semis;
 } record;
 
@@ -89,15 +89,18 @@ static foldsvg_status emit(void *user, const char *stack, size_t len, size_t sha
     fs_relay *r = user;
     batch *b = &r->fill;
     size_t nsemis = 0;
+    /* split: the consumer has the bytes this stack shares with the one before */
+    size_t from = r->split && shared != SIZE_MAX ? shared < len ? shared : len : 0;
     /* the positions are uint32_t: past that the consumer finds them */
     int has_semis = r->scanning && len <= UINT32_MAX;
     if (has_semis) {
-        size_t from = shared == SIZE_MAX ? 0 : shared < len ? shared : len;
-        FS_FORWARD_IF_ERROR(fs_byte_positions_add(stack + from, len - from, ';', (uint32_t)from,
-                                                  &r->scan, &r->scan_cap, &nsemis));
+        size_t at = shared == SIZE_MAX ? 0 : shared < len ? shared : len;
+        FS_FORWARD_IF_ERROR(fs_byte_positions_add(stack + at, len - at, ';', (uint32_t)at, &r->scan,
+                                                  &r->scan_cap, &nsemis));
     }
-    size_t need = sizeof(record) + padded(len) + padded(nsemis * sizeof(uint32_t));
-    if (need < len)
+    size_t bytes = len - from;
+    size_t need = sizeof(record) + padded(bytes) + padded(nsemis * sizeof(uint32_t));
+    if (need < bytes)
         return FOLDSVG_E_NOMEM;
     if (!r->unbounded && b->len > 0 && b->cap - b->len < need) {
         foldsvg_status st = publish(r);
@@ -113,12 +116,12 @@ static foldsvg_status emit(void *user, const char *stack, size_t len, size_t sha
         FS_FORWARD_IF_ERROR(fs_resize(&b->data, cap, 1));
         b->cap = cap;
     }
-    record h = {count, before, len, shared, nsemis, is_diff, has_semis};
+    record h = {count, before, from, len, shared, nsemis, is_diff, has_semis};
     memcpy(b->data + b->len, &h, sizeof h);
-    if (len)
-        memcpy(b->data + b->len + sizeof h, stack, len);
+    if (bytes)
+        memcpy(b->data + b->len + sizeof h, stack + from, bytes);
     if (nsemis)
-        memcpy(b->data + b->len + sizeof h + padded(len), r->scan, nsemis * sizeof(uint32_t));
+        memcpy(b->data + b->len + sizeof h + padded(bytes), r->scan, nsemis * sizeof(uint32_t));
     b->len += need;
     return FOLDSVG_OK;
 }
@@ -206,16 +209,18 @@ foldsvg_status fs_relay_next(fs_relay *r, fs_relay_item *it, int *done)
                 record h;
                 memcpy(&h, r->data + r->at, sizeof h);
                 const unsigned char *stack = r->data + r->at + sizeof h;
+                size_t bytes = h.len - h.from;
                 *it = (fs_relay_item){
                     (const char *)stack,
+                    h.from,
                     h.len,
                     h.shared,
                     h.count,
                     h.before,
                     h.is_diff,
-                    h.has_semis ? (const uint32_t *)(const void *)(stack + padded(h.len)) : NULL,
+                    h.has_semis ? (const uint32_t *)(const void *)(stack + padded(bytes)) : NULL,
                     h.nsemis};
-                r->at += sizeof h + padded(h.len) + padded(h.nsemis * sizeof(uint32_t));
+                r->at += sizeof h + padded(bytes) + padded(h.nsemis * sizeof(uint32_t));
                 return FOLDSVG_OK;
             }
             r->holding = 0;
@@ -268,7 +273,8 @@ foldsvg_status fs_relay_items_emit(void *user, const char *stack, size_t len, si
                                    uint64_t count, uint64_t before, int is_diff)
 {
     const fs_relay_items *d = user;
-    fs_relay_item it = {stack, len, shared, count, before, is_diff, NULL, 0};
+    size_t from = shared == SIZE_MAX ? 0 : shared < len ? shared : len;
+    fs_relay_item it = {stack + from, from, len, shared, count, before, is_diff, NULL, 0};
     return d->fn(d->user, &it);
 }
 

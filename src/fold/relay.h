@@ -29,7 +29,12 @@ foldsvg_status fs_relay_run(fs_relay_producer produce, void *produce_user, fs_so
                             void *fn_user);
 
 typedef struct fs_relay_item {
-    const char *stack;  /* valid until the next fs_relay_next or fs_relay_end */
+    /* the stack's bytes from FROM on (LEN - FROM of them), valid until the next fs_relay_next
+     * or fs_relay_end; FROM is 0 but for fs_relay_run_split, where the bytes a stack shares
+     * with the one before it are not handed over again: there FROM is SHARED (0 for the
+     * first, or when SHARED is SIZE_MAX) */
+    const char *stack;
+    size_t from;
     size_t len, shared; /* fs_sorted_fn's */
     uint64_t count, before;
     int is_diff;
@@ -41,8 +46,8 @@ typedef struct fs_relay_item {
 
 typedef foldsvg_status (*fs_relay_item_fn)(void *user, const fs_relay_item *it);
 
-/* An fs_sorted_fn that passes each stack on to an item consumer (USER: an fs_relay_items),
- * SEMIS NULL: for a producer run on the consumer's thread. */
+/* An fs_sorted_fn that passes each stack on to an item consumer (USER: an fs_relay_items)
+ * as fs_relay_run_split does, SEMIS NULL: for a producer run on the consumer's thread. */
 typedef struct fs_relay_items {
     fs_relay_item_fn fn;
     void *user;

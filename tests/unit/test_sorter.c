@@ -272,10 +272,17 @@ static foldsvg_status collect(void *user, const char *stack, size_t len, size_t 
 static foldsvg_status collect_item(void *user, const fs_relay_item *it)
 {
     agg *a = user;
+    /* only the bytes from the shared ones on come: those before are the last stack's */
+    ck_assert_uint_eq(it->from, it->shared == SIZE_MAX ? 0 : it->shared);
+    ck_assert(it->from == 0 || (a->n > 0 && it->from <= a->lens[a->n - 1]));
+    char *stack = malloc(it->len + 1);
+    if (it->from)
+        memcpy(stack, a->s[a->n - 1], it->from);
+    memcpy(stack + it->from, it->stack, it->len - it->from);
     if (it->semis) {
-        size_t from = it->shared == SIZE_MAX ? 0 : it->shared, k = 0;
-        for (size_t i = from; i < it->len; i++) {
-            if (it->stack[i] != ';')
+        size_t k = 0;
+        for (size_t i = it->from; i < it->len; i++) {
+            if (stack[i] != ';')
                 continue;
             ck_assert_uint_lt(k, it->nsemis);
             ck_assert_uint_eq(it->semis[k], i);
@@ -286,7 +293,10 @@ static foldsvg_status collect_item(void *user, const fs_relay_item *it)
     } else {
         a->without_semis++;
     }
-    return collect(user, it->stack, it->len, it->shared, it->count, it->before, it->is_diff);
+    foldsvg_status st =
+        collect(user, stack, it->len, it->shared, it->count, it->before, it->is_diff);
+    free(stack);
+    return st;
 }
 
 static void agg_free(agg *a)
@@ -627,6 +637,11 @@ static foldsvg_status consume_split(void *user, const fs_relay_item *it)
     size_t i = (*seen)++;
     ck_assert_uint_eq(it->count, i + 1);
     ck_assert_uint_eq(it->len, strlen(split_stacks[i]));
+    /* only the bytes past those shared with the stack before: none of the repeat, ";d" after
+     * "a;b;c" */
+    static const size_t from[] = {0, 5, 5, 3, 0, 0};
+    ck_assert_uint_eq(it->from, from[i]);
+    ck_assert(memcmp(it->stack, split_stacks[i] + from[i], it->len - from[i]) == 0);
     ck_assert_ptr_nonnull(it->semis);
     ck_assert_uint_eq(it->nsemis, nwant[i]);
     for (size_t k = 0; k < nwant[i]; k++)
@@ -661,9 +676,10 @@ static foldsvg_status consume_many(void *user, const fs_relay_item *it)
         return FOLDSVG_OK;
     }
     a->with_semis++;
-    size_t from = it->shared == SIZE_MAX ? 0 : it->shared, k = 0;
-    for (size_t i = from; i < it->len; i++)
-        if (it->stack[i] == ';') {
+    size_t k = 0;
+    ck_assert_uint_eq(it->from, it->shared == SIZE_MAX ? 0 : it->shared);
+    for (size_t i = it->from; i < it->len; i++)
+        if (it->stack[i - it->from] == ';') {
             ck_assert_uint_lt(k, it->nsemis);
             ck_assert_uint_eq(it->semis[k++], i);
         }
