@@ -39,7 +39,8 @@ struct fs_relay {
     uint64_t head, tail; /* batches [tail, head) are full, head % NBATCH is being filled */
     int done;            /* the producer returned, its last batch published */
     foldsvg_status produced, consumed; /* their statuses */
-    fs_relay_producer produce;
+    fs_relay_producer produce;         /* or PRODUCE_TAIL */
+    fs_relay_tail_producer produce_tail;
     void *produce_user;
     pthread_t thread;
     int have_mu, have_cv, threaded;
@@ -83,21 +84,18 @@ static foldsvg_status publish(fs_relay *r)
     return st;
 }
 
-static foldsvg_status emit(void *user, const char *stack, size_t len, size_t shared, uint64_t count,
-                           uint64_t before, int is_diff)
+/* The stack's bytes from FROM on (TAIL); when split, FROM is where it first differs from the
+ * stack before (fs_tail_fn), else 0. */
+static foldsvg_status put(fs_relay *r, const char *tail, size_t from, size_t len, size_t shared,
+                          uint64_t count, uint64_t before, int is_diff)
 {
-    fs_relay *r = user;
     batch *b = &r->fill;
     size_t nsemis = 0;
-    /* split: the consumer has the bytes this stack shares with the one before */
-    size_t from = r->split && shared != SIZE_MAX ? shared < len ? shared : len : 0;
     /* the positions are uint32_t: past that the consumer finds them */
     int has_semis = r->scanning && len <= UINT32_MAX;
-    if (has_semis) {
-        size_t at = shared == SIZE_MAX ? 0 : shared < len ? shared : len;
-        FS_FORWARD_IF_ERROR(fs_byte_positions_add(stack + at, len - at, ';', (uint32_t)at, &r->scan,
+    if (has_semis)
+        FS_FORWARD_IF_ERROR(fs_byte_positions_add(tail, len - from, ';', (uint32_t)from, &r->scan,
                                                   &r->scan_cap, &nsemis));
-    }
     size_t bytes = len - from;
     size_t need = sizeof(record) + padded(bytes) + padded(nsemis * sizeof(uint32_t));
     if (need < bytes)
@@ -119,17 +117,35 @@ static foldsvg_status emit(void *user, const char *stack, size_t len, size_t sha
     record h = {count, before, from, len, shared, nsemis, is_diff, has_semis};
     memcpy(b->data + b->len, &h, sizeof h);
     if (bytes)
-        memcpy(b->data + b->len + sizeof h, stack + from, bytes);
+        memcpy(b->data + b->len + sizeof h, tail, bytes);
     if (nsemis)
         memcpy(b->data + b->len + sizeof h + padded(bytes), r->scan, nsemis * sizeof(uint32_t));
     b->len += need;
     return FOLDSVG_OK;
 }
 
+static foldsvg_status emit(void *user, const char *stack, size_t len, size_t shared, uint64_t count,
+                           uint64_t before, int is_diff)
+{
+    return put(user, stack, 0, len, shared, count, before, is_diff);
+}
+
+static foldsvg_status emit_tail(void *user, const char *tail, size_t from, size_t len,
+                                size_t shared, uint64_t count, uint64_t before, int is_diff)
+{
+    return put(user, tail, from, len, shared, count, before, is_diff);
+}
+
+static foldsvg_status run_producer(fs_relay *r)
+{
+    return r->produce ? r->produce(r->produce_user, emit, r)
+                      : r->produce_tail(r->produce_user, emit_tail, r);
+}
+
 static void *producer_main(void *arg)
 {
     fs_relay *r = arg;
-    foldsvg_status st = r->produce(r->produce_user, emit, r);
+    foldsvg_status st = run_producer(r);
     pthread_mutex_lock(&r->mu);
     r->b[r->head % NBATCH] = r->fill; /* its data may have moved, even after a failure */
     r->produced = st;
@@ -155,16 +171,18 @@ static void relay_free(fs_relay *r)
 
 /* A relay with its producer running. INLINE_OK: without a thread, run the producer here
  * into memory; else FS_STOP (nothing ran). */
-static foldsvg_status relay_start(fs_relay **out, fs_relay_producer produce, void *produce_user,
-                                  int inline_ok, int split)
+static foldsvg_status relay_start(fs_relay **out, fs_relay_producer produce,
+                                  fs_relay_tail_producer produce_tail, void *produce_user,
+                                  int inline_ok)
 {
     *out = NULL;
     fs_relay *r = aligned_alloc(LINE, sizeof *r); /* a multiple of LINE, as aligned */
     if (!r)
         return FOLDSVG_E_NOMEM;
     memset(r, 0, sizeof *r);
-    r->split = r->scanning = split;
+    r->split = r->scanning = produce_tail != NULL;
     r->produce = produce;
+    r->produce_tail = produce_tail;
     r->produce_user = produce_user;
     int ok = 1;
     for (int i = 0; ok && i < NBATCH; i++) {
@@ -186,7 +204,7 @@ static foldsvg_status relay_start(fs_relay **out, fs_relay_producer produce, voi
         return FS_STOP;
     } else {
         r->unbounded = 1;
-        r->produced = produce(produce_user, emit, r);
+        r->produced = run_producer(r);
         r->b[0] = r->fill;
         r->head = r->produced == FOLDSVG_OK;
         r->done = 1;
@@ -197,7 +215,7 @@ static foldsvg_status relay_start(fs_relay **out, fs_relay_producer produce, voi
 
 foldsvg_status fs_relay_start(fs_relay **out, fs_relay_producer produce, void *produce_user)
 {
-    return relay_start(out, produce, produce_user, 1, 0);
+    return relay_start(out, produce, NULL, produce_user, 1);
 }
 
 foldsvg_status fs_relay_next(fs_relay *r, fs_relay_item *it, int *done)
@@ -269,26 +287,27 @@ foldsvg_status fs_relay_end(fs_relay *r)
     return relay_end(r, FS_STOP);
 }
 
-foldsvg_status fs_relay_items_emit(void *user, const char *stack, size_t len, size_t shared,
-                                   uint64_t count, uint64_t before, int is_diff)
+foldsvg_status fs_relay_items_emit(void *user, const char *tail, size_t from, size_t len,
+                                   size_t shared, uint64_t count, uint64_t before, int is_diff)
 {
     const fs_relay_items *d = user;
-    size_t from = shared == SIZE_MAX ? 0 : shared < len ? shared : len;
-    fs_relay_item it = {stack + from, from, len, shared, count, before, is_diff, NULL, 0};
+    fs_relay_item it = {tail, from, len, shared, count, before, is_diff, NULL, 0};
     return d->fn(d->user, &it);
 }
 
-/* FN or IFN takes the stacks; SPLIT: with their ';' found on the producer's thread. */
-static foldsvg_status relay_run(fs_relay_producer produce, void *produce_user, fs_sorted_fn fn,
-                                fs_relay_item_fn ifn, void *fn_user, int split)
+/* PRODUCE's stacks to FN, or PRODUCE_TAIL's to IFN (with their ';' found on the producer's
+ * thread when it has time). */
+static foldsvg_status relay_run(fs_relay_producer produce, fs_relay_tail_producer produce_tail,
+                                void *produce_user, fs_sorted_fn fn, fs_relay_item_fn ifn,
+                                void *fn_user)
 {
     fs_relay *r;
-    foldsvg_status st = relay_start(&r, produce, produce_user, 0, split);
+    foldsvg_status st = relay_start(&r, produce, produce_tail, produce_user, 0);
     if (st && fn)
         return produce(produce_user, fn, fn_user);
     if (st) {
         fs_relay_items d = {ifn, fn_user};
-        return produce(produce_user, fs_relay_items_emit, &d);
+        return produce_tail(produce_user, fs_relay_items_emit, &d);
     }
     for (;;) {
         fs_relay_item it;
@@ -309,11 +328,11 @@ static foldsvg_status relay_run(fs_relay_producer produce, void *produce_user, f
 foldsvg_status fs_relay_run(fs_relay_producer produce, void *produce_user, fs_sorted_fn fn,
                             void *fn_user)
 {
-    return relay_run(produce, produce_user, fn, NULL, fn_user, 0);
+    return relay_run(produce, NULL, produce_user, fn, NULL, fn_user);
 }
 
-foldsvg_status fs_relay_run_split(fs_relay_producer produce, void *produce_user,
+foldsvg_status fs_relay_run_split(fs_relay_tail_producer produce, void *produce_user,
                                   fs_relay_item_fn fn, void *fn_user)
 {
-    return relay_run(produce, produce_user, NULL, fn, fn_user, 1);
+    return relay_run(NULL, produce, produce_user, NULL, fn, fn_user);
 }

@@ -8,6 +8,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "util/error.h"
 #include "util/tmpfile.h"
 
 enum { WRITE_BUF = 1 << 20, MAX_VARINT = 10 };
@@ -225,6 +226,15 @@ static foldsvg_status get_varint(fs_run_reader *r, uint64_t *v)
     return FOLDSVG_E_IO;
 }
 
+foldsvg_status fs_run_reader_whole(fs_run_reader *r)
+{
+    if (r->rest_len && fs_buf_append(&r->stack, r->rest, r->rest_len) != 0)
+        return FOLDSVG_E_NOMEM;
+    r->rest = NULL;
+    r->rest_len = 0;
+    return FOLDSVG_OK;
+}
+
 foldsvg_status fs_run_next(fs_run_reader *r, int *done)
 {
     *done = 0;
@@ -232,6 +242,9 @@ foldsvg_status fs_run_next(fs_run_reader *r, int *done)
         *done = 1;
         return FOLDSVG_OK;
     }
+    /* the record's two varints may bring more into view, and move what REST points to */
+    if (r->rest && r->len - r->at < 2 * MAX_VARINT && r->pos < r->end)
+        FS_FORWARD_IF_ERROR(fs_run_reader_whole(r));
     uint64_t shared, head;
     foldsvg_status st = get_varint(r, &shared);
     if (st == FOLDSVG_OK)
@@ -239,10 +252,23 @@ foldsvg_status fs_run_next(fs_run_reader *r, int *done)
     if (st)
         return st;
     uint64_t rest = head >> 1;
-    if (shared > r->stack.len || rest > SIZE_MAX - shared)
+    if (shared > r->stack.len + r->rest_len || rest > SIZE_MAX - shared)
         return FOLDSVG_E_IO;
+    /* the bytes shared with the stack before: those not in STACK yet are in its REST */
+    if (shared > r->stack.len &&
+        fs_buf_append(&r->stack, r->rest, (size_t)shared - r->stack.len) != 0)
+        return FOLDSVG_E_NOMEM;
     r->stack.len = (size_t)shared;
+    r->rest = NULL;
+    r->rest_len = 0;
     r->shared = (size_t)shared;
+    if (rest <= r->len - r->at && (r->len - r->at - rest >= 2 * MAX_VARINT || r->pos == r->end)) {
+        /* in view, with the varints after it: read in place (nothing after them moves it) */
+        r->rest = (const char *)r->data + r->at;
+        r->rest_len = (size_t)rest;
+        r->at += (size_t)rest;
+        rest = 0;
+    }
     while (rest > 0) {
         if (r->at == r->len) {
             st = refill(r);

@@ -35,8 +35,12 @@ typedef struct fs_run_reader {
     void *map;
     size_t map_len;
     unsigned char *buf;
-    /* the current record, and the bytes its stack shares with the one before */
+    /* the current record: its stack is STACK's bytes and then REST's (REST_LEN of them,
+     * read in place: REST is NULL when STACK holds it all); SHARED, the bytes it shares
+     * with the stack before */
     fs_buf stack;
+    const char *rest;
+    size_t rest_len;
     size_t shared;
     uint64_t count, before;
     int is_diff;
@@ -64,8 +68,12 @@ void fs_run_discard(fs_runfile *f, const fs_run *r);
 foldsvg_status fs_run_reader_init(fs_run_reader *r, const fs_runfile *f, fs_run run,
                                   size_t bufsize);
 void fs_run_reader_free(fs_run_reader *r);
-/* The next record into r->stack, r->count...; *DONE set at the run's end. FOLDSVG_E_IO when
- * the file cannot be read or is not what was written. */
+/* The next record into r->stack and r->rest, r->count...; *DONE set at the run's end.
+ * FOLDSVG_E_IO when the file cannot be read or is not what was written. Only the bytes it
+ * shares with the next record are copied into STACK (most of a run's bytes are read in
+ * place, where they were mapped). */
 foldsvg_status fs_run_next(fs_run_reader *r, int *done);
+/* The current stack all in r->stack (REST appended). FOLDSVG_E_NOMEM. */
+foldsvg_status fs_run_reader_whole(fs_run_reader *r);
 
 #endif

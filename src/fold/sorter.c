@@ -355,8 +355,9 @@ typedef struct source {
     fs_run_reader r;
     const chunk *c; /* NULL for a run */
     uint32_t at, n;
-    const char *stack;
-    size_t len;
+    /* the stack: PRE's first PRE_LEN bytes, then REST's (a run's, read in place) */
+    const char *pre, *rest;
+    size_t pre_len, len;
     size_t shared; /* the bytes STACK shares with the source's stack before it */
     uint64_t count, before;
     int is_diff;
@@ -377,9 +378,10 @@ static foldsvg_status advance(source *src)
         const char *next = fs_strmap_key(&src->c->map, e);
         size_t len = fs_strmap_key_len(&src->c->map, e);
         src->shared =
-            src->at > 1 ? fs_mismatch(next, src->stack, len < src->len ? len : src->len) : 0;
-        src->stack = next;
-        src->len = len;
+            src->at > 1 ? fs_mismatch(next, src->pre, len < src->len ? len : src->len) : 0;
+        src->pre = next;
+        src->pre_len = src->len = len;
+        src->rest = NULL;
         src->count = k->count;
         src->before = k->before;
         src->is_diff = k->is_diff;
@@ -388,12 +390,54 @@ static foldsvg_status advance(source *src)
     foldsvg_status st = fs_run_next(&src->r, &src->done);
     if (st || src->done)
         return st;
-    src->stack = src->r.stack.data ? src->r.stack.data : "";
-    src->len = src->r.stack.len;
+    src->pre = src->r.stack.data ? src->r.stack.data : "";
+    src->pre_len = src->r.stack.len;
+    src->rest = src->r.rest;
+    src->len = src->pre_len + src->r.rest_len;
     src->shared = src->r.shared;
     src->count = src->r.count;
     src->before = src->r.before;
     src->is_diff = src->r.is_diff;
+    return FOLDSVG_OK;
+}
+
+/* Byte AT of SRC's stack; those after it are there too up to seg_end. */
+static const char *byte_at(const source *src, size_t at)
+{
+    return at < src->pre_len ? src->pre + at : src->rest + (at - src->pre_len);
+}
+
+static size_t seg_end(const source *src, size_t at)
+{
+    return at < src->pre_len ? src->pre_len : src->len;
+}
+
+/* Where the stacks of X and Y first differ from FROM on, before M (their shorter length). */
+static size_t mismatch_from(const source *x, const source *y, size_t from, size_t m)
+{
+    size_t at = from;
+    while (at < m) {
+        size_t ex = seg_end(x, at), ey = seg_end(y, at);
+        size_t e = ex < ey ? ex : ey;
+        if (e > m)
+            e = m;
+        size_t k = fs_mismatch(byte_at(x, at), byte_at(y, at), e - at);
+        at += k;
+        if (at < e)
+            break;
+    }
+    return at;
+}
+
+/* SRC's stack all in PRE. */
+static foldsvg_status whole(source *src)
+{
+    if (src->pre_len == src->len)
+        return FOLDSVG_OK;
+    FS_FORWARD_IF_ERROR(fs_run_reader_whole(&src->r));
+    src->pre = src->r.stack.data;
+    src->pre_len = src->len;
+    src->rest = NULL;
     return FOLDSVG_OK;
 }
 
@@ -414,22 +458,45 @@ static int y_wins(const source *x, size_t hx, const source *y, size_t hy, size_t
         return hy > hx;
     }
     size_t m = x->len < y->len ? x->len : y->len;
-    size_t at = hx + fs_mismatch(x->stack + hx, y->stack + hx, m - hx);
+    size_t at = mismatch_from(x, y, hx, m);
     *loser = at;
     if (at < m)
-        return (unsigned char)y->stack[at] < (unsigned char)x->stack[at];
+        return (unsigned char)*byte_at(y, at) < (unsigned char)*byte_at(x, at);
     return y->len < x->len;
 }
 
+/* Where a merge's stacks go: FN takes each whole, or TFN its bytes past those it shares with
+ * the stack before (which most of a run's stacks have in place: no copy is made). */
+typedef struct sink {
+    fs_sorted_fn fn;
+    fs_tail_fn tfn;
+    void *user;
+} sink;
+
+static foldsvg_status put_out(const sink *out, source *top, size_t shared)
+{
+    if (out->tfn) {
+        size_t from = shared == SIZE_MAX ? 0 : shared < top->len ? shared : top->len;
+        /* the bytes a run's stack shares with the last output are at least those it shares
+         * with the stack before it in the run, which sorts no later: all but those are REST */
+        if (from < top->pre_len && top->pre_len < top->len)
+            FS_FORWARD_IF_ERROR(whole(top));
+        return out->tfn(out->user, byte_at(top, from), from, top->len, shared, top->count,
+                        top->before, top->is_diff);
+    }
+    FS_FORWARD_IF_ERROR(whole(top));
+    return out->fn(out->user, top->pre, top->len, shared, top->count, top->before, top->is_diff);
+}
+
 /* Merges runs [FIRST, FIRST + NRUN) and the sorted chunks MEM[0..nmem), passing each stack
- * to FN. A loser tree of the K sources (internal nodes 1..K-1, source i the leaf K + i):
+ * to OUT. A loser tree of the K sources (internal nodes 1..K-1, source i the leaf K + i):
  * each node keeps the source that lost there and the bytes it shares with the one that won.
  * Those of the nodes on the winner's path are shares with the winner itself, and the
  * winner's successor in its source comes with its share with the winner (a run stores it):
  * so a new winner is found by comparing shares, and stacks in sorted order, which share
  * hundreds of bytes, are compared only past them. */
 static foldsvg_status merge(fs_sorter *s, size_t first, size_t nrun, chunk *const *mem, size_t nmem,
-                            fs_sorted_fn fn, void *user)
+                            const sink *out)
 {
     size_t k = nrun + nmem, ninit = 0;
     source *src = calloc(k ? k : 1, sizeof *src);
@@ -467,7 +534,7 @@ static foldsvg_status merge(fs_sorter *s, size_t first, size_t nrun, chunk *cons
     }
     while (st == FOLDSVG_OK && k > 0 && !src[win].done) {
         source *top = &src[win];
-        st = fn(user, top->stack, top->len, shared, top->count, top->before, top->is_diff);
+        st = put_out(out, top, shared);
         if (st == FOLDSVG_OK)
             st = advance(top);
         /* the winner's successor plays its way up the winner's path */
@@ -506,10 +573,19 @@ typedef struct final_merge {
     size_t nmem;
 } final_merge;
 
+static foldsvg_status final_to(final_merge *m, const sink *out)
+{
+    return merge(m->s, m->first, m->s->nruns - m->first, m->mem, m->nmem, out);
+}
+
 static foldsvg_status produce_final(void *user, fs_sorted_fn emit, void *emit_user)
 {
-    final_merge *m = user;
-    return merge(m->s, m->first, m->s->nruns - m->first, m->mem, m->nmem, emit, emit_user);
+    return final_to(user, &(sink){emit, NULL, emit_user});
+}
+
+static foldsvg_status produce_final_tails(void *user, fs_tail_fn emit, void *emit_user)
+{
+    return final_to(user, &(sink){NULL, emit, emit_user});
 }
 
 /* FN or IFN takes the stacks (IFN: with their ';' when a thread merges). */
@@ -538,7 +614,7 @@ static foldsvg_status finish(fs_sorter *s, fs_sorted_fn fn, fs_relay_item_fn ifn
             take = s->fanin;
         fs_run r;
         fs_run_begin(&s->file, &r);
-        st = merge(s, m.first, take, NULL, 0, put_run, &s->file);
+        st = merge(s, m.first, take, NULL, 0, &(sink){put_run, NULL, &s->file});
         if (st == FOLDSVG_OK)
             st = fs_run_end(&s->file, &r);
         if (st == FOLDSVG_OK)
@@ -547,11 +623,11 @@ static foldsvg_status finish(fs_sorter *s, fs_sorted_fn fn, fs_relay_item_fn ifn
     }
     if (st == FOLDSVG_OK && s->nruns > m.first)
         st = fn ? fs_relay_run(produce_final, &m, fn, user)
-                : fs_relay_run_split(produce_final, &m, ifn, user);
+                : fs_relay_run_split(produce_final_tails, &m, ifn, user);
     else if (st == FOLDSVG_OK && fn)
         st = produce_final(&m, fn, user);
     else if (st == FOLDSVG_OK)
-        st = produce_final(&m, fs_relay_items_emit, &(fs_relay_items){ifn, user});
+        st = produce_final_tails(&m, fs_relay_items_emit, &(fs_relay_items){ifn, user});
     return st;
 }
 
