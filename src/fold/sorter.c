@@ -404,7 +404,8 @@ static foldsvg_status advance(source *src)
 /* Byte AT of SRC's stack; those after it are there too up to seg_end. */
 static const char *byte_at(const source *src, size_t at)
 {
-    return at < src->pre_len ? src->pre + at : src->rest + (at - src->pre_len);
+    /* without REST, PRE is all of it (AT may be its end) */
+    return at < src->pre_len || !src->rest ? src->pre + at : src->rest + (at - src->pre_len);
 }
 
 static size_t seg_end(const source *src, size_t at)
