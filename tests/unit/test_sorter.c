@@ -608,13 +608,13 @@ END_TEST
 
 typedef struct prod {
     size_t n, fail_after;
-    size_t big_at; /* this one is 1 MiB, larger than a batch */
+    size_t big_at; /* this one is 4 MiB, larger than a batch */
 } prod;
 
 static foldsvg_status produce(void *user, fs_sorted_fn emit, void *emit_user)
 {
     const prod *p = user;
-    char *big = calloc(1, 1 << 20);
+    char *big = calloc(1, 1 << 22);
     foldsvg_status st = big ? FOLDSVG_OK : FOLDSVG_E_NOMEM;
     char buf[32];
     for (size_t i = 0; st == FOLDSVG_OK && i < p->n; i++) {
@@ -624,7 +624,7 @@ static foldsvg_status produce(void *user, fs_sorted_fn emit, void *emit_user)
         }
         if (i == p->big_at) {
             memcpy(big, "big", 3);
-            st = emit(emit_user, big, 1 << 20, SIZE_MAX, i, 0, 0);
+            st = emit(emit_user, big, 1 << 22, SIZE_MAX, i, 0, 0);
         } else {
             int len = snprintf(buf, sizeof buf, "%zu", i);
             st = emit(emit_user, buf, (size_t)(i % 5 == 0 ? 0 : len), SIZE_MAX, i, i * 2,
@@ -649,7 +649,7 @@ static foldsvg_status consume(void *user, const char *stack, size_t len, size_t 
         return FOLDSVG_E_LIMIT;
     ck_assert_uint_eq(count, i);
     if (i == c->big_at) {
-        ck_assert_uint_eq(len, 1 << 20);
+        ck_assert_uint_eq(len, 1 << 22);
         ck_assert(memcmp(stack, "big", 3) == 0);
         return FOLDSVG_OK;
     }
