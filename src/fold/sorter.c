@@ -194,8 +194,14 @@ static foldsvg_status write_sorted(fs_sorter *s, chunk *c, const uint32_t *order
             fs_run_discard(&s->file, &r);
             return FS_STOP;
         }
-        if (i + PREFETCH < n)
-            FS_PREFETCH(fs_strmap_key(m, order[i + PREFETCH]));
+        /* the stacks lie anywhere in the chunk, filled on another core: the entries of those
+         * a few steps ahead, then all of their bytes (compared, then copied) */
+        if (i + 4 * PREFETCH < n)
+            FS_PREFETCH(&fs_strmap_key_array(m)[order[i + 4 * PREFETCH]]);
+        if (i + PREFETCH < n) {
+            uint32_t f = order[i + PREFETCH];
+            fs_prefetch_span(fs_strmap_key(m, f), fs_strmap_key_len(m, f), 1024);
+        }
         uint32_t e = order[i];
         const counts *k = &c->c[e];
         const char *stack = fs_strmap_key(m, e);
