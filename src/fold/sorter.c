@@ -172,6 +172,20 @@ static foldsvg_status push_run(fs_sorter *s, fs_run r)
     return FOLDSVG_OK;
 }
 
+/* Before stack ORDER[I] of N is read in order: the stacks lie anywhere in the chunk, filled
+ * on another core, and are read whole (compared, copied): the entries of those a few steps
+ * ahead are asked for, then all of their bytes (the first line only, and the misses came one
+ * after the other: writing a run took about 1.2x the time). */
+static void prefetch_ahead(const fs_strmap *m, const uint32_t *order, uint32_t i, uint32_t n)
+{
+    if (i + 4 * PREFETCH < n)
+        FS_PREFETCH(&fs_strmap_key_array(m)[order[i + 4 * PREFETCH]]);
+    if (i + PREFETCH < n) {
+        uint32_t f = order[i + PREFETCH];
+        fs_prefetch_span(fs_strmap_key(m, f), fs_strmap_key_len(m, f), 1024);
+    }
+}
+
 /* Writes chunk C, sorted in ORDER, as a run and empties it. MAY_STOP: FS_STOP, the run
  * dropped and C as it was, once the input has ended (C is then merged from memory: the
  * rest of its writing would only delay the final merge, which reads it back at once). */
@@ -194,14 +208,7 @@ static foldsvg_status write_sorted(fs_sorter *s, chunk *c, const uint32_t *order
             fs_run_discard(&s->file, &r);
             return FS_STOP;
         }
-        /* the stacks lie anywhere in the chunk, filled on another core: the entries of those
-         * a few steps ahead, then all of their bytes (compared, then copied) */
-        if (i + 4 * PREFETCH < n)
-            FS_PREFETCH(&fs_strmap_key_array(m)[order[i + 4 * PREFETCH]]);
-        if (i + PREFETCH < n) {
-            uint32_t f = order[i + PREFETCH];
-            fs_prefetch_span(fs_strmap_key(m, f), fs_strmap_key_len(m, f), 1024);
-        }
+        prefetch_ahead(m, order, i, n);
         uint32_t e = order[i];
         const counts *k = &c->c[e];
         const char *stack = fs_strmap_key(m, e);
@@ -377,8 +384,7 @@ static foldsvg_status advance(source *src)
         src->done = src->at == src->n;
         if (src->done)
             return FOLDSVG_OK;
-        if (src->at + PREFETCH < src->n) /* the stacks lie anywhere in the chunk's memory */
-            FS_PREFETCH(fs_strmap_key(&src->c->map, src->c->order[src->at + PREFETCH]));
+        prefetch_ahead(&src->c->map, src->c->order, src->at, src->n);
         uint32_t e = src->c->order[src->at++];
         const counts *k = &src->c->c[e];
         const char *next = fs_strmap_key(&src->c->map, e);
