@@ -56,6 +56,7 @@ struct fs_sorter {
     size_t nruns, runs_cap;
     pthread_t worker;
     int have_worker, no_worker, quit;
+    int retire; /* the sorter is spent: the worker frees the chunks and closes the file */
     pthread_mutex_t mu;
     pthread_cond_t cv;
     chunk *job;            /* handed to the worker; NULL when it is idle */
@@ -96,18 +97,28 @@ static void stop_worker(fs_sorter *s)
     s->have_worker = 0;
 }
 
+/* The chunks' memory and the file, returned. */
+static void free_chunks_and_file(fs_sorter *s)
+{
+    for (int i = 0; i < 2; i++) {
+        chunk *c = &s->chunks[i];
+        fs_strmap_free(&c->map);
+        free(c->c);
+        free(c->order);
+        free(c->sorted);
+        c->c = NULL;
+        c->order = c->sorted = NULL;
+        c->cap = 0;
+    }
+    fs_runfile_close(&s->file);
+}
+
 void fs_sorter_free(fs_sorter *s)
 {
     if (!s)
         return;
     stop_worker(s);
-    for (int i = 0; i < 2; i++) {
-        fs_strmap_free(&s->chunks[i].map);
-        free(s->chunks[i].c);
-        free(s->chunks[i].order);
-        free(s->chunks[i].sorted);
-    }
-    fs_runfile_close(&s->file);
+    free_chunks_and_file(s);
     free(s->runs);
     free(s);
 }
@@ -120,6 +131,18 @@ size_t fs_sorter_runs(fs_sorter *s)
     size_t n = s->nruns;
     pthread_mutex_unlock(&s->mu);
     return n;
+}
+
+int fs_sorter_file_open(fs_sorter *s)
+{
+    if (!s->have_worker)
+        return s->file.fd >= 0;
+    pthread_mutex_lock(&s->mu);
+    while (s->retire)
+        pthread_cond_wait(&s->cv, &s->mu);
+    int open = s->file.fd >= 0;
+    pthread_mutex_unlock(&s->mu);
+    return open;
 }
 
 size_t fs_sorter_sorted_here(fs_sorter *s)
@@ -237,8 +260,18 @@ static void *work(void *arg)
     fs_sorter *s = arg;
     pthread_mutex_lock(&s->mu);
     for (;;) {
-        while (!s->job && !s->quit)
+        while (!s->job && !s->quit && !s->retire)
             pthread_cond_wait(&s->cv, &s->mu);
+        if (s->retire) {
+            /* the file's pages dropped and the chunks unmapped here, not at the end of the
+             * run on the thread that writes its output (about 10 ms of the shuffled row) */
+            pthread_mutex_unlock(&s->mu);
+            free_chunks_and_file(s);
+            pthread_mutex_lock(&s->mu);
+            s->retire = 0;
+            pthread_cond_broadcast(&s->cv);
+            continue;
+        }
         if (!s->job)
             break;
         chunk *c = s->job;
@@ -608,7 +641,6 @@ static foldsvg_status finish(fs_sorter *s, fs_sorted_fn fn, fs_relay_item_fn ifn
     /* the last chunk sorts while the worker finishes the one before */
     foldsvg_status st = sort_chunk(s->cur, &s->cur->order);
     foldsvg_status wst = wait_idle(s);
-    stop_worker(s);
     if (st == FOLDSVG_OK)
         st = wst;
     final_merge m = {s, 0, {NULL, NULL}, 0};
@@ -641,6 +673,12 @@ static foldsvg_status finish(fs_sorter *s, fs_sorted_fn fn, fs_relay_item_fn ifn
         st = produce_final(&m, fn, user);
     else if (st == FOLDSVG_OK)
         st = produce_final_tails(&m, fs_relay_items_emit, &(fs_relay_items){ifn, user});
+    if (s->have_worker) { /* spent: its memory and file go on the worker's thread */
+        pthread_mutex_lock(&s->mu);
+        s->retire = 1;
+        pthread_cond_broadcast(&s->cv);
+        pthread_mutex_unlock(&s->mu);
+    }
     return st;
 }
 

@@ -40,6 +40,10 @@ foldsvg_status fs_sorter_finish_split(fs_sorter *s, fs_relay_item_fn fn, void *u
 
 /* Runs written so far (for tests and statistics). */
 size_t fs_sorter_runs(fs_sorter *s);
+/* Whether the temporary file is open (for tests): once the sorter is spent, a worker thread
+ * closes it (and frees the chunks), so that the thread that takes the stacks goes on meanwhile
+ * instead of dropping the file's pages at the end. */
+int fs_sorter_file_open(fs_sorter *s);
 /* Chunks the adding thread sorted itself while the worker was still busy with the one
  * before (for tests and statistics). */
 size_t fs_sorter_sorted_here(fs_sorter *s);

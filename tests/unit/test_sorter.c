@@ -411,6 +411,8 @@ static size_t check_sorter_split(unsigned seed, size_t nlines, size_t budget, un
     size_t runs = fs_sorter_runs(so);
     last_sorted_here = fs_sorter_sorted_here(so);
     last_writes_stopped = fs_sorter_writes_stopped(so);
+    /* spent: the worker closed the file (and freed the chunks) before fs_sorter_free */
+    ck_assert_int_eq(fs_sorter_file_open(so), 0);
     fs_sorter_free(so);
     if (split) {
         /* the runs are merged on a thread of their own, which finds the ';' (those of
