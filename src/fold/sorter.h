@@ -33,9 +33,11 @@ foldsvg_status fs_sorter_add_hashed(fs_sorter *s, const char *stack, size_t len,
 /* Passes every stack to FN in order, then the sorter is spent. A status other than OK from
  * FN stops and is returned. */
 foldsvg_status fs_sorter_finish(fs_sorter *s, fs_sorted_fn fn, void *user);
-/* The same, stacks with the positions of their ';' from their shared bytes on when a
- * second thread merges the runs and has time for it (fs_relay_run_split); SEMIS is NULL
- * for the others, and for all when the merge runs on FN's thread (nothing was spilled). */
+/* The same, each stack given by its bytes past those it shares with the one before
+ * (fs_relay_item.from: the merge reads most of them where they lie, in place), with the
+ * positions of its ';' from there on when a second thread merges the runs and has time for
+ * it (fs_relay_run_split); SEMIS is NULL for the others, and for all when the merge runs on
+ * FN's thread (nothing was spilled). */
 foldsvg_status fs_sorter_finish_split(fs_sorter *s, fs_relay_item_fn fn, void *user);
 
 /* Runs written so far (for tests and statistics). */
