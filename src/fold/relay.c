@@ -13,10 +13,11 @@
 #include "util/grow.h"
 #include "util/thread.h"
 
-/* A batch of 1 MiB: the final merge of the shuffled bench row hands over about 80 MB, and
- * each hand-over may wake the other thread (256 KiB batches: about 9% of the merging
- * thread's time in the wake-ups) */
-enum { NBATCH = 4, BATCH = 1 << 20 };
+/* Batches of 1 MiB for a split relay (the sorter's final merge: the shuffled bench row hands
+ * over about 80 MB, and each hand-over may wake the other thread; with 256 KiB, about 9% of
+ * the merging thread's time was in the wake-ups), of 256 KiB for the others (the two sides
+ * of a diff, each with a relay of its own, in less memory). */
+enum { NBATCH = 4, BATCH = 256 << 10, SPLIT_BATCH = 1 << 20 };
 
 typedef struct record {
     uint64_t count, before;
@@ -190,9 +191,10 @@ static foldsvg_status relay_start(fs_relay **out, fs_relay_producer produce,
     r->produce_tail = produce_tail;
     r->produce_user = produce_user;
     int ok = 1;
+    size_t size = produce_tail ? SPLIT_BATCH : BATCH;
     for (int i = 0; ok && i < NBATCH; i++) {
-        r->b[i].data = malloc(BATCH);
-        r->b[i].cap = BATCH;
+        r->b[i].data = malloc(size);
+        r->b[i].cap = size;
         ok = r->b[i].data != NULL;
     }
     r->fill = r->b[0];
