@@ -13,11 +13,15 @@
 #include "util/grow.h"
 #include "util/thread.h"
 
-enum { NBATCH = 4, BATCH = 256 << 10 };
+/* Batches of 1 MiB for a split relay (the sorter's final merge: the shuffled bench row hands
+ * over about 80 MB, and each hand-over may wake the other thread; with 256 KiB, about 9% of
+ * the merging thread's time was in the wake-ups), of 256 KiB for the others (the two sides
+ * of a diff, each with a relay of its own, in less memory). */
+enum { NBATCH = 4, BATCH = 256 << 10, SPLIT_BATCH = 1 << 20 };
 
 typedef struct record {
     uint64_t count, before;
-    size_t len, shared, nsemis; /* the ';' positions follow the stack's bytes */
+    size_t from, len, shared, nsemis; /* the stack's bytes from FROM on, then its ';' */
     int is_diff, has_semis;
 } record;
 
@@ -26,24 +30,34 @@ typedef struct batch {
     size_t len, cap;
 } batch;
 
+/* The producer's fields and the consumer's lie on cache lines of their own: each thread
+ * touches its own for every stack, the other's only once a batch. Sharing one line, every
+ * stack moved it from core to core (the shuffled bench row's final merge spent about a
+ * third of its time in such loads). */
+#define LINE 64
+
 struct fs_relay {
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    batch b[NBATCH];
+    batch b[NBATCH];     /* len: set by the producer, read by the consumer under MU */
     uint64_t head, tail; /* batches [tail, head) are full, head % NBATCH is being filled */
     int done;            /* the producer returned, its last batch published */
     foldsvg_status produced, consumed; /* their statuses */
-    fs_relay_producer produce;
+    fs_relay_producer produce;         /* or PRODUCE_TAIL */
+    fs_relay_tail_producer produce_tail;
     void *produce_user;
     pthread_t thread;
     int have_mu, have_cv, threaded;
     int unbounded; /* no thread: the producer ran first, into one growing batch */
     int split;     /* the ';' of each stack past its shared bytes may be found here... */
-    int scanning;  /* ...and are, in the batch being filled */
+    /* the producer's: the batch it fills (b[head % NBATCH], its len in FILL until published) */
+    _Alignas(LINE) batch fill;
+    int scanning; /* ...and are, in the batch being filled */
     uint32_t *scan;
     size_t scan_cap;
-    /* the consumer's place: in batch tail % NBATCH while HOLDING */
-    size_t at;
+    /* the consumer's place: in batch tail % NBATCH (its bytes AT to LIM) while HOLDING */
+    _Alignas(LINE) const unsigned char *data;
+    size_t at, lim;
     int holding;
 };
 
@@ -57,42 +71,45 @@ static size_t padded(size_t n)
 static foldsvg_status publish(fs_relay *r)
 {
     pthread_mutex_lock(&r->mu);
+    r->b[r->head % NBATCH] = r->fill;
     r->head++;
     pthread_cond_broadcast(&r->cv);
     while (r->head - r->tail == NBATCH && !r->consumed)
         pthread_cond_wait(&r->cv, &r->mu);
-    /* The ';' are found on the side with time to spare: here while the consumer has full
-     * batches waiting beside the one it reads (it is the slower), by the consumer when it
-     * is about to wait for this one. */
-    r->scanning = r->split && r->head - r->tail >= 2;
+    /* The ';' are found on the side with time to spare: here while the consumer has the
+     * ring all but full (it is the slower), else by the consumer. Two batches waiting was
+     * too soon: the consumer of the shuffled bench row waited for 60 to 73 of its 80
+     * batches, the merging thread was the bound, and it found the ';' of 12% to 27% of the
+     * stacks (with three: 4% to 8%, the first batch's included). */
+    r->scanning = r->split && r->head - r->tail >= NBATCH - 1;
     foldsvg_status st = r->consumed;
     pthread_mutex_unlock(&r->mu);
-    if (st == FOLDSVG_OK)
-        r->b[r->head % NBATCH].len = 0;
+    /* even after a failure: the batch published is no longer the producer's to free */
+    r->fill = r->b[r->head % NBATCH];
+    r->fill.len = 0;
     return st;
 }
 
-static foldsvg_status emit(void *user, const char *stack, size_t len, size_t shared, uint64_t count,
-                           uint64_t before, int is_diff)
+/* The stack's bytes from FROM on (TAIL); when split, FROM is where it first differs from the
+ * stack before (fs_tail_fn), else 0. */
+static foldsvg_status put(fs_relay *r, const char *tail, size_t from, size_t len, size_t shared,
+                          uint64_t count, uint64_t before, int is_diff)
 {
-    fs_relay *r = user;
-    batch *b = &r->b[r->head % NBATCH];
+    batch *b = &r->fill;
     size_t nsemis = 0;
     /* the positions are uint32_t: past that the consumer finds them */
     int has_semis = r->scanning && len <= UINT32_MAX;
-    if (has_semis) {
-        size_t from = shared == SIZE_MAX ? 0 : shared < len ? shared : len;
-        FS_FORWARD_IF_ERROR(fs_byte_positions_add(stack + from, len - from, ';', (uint32_t)from,
-                                                  &r->scan, &r->scan_cap, &nsemis));
-    }
-    size_t need = sizeof(record) + padded(len) + padded(nsemis * sizeof(uint32_t));
-    if (need < len)
+    if (has_semis)
+        FS_FORWARD_IF_ERROR(fs_byte_positions_add(tail, len - from, ';', (uint32_t)from, &r->scan,
+                                                  &r->scan_cap, &nsemis));
+    size_t bytes = len - from;
+    size_t need = sizeof(record) + padded(bytes) + padded(nsemis * sizeof(uint32_t));
+    if (need < bytes)
         return FOLDSVG_E_NOMEM;
     if (!r->unbounded && b->len > 0 && b->cap - b->len < need) {
         foldsvg_status st = publish(r);
         if (st)
             return st;
-        b = &r->b[r->head % NBATCH];
     }
     if (b->cap - b->len < need) { /* a stack larger than a batch, or no thread */
         if (b->len > SIZE_MAX - need)
@@ -103,21 +120,40 @@ static foldsvg_status emit(void *user, const char *stack, size_t len, size_t sha
         FS_FORWARD_IF_ERROR(fs_resize(&b->data, cap, 1));
         b->cap = cap;
     }
-    record h = {count, before, len, shared, nsemis, is_diff, has_semis};
+    record h = {count, before, from, len, shared, nsemis, is_diff, has_semis};
     memcpy(b->data + b->len, &h, sizeof h);
-    if (len)
-        memcpy(b->data + b->len + sizeof h, stack, len);
+    if (bytes)
+        memcpy(b->data + b->len + sizeof h, tail, bytes);
     if (nsemis)
-        memcpy(b->data + b->len + sizeof h + padded(len), r->scan, nsemis * sizeof(uint32_t));
+        memcpy(b->data + b->len + sizeof h + padded(bytes), r->scan, nsemis * sizeof(uint32_t));
     b->len += need;
     return FOLDSVG_OK;
+}
+
+static foldsvg_status emit(void *user, const char *stack, size_t len, size_t shared, uint64_t count,
+                           uint64_t before, int is_diff)
+{
+    return put(user, stack, 0, len, shared, count, before, is_diff);
+}
+
+static foldsvg_status emit_tail(void *user, const char *tail, size_t from, size_t len,
+                                size_t shared, uint64_t count, uint64_t before, int is_diff)
+{
+    return put(user, tail, from, len, shared, count, before, is_diff);
+}
+
+static foldsvg_status run_producer(fs_relay *r)
+{
+    return r->produce ? r->produce(r->produce_user, emit, r)
+                      : r->produce_tail(r->produce_user, emit_tail, r);
 }
 
 static void *producer_main(void *arg)
 {
     fs_relay *r = arg;
-    foldsvg_status st = r->produce(r->produce_user, emit, r);
+    foldsvg_status st = run_producer(r);
     pthread_mutex_lock(&r->mu);
+    r->b[r->head % NBATCH] = r->fill; /* its data may have moved, even after a failure */
     r->produced = st;
     if (st == FOLDSVG_OK)
         r->head++; /* the last, partly filled batch */
@@ -141,22 +177,27 @@ static void relay_free(fs_relay *r)
 
 /* A relay with its producer running. INLINE_OK: without a thread, run the producer here
  * into memory; else FS_STOP (nothing ran). */
-static foldsvg_status relay_start(fs_relay **out, fs_relay_producer produce, void *produce_user,
-                                  int inline_ok, int split)
+static foldsvg_status relay_start(fs_relay **out, fs_relay_producer produce,
+                                  fs_relay_tail_producer produce_tail, void *produce_user,
+                                  int inline_ok)
 {
     *out = NULL;
-    fs_relay *r = calloc(1, sizeof *r);
+    fs_relay *r = aligned_alloc(LINE, sizeof *r); /* a multiple of LINE, as aligned */
     if (!r)
         return FOLDSVG_E_NOMEM;
-    r->split = r->scanning = split;
+    memset(r, 0, sizeof *r);
+    r->split = r->scanning = produce_tail != NULL;
     r->produce = produce;
+    r->produce_tail = produce_tail;
     r->produce_user = produce_user;
     int ok = 1;
+    size_t size = produce_tail ? SPLIT_BATCH : BATCH;
     for (int i = 0; ok && i < NBATCH; i++) {
-        r->b[i].data = malloc(BATCH);
-        r->b[i].cap = BATCH;
+        r->b[i].data = malloc(size);
+        r->b[i].cap = size;
         ok = r->b[i].data != NULL;
     }
+    r->fill = r->b[0];
     r->have_mu = ok && pthread_mutex_init(&r->mu, NULL) == 0;
     r->have_cv = r->have_mu && pthread_cond_init(&r->cv, NULL) == 0;
     if (!ok || !r->have_cv) {
@@ -170,7 +211,8 @@ static foldsvg_status relay_start(fs_relay **out, fs_relay_producer produce, voi
         return FS_STOP;
     } else {
         r->unbounded = 1;
-        r->produced = produce(produce_user, emit, r);
+        r->produced = run_producer(r);
+        r->b[0] = r->fill;
         r->head = r->produced == FOLDSVG_OK;
         r->done = 1;
     }
@@ -180,7 +222,7 @@ static foldsvg_status relay_start(fs_relay **out, fs_relay_producer produce, voi
 
 foldsvg_status fs_relay_start(fs_relay **out, fs_relay_producer produce, void *produce_user)
 {
-    return relay_start(out, produce, produce_user, 1, 0);
+    return relay_start(out, produce, NULL, produce_user, 1);
 }
 
 foldsvg_status fs_relay_next(fs_relay *r, fs_relay_item *it, int *done)
@@ -188,21 +230,22 @@ foldsvg_status fs_relay_next(fs_relay *r, fs_relay_item *it, int *done)
     *done = 0;
     for (;;) {
         if (r->holding) {
-            const batch *b = &r->b[r->tail % NBATCH];
-            if (r->at < b->len) {
+            if (r->at < r->lim) {
                 record h;
-                memcpy(&h, b->data + r->at, sizeof h);
-                const unsigned char *stack = b->data + r->at + sizeof h;
+                memcpy(&h, r->data + r->at, sizeof h);
+                const unsigned char *stack = r->data + r->at + sizeof h;
+                size_t bytes = h.len - h.from;
                 *it = (fs_relay_item){
                     (const char *)stack,
+                    h.from,
                     h.len,
                     h.shared,
                     h.count,
                     h.before,
                     h.is_diff,
-                    h.has_semis ? (const uint32_t *)(const void *)(stack + padded(h.len)) : NULL,
+                    h.has_semis ? (const uint32_t *)(const void *)(stack + padded(bytes)) : NULL,
                     h.nsemis};
-                r->at += sizeof h + padded(h.len) + padded(h.nsemis * sizeof(uint32_t));
+                r->at += sizeof h + padded(bytes) + padded(h.nsemis * sizeof(uint32_t));
                 return FOLDSVG_OK;
             }
             r->holding = 0;
@@ -216,6 +259,8 @@ foldsvg_status fs_relay_next(fs_relay *r, fs_relay_item *it, int *done)
             pthread_cond_wait(&r->cv, &r->mu);
         int empty = r->tail == r->head;
         foldsvg_status st = r->produced;
+        r->data = r->b[r->tail % NBATCH].data;
+        r->lim = r->b[r->tail % NBATCH].len;
         pthread_mutex_unlock(&r->mu);
         if (empty) {
             *done = 1;
@@ -249,25 +294,27 @@ foldsvg_status fs_relay_end(fs_relay *r)
     return relay_end(r, FS_STOP);
 }
 
-foldsvg_status fs_relay_items_emit(void *user, const char *stack, size_t len, size_t shared,
-                                   uint64_t count, uint64_t before, int is_diff)
+foldsvg_status fs_relay_items_emit(void *user, const char *tail, size_t from, size_t len,
+                                   size_t shared, uint64_t count, uint64_t before, int is_diff)
 {
     const fs_relay_items *d = user;
-    fs_relay_item it = {stack, len, shared, count, before, is_diff, NULL, 0};
+    fs_relay_item it = {tail, from, len, shared, count, before, is_diff, NULL, 0};
     return d->fn(d->user, &it);
 }
 
-/* FN or IFN takes the stacks; SPLIT: with their ';' found on the producer's thread. */
-static foldsvg_status relay_run(fs_relay_producer produce, void *produce_user, fs_sorted_fn fn,
-                                fs_relay_item_fn ifn, void *fn_user, int split)
+/* PRODUCE's stacks to FN, or PRODUCE_TAIL's to IFN (with their ';' found on the producer's
+ * thread when it has time). */
+static foldsvg_status relay_run(fs_relay_producer produce, fs_relay_tail_producer produce_tail,
+                                void *produce_user, fs_sorted_fn fn, fs_relay_item_fn ifn,
+                                void *fn_user)
 {
     fs_relay *r;
-    foldsvg_status st = relay_start(&r, produce, produce_user, 0, split);
+    foldsvg_status st = relay_start(&r, produce, produce_tail, produce_user, 0);
     if (st && fn)
         return produce(produce_user, fn, fn_user);
     if (st) {
         fs_relay_items d = {ifn, fn_user};
-        return produce(produce_user, fs_relay_items_emit, &d);
+        return produce_tail(produce_user, fs_relay_items_emit, &d);
     }
     for (;;) {
         fs_relay_item it;
@@ -288,11 +335,11 @@ static foldsvg_status relay_run(fs_relay_producer produce, void *produce_user, f
 foldsvg_status fs_relay_run(fs_relay_producer produce, void *produce_user, fs_sorted_fn fn,
                             void *fn_user)
 {
-    return relay_run(produce, produce_user, fn, NULL, fn_user, 0);
+    return relay_run(produce, NULL, produce_user, fn, NULL, fn_user);
 }
 
-foldsvg_status fs_relay_run_split(fs_relay_producer produce, void *produce_user,
+foldsvg_status fs_relay_run_split(fs_relay_tail_producer produce, void *produce_user,
                                   fs_relay_item_fn fn, void *fn_user)
 {
-    return relay_run(produce, produce_user, NULL, fn, fn_user, 1);
+    return relay_run(NULL, produce, produce_user, NULL, fn, fn_user);
 }

@@ -29,7 +29,12 @@ foldsvg_status fs_relay_run(fs_relay_producer produce, void *produce_user, fs_so
                             void *fn_user);
 
 typedef struct fs_relay_item {
-    const char *stack;  /* valid until the next fs_relay_next or fs_relay_end */
+    /* the stack's bytes from FROM on (LEN - FROM of them), valid until the next fs_relay_next
+     * or fs_relay_end; FROM is 0 but for fs_relay_run_split, where the bytes a stack shares
+     * with the one before it are not handed over again: there FROM is SHARED (0 for the
+     * first, or when SHARED is SIZE_MAX) */
+    const char *stack;
+    size_t from;
     size_t len, shared; /* fs_sorted_fn's */
     uint64_t count, before;
     int is_diff;
@@ -41,21 +46,27 @@ typedef struct fs_relay_item {
 
 typedef foldsvg_status (*fs_relay_item_fn)(void *user, const fs_relay_item *it);
 
-/* An fs_sorted_fn that passes each stack on to an item consumer (USER: an fs_relay_items),
- * SEMIS NULL: for a producer run on the consumer's thread. */
+/* An fs_sorted_fn's stack given by its bytes from FROM on (TAIL, LEN - FROM of them): FROM is
+ * SHARED (0 when SHARED is SIZE_MAX), and the bytes before are the stack before's. */
+typedef foldsvg_status (*fs_tail_fn)(void *user, const char *tail, size_t from, size_t len,
+                                     size_t shared, uint64_t count, uint64_t before, int is_diff);
+typedef foldsvg_status (*fs_relay_tail_producer)(void *user, fs_tail_fn emit, void *emit_user);
+
+/* An fs_tail_fn that passes each stack on to an item consumer (USER: an fs_relay_items) as
+ * fs_relay_run_split does, SEMIS NULL: for a producer run on the consumer's thread. */
 typedef struct fs_relay_items {
     fs_relay_item_fn fn;
     void *user;
 } fs_relay_items;
-foldsvg_status fs_relay_items_emit(void *user, const char *stack, size_t len, size_t shared,
-                                   uint64_t count, uint64_t before, int is_diff);
+foldsvg_status fs_relay_items_emit(void *user, const char *tail, size_t from, size_t len,
+                                   size_t shared, uint64_t count, uint64_t before, int is_diff);
 
 /* fs_relay_run whose second thread may also find the ';' of each stack past the bytes it
  * shares with the one before (the consumer's merge splits stacks into frames there, and
  * would look for them itself): it does while the consumer is the slower of the two, so
  * that the work goes to the thread with time to spare. SEMIS is NULL for the stacks it
  * left to the consumer, and for all without a second thread. */
-foldsvg_status fs_relay_run_split(fs_relay_producer produce, void *produce_user,
+foldsvg_status fs_relay_run_split(fs_relay_tail_producer produce, void *produce_user,
                                   fs_relay_item_fn fn, void *fn_user);
 
 /* The same, taken one stack at a time: fs_relay_next pulls what PRODUCE emits. */

@@ -5,8 +5,10 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
+#include "util/error.h"
 #include "util/tmpfile.h"
 
 enum { WRITE_BUF = 1 << 20, MAX_VARINT = 10 };
@@ -123,30 +125,75 @@ foldsvg_status fs_run_reader_init(fs_run_reader *r, const fs_runfile *f, fs_run 
     r->file = f;
     r->pos = run.off;
     r->end = run.off + run.len;
-    r->cap = bufsize < 64 ? 64 : bufsize;
-    r->buf = malloc(r->cap);
-    return r->buf ? FOLDSVG_OK : FOLDSVG_E_NOMEM;
+    /* two pages at least: a window mapped from the page of the bytes still in view always
+     * reaches past them */
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    r->window = bufsize < 2 * page ? 2 * page : bufsize;
+    return FOLDSVG_OK;
 }
 
 void fs_run_reader_free(fs_run_reader *r)
 {
+    if (r->map)
+        munmap(r->map, r->map_len);
     free(r->buf);
     fs_buf_free(&r->stack);
     memset(r, 0, sizeof *r);
 }
 
-/* Moves what is left of the buffer to its start and reads more; 0 bytes read means the end
- * of the run. */
-static foldsvg_status refill(fs_run_reader *r)
+/* Maps the window from the page of the bytes still in view on; 0 when the file cannot be
+ * mapped. */
+static int remap(fs_run_reader *r)
 {
     size_t left = r->len - r->at;
-    memmove(r->buf, r->buf + r->at, left);
+    uint64_t from = r->pos - left, base = from - from % (uint64_t)sysconf(_SC_PAGESIZE);
+    uint64_t n = r->end - base < r->window ? r->end - base : r->window;
+    int flags = MAP_SHARED;
+#ifdef MAP_POPULATE
+    flags |= MAP_POPULATE; /* the run was just written: its pages are in memory */
+#endif
+    void *m = mmap(NULL, (size_t)n, PROT_READ, flags, r->file->fd, (off_t)base);
+    if (m == MAP_FAILED)
+        return 0;
+    if (r->map)
+        munmap(r->map, r->map_len);
+    r->map = m;
+    r->map_len = (size_t)n;
+    r->data = (const unsigned char *)m + (from - base);
+    r->at = 0;
+    r->len = (size_t)(base + n - from);
+    r->pos = base + n;
+    return 1;
+}
+
+/* Brings more of the run into view, what is left in view kept (at its start); nothing new in
+ * view means the end of the run. */
+static foldsvg_status refill(fs_run_reader *r)
+{
+    if (r->pos == r->end)
+        return FOLDSVG_OK;
+    if (!r->buf && !r->file->no_map && remap(r))
+        return FOLDSVG_OK;
+    size_t left = r->len - r->at;
+    if (!r->buf) { /* reading from now on: the bytes in view, mapped or none, move to BUF */
+        r->buf = malloc(r->window);
+        if (!r->buf)
+            return FOLDSVG_E_NOMEM;
+        if (left)
+            memcpy(r->buf, r->data + r->at, left);
+        if (r->map)
+            munmap(r->map, r->map_len);
+        r->map = NULL;
+    } else {
+        memmove(r->buf, r->data + r->at, left);
+    }
+    r->data = r->buf;
     r->at = 0;
     r->len = left;
-    while (r->len < r->cap && r->pos < r->end) {
+    while (r->len < r->window && r->pos < r->end) {
         uint64_t want = r->end - r->pos;
-        if (want > r->cap - r->len)
-            want = r->cap - r->len;
+        if (want > r->window - r->len)
+            want = r->window - r->len;
         ssize_t got = pread(r->file->fd, r->buf + r->len, (size_t)want, (off_t)r->pos);
         if (got < 0 && errno == EINTR)
             continue;
@@ -169,7 +216,7 @@ static foldsvg_status get_varint(fs_run_reader *r, uint64_t *v)
     for (unsigned shift = 0; shift < 64; shift += 7) {
         if (r->at == r->len)
             return FOLDSVG_E_IO;
-        unsigned char b = r->buf[r->at++];
+        unsigned char b = r->data[r->at++];
         x |= (uint64_t)(b & 0x7f) << shift;
         if (!(b & 0x80)) {
             *v = x;
@@ -179,6 +226,15 @@ static foldsvg_status get_varint(fs_run_reader *r, uint64_t *v)
     return FOLDSVG_E_IO;
 }
 
+foldsvg_status fs_run_reader_whole(fs_run_reader *r)
+{
+    if (r->rest_len && fs_buf_append(&r->stack, r->rest, r->rest_len) != 0)
+        return FOLDSVG_E_NOMEM;
+    r->rest = NULL;
+    r->rest_len = 0;
+    return FOLDSVG_OK;
+}
+
 foldsvg_status fs_run_next(fs_run_reader *r, int *done)
 {
     *done = 0;
@@ -186,6 +242,9 @@ foldsvg_status fs_run_next(fs_run_reader *r, int *done)
         *done = 1;
         return FOLDSVG_OK;
     }
+    /* the record's two varints may bring more into view, and move what REST points to */
+    if (r->rest && r->len - r->at < 2 * MAX_VARINT && r->pos < r->end)
+        FS_FORWARD_IF_ERROR(fs_run_reader_whole(r));
     uint64_t shared, head;
     foldsvg_status st = get_varint(r, &shared);
     if (st == FOLDSVG_OK)
@@ -193,20 +252,33 @@ foldsvg_status fs_run_next(fs_run_reader *r, int *done)
     if (st)
         return st;
     uint64_t rest = head >> 1;
-    if (shared > r->stack.len || rest > SIZE_MAX - shared)
+    if (shared > r->stack.len + r->rest_len || rest > SIZE_MAX - shared)
         return FOLDSVG_E_IO;
+    /* the bytes shared with the stack before: those not in STACK yet are in its REST */
+    if (shared > r->stack.len &&
+        fs_buf_append(&r->stack, r->rest, (size_t)shared - r->stack.len) != 0)
+        return FOLDSVG_E_NOMEM;
     r->stack.len = (size_t)shared;
+    r->rest = NULL;
+    r->rest_len = 0;
     r->shared = (size_t)shared;
+    if (rest <= r->len - r->at && (r->len - r->at - rest >= 2 * MAX_VARINT || r->pos == r->end)) {
+        /* in view, with the varints after it: read in place (nothing after them moves it) */
+        r->rest = (const char *)r->data + r->at;
+        r->rest_len = (size_t)rest;
+        r->at += (size_t)rest;
+        rest = 0;
+    }
     while (rest > 0) {
         if (r->at == r->len) {
             st = refill(r);
             if (st)
                 return st;
-            if (r->len == 0)
+            if (r->at == r->len)
                 return FOLDSVG_E_IO;
         }
         size_t k = r->len - r->at < rest ? r->len - r->at : (size_t)rest;
-        if (fs_buf_append(&r->stack, r->buf + r->at, k) != 0)
+        if (fs_buf_append(&r->stack, r->data + r->at, k) != 0)
             return FOLDSVG_E_NOMEM;
         r->at += k;
         rest -= k;

@@ -14,6 +14,7 @@
 
 typedef struct fs_runfile {
     int fd;         /* -1 until opened */
+    int no_map;     /* readers read the file instead of mapping it (for tests) */
     uint64_t size;  /* bytes in the file, buffered ones included */
     char *buf;      /* the write buffer */
     size_t buf_len; /* bytes in buf, not yet written */
@@ -25,11 +26,21 @@ typedef struct fs_run {
 
 typedef struct fs_run_reader {
     const fs_runfile *file;
-    uint64_t pos, end; /* the part of the run not yet in buf */
+    uint64_t pos, end; /* the part of the run not yet in view */
+    /* the bytes in view, DATA[at..len): a window of the file mapped into memory (MAP), or,
+     * where the file cannot be mapped, what was read into BUF */
+    const unsigned char *data;
+    size_t at, len;
+    size_t window; /* bytes mapped or read at once */
+    void *map;
+    size_t map_len;
     unsigned char *buf;
-    size_t at, len, cap;
-    /* the current record, and the bytes its stack shares with the one before */
+    /* the current record: its stack is STACK's bytes and then REST's (REST_LEN of them,
+     * read in place: REST is NULL when STACK holds it all); SHARED, the bytes it shares
+     * with the stack before */
     fs_buf stack;
+    const char *rest;
+    size_t rest_len;
     size_t shared;
     uint64_t count, before;
     int is_diff;
@@ -52,12 +63,17 @@ foldsvg_status fs_run_end(fs_runfile *f, fs_run *r);
 /* Drops the run begun last, not ended: the next run starts where it did. */
 void fs_run_discard(fs_runfile *f, const fs_run *r);
 
-/* A reader for RUN with a read buffer of BUFSIZE bytes. */
+/* A reader for RUN that maps (or, where the file cannot be mapped, reads) BUFSIZE bytes of
+ * it at a time: mapped, the bytes written are read in place, without a copy. */
 foldsvg_status fs_run_reader_init(fs_run_reader *r, const fs_runfile *f, fs_run run,
                                   size_t bufsize);
 void fs_run_reader_free(fs_run_reader *r);
-/* The next record into r->stack, r->count...; *DONE set at the run's end. FOLDSVG_E_IO when
- * the file cannot be read or is not what was written. */
+/* The next record into r->stack and r->rest, r->count...; *DONE set at the run's end.
+ * FOLDSVG_E_IO when the file cannot be read or is not what was written. Only the bytes it
+ * shares with the next record are copied into STACK (most of a run's bytes are read in
+ * place, where they were mapped). */
 foldsvg_status fs_run_next(fs_run_reader *r, int *done);
+/* The current stack all in r->stack (REST appended). FOLDSVG_E_NOMEM. */
+foldsvg_status fs_run_reader_whole(fs_run_reader *r);
 
 #endif

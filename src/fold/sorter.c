@@ -27,7 +27,11 @@ enum {
      * 0.7x the time of 32 MiB chunks, the whole run 0.86x the CPU, in 25 MiB instead of 70. */
     DEFAULT_BUDGET = 8 << 20,
     DEFAULT_FANIN = 64,
-    READ_BUF = 128 << 10,
+    /* A run's window, mapped (fold/runs.h): the windows of a merge take at most the two
+     * chunks' budget, each between these (the shuffled bench row's 19 runs: 1 MiB each,
+     * which saves remapping; a merge of 64 runs of 2 MiB chunks: 128 KiB, as read before) */
+    WINDOW_MAX = 1 << 20,
+    WINDOW_MIN = 128 << 10,
     PREFETCH = 4,
     STOP_EVERY = 64 /* stacks written between looks at stop_writing */
 };
@@ -56,6 +60,7 @@ struct fs_sorter {
     size_t nruns, runs_cap;
     pthread_t worker;
     int have_worker, no_worker, quit;
+    int retire; /* the sorter is spent: the worker frees the chunks and closes the file */
     pthread_mutex_t mu;
     pthread_cond_t cv;
     chunk *job;            /* handed to the worker; NULL when it is idle */
@@ -96,18 +101,28 @@ static void stop_worker(fs_sorter *s)
     s->have_worker = 0;
 }
 
+/* The chunks' memory and the file, returned. */
+static void free_chunks_and_file(fs_sorter *s)
+{
+    for (int i = 0; i < 2; i++) {
+        chunk *c = &s->chunks[i];
+        fs_strmap_free(&c->map);
+        free(c->c);
+        free(c->order);
+        free(c->sorted);
+        c->c = NULL;
+        c->order = c->sorted = NULL;
+        c->cap = 0;
+    }
+    fs_runfile_close(&s->file);
+}
+
 void fs_sorter_free(fs_sorter *s)
 {
     if (!s)
         return;
     stop_worker(s);
-    for (int i = 0; i < 2; i++) {
-        fs_strmap_free(&s->chunks[i].map);
-        free(s->chunks[i].c);
-        free(s->chunks[i].order);
-        free(s->chunks[i].sorted);
-    }
-    fs_runfile_close(&s->file);
+    free_chunks_and_file(s);
     free(s->runs);
     free(s);
 }
@@ -120,6 +135,18 @@ size_t fs_sorter_runs(fs_sorter *s)
     size_t n = s->nruns;
     pthread_mutex_unlock(&s->mu);
     return n;
+}
+
+int fs_sorter_file_open(fs_sorter *s)
+{
+    if (!s->have_worker)
+        return s->file.fd >= 0;
+    pthread_mutex_lock(&s->mu);
+    while (s->retire)
+        pthread_cond_wait(&s->cv, &s->mu);
+    int open = s->file.fd >= 0;
+    pthread_mutex_unlock(&s->mu);
+    return open;
 }
 
 size_t fs_sorter_sorted_here(fs_sorter *s)
@@ -172,6 +199,20 @@ static foldsvg_status push_run(fs_sorter *s, fs_run r)
     return FOLDSVG_OK;
 }
 
+/* Before stack ORDER[I] of N is read in order: the stacks lie anywhere in the chunk, filled
+ * on another core, and are read whole (compared, copied): the entries of those a few steps
+ * ahead are asked for, then all of their bytes (the first line only, and the misses came one
+ * after the other: writing a run took about 1.2x the time). */
+static void prefetch_ahead(const fs_strmap *m, const uint32_t *order, uint32_t i, uint32_t n)
+{
+    if (i + 4 * PREFETCH < n)
+        FS_PREFETCH(&fs_strmap_key_array(m)[order[i + 4 * PREFETCH]]);
+    if (i + PREFETCH < n) {
+        uint32_t f = order[i + PREFETCH];
+        fs_prefetch_span(fs_strmap_key(m, f), fs_strmap_key_len(m, f), 1024);
+    }
+}
+
 /* Writes chunk C, sorted in ORDER, as a run and empties it. MAY_STOP: FS_STOP, the run
  * dropped and C as it was, once the input has ended (C is then merged from memory: the
  * rest of its writing would only delay the final merge, which reads it back at once). */
@@ -194,8 +235,7 @@ static foldsvg_status write_sorted(fs_sorter *s, chunk *c, const uint32_t *order
             fs_run_discard(&s->file, &r);
             return FS_STOP;
         }
-        if (i + PREFETCH < n)
-            FS_PREFETCH(fs_strmap_key(m, order[i + PREFETCH]));
+        prefetch_ahead(m, order, i, n);
         uint32_t e = order[i];
         const counts *k = &c->c[e];
         const char *stack = fs_strmap_key(m, e);
@@ -224,8 +264,18 @@ static void *work(void *arg)
     fs_sorter *s = arg;
     pthread_mutex_lock(&s->mu);
     for (;;) {
-        while (!s->job && !s->quit)
+        while (!s->job && !s->quit && !s->retire)
             pthread_cond_wait(&s->cv, &s->mu);
+        if (s->retire) {
+            /* the file's pages dropped and the chunks unmapped here, not at the end of the
+             * run on the thread that writes its output (about 10 ms of the shuffled row) */
+            pthread_mutex_unlock(&s->mu);
+            free_chunks_and_file(s);
+            pthread_mutex_lock(&s->mu);
+            s->retire = 0;
+            pthread_cond_broadcast(&s->cv);
+            continue;
+        }
         if (!s->job)
             break;
         chunk *c = s->job;
@@ -355,8 +405,9 @@ typedef struct source {
     fs_run_reader r;
     const chunk *c; /* NULL for a run */
     uint32_t at, n;
-    const char *stack;
-    size_t len;
+    /* the stack: PRE's first PRE_LEN bytes, then REST's (a run's, read in place) */
+    const char *pre, *rest;
+    size_t pre_len, len;
     size_t shared; /* the bytes STACK shares with the source's stack before it */
     uint64_t count, before;
     int is_diff;
@@ -370,16 +421,16 @@ static foldsvg_status advance(source *src)
         src->done = src->at == src->n;
         if (src->done)
             return FOLDSVG_OK;
-        if (src->at + PREFETCH < src->n) /* the stacks lie anywhere in the chunk's memory */
-            FS_PREFETCH(fs_strmap_key(&src->c->map, src->c->order[src->at + PREFETCH]));
+        prefetch_ahead(&src->c->map, src->c->order, src->at, src->n);
         uint32_t e = src->c->order[src->at++];
         const counts *k = &src->c->c[e];
         const char *next = fs_strmap_key(&src->c->map, e);
         size_t len = fs_strmap_key_len(&src->c->map, e);
         src->shared =
-            src->at > 1 ? fs_mismatch(next, src->stack, len < src->len ? len : src->len) : 0;
-        src->stack = next;
-        src->len = len;
+            src->at > 1 ? fs_mismatch(next, src->pre, len < src->len ? len : src->len) : 0;
+        src->pre = next;
+        src->pre_len = src->len = len;
+        src->rest = NULL;
         src->count = k->count;
         src->before = k->before;
         src->is_diff = k->is_diff;
@@ -388,12 +439,55 @@ static foldsvg_status advance(source *src)
     foldsvg_status st = fs_run_next(&src->r, &src->done);
     if (st || src->done)
         return st;
-    src->stack = src->r.stack.data ? src->r.stack.data : "";
-    src->len = src->r.stack.len;
+    src->pre = src->r.stack.data ? src->r.stack.data : "";
+    src->pre_len = src->r.stack.len;
+    src->rest = src->r.rest;
+    src->len = src->pre_len + src->r.rest_len;
     src->shared = src->r.shared;
     src->count = src->r.count;
     src->before = src->r.before;
     src->is_diff = src->r.is_diff;
+    return FOLDSVG_OK;
+}
+
+/* Byte AT of SRC's stack; those after it are there too up to seg_end. */
+static const char *byte_at(const source *src, size_t at)
+{
+    /* without REST, PRE is all of it (AT may be its end) */
+    return at < src->pre_len || !src->rest ? src->pre + at : src->rest + (at - src->pre_len);
+}
+
+static size_t seg_end(const source *src, size_t at)
+{
+    return at < src->pre_len ? src->pre_len : src->len;
+}
+
+/* Where the stacks of X and Y first differ from FROM on, before M (their shorter length). */
+static size_t mismatch_from(const source *x, const source *y, size_t from, size_t m)
+{
+    size_t at = from;
+    while (at < m) {
+        size_t ex = seg_end(x, at), ey = seg_end(y, at);
+        size_t e = ex < ey ? ex : ey;
+        if (e > m)
+            e = m;
+        size_t k = fs_mismatch(byte_at(x, at), byte_at(y, at), e - at);
+        at += k;
+        if (at < e)
+            break;
+    }
+    return at;
+}
+
+/* SRC's stack all in PRE. */
+static foldsvg_status whole(source *src)
+{
+    if (src->pre_len == src->len)
+        return FOLDSVG_OK;
+    FS_FORWARD_IF_ERROR(fs_run_reader_whole(&src->r));
+    src->pre = src->r.stack.data;
+    src->pre_len = src->len;
+    src->rest = NULL;
     return FOLDSVG_OK;
 }
 
@@ -414,30 +508,55 @@ static int y_wins(const source *x, size_t hx, const source *y, size_t hy, size_t
         return hy > hx;
     }
     size_t m = x->len < y->len ? x->len : y->len;
-    size_t at = hx + fs_mismatch(x->stack + hx, y->stack + hx, m - hx);
+    size_t at = mismatch_from(x, y, hx, m);
     *loser = at;
     if (at < m)
-        return (unsigned char)y->stack[at] < (unsigned char)x->stack[at];
+        return (unsigned char)*byte_at(y, at) < (unsigned char)*byte_at(x, at);
     return y->len < x->len;
 }
 
+/* Where a merge's stacks go: FN takes each whole, or TFN its bytes past those it shares with
+ * the stack before (which most of a run's stacks have in place: no copy is made). */
+typedef struct sink {
+    fs_sorted_fn fn;
+    fs_tail_fn tfn;
+    void *user;
+} sink;
+
+static foldsvg_status put_out(const sink *out, source *top, size_t shared)
+{
+    if (out->tfn) {
+        size_t from = shared == SIZE_MAX ? 0 : shared < top->len ? shared : top->len;
+        /* the bytes a run's stack shares with the last output are at least those it shares
+         * with the stack before it in the run, which sorts no later: all but those are REST */
+        if (from < top->pre_len && top->pre_len < top->len)
+            FS_FORWARD_IF_ERROR(whole(top));
+        return out->tfn(out->user, byte_at(top, from), from, top->len, shared, top->count,
+                        top->before, top->is_diff);
+    }
+    FS_FORWARD_IF_ERROR(whole(top));
+    return out->fn(out->user, top->pre, top->len, shared, top->count, top->before, top->is_diff);
+}
+
 /* Merges runs [FIRST, FIRST + NRUN) and the sorted chunks MEM[0..nmem), passing each stack
- * to FN. A loser tree of the K sources (internal nodes 1..K-1, source i the leaf K + i):
+ * to OUT. A loser tree of the K sources (internal nodes 1..K-1, source i the leaf K + i):
  * each node keeps the source that lost there and the bytes it shares with the one that won.
  * Those of the nodes on the winner's path are shares with the winner itself, and the
  * winner's successor in its source comes with its share with the winner (a run stores it):
  * so a new winner is found by comparing shares, and stacks in sorted order, which share
  * hundreds of bytes, are compared only past them. */
 static foldsvg_status merge(fs_sorter *s, size_t first, size_t nrun, chunk *const *mem, size_t nmem,
-                            fs_sorted_fn fn, void *user)
+                            const sink *out)
 {
     size_t k = nrun + nmem, ninit = 0;
     source *src = calloc(k ? k : 1, sizeof *src);
     size_t *loser = calloc(k + 1, sizeof *loser), *lcp = calloc(k + 1, sizeof *lcp);
     foldsvg_status st = src && loser && lcp ? FOLDSVG_OK : FOLDSVG_E_NOMEM;
+    size_t window = nrun ? 2 * s->budget / nrun : 0;
+    window = window > WINDOW_MAX ? WINDOW_MAX : window < WINDOW_MIN ? WINDOW_MIN : window;
     for (size_t i = 0; st == FOLDSVG_OK && i < k; i++) {
         if (i < nrun) {
-            st = fs_run_reader_init(&src[i].r, &s->file, s->runs[first + i], READ_BUF);
+            st = fs_run_reader_init(&src[i].r, &s->file, s->runs[first + i], window);
             ninit = i + 1;
         } else {
             src[i].c = mem[i - nrun];
@@ -467,7 +586,7 @@ static foldsvg_status merge(fs_sorter *s, size_t first, size_t nrun, chunk *cons
     }
     while (st == FOLDSVG_OK && k > 0 && !src[win].done) {
         source *top = &src[win];
-        st = fn(user, top->stack, top->len, shared, top->count, top->before, top->is_diff);
+        st = put_out(out, top, shared);
         if (st == FOLDSVG_OK)
             st = advance(top);
         /* the winner's successor plays its way up the winner's path */
@@ -506,10 +625,19 @@ typedef struct final_merge {
     size_t nmem;
 } final_merge;
 
+static foldsvg_status final_to(final_merge *m, const sink *out)
+{
+    return merge(m->s, m->first, m->s->nruns - m->first, m->mem, m->nmem, out);
+}
+
 static foldsvg_status produce_final(void *user, fs_sorted_fn emit, void *emit_user)
 {
-    final_merge *m = user;
-    return merge(m->s, m->first, m->s->nruns - m->first, m->mem, m->nmem, emit, emit_user);
+    return final_to(user, &(sink){emit, NULL, emit_user});
+}
+
+static foldsvg_status produce_final_tails(void *user, fs_tail_fn emit, void *emit_user)
+{
+    return final_to(user, &(sink){NULL, emit, emit_user});
 }
 
 /* FN or IFN takes the stacks (IFN: with their ';' when a thread merges). */
@@ -519,7 +647,6 @@ static foldsvg_status finish(fs_sorter *s, fs_sorted_fn fn, fs_relay_item_fn ifn
     /* the last chunk sorts while the worker finishes the one before */
     foldsvg_status st = sort_chunk(s->cur, &s->cur->order);
     foldsvg_status wst = wait_idle(s);
-    stop_worker(s);
     if (st == FOLDSVG_OK)
         st = wst;
     final_merge m = {s, 0, {NULL, NULL}, 0};
@@ -538,7 +665,7 @@ static foldsvg_status finish(fs_sorter *s, fs_sorted_fn fn, fs_relay_item_fn ifn
             take = s->fanin;
         fs_run r;
         fs_run_begin(&s->file, &r);
-        st = merge(s, m.first, take, NULL, 0, put_run, &s->file);
+        st = merge(s, m.first, take, NULL, 0, &(sink){put_run, NULL, &s->file});
         if (st == FOLDSVG_OK)
             st = fs_run_end(&s->file, &r);
         if (st == FOLDSVG_OK)
@@ -547,11 +674,17 @@ static foldsvg_status finish(fs_sorter *s, fs_sorted_fn fn, fs_relay_item_fn ifn
     }
     if (st == FOLDSVG_OK && s->nruns > m.first)
         st = fn ? fs_relay_run(produce_final, &m, fn, user)
-                : fs_relay_run_split(produce_final, &m, ifn, user);
+                : fs_relay_run_split(produce_final_tails, &m, ifn, user);
     else if (st == FOLDSVG_OK && fn)
         st = produce_final(&m, fn, user);
     else if (st == FOLDSVG_OK)
-        st = produce_final(&m, fs_relay_items_emit, &(fs_relay_items){ifn, user});
+        st = produce_final_tails(&m, fs_relay_items_emit, &(fs_relay_items){ifn, user});
+    if (s->have_worker) { /* spent: its memory and file go on the worker's thread */
+        pthread_mutex_lock(&s->mu);
+        s->retire = 1;
+        pthread_cond_broadcast(&s->cv);
+        pthread_mutex_unlock(&s->mu);
+    }
     return st;
 }
 

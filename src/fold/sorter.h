@@ -33,15 +33,21 @@ foldsvg_status fs_sorter_add_hashed(fs_sorter *s, const char *stack, size_t len,
 /* Passes every stack to FN in order, then the sorter is spent. A status other than OK from
  * FN stops and is returned. */
 foldsvg_status fs_sorter_finish(fs_sorter *s, fs_sorted_fn fn, void *user);
-/* The same, stacks with the positions of their ';' from their shared bytes on when a
- * second thread merges the runs and has time for it (fs_relay_run_split); SEMIS is NULL
- * for the others, and for all when the merge runs on FN's thread (nothing was spilled). */
+/* The same, each stack given by its bytes past those it shares with the one before
+ * (fs_relay_item.from: the merge reads most of them where they lie, in place), with the
+ * positions of its ';' from there on when a second thread merges the runs and has time for
+ * it (fs_relay_run_split); SEMIS is NULL for the others, and for all when the merge runs on
+ * FN's thread (nothing was spilled). */
 foldsvg_status fs_sorter_finish_split(fs_sorter *s, fs_relay_item_fn fn, void *user);
 
 /* A chunk's budget in bytes (the default's when 0 was asked for). */
 size_t fs_sorter_budget(const fs_sorter *s);
 /* Runs written so far (for tests and statistics). */
 size_t fs_sorter_runs(fs_sorter *s);
+/* Whether the temporary file is open (for tests): once the sorter is spent, a worker thread
+ * closes it (and frees the chunks), so that the thread that takes the stacks goes on meanwhile
+ * instead of dropping the file's pages at the end. */
+int fs_sorter_file_open(fs_sorter *s);
 /* Chunks the adding thread sorted itself while the worker was still busy with the one
  * before (for tests and statistics). */
 size_t fs_sorter_sorted_here(fs_sorter *s);

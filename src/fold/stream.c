@@ -158,7 +158,18 @@ foldsvg_status fs_stream_add_split(fs_stream *s, const char *stack, size_t len,
                                    const uint32_t *semis, size_t nsemis, size_t shared,
                                    uint64_t count, uint64_t before, int is_diff, int *out_of_order)
 {
+    return fs_stream_add_from(s, stack, 0, len, semis, nsemis, shared, count, before, is_diff,
+                              out_of_order);
+}
+
+foldsvg_status fs_stream_add_from(fs_stream *s, const char *bytes, size_t from, size_t len,
+                                  const uint32_t *semis, size_t nsemis, size_t shared,
+                                  uint64_t count, uint64_t before, int is_diff, int *out_of_order)
+{
     *out_of_order = 0;
+    /* the stack's bytes from where it first differs from PREV (AT) on; the bytes before are
+     * PREV's, and once PREV is the new stack its ';' are looked for there */
+    const char *tail = bytes;
     if (count > UINT64_MAX - s->t)
         return FOLDSVG_E_OVERFLOW;
     size_t same = 0, pos = 0;
@@ -166,8 +177,13 @@ foldsvg_status fs_stream_add_split(fs_stream *s, const char *stack, size_t len,
         const char *prev = s->prev.data;
         size_t plen = s->prev.len;
         size_t m = len < plen ? len : plen;
-        size_t at = shared <= m ? shared : fs_mismatch(stack, prev, m);
-        if (at < m ? (unsigned char)stack[at] < (unsigned char)prev[at] : len < plen) {
+        if (from > m)
+            return FOLDSVG_E_ARG; /* bytes of the stack that differ from PREV not given */
+        size_t at = shared <= m && shared >= from
+                        ? shared
+                        : from + fs_mismatch(bytes, from ? prev + from : prev, m - from);
+        tail = bytes + (at - from);
+        if (at < m ? (unsigned char)tail[0] < (unsigned char)prev[at] : len < plen) {
             *out_of_order = 1;
             return FOLDSVG_OK;
         }
@@ -194,7 +210,7 @@ foldsvg_status fs_stream_add_split(fs_stream *s, const char *stack, size_t len,
         same = 1; /* the root */
         while (same < s->depth) {
             size_t end = s->open[same].off + s->open[same].len;
-            if (!(end < at || (end == at && at == plen && stack[at] == ';')))
+            if (!(end < at || (end == at && at == plen && tail[0] == ';')))
                 break;
             same++;
         }
@@ -204,9 +220,11 @@ foldsvg_status fs_stream_add_split(fs_stream *s, const char *stack, size_t len,
             return st;
         /* The kept frames' bytes are equal in both stacks: only the rest is copied. */
         s->prev.len = at;
-        if (fs_buf_append(&s->prev, stack + at, len - at) != 0)
+        if (fs_buf_append(&s->prev, tail, len - at) != 0)
             return FOLDSVG_E_NOMEM;
-    } else if (fs_buf_append(&s->prev, stack, len) != 0) {
+    } else if (from > 0) {
+        return FOLDSVG_E_ARG; /* a first stack needs all of its bytes */
+    } else if (fs_buf_append(&s->prev, bytes, len) != 0) {
         return FOLDSVG_E_NOMEM;
     }
     size_t opened_from = same;
@@ -227,16 +245,16 @@ foldsvg_status fs_stream_add_split(fs_stream *s, const char *stack, size_t len,
             k++;
     } else if (!semis) { /* found here, after them */
         s->nscan = 0;
-        if (fs_byte_positions_add(stack + pos, len - pos, ';', (uint32_t)pos, &s->scan,
-                                  &s->scan_cap, &s->nscan) != FOLDSVG_OK)
+        if (fs_byte_positions_add((s->prev.data ? s->prev.data : "") + pos, len - pos, ';',
+                                  (uint32_t)pos, &s->scan, &s->scan_cap, &s->nscan) != FOLDSVG_OK)
             return FOLDSVG_E_NOMEM;
         semis = s->scan;
         nsemis = s->nscan;
         k = 0;
     }
     for (;;) {
-        const char *semi = k < nsemis ? stack + semis[k++] : NULL;
-        size_t flen = semi ? (size_t)(semi - stack - pos) : len - pos;
+        int semi = k < nsemis;
+        size_t flen = semi ? semis[k++] - pos : len - pos;
         if (d == s->open_cap && FS_GROW(s->open, s->open_cap, d + 1, 64) != FOLDSVG_OK)
             return FOLDSVG_E_NOMEM;
         s->open[d++] = (fs_stream_open){pos, flen, s->t, 0, is_diff, SIZE_MAX};

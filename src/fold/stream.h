@@ -73,6 +73,14 @@ foldsvg_status fs_stream_add(fs_stream *s, const char *stack, size_t len, uint64
 foldsvg_status fs_stream_add_split(fs_stream *s, const char *stack, size_t len,
                                    const uint32_t *semis, size_t nsemis, size_t shared,
                                    uint64_t count, uint64_t before, int is_diff, int *out_of_order);
+/* The same with only the stack's bytes from FROM on given (BYTES, LEN - FROM of them): the
+ * bytes before FROM are those of the stack added before it, where FROM is no further than
+ * where the two first differ (SHARED, when known; it is then looked for from FROM on).
+ * FROM is 0 for the first stack. A thread that hands stacks over to this one copies only
+ * the bytes they do not share. */
+foldsvg_status fs_stream_add_from(fs_stream *s, const char *bytes, size_t from, size_t len,
+                                  const uint32_t *semis, size_t nsemis, size_t shared,
+                                  uint64_t count, uint64_t before, int is_diff, int *out_of_order);
 /* Closes every open frame. The kept frames are then s->kept[0..nkept) (only those the
  * final total leaves wide enough to draw), names in s->names, total s->t (also in
  * s->names.total). */

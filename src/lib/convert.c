@@ -178,8 +178,8 @@ static foldsvg_status on_sorted(void *user, const fs_relay_item *it)
     stream_ctx *c = user;
     int out_of_order;
     foldsvg_status st =
-        fs_stream_add_split(&c->s, it->stack, it->len, it->semis, it->nsemis, it->shared, it->count,
-                            it->before, it->is_diff, &out_of_order);
+        fs_stream_add_from(&c->s, it->stack, it->from, it->len, it->semis, it->nsemis, it->shared,
+                           it->count, it->before, it->is_diff, &out_of_order);
     if (st == FOLDSVG_OK && out_of_order) {
         c->unsorted_runs = 1;
         return FS_STOP;

@@ -131,10 +131,12 @@ START_TEST(strsort_long_prefixes_and_equal_strings)
 }
 END_TEST
 
-START_TEST(runs_round_trip)
+/* NO_MAP: the reader reads the file instead of mapping it. */
+static void round_trip(int no_map)
 {
     fs_runfile f;
     ck_assert_int_eq(fs_runfile_open(&f), FOLDSVG_OK);
+    f.no_map = no_map;
     enum { BIG = 100000 };
     char *big = malloc(BIG);
     for (size_t i = 0; i < BIG; i++)
@@ -173,28 +175,102 @@ START_TEST(runs_round_trip)
     ck_assert_uint_lt(r1.len, 2 * BIG);
     fs_run_reader rd;
     ck_assert_int_eq(fs_run_reader_init(&rd, &f, r1, 64), FOLDSVG_OK);
+    size_t in_place = 0;
     for (size_t i = 0; i < n; i++) {
         int done;
         ck_assert_int_eq(fs_run_next(&rd, &done), FOLDSVG_OK);
         ck_assert_int_eq(done, 0);
-        ck_assert_uint_eq(rd.stack.len, recs[i].len);
-        ck_assert(recs[i].len == 0 || memcmp(rd.stack.data, recs[i].s, recs[i].len) == 0);
+        /* the stack is STACK's bytes, then REST's (read where they lie) */
+        ck_assert_uint_eq(rd.stack.len + rd.rest_len, recs[i].len);
+        ck_assert(rd.stack.len == 0 || memcmp(rd.stack.data, recs[i].s, rd.stack.len) == 0);
+        ck_assert(rd.rest_len == 0 || memcmp(rd.rest, recs[i].s + rd.stack.len, rd.rest_len) == 0);
+        in_place += rd.rest_len > 0;
+        if (i % 3 == 1) { /* made whole, which the next record must not mind */
+            ck_assert_int_eq(fs_run_reader_whole(&rd), FOLDSVG_OK);
+            ck_assert(rd.rest == NULL && rd.stack.len == recs[i].len);
+            ck_assert(recs[i].len == 0 || memcmp(rd.stack.data, recs[i].s, recs[i].len) == 0);
+        }
         ck_assert_uint_eq(rd.count, recs[i].count);
         ck_assert_uint_eq(rd.before, recs[i].diff ? recs[i].before : 0);
         ck_assert_int_eq(rd.is_diff, recs[i].diff);
     }
+    /* mapped in windows of two pages (the least): the large records cross them */
+    ck_assert(no_map ? rd.map == NULL && rd.buf != NULL : rd.map != NULL && rd.buf == NULL);
+    ck_assert_uint_ge(in_place, 4);
     int done;
     ck_assert_int_eq(fs_run_next(&rd, &done), FOLDSVG_OK);
     ck_assert_int_eq(done, 1);
     fs_run_reader_free(&rd);
     ck_assert_int_eq(fs_run_reader_init(&rd, &f, r2, 1 << 20), FOLDSVG_OK);
     ck_assert_int_eq(fs_run_next(&rd, &done), FOLDSVG_OK);
-    ck_assert(!done && rd.stack.len == 1 && rd.stack.data[0] == 'x' && rd.count == 3);
+    ck_assert(!done && rd.stack.len == 0 && rd.rest_len == 1 && rd.rest[0] == 'x' && rd.count == 3);
     ck_assert_int_eq(fs_run_next(&rd, &done), FOLDSVG_OK);
     ck_assert_int_eq(done, 1);
     fs_run_reader_free(&rd);
     free(big);
     fs_runfile_close(&f);
+}
+
+START_TEST(runs_round_trip)
+{
+    round_trip(0);
+    round_trip(1);
+}
+END_TEST
+
+/* Many records across windows of two pages: each is read in place where it lies in one with
+ * the varints after it, else copied; the bytes in place are made whole before the window
+ * moves (under ASan, a read of an unmapped window fails). */
+START_TEST(runs_read_across_windows)
+{
+    enum { N = 6000 };
+    rng_state = 99;
+    uint32_t *lens;
+    char **s = random_strings(N, &lens, 900);
+    uint32_t *order = malloc(N * sizeof *order);
+    ck_assert_int_eq(fs_strsort((const char *const *)s, lens, order, N), FOLDSVG_OK);
+    for (int no_map = 0; no_map < 2; no_map++) {
+        fs_runfile f;
+        ck_assert_int_eq(fs_runfile_open(&f), FOLDSVG_OK);
+        f.no_map = no_map;
+        fs_run r;
+        fs_run_begin(&f, &r);
+        for (size_t i = 0; i < N; i++) {
+            const char *x = s[order[i]];
+            size_t len = lens[order[i]], shared = 0;
+            if (i > 0) {
+                size_t plen = lens[order[i - 1]];
+                shared = fs_mismatch(x, s[order[i - 1]], len < plen ? len : plen);
+            }
+            ck_assert_int_eq(fs_run_put(&f, x, len, shared, i, 0, 0), FOLDSVG_OK);
+        }
+        ck_assert_int_eq(fs_run_end(&f, &r), FOLDSVG_OK);
+        fs_run_reader rd;
+        ck_assert_int_eq(fs_run_reader_init(&rd, &f, r, 0), FOLDSVG_OK);
+        size_t in_place = 0, copied = 0;
+        for (size_t i = 0; i < N; i++) {
+            int done;
+            ck_assert_int_eq(fs_run_next(&rd, &done), FOLDSVG_OK);
+            ck_assert(!done && rd.count == i);
+            const char *x = s[order[i]];
+            ck_assert_uint_eq(rd.stack.len + rd.rest_len, lens[order[i]]);
+            ck_assert(rd.stack.len == 0 || memcmp(rd.stack.data, x, rd.stack.len) == 0);
+            ck_assert(rd.rest_len == 0 || memcmp(rd.rest, x + rd.stack.len, rd.rest_len) == 0);
+            in_place += rd.rest != NULL;
+            copied += rd.rest == NULL && rd.stack.len > rd.shared;
+            if (rnd(50) == 0)
+                ck_assert_int_eq(fs_run_reader_whole(&rd), FOLDSVG_OK);
+        }
+        int done;
+        ck_assert_int_eq(fs_run_next(&rd, &done), FOLDSVG_OK);
+        ck_assert_int_eq(done, 1);
+        ck_assert_uint_gt(in_place, N / 2);
+        ck_assert_uint_gt(copied, 10);
+        fs_run_reader_free(&rd);
+        fs_runfile_close(&f);
+    }
+    free(order);
+    free_strings(s, lens, N);
 }
 END_TEST
 
@@ -262,10 +338,17 @@ static foldsvg_status collect(void *user, const char *stack, size_t len, size_t 
 static foldsvg_status collect_item(void *user, const fs_relay_item *it)
 {
     agg *a = user;
+    /* only the bytes from the shared ones on come: those before are the last stack's */
+    ck_assert_uint_eq(it->from, it->shared == SIZE_MAX ? 0 : it->shared);
+    ck_assert(it->from == 0 || (a->n > 0 && it->from <= a->lens[a->n - 1]));
+    char *stack = malloc(it->len + 1);
+    if (it->from)
+        memcpy(stack, a->s[a->n - 1], it->from);
+    memcpy(stack + it->from, it->stack, it->len - it->from);
     if (it->semis) {
-        size_t from = it->shared == SIZE_MAX ? 0 : it->shared, k = 0;
-        for (size_t i = from; i < it->len; i++) {
-            if (it->stack[i] != ';')
+        size_t k = 0;
+        for (size_t i = it->from; i < it->len; i++) {
+            if (stack[i] != ';')
                 continue;
             ck_assert_uint_lt(k, it->nsemis);
             ck_assert_uint_eq(it->semis[k], i);
@@ -276,7 +359,10 @@ static foldsvg_status collect_item(void *user, const fs_relay_item *it)
     } else {
         a->without_semis++;
     }
-    return collect(user, it->stack, it->len, it->shared, it->count, it->before, it->is_diff);
+    foldsvg_status st =
+        collect(user, stack, it->len, it->shared, it->count, it->before, it->is_diff);
+    free(stack);
+    return st;
 }
 
 static void agg_free(agg *a)
@@ -325,6 +411,8 @@ static size_t check_sorter_split(unsigned seed, size_t nlines, size_t budget, un
     size_t runs = fs_sorter_runs(so);
     last_sorted_here = fs_sorter_sorted_here(so);
     last_writes_stopped = fs_sorter_writes_stopped(so);
+    /* spent: the worker closed the file (and freed the chunks) before fs_sorter_free */
+    ck_assert_int_eq(fs_sorter_file_open(so), 0);
     fs_sorter_free(so);
     if (split) {
         /* the runs are merged on a thread of their own, which finds the ';' (those of
@@ -522,13 +610,13 @@ END_TEST
 
 typedef struct prod {
     size_t n, fail_after;
-    size_t big_at; /* this one is 1 MiB, larger than a batch */
+    size_t big_at; /* this one is 4 MiB, larger than a batch */
 } prod;
 
 static foldsvg_status produce(void *user, fs_sorted_fn emit, void *emit_user)
 {
     const prod *p = user;
-    char *big = calloc(1, 1 << 20);
+    char *big = calloc(1, 1 << 22);
     foldsvg_status st = big ? FOLDSVG_OK : FOLDSVG_E_NOMEM;
     char buf[32];
     for (size_t i = 0; st == FOLDSVG_OK && i < p->n; i++) {
@@ -538,7 +626,7 @@ static foldsvg_status produce(void *user, fs_sorted_fn emit, void *emit_user)
         }
         if (i == p->big_at) {
             memcpy(big, "big", 3);
-            st = emit(emit_user, big, 1 << 20, SIZE_MAX, i, 0, 0);
+            st = emit(emit_user, big, 1 << 22, SIZE_MAX, i, 0, 0);
         } else {
             int len = snprintf(buf, sizeof buf, "%zu", i);
             st = emit(emit_user, buf, (size_t)(i % 5 == 0 ? 0 : len), SIZE_MAX, i, i * 2,
@@ -563,7 +651,7 @@ static foldsvg_status consume(void *user, const char *stack, size_t len, size_t 
         return FOLDSVG_E_LIMIT;
     ck_assert_uint_eq(count, i);
     if (i == c->big_at) {
-        ck_assert_uint_eq(len, 1 << 20);
+        ck_assert_uint_eq(len, 1 << 22);
         ck_assert(memcmp(stack, "big", 3) == 0);
         return FOLDSVG_OK;
     }
@@ -592,7 +680,7 @@ END_TEST
 /* Sorted stacks with their shares, as the sorter's merge emits them. */
 static const char *const split_stacks[] = {"a;b;c", "a;b;c", "a;b;c;d", "a;bb;c;", ";", "b"};
 
-static foldsvg_status produce_split(void *user, fs_sorted_fn emit, void *emit_user)
+static foldsvg_status produce_split(void *user, fs_tail_fn emit, void *emit_user)
 {
     (void)user;
     size_t n = sizeof split_stacks / sizeof *split_stacks;
@@ -603,7 +691,8 @@ static foldsvg_status produce_split(void *user, fs_sorted_fn emit, void *emit_us
             size_t plen = strlen(split_stacks[i - 1]);
             shared = fs_mismatch(split_stacks[i], split_stacks[i - 1], len < plen ? len : plen);
         }
-        st = emit(emit_user, split_stacks[i], len, shared, i + 1, 0, 0);
+        size_t from = shared == SIZE_MAX ? 0 : shared;
+        st = emit(emit_user, split_stacks[i] + from, from, len, shared, i + 1, 0, 0);
     }
     return st;
 }
@@ -617,6 +706,11 @@ static foldsvg_status consume_split(void *user, const fs_relay_item *it)
     size_t i = (*seen)++;
     ck_assert_uint_eq(it->count, i + 1);
     ck_assert_uint_eq(it->len, strlen(split_stacks[i]));
+    /* only the bytes past those shared with the stack before: none of the repeat, ";d" after
+     * "a;b;c" */
+    static const size_t from[] = {0, 5, 5, 3, 0, 0};
+    ck_assert_uint_eq(it->from, from[i]);
+    ck_assert(memcmp(it->stack, split_stacks[i] + from[i], it->len - from[i]) == 0);
     ck_assert_ptr_nonnull(it->semis);
     ck_assert_uint_eq(it->nsemis, nwant[i]);
     for (size_t k = 0; k < nwant[i]; k++)
@@ -626,7 +720,7 @@ static foldsvg_status consume_split(void *user, const fs_relay_item *it)
 
 /* Many stacks "i;i;...": the producer finds the ';' of the batches the consumer is slower
  * with; either side's must be right. */
-static foldsvg_status produce_many(void *user, fs_sorted_fn emit, void *emit_user)
+static foldsvg_status produce_many(void *user, fs_tail_fn emit, void *emit_user)
 {
     size_t n = *(const size_t *)user;
     char buf[64], prev[64];
@@ -635,7 +729,8 @@ static foldsvg_status produce_many(void *user, fs_sorted_fn emit, void *emit_use
     for (size_t i = 0; st == FOLDSVG_OK && i < n; i++) {
         int len = snprintf(buf, sizeof buf, "%08zu;%zu;%zu", i, i % 7, i % 3);
         size_t m = (size_t)len < plen ? (size_t)len : plen;
-        st = emit(emit_user, buf, (size_t)len, i ? fs_mismatch(buf, prev, m) : SIZE_MAX, 1, 0, 0);
+        size_t shared = i ? fs_mismatch(buf, prev, m) : 0;
+        st = emit(emit_user, buf + shared, shared, (size_t)len, i ? shared : SIZE_MAX, 1, 0, 0);
         memcpy(prev, buf, (size_t)len);
         plen = (size_t)len;
     }
@@ -651,9 +746,10 @@ static foldsvg_status consume_many(void *user, const fs_relay_item *it)
         return FOLDSVG_OK;
     }
     a->with_semis++;
-    size_t from = it->shared == SIZE_MAX ? 0 : it->shared, k = 0;
-    for (size_t i = from; i < it->len; i++)
-        if (it->stack[i] == ';') {
+    size_t k = 0;
+    ck_assert_uint_eq(it->from, it->shared == SIZE_MAX ? 0 : it->shared);
+    for (size_t i = it->from; i < it->len; i++)
+        if (it->stack[i - it->from] == ';') {
             ck_assert_uint_lt(k, it->nsemis);
             ck_assert_uint_eq(it->semis[k++], i);
         }
@@ -696,6 +792,7 @@ int main(void)
     tcase_add_test(tc, strsort_orders_bytes);
     tcase_add_test(tc, strsort_long_prefixes_and_equal_strings);
     tcase_add_test(tc, runs_round_trip);
+    tcase_add_test(tc, runs_read_across_windows);
     tcase_add_test(tc, sorter_in_memory);
     tcase_add_test(tc, sorter_spills_and_merges);
     tcase_add_test(tc, sorter_merges_in_rounds);
