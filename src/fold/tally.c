@@ -47,6 +47,12 @@ foldsvg_status fs_tally_add(fs_tally *t, const char *stack, size_t len, uint64_t
         FS_FORWARD_IF_ERROR(fs_strmap_put_hashed(&t->map, stack, len, hash, 0, &e, &added));
         t->sums[e] = (fs_tally_sum){0, 0, hash, line, 0};
         t->bytes += cost;
+        t->window_new++;
+    }
+    if (++t->window == FS_TALLY_WINDOW) {
+        if (t->bytes > t->budget / 4 && (uint64_t)t->window_new * 10 >= (uint64_t)t->window * 9)
+            return give_up(t);
+        t->window = t->window_new = 0;
     }
     fs_tally_sum *s = &t->sums[e];
     s->count += count;

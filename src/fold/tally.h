@@ -24,15 +24,20 @@ typedef struct fs_tally {
     size_t cap;
     uint64_t total, total_before; /* of every line taken */
     size_t bytes, budget;
-    int gave_up; /* it holds nothing then, and takes nothing more */
+    int gave_up;                 /* it holds nothing then, and takes nothing more */
+    uint32_t window, window_new; /* lines since the last look at the rate of new stacks */
 } fs_tally;
 
 /* A tally holding at most about BUDGET bytes. */
 void fs_tally_init(fs_tally *t, size_t budget);
 void fs_tally_free(fs_tally *t);
 /* Adds a stack (HASH its fs_strmap_hash) seen on line LINE. FS_STOP when the tally gives
- * up (and frees what it held): the stack would pass the budget, or a total 2^64-1 (its line
- * then gets the error where it is read again); FOLDSVG_E_NOMEM. */
+ * up (and frees what it held): the stack would pass the budget; or, once a quarter of it is
+ * used, nine lines in ten of the last FS_TALLY_WINDOW were new stacks (drawn alike, the
+ * distinct stacks would then take ten times what it holds: more than the budget, and early
+ * is cheaper); or a total would pass 2^64-1 (its line then gets the error where it is read
+ * again). FOLDSVG_E_NOMEM. */
+#define FS_TALLY_WINDOW 4096
 foldsvg_status fs_tally_add(fs_tally *t, const char *stack, size_t len, uint64_t hash,
                             uint64_t count, uint64_t before, int is_diff, uint64_t line);
 

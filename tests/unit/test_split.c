@@ -354,6 +354,51 @@ START_TEST(only_big_plain_files_are_split)
 }
 END_TEST
 
+/* Stack I of a set: 100 bytes, its number in it. */
+static const char *nth_stack(char *buf, unsigned i)
+{
+    memset(buf, 'a', 100);
+    snprintf(buf, 101, "main;work%07u;", i);
+    buf[strlen(buf)] = 'a';
+    buf[100] = '\0';
+    return buf;
+}
+
+/* A tally sees early that the stacks will not fit (nine in ten new, a quarter of its budget
+ * used) and gives up then, not once full; stacks drawn again and again from a set that fits
+ * never make it give up. */
+START_TEST(a_tally_gives_up_early_on_new_stacks)
+{
+    char buf[128];
+    fs_tally t;
+    fs_tally_init(&t, 1 << 20);
+    unsigned i = 0;
+    foldsvg_status st = FOLDSVG_OK;
+    size_t before_stop = 0;
+    while (st == FOLDSVG_OK && i < 100000) {
+        nth_stack(buf, i++);
+        before_stop = t.bytes;
+        st = fs_tally_add(&t, buf, 100, fs_strmap_hash(buf, 100), 1, 0, 0, i);
+    }
+    ck_assert_int_eq(st, FS_STOP);
+    ck_assert_int_eq(t.gave_up, 1);
+    ck_assert_uint_gt(before_stop, (1 << 20) / 4);
+    ck_assert_uint_lt(before_stop, (1 << 20) * 2 / 3); /* well before the budget */
+    fs_tally_free(&t);
+    fs_tally_init(&t, 1 << 20);
+    uint64_t seed = 1;
+    for (unsigned k = 0; k < 200000; k++) {
+        seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+        nth_stack(buf, (unsigned)(seed >> 33) % 4000); /* 4,000 stacks: 0.6 MiB of the table */
+        ck_assert_int_eq(fs_tally_add(&t, buf, 100, fs_strmap_hash(buf, 100), 1, 0, 0, k + 1),
+                         FOLDSVG_OK);
+    }
+    ck_assert_uint_eq(fs_strmap_size(&t.map), 4000);
+    ck_assert_uint_eq(t.total, 200000);
+    fs_tally_free(&t);
+}
+END_TEST
+
 START_TEST(a_tally_sums_within_its_budget)
 {
     fs_tally t;
@@ -401,6 +446,7 @@ int main(void)
     tcase_add_test(tc, errors_are_those_of_one_reading);
     tcase_add_test(tc, only_big_plain_files_are_split);
     tcase_add_test(tc, a_tally_sums_within_its_budget);
+    tcase_add_test(tc, a_tally_gives_up_early_on_new_stacks);
     suite_add_tcase(s, tc);
     return fs_test_run(s);
 }
