@@ -338,8 +338,6 @@ static foldsvg_status part_line(fs_sink *self, const fs_folded_line *l, foldsvg_
 static fs_sink *on_fork(fs_sink *self)
 {
     fs_pipeline *pl = (fs_pipeline *)(void *)self;
-    if (!pl->direct || !pl->to.fork)
-        return NULL;
     pipe_part *pp = calloc(1, sizeof *pp);
     if (!pp)
         return NULL;
@@ -381,11 +379,6 @@ foldsvg_status fs_pipeline_new(fs_pipeline **out, const fs_stack_opts *o, const 
         return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
     pl->sink = (fs_sink){on_stack, on_count_name, on_facts, on_line, on_stats, on_weight,
                          on_warn,  on_threads,    0,        NULL,    NULL,     NULL};
-    if (to->fork) {
-        pl->sink.fork = on_fork;
-        pl->sink.join = on_join;
-        pl->sink.drop = on_drop;
-    }
     pl->o = o;
     pl->to = *to;
     pl->use_base = o->base.n > 0 && !o->flamechart && !o->no_sort;
@@ -398,6 +391,11 @@ foldsvg_status fs_pipeline_new(fs_pipeline **out, const fs_stack_opts *o, const 
     }
     pl->rewrites = o->reverse || pl->use_base || pl->filter || o->strip_hex;
     pl->direct = !pl->rewrites && !o->no_sort && to->path;
+    if (pl->direct && to->fork) { /* a part's lines go straight through too */
+        pl->sink.fork = on_fork;
+        pl->sink.join = on_join;
+        pl->sink.drop = on_drop;
+    }
     *out = pl;
     return FOLDSVG_OK;
 }

@@ -148,11 +148,7 @@ static int remap(fs_run_reader *r)
     size_t left = r->len - r->at;
     uint64_t from = r->pos - left, base = from - from % (uint64_t)sysconf(_SC_PAGESIZE);
     uint64_t n = r->end - base < r->window ? r->end - base : r->window;
-    int flags = MAP_SHARED;
-#ifdef MAP_POPULATE
-    flags |= MAP_POPULATE; /* the run was just written: its pages are in memory */
-#endif
-    void *m = mmap(NULL, (size_t)n, PROT_READ, flags, r->file->fd, (off_t)base);
+    void *m = mmap(NULL, (size_t)n, PROT_READ, MAP_SHARED, r->file->fd, (off_t)base);
     if (m == MAP_FAILED)
         return 0;
     if (r->map)

@@ -167,27 +167,33 @@ void fs_warn_folded_stats(const foldsvg_options *o, const char *name, const fs_f
     }
 }
 
+/* The summary line: TOTAL's count and unit, what follows it (AFTER: ", M after" for --diff,
+ * when not NULL), the unique stacks. */
+static size_t summary(char *buf, size_t size, uint64_t total, const uint64_t *after,
+                      const char *count_name, size_t unique_stacks)
+{
+    char t[32], a[48] = "", u[32];
+    fs_format_thousands(total, t);
+    if (after) {
+        char n[32];
+        fs_format_thousands(*after, n);
+        snprintf(a, sizeof a, " before, %s after,", n);
+    }
+    fs_format_thousands((uint64_t)unique_stacks, u);
+    const char *unit = fs_unit_for_count(count_name ? count_name : "cycles", total);
+    int n = snprintf(buf, size, "%s %s%s across %s unique stack%s", t, unit, a, u,
+                     unique_stacks == 1 ? "" : "s");
+    return n < 0 ? 0 : (size_t)n;
+}
+
 size_t foldsvg_summary(char *buf, size_t size, uint64_t total, const char *count_name,
                        size_t unique_stacks)
 {
-    char t[32], u[32];
-    fs_format_thousands(total, t);
-    fs_format_thousands((uint64_t)unique_stacks, u);
-    const char *unit = fs_unit_for_count(count_name ? count_name : "cycles", total);
-    int n = snprintf(buf, size, "%s %s across %s unique stack%s", t, unit, u,
-                     unique_stacks == 1 ? "" : "s");
-    return n < 0 ? 0 : (size_t)n;
+    return summary(buf, size, total, NULL, count_name, unique_stacks);
 }
 
 size_t foldsvg_diff_summary(char *buf, size_t size, uint64_t before, uint64_t after,
                             const char *count_name, size_t unique_stacks)
 {
-    char b[32], a[32], u[32];
-    fs_format_thousands(before, b);
-    fs_format_thousands(after, a);
-    fs_format_thousands((uint64_t)unique_stacks, u);
-    const char *unit = fs_unit_for_count(count_name ? count_name : "cycles", before);
-    int n = snprintf(buf, size, "%s %s before, %s after, across %s unique stack%s", b, unit, a, u,
-                     unique_stacks == 1 ? "" : "s");
-    return n < 0 ? 0 : (size_t)n;
+    return summary(buf, size, before, &after, count_name, unique_stacks);
 }

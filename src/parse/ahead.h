@@ -23,8 +23,7 @@ typedef struct fs_ahead_job {
 } fs_ahead_job;
 
 /* Whether reading IN ahead is worth a thread: more than a few blocks of BLOCK bytes (or a
- * size not known), and no progress function (it runs where the reads happen: on the
- * caller's thread). */
+ * size not known). */
 int fs_ahead_worth(const fs_input *in, size_t block);
 /* Starts reading IN ahead in blocks of BLOCK bytes, JOB (when not NULL; copied) run on some
  * of them; NULL when no thread could be started (read IN directly then). */

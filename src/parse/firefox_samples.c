@@ -66,6 +66,22 @@ foldsvg_status ff_sample_row(ff_parser *p, ff_thread *t, fs_json_value stack, fs
     return FOLDSVG_OK;
 }
 
+foldsvg_status ff_sample_run(ff_parser *p, ff_thread *t, int64_t key, uint64_t n, int64_t w)
+{
+    ff_acc *a;
+    FS_FORWARD_IF_ERROR(acc(p, &t->agg, key, t->rows, &a));
+    if (p->ordered) {
+        FS_FORWARD_IF_ERROR(ordered(p, ff_order_stack(t, key, t->rows)));
+        ff_acc *run = &t->runs->a[t->runs->n - 1];
+        run->n += n - 1;
+        run->wint += w;
+    }
+    a->n += n;
+    a->wint += w;
+    t->rows += n;
+    return FOLDSVG_OK;
+}
+
 /* ---------------------------------------------------------------- second reads */
 
 static foldsvg_status cursor_open(ff_parser *p, const fs_json_region *r, int rows,

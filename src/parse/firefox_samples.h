@@ -13,6 +13,11 @@
 foldsvg_status ff_sample_row(ff_parser *p, ff_thread *t, fs_json_value stack, fs_json_value cpu,
                              uint64_t row);
 
+/* N Gecko sample rows of T in a row, all of stack KEY, whose threadCPUDelta cells are whole and
+ * sum to W, checked to fit (rows parsed ahead, parse/firefox_split.c): what N calls of
+ * ff_sample_row would add. */
+foldsvg_status ff_sample_run(ff_parser *p, ff_thread *t, int64_t key, uint64_t n, int64_t w);
+
 /* The open sample row's stack cell was read, an integer KEY: when the stack is not the last row's,
  * its accumulator is fetched into the cache while yajl reads the rest of the row. */
 static FF_INLINE_ALWAYS void ff_sample_stack_seen(const ff_parser *p, int64_t key)

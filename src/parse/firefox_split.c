@@ -6,7 +6,7 @@
 
 #include <yajl/yajl_parse.h>
 
-#include "parse/firefox_order.h"
+#include "parse/firefox_samples.h"
 
 /* Runs a block may hold (each a stack change): bounds a slot's memory. */
 enum { MAX_RUNS = 8192 };
@@ -274,10 +274,16 @@ static int fits(const ff_parser *p, const ff_thread *t, const ff_seg *s)
 }
 
 static _Atomic uint64_t taken_rows;
+static atomic_int disabled;
 
 uint64_t ff_split_taken_rows(void)
 {
     return atomic_load(&taken_rows);
+}
+
+void ff_split_disable(int off)
+{
+    atomic_store(&disabled, off);
 }
 
 static int take(void *ctx, const void *slot)
@@ -289,33 +295,17 @@ static int take(void *ctx, const void *slot)
     if (p->hot != FF_HOT_SDATA || t->rows != p->split_rows + 1 || s->where != p->split_where ||
         !fits(p, t, s))
         return 0;
-    for (size_t i = 0; i < s->nruns; i++) {
-        const seg_run *sr = &s->runs[i];
-        ff_acc *a;
-        /* the row callbacks' steps (parse/firefox_samples.c), a run at a time */
-        if (ff_agg_get(&t->agg, sr->key, t->rows, &a) != FOLDSVG_OK) {
-            fs_json_nomem(&p->j);
-            return -1;
-        }
-        if (p->ordered) {
-            if (ff_order_stack(t, sr->key, t->rows) != FOLDSVG_OK) {
-                fs_json_nomem(&p->j);
-                return -1;
-            }
-            ff_acc *run = &t->runs->a[t->runs->n - 1];
-            run->n += sr->n - 1;
-            run->wint += sr->w;
-        }
-        a->n += sr->n;
-        a->wint += sr->w;
-        t->rows += sr->n;
-    }
+    for (size_t i = 0; i < s->nruns; i++)
+        if (ff_sample_run(p, t, s->runs[i].key, s->runs[i].n, s->runs[i].w) != FOLDSVG_OK)
+            return -1; /* out of memory, recorded in the parse */
     atomic_fetch_add_explicit(&taken_rows, s->rows, memory_order_relaxed);
     return 1;
 }
 
 ff_split *ff_split_new(void)
 {
+    if (atomic_load(&disabled))
+        return NULL;
     ff_split *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;

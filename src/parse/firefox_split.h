@@ -15,13 +15,16 @@
 
 typedef struct ff_split ff_split;
 
-/* NULL when out of memory (the rows are then all parsed by the parse's thread). */
+/* NULL when out of memory or disabled (the rows are then all parsed by the parse's thread). */
 ff_split *ff_split_new(void);
 void ff_split_free(ff_split *s);
 const fs_json_split *ff_split_hooks(const ff_split *s);
 
 /* Rows taken from the reading thread by every parse so far (for tests). */
 uint64_t ff_split_taken_rows(void);
+/* For tests: with OFF set, parses that start take no rows from the reading thread (what one
+ * thread alone gives, to compare with). */
+void ff_split_disable(int off);
 
 /* P's hot state changed: tells the reading thread whether it is in sample rows, and their
  * columns. */

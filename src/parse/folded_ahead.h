@@ -20,9 +20,9 @@ foldsvg_status fs_folded_read_ahead(fs_input *in, fs_sink *sink, fs_folded_stats
                                     size_t block, int *ran, foldsvg_error *err);
 
 /* The registry's entry point (parse/format.c): every valid line to sink->line, then the
- * statistics to sink->stats; read ahead on a second thread unless the input is one block
- * anyway, or progress is reported (its callback runs where the reads happen: on the
- * caller's thread). */
+ * statistics to sink->stats; in two halves at once when the sink forks and the input can be
+ * split (parse/folded_split.h), else read ahead on a second thread unless the input is one
+ * block anyway. */
 foldsvg_status fs_folded_read_input(fs_input *in, const fs_input_opts *opts, fs_sink *sink,
                                     foldsvg_error *err);
 

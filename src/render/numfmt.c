@@ -78,8 +78,7 @@ size_t fs_fmt_fixed(char *buf, double x, int decimals)
             r = fmod(lo, 2.0) == 0 ? lo : lo + 1;
     }
     uint64_t v = (uint64_t)r;
-    static const uint32_t pow10_int[] = {1, 10, 100, 1000, 10000, 100000, 1000000};
-    uint32_t p = pow10_int[decimals];
+    uint32_t p = (uint32_t)scale;
     size_t n = fs_fmt_u64(buf, v / p);
     if (decimals > 0) {
         uint32_t f = (uint32_t)(v % p);

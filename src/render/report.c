@@ -301,5 +301,5 @@ foldsvg_status fs_report_write_html(const fs_report_section *secs, size_t n, con
     nl(&c);
     fs_xmlw_end_full(&c);
     nl(&c);
-    return fs_xmlw_finish(&c, out, "the report", err);
+    return fs_xmlw_finish(&c, "the report", err);
 }

@@ -774,7 +774,7 @@ foldsvg_status fs_render_svg(const fs_svg_input *in, xmlOutputBufferPtr out, fol
     st = fs_xmlw_begin(&c.x, out, "XML", err);
     if (st == FOLDSVG_OK) {
         write_document(&c);
-        st = fs_xmlw_finish(&c.x, out, "the SVG", err);
+        st = fs_xmlw_finish(&c.x, "the SVG", err);
     }
     fs_svgnames_free(&names);
     fs_buf_free(&c.unit);

@@ -15,7 +15,6 @@ foldsvg_status fs_svgnames_init(fs_svgnames *t, uint32_t n)
     t->e = calloc(n, sizeof *t->e);
     if (!t->e)
         return FOLDSVG_E_NOMEM;
-    t->n = n;
     return FOLDSVG_OK;
 }
 
@@ -32,9 +31,9 @@ foldsvg_status fs_xml_escape_text(fs_buf *out, fs_buf *scratch, const char *s, s
     fs_buf_clear(scratch);
     /* cleaned text holds no NUL (not an XML Char): the escaper's NUL-terminated input is
      * all of it */
-    if (fs_xml_clean(scratch, s, n) != FOLDSVG_OK || fs_buf_append(scratch, "", 0) != FOLDSVG_OK)
+    if (fs_xml_clean(scratch, s, n) != FOLDSVG_OK)
         return FOLDSVG_E_NOMEM;
-    xmlChar *esc = xmlEncodeSpecialChars(NULL, (const xmlChar *)scratch->data);
+    xmlChar *esc = xmlEncodeSpecialChars(NULL, (const xmlChar *)fs_buf_str(scratch));
     if (!esc)
         return FOLDSVG_E_NOMEM;
     foldsvg_status st = fs_buf_append(out, esc, strlen((const char *)esc));

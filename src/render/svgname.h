@@ -27,7 +27,6 @@ typedef struct fs_svgname {
 
 typedef struct fs_svgnames {
     fs_svgname *e; /* one a name id, NULL when the table has none */
-    uint32_t n;
     fs_buf arena, scratch;
 } fs_svgnames;
 

@@ -194,7 +194,6 @@ int fs_xmlpar_run(fs_xmlw *out, const fs_xmlpar *p)
     memset(&r, 0, sizeof r);
     r.p = p;
     r.nchunks = (p->n + p->chunk - 1) / p->chunk;
-    memset(p->x[1], 0, sizeof *p->x[1]);
     xmlInitParser(); /* libxml2's globals, before a second thread uses it */
     if (open_writer(&r, 0) != 0) {
         close_writer(&r, 0);

@@ -48,9 +48,9 @@ foldsvg_status fs_xmlw_begin(fs_xmlw *x, xmlOutputBufferPtr out, const char *kin
     return fs_error(err, FOLDSVG_E_NOMEM, NULL, "cannot create the %s writer", kind);
 }
 
-foldsvg_status fs_xmlw_finish(fs_xmlw *x, xmlOutputBufferPtr out, const char *what,
-                              foldsvg_error *err)
+foldsvg_status fs_xmlw_finish(fs_xmlw *x, const char *what, foldsvg_error *err)
 {
+    xmlOutputBufferPtr out = x->out;
     fs_xmlw_check(x, xmlTextWriterFlush(x->w));
     /* a refused write is XML_IO_WRITE, or XML_IO_FLUSH when a flush made it */
     int io = out->error == XML_IO_WRITE || out->error == XML_IO_FLUSH;

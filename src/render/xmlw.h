@@ -49,8 +49,7 @@ foldsvg_status fs_xmlw_begin(fs_xmlw *x, xmlOutputBufferPtr out, const char *kin
  * while writing WHAT"), then a failed write ("writing WHAT failed", FOLDSVG_E_IO: the
  * destination refused bytes; the output layer knows why and says it), else a failure of the
  * writer itself, which only allocating can make (FOLDSVG_E_NOMEM). */
-foldsvg_status fs_xmlw_finish(fs_xmlw *x, xmlOutputBufferPtr out, const char *what,
-                              foldsvg_error *err);
+foldsvg_status fs_xmlw_finish(fs_xmlw *x, const char *what, foldsvg_error *err);
 
 static inline void fs_xmlw_check(fs_xmlw *x, int rc)
 {

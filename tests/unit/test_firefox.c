@@ -1353,26 +1353,20 @@ static char *gen_rows(size_t nrows, size_t bad_row, const char *bad, size_t *len
     return j;
 }
 
-static void no_progress(void *user, const char *name, uint64_t done, uint64_t total, uint64_t items)
-{
-    (void)user;
-    (void)name;
-    (void)done;
-    (void)total;
-    (void)items;
-}
-
-/* JSON[0..len) read as its own thread reads it (AHEAD 0: a progress function keeps the
- * reading on the caller's thread, and every row with it), to *OUT; the status. */
+/* JSON[0..len) read with rows parsed ahead on the reading thread (AHEAD) or not: every row
+ * parsed by the parse's own thread, none taken (checked), to *OUT; the status. */
 static foldsvg_status run_ahead(const char *json, size_t len, int ahead, const fx_opts *o,
                                 char **out, foldsvg_error *err)
 {
     fs_input *in;
     ck_assert_int_eq(fs_input_open_mem(&in, json, len, "mem.json", err), FOLDSVG_OK);
-    if (!ahead)
-        fs_input_set_progress(in, no_progress, NULL);
+    ff_split_disable(!ahead);
+    uint64_t taken = ff_split_taken_rows();
     tsink s;
     foldsvg_status st = run_input(in, o, &s, out, err);
+    if (!ahead)
+        ck_assert_uint_eq(ff_split_taken_rows(), taken);
+    ff_split_disable(0);
     fs_input_close(in);
     return st;
 }

@@ -336,9 +336,6 @@ static foldsvg_status slow_line(fs_sink *self, const fs_folded_line *l, foldsvg_
     return print_line(self, l, err);
 }
 
-/* The reader thread works out the hashes and ';' of a block only while the sink is behind
- * (it has half the ring or more still to take), else the sink's thread does: a sink that
- * takes its time gets them from the reader, right (check_hints), for most lines. */
 /* 2,000 sorted lines of a few frames, *N bytes (caller frees). */
 static char *step_lines(size_t *n)
 {
@@ -361,6 +358,9 @@ static void read_ahead_1k(fs_input *in, fingerprint *f)
     ck_assert_int_eq(ran, 1);
 }
 
+/* The reader thread works out the hashes and ';' of a block only while the sink is behind
+ * (it has half the ring or more still to take), else the sink's thread does: a sink that
+ * takes its time gets them from the reader, right (check_hints), for most lines. */
 START_TEST(a_slow_sink_gets_the_readers_work)
 {
     size_t n;

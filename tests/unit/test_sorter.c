@@ -274,6 +274,70 @@ START_TEST(runs_read_across_windows)
 }
 END_TEST
 
+/* The stacks of RUN, read back (whole), are "NAME0", "NAME1"... with counts 1, 2... */
+static void expect_run(const fs_runfile *f, fs_run run, const char *name, size_t n)
+{
+    fs_run_reader rd;
+    ck_assert_int_eq(fs_run_reader_init(&rd, f, run, 0), FOLDSVG_OK);
+    for (size_t i = 0; i < n; i++) {
+        int done;
+        ck_assert_int_eq(fs_run_next(&rd, &done), FOLDSVG_OK);
+        ck_assert_int_eq(done, 0);
+        ck_assert_int_eq(fs_run_reader_whole(&rd), FOLDSVG_OK);
+        char want[32];
+        snprintf(want, sizeof want, "%s%zu", name, i);
+        ck_assert_uint_eq(rd.stack.len, strlen(want));
+        ck_assert(memcmp(rd.stack.data, want, rd.stack.len) == 0);
+        ck_assert_uint_eq(rd.count, i + 1);
+    }
+    int done;
+    ck_assert_int_eq(fs_run_next(&rd, &done), FOLDSVG_OK);
+    ck_assert_int_eq(done, 1);
+    fs_run_reader_free(&rd);
+}
+
+/* A run dropped after part of it reached the file (the write buffer, 1 MiB, flushed): the
+ * next run starts where it did, over its bytes (written at their offset), and the run before
+ * is untouched; read mapped and read. */
+START_TEST(a_discarded_run_leaves_no_trace)
+{
+    for (int no_map = 0; no_map < 2; no_map++) {
+        fs_runfile f;
+        ck_assert_int_eq(fs_runfile_open(&f), FOLDSVG_OK);
+        f.no_map = no_map;
+        fs_run a, b, c;
+        fs_run_begin(&f, &a);
+        for (size_t i = 0; i < 3; i++) {
+            char s[32];
+            int n = snprintf(s, sizeof s, "a%zu", i);
+            ck_assert_int_eq(fs_run_put(&f, s, (size_t)n, i ? 1 : 0, i + 1, 0, 0), FOLDSVG_OK);
+        }
+        ck_assert_int_eq(fs_run_end(&f, &a), FOLDSVG_OK);
+        fs_run_begin(&f, &b);
+        char big[1000];
+        memset(big, 'z', sizeof big);
+        for (unsigned i = 0; i < 3000; i++) { /* 3 MB of distinct stacks, in order */
+            snprintf(big, sizeof big, "b%07u", i);
+            big[8] = 'z';
+            ck_assert_int_eq(fs_run_put(&f, big, sizeof big, i ? 1 : 0, 1, 0, 0), FOLDSVG_OK);
+        }
+        ck_assert_uint_gt(f.size - b.off, f.buf_len); /* some of it is in the file */
+        fs_run_discard(&f, &b);
+        fs_run_begin(&f, &c);
+        ck_assert_uint_eq(c.off, a.off + a.len);
+        for (size_t i = 0; i < 5; i++) {
+            char s[32];
+            int n = snprintf(s, sizeof s, "c%zu", i);
+            ck_assert_int_eq(fs_run_put(&f, s, (size_t)n, i ? 1 : 0, i + 1, 0, 0), FOLDSVG_OK);
+        }
+        ck_assert_int_eq(fs_run_end(&f, &c), FOLDSVG_OK);
+        expect_run(&f, a, "a", 3);
+        expect_run(&f, c, "c", 5);
+        fs_runfile_close(&f);
+    }
+}
+END_TEST
+
 /* What the sorter emits, with equal neighbours summed. */
 typedef struct agg {
     char **s;
@@ -793,6 +857,7 @@ int main(void)
     tcase_add_test(tc, strsort_long_prefixes_and_equal_strings);
     tcase_add_test(tc, runs_round_trip);
     tcase_add_test(tc, runs_read_across_windows);
+    tcase_add_test(tc, a_discarded_run_leaves_no_trace);
     tcase_add_test(tc, sorter_in_memory);
     tcase_add_test(tc, sorter_spills_and_merges);
     tcase_add_test(tc, sorter_merges_in_rounds);

@@ -495,7 +495,7 @@ static foldsvg_status par_items(size_t n, size_t fail_at, fs_buf *out)
     ck_assert_int_eq(u[0].order_broken | u[1].order_broken, 0);
     fs_xmlw_end(&x);
     foldsvg_error err;
-    return fs_xmlw_finish(&x, o, "t", &err);
+    return fs_xmlw_finish(&x, "t", &err);
 }
 
 START_TEST(parallel_items_in_order_and_failures)
@@ -540,7 +540,7 @@ START_TEST(copied_markup_in_order)
     fs_xmlw_copy(&x, "<z/>", 4);
     fs_xmlw_end(&x);
     foldsvg_error err;
-    ck_assert_int_eq(fs_xmlw_finish(&x, o, "t", &err), FOLDSVG_OK);
+    ck_assert_int_eq(fs_xmlw_finish(&x, "t", &err), FOLDSVG_OK);
     ck_assert_str_eq(out.data, "<r a=\"1\"><x/><y/><z/></r>");
     fs_buf_free(&out);
 
@@ -551,7 +551,7 @@ START_TEST(copied_markup_in_order)
     refuse = 1;
     fs_xmlw_copy(&x, "<x/>", 4);
     ck_assert_int_eq(x.failed, 1);
-    ck_assert_int_eq(fs_xmlw_finish(&x, o, "t", &err), FOLDSVG_E_IO);
+    ck_assert_int_eq(fs_xmlw_finish(&x, "t", &err), FOLDSVG_E_IO);
 }
 END_TEST
 

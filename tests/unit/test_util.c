@@ -258,8 +258,6 @@ static void *mask_of_thread(void *arg)
     return NULL;
 }
 
-/* A library thread takes no signal (its handlers are the application's, for its threads),
- * and the creating thread's own mask is as it was. */
 static size_t plain_mismatch(const char *a, const char *b, size_t m)
 {
     size_t i = 0;
@@ -326,6 +324,8 @@ START_TEST(bytepos_and_mismatch_match_a_plain_loop)
 }
 END_TEST
 
+/* A library thread takes no signal (its handlers are the application's, for its threads),
+ * and the creating thread's own mask is as it was. */
 START_TEST(threads_block_signals)
 {
     sigset_t before, after, seen;
