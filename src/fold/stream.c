@@ -122,9 +122,15 @@ static foldsvg_status keep(fs_stream *s, const fs_stream_open *o, size_t depth)
     return push_kept(s, o, depth, name);
 }
 
+/* A frame opens no earlier than its parent, so it is no wider: once one is pruned, so are
+ * all below it. In sorted input most frames closed at a stack were opened by the stack
+ * before (14 of the sorted bench row's 25 a stack) and are pruned: looked at once, not
+ * each. */
 static foldsvg_status close_from(fs_stream *s, size_t keep_depth)
 {
     for (size_t i = keep_depth; i < s->depth; i++) {
+        if (prunable(s, s->t - s->open[i].start))
+            break;
         foldsvg_status st = keep(s, &s->open[i], i);
         if (st)
             return st;
