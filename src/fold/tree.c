@@ -35,11 +35,13 @@ foldsvg_status fs_tree_init(fs_tree *t)
     }
     t->nodes_cap = 1024;
     t->nodes = malloc(t->nodes_cap * sizeof *t->nodes);
-    if (!t->nodes) {
+    t->nchild = malloc(t->nodes_cap);
+    if (!t->nodes || !t->nchild) {
         fs_tree_free(t);
         return nomem();
     }
     t->nodes[0] = (fs_node){FS_NONE, root_name, FS_NONE, FS_NONE, 0};
+    t->nchild[0] = 0;
     t->nnodes = 1;
     return FOLDSVG_OK;
 }
@@ -48,6 +50,7 @@ void fs_tree_free(fs_tree *t)
 {
     fs_strmap_free(&t->names);
     free(t->nodes);
+    free(t->nchild);
     free(t->child_slots);
     free(t->before);
     free(t->is_diff);
@@ -76,18 +79,48 @@ static inline uint64_t child_hash(uint32_t parent, uint32_t name)
     return fs_mix64(((uint64_t)parent << 32) | name);
 }
 
+static int hashed(const fs_tree *t, uint32_t parent)
+{
+    return t->nchild[parent] >= FS_TREE_HASH_AT;
+}
+
+/* The slot of child NAME of PARENT, or the empty slot where it would go. */
+static size_t child_slot(const fs_tree *t, uint32_t parent, uint32_t name)
+{
+    size_t i = child_hash(parent, name) & t->child_mask;
+    for (uint32_t s; (s = t->child_slots[i]) != 0; i = (i + 1) & t->child_mask) {
+        const fs_node *n = &t->nodes[s - 1];
+        if (n->parent == parent && n->name == name)
+            break;
+    }
+    return i;
+}
+
+static uint32_t listed_child(const fs_tree *t, uint32_t parent, uint32_t name)
+{
+    for (uint32_t c = t->nodes[parent].first_child; c != FS_NONE; c = t->nodes[c].next_sibling)
+        if (t->nodes[c].name == name)
+            return c;
+    return FS_NONE;
+}
+
+static void slot_add(uint32_t *slots, size_t mask, const fs_node *nodes, uint32_t id)
+{
+    size_t i = child_hash(nodes[id].parent, nodes[id].name) & mask;
+    while (slots[i])
+        i = (i + 1) & mask;
+    slots[i] = id + 1;
+}
+
 static foldsvg_status grow_child_table(fs_tree *t)
 {
     size_t cap = (t->child_mask + 1) * 2;
     uint32_t *slots = new_slots(cap);
     if (!slots)
         return FOLDSVG_E_NOMEM;
-    for (uint32_t id = 1; id < t->nnodes; id++) {
-        size_t i = child_hash(t->nodes[id].parent, t->nodes[id].name) & (cap - 1);
-        while (slots[i])
-            i = (i + 1) & (cap - 1);
-        slots[i] = id + 1;
-    }
+    for (uint32_t id = 1; id < t->nnodes; id++)
+        if (hashed(t, t->nodes[id].parent))
+            slot_add(slots, cap - 1, t->nodes, id);
     free(t->child_slots);
     t->child_slots = slots;
     t->child_mask = cap - 1;
@@ -100,6 +133,7 @@ static foldsvg_status grow_nodes(fs_tree *t)
         return FOLDSVG_E_NOMEM;
     size_t old = t->nodes_cap, cap = old * 2;
     FS_FORWARD_IF_ERROR(fs_resize(&t->nodes, cap, sizeof *t->nodes));
+    FS_FORWARD_IF_ERROR(fs_resize(&t->nchild, cap, 1));
     if (t->before) {
         FS_FORWARD_IF_ERROR(fs_resize(&t->before, cap, sizeof *t->before));
         memset(t->before + old, 0, (cap - old) * sizeof *t->before);
@@ -112,11 +146,18 @@ static foldsvg_status grow_nodes(fs_tree *t)
 
 foldsvg_status fs_tree_child(fs_tree *t, uint32_t parent, uint32_t name, uint32_t *child)
 {
-    size_t i = child_hash(parent, name) & t->child_mask;
-    for (uint32_t s; (s = t->child_slots[i]) != 0; i = (i + 1) & t->child_mask) {
-        const fs_node *n = &t->nodes[s - 1];
-        if (n->parent == parent && n->name == name) {
-            *child = s - 1;
+    int in_table = hashed(t, parent);
+    size_t slot = 0;
+    if (in_table) {
+        slot = child_slot(t, parent, name);
+        if (t->child_slots[slot]) {
+            *child = t->child_slots[slot] - 1;
+            return FOLDSVG_OK;
+        }
+    } else {
+        uint32_t c = listed_child(t, parent, name);
+        if (c != FS_NONE) {
+            *child = c;
             return FOLDSVG_OK;
         }
     }
@@ -127,10 +168,19 @@ foldsvg_status fs_tree_child(fs_tree *t, uint32_t parent, uint32_t name, uint32_
     uint32_t id = t->nnodes++;
     fs_node *p = &t->nodes[parent];
     t->nodes[id] = (fs_node){parent, name, FS_NONE, p->first_child, 0};
+    t->nchild[id] = 0;
     p->first_child = id;
-    t->child_slots[i] = id + 1;
     *child = id;
-    if ((size_t)t->nnodes * 2 > t->child_mask)
+    if (in_table) {
+        t->child_slots[slot] = id + 1;
+        t->nhashed++;
+    } else if (++t->nchild[parent] == FS_TREE_HASH_AT) {
+        /* from now on its children are looked up in the table: all of them go there */
+        for (uint32_t c = p->first_child; c != FS_NONE; c = t->nodes[c].next_sibling)
+            slot_add(t->child_slots, t->child_mask, t->nodes, c);
+        t->nhashed += FS_TREE_HASH_AT;
+    }
+    if (t->nhashed * 2 > t->child_mask)
         return grow_child_table(t);
     return FOLDSVG_OK;
 }
@@ -140,13 +190,10 @@ uint32_t fs_tree_find_child(const fs_tree *t, uint32_t parent, const char *name,
     uint32_t id = fs_strmap_find(&t->names, name, n);
     if (id == FS_STRMAP_NONE)
         return FS_NONE;
-    size_t i = child_hash(parent, id) & t->child_mask;
-    for (uint32_t s; (s = t->child_slots[i]) != 0; i = (i + 1) & t->child_mask) {
-        const fs_node *nd = &t->nodes[s - 1];
-        if (nd->parent == parent && nd->name == id)
-            return s - 1;
-    }
-    return FS_NONE;
+    if (!hashed(t, parent))
+        return listed_child(t, parent, id);
+    uint32_t s = t->child_slots[child_slot(t, parent, id)];
+    return s ? s - 1 : FS_NONE;
 }
 
 static foldsvg_status add_count(fs_tree *t, uint32_t node, uint64_t count, uint64_t before,

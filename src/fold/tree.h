@@ -31,8 +31,13 @@ typedef struct fs_tree {
 
     fs_node *nodes;
     uint32_t nnodes, nodes_cap;
-    uint32_t *child_slots; /* open addressing over (parent, name): node id + 1 */
-    size_t child_mask;
+    /* A node's children are found on its sibling list until it has FS_TREE_HASH_AT of them,
+     * then in CHILD_SLOTS (open addressing over (parent, name): node id + 1), which holds
+     * the children of those nodes only. Most nodes of a large tree have one child (the
+     * frames a single stack has alone): their lookups and insertions touch no table. */
+    uint8_t *nchild; /* children per node, up to FS_TREE_HASH_AT */
+    uint32_t *child_slots;
+    size_t child_mask, nhashed;
 
     /* Differential input: BEFORE sums per node, and whether a two-count line ended there. */
     uint64_t *before;
@@ -56,6 +61,7 @@ typedef struct fs_tree {
     int stack_off; /* the cache did not pay (mostly distinct stacks) and was dropped */
 } fs_tree;
 
+#define FS_TREE_HASH_AT 4
 #define FS_STACK_CACHE_BYTES ((size_t)32 << 20)
 /* After this many bytes cached, the cache must have been hit at least once per miss. */
 #define FS_STACK_CACHE_TRIAL ((size_t)4 << 20)

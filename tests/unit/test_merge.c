@@ -1,4 +1,5 @@
 /* The prefix tree and inferno's merge: frame order, adjacency-only merging, deltas. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -150,6 +151,85 @@ START_TEST(deep_and_wide)
 }
 END_TEST
 
+/* Children are found on the sibling list below FS_TREE_HASH_AT of them and in the table
+ * from there on (fold/tree.h): parents with every count of children around that point,
+ * their children added in turns and looked up again after the table has grown many times,
+ * each found once (the same node) and never one under another parent. */
+START_TEST(children_found_by_list_and_table)
+{
+    fs_tree t;
+    ck_assert_int_eq(fs_tree_init(&t), FOLDSVG_OK);
+    enum { PARENTS = 3 * FS_TREE_HASH_AT, MAX_KIDS = 2 * PARENTS };
+    uint32_t parent[PARENTS], kid[PARENTS][MAX_KIDS], names[MAX_KIDS];
+    for (int k = 0; k < MAX_KIDS; k++) {
+        char nm[16];
+        int len = sprintf(nm, "k%d", k);
+        ck_assert_int_eq(fs_tree_intern(&t, nm, (size_t)len, &names[k]), FOLDSVG_OK);
+    }
+    for (int p = 0; p < PARENTS; p++)
+        ck_assert_int_eq(fs_tree_child(&t, 0, names[p], &parent[p]), FOLDSVG_OK);
+    /* parent P gets P * 2 children (none to 22: below, at and past FS_TREE_HASH_AT), one
+     * child of each parent a turn */
+    for (int k = 0; k < MAX_KIDS; k++)
+        for (int p = 0; p < PARENTS; p++)
+            if (k < 2 * p)
+                ck_assert_int_eq(fs_tree_child(&t, parent[p], names[k], &kid[p][k]), FOLDSVG_OK);
+    uint32_t before = t.nnodes;
+    /* each found where it was put, before the table has grown (growing it adds every
+     * hashed child again) */
+    for (int p = 0; p < PARENTS; p++)
+        for (int k = 0; k < 2 * p; k++) {
+            uint32_t again;
+            ck_assert_int_eq(fs_tree_child(&t, parent[p], names[k], &again), FOLDSVG_OK);
+            ck_assert_uint_eq(again, kid[p][k]);
+        }
+    ck_assert_uint_eq(t.nnodes, before);
+    ck_assert_uint_eq(t.child_mask, 1023);
+    /* many hashed children elsewhere: the table grows past its first size several times */
+    uint32_t wide;
+    ck_assert_int_eq(fs_tree_intern(&t, "wide", 4, &names[0]), FOLDSVG_OK);
+    ck_assert_int_eq(fs_tree_child(&t, 0, names[0], &wide), FOLDSVG_OK);
+    for (int i = 0; i < 5000; i++) {
+        char nm[16];
+        int len = sprintf(nm, "w%d", i);
+        uint32_t id, c;
+        ck_assert_int_eq(fs_tree_intern(&t, nm, (size_t)len, &id), FOLDSVG_OK);
+        ck_assert_int_eq(fs_tree_child(&t, wide, id, &c), FOLDSVG_OK);
+    }
+    ck_assert_uint_gt(t.child_mask, 8 * 1024);
+    ck_assert_uint_eq(t.nnodes, before + 1 + 5000);
+    before = t.nnodes;
+    for (int p = 0; p < PARENTS; p++) {
+        for (int k = 0; k < MAX_KIDS; k++) {
+            char nm[16];
+            int len = sprintf(nm, "k%d", k);
+            uint32_t found = fs_tree_find_child(&t, parent[p], nm, (size_t)len);
+            if (k < 2 * p) {
+                ck_assert_uint_eq(found, kid[p][k]);
+                ck_assert_uint_eq(t.nodes[found].parent, parent[p]);
+                uint32_t again;
+                ck_assert_int_eq(fs_tree_intern(&t, nm, (size_t)len, &names[k]), FOLDSVG_OK);
+                ck_assert_int_eq(fs_tree_child(&t, parent[p], names[k], &again), FOLDSVG_OK);
+                ck_assert_uint_eq(again, kid[p][k]);
+            } else {
+                ck_assert_uint_eq(found, FS_NONE);
+            }
+        }
+        ck_assert_uint_eq(fs_tree_find_child(&t, parent[p], "absent", 6), FS_NONE);
+    }
+    ck_assert_uint_eq(t.nnodes, before); /* nothing was added again */
+    char nm[16];
+    for (int i = 0; i < 5000; i += 499) {
+        int len = sprintf(nm, "w%d", i);
+        uint32_t found = fs_tree_find_child(&t, wide, nm, (size_t)len);
+        ck_assert_uint_ne(found, FS_NONE);
+        ck_assert_uint_eq(t.nodes[found].parent, wide);
+        ck_assert_uint_eq(fs_tree_find_child(&t, parent[3], nm, (size_t)len), FS_NONE);
+    }
+    fs_tree_free(&t);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("merge");
@@ -162,6 +242,7 @@ int main(void)
     tcase_add_test(tc, differential_deltas);
     tcase_add_test(tc, overflow_is_an_error);
     tcase_add_test(tc, deep_and_wide);
+    tcase_add_test(tc, children_found_by_list_and_table);
     suite_add_tcase(s, tc);
     return fs_test_run(s);
 }
