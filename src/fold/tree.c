@@ -112,15 +112,17 @@ static void slot_add(uint32_t *slots, size_t mask, const fs_node *nodes, uint32_
     slots[i] = id + 1;
 }
 
+/* The table's own entries move, not every node's: the table is a fraction of the tree, and
+ * doubling it stays linear in its entries. */
 static foldsvg_status grow_child_table(fs_tree *t)
 {
     size_t cap = (t->child_mask + 1) * 2;
     uint32_t *slots = new_slots(cap);
     if (!slots)
         return FOLDSVG_E_NOMEM;
-    for (uint32_t id = 1; id < t->nnodes; id++)
-        if (hashed(t, t->nodes[id].parent))
-            slot_add(slots, cap - 1, t->nodes, id);
+    for (size_t i = 0; i <= t->child_mask; i++)
+        if (t->child_slots[i])
+            slot_add(slots, cap - 1, t->nodes, t->child_slots[i] - 1);
     free(t->child_slots);
     t->child_slots = slots;
     t->child_mask = cap - 1;
