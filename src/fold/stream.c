@@ -94,10 +94,9 @@ static foldsvg_status push_kept(fs_stream *s, const fs_stream_open *o, size_t de
     return FOLDSVG_OK;
 }
 
+/* O, closed and not prunable (close_from looks), among the frames kept. */
 static foldsvg_status keep(fs_stream *s, const fs_stream_open *o, size_t depth)
 {
-    if (prunable(s, s->t - o->start))
-        return FOLDSVG_OK;
     if (s->nkept == s->compact_at)
         FS_FORWARD_IF_ERROR(compact(s));
     uint32_t name;

@@ -145,14 +145,14 @@ foldsvg_status fs_folded_read_split(fs_input *in, fs_sink *sink, fs_folded_stats
         uint64_t stop = at - from > 2 * LOOK_STEP ? line_start_after(in, from + LOOK_STEP) : 0;
         if (stop == 0 || stop > at)
             stop = at;
-        fs_input_set_limit(in, stop, 1);
+        fs_input_set_limit(in, stop);
         st = fs_folded_read(in, sink, stats, err);
         if (fs_input_offset(in) != stop)
             break; /* the file is shorter now */
         gave_up = atomic_load_explicit(&j->over, memory_order_acquire) && j->st != FOLDSVG_OK;
     }
     fs_input_progress_also(in, NULL, NULL);
-    fs_input_set_limit(in, 0, 0);
+    fs_input_set_limit(in, UINT64_MAX);
     if (st || gave_up)
         atomic_store(&j->cancel, 1);
     pthread_join(thread, NULL);

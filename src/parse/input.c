@@ -45,8 +45,7 @@ struct fs_input {
 
     uint64_t offset;
     int raw_eof;
-    uint64_t limit; /* reads end at this decoded offset (fs_input_set_limit), when LIMITED */
-    int limited;
+    uint64_t limit; /* reads end at this decoded offset (fs_input_set_limit) */
 
     fs_progress_fn progress;
     void *progress_user;
@@ -154,6 +153,7 @@ static foldsvg_status make(fs_input **out, const char *name, fs_input **in, fold
     if (!*in)
         return fs_error(err, FOLDSVG_E_NOMEM, name, "out of memory");
     snprintf((*in)->name, sizeof(*in)->name, "%s", name);
+    (*in)->limit = UINT64_MAX;
     return FOLDSVG_OK;
 }
 
@@ -258,10 +258,9 @@ int fs_input_can_split(const fs_input *in)
     return in->reopenable && in->text_known && !in->gzip && !in->utf16;
 }
 
-void fs_input_set_limit(fs_input *in, uint64_t off, int on)
+void fs_input_set_limit(fs_input *in, uint64_t off)
 {
     in->limit = off;
-    in->limited = on;
 }
 
 int fs_input_can_reopen(const fs_input *in)
@@ -559,11 +558,9 @@ static foldsvg_status decode(fs_input *in, unsigned char *buf, size_t cap, size_
 foldsvg_status fs_input_read(fs_input *in, void *buf, size_t cap, size_t *got, foldsvg_error *err)
 {
     *got = 0;
-    if (in->limited) {
-        uint64_t left = in->offset < in->limit ? in->limit - in->offset : 0;
-        if (cap > left)
-            cap = (size_t)left;
-    }
+    uint64_t left = in->offset < in->limit ? in->limit - in->offset : 0;
+    if (cap > left)
+        cap = (size_t)left;
     if (cap == 0)
         return FOLDSVG_OK;
     if (in->ahead_pos < in->ahead_len) {

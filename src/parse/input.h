@@ -39,8 +39,8 @@ foldsvg_status fs_input_reopen(const fs_input *in, fs_input **out, foldsvg_error
 /* Whether IN can be read in parts, each from an input of its own (fs_input_reopen, then
  * fs_input_seek): a file opened by path, neither gzip nor UTF-16 (known once read from). */
 int fs_input_can_split(const fs_input *in);
-/* With ON, reads end at decoded offset OFF (as at the input's end) until called with ON 0. */
-void fs_input_set_limit(fs_input *in, uint64_t off, int on);
+/* Reads end at decoded offset OFF, as at the input's end (UINT64_MAX, as opened: none). */
+void fs_input_set_limit(fs_input *in, uint64_t off);
 /* Moves forward to decoded offset OFF: a seek when not compressed, else decoding. Past
  * the end, the next read returns nothing. */
 foldsvg_status fs_input_seek(fs_input *in, uint64_t off, foldsvg_error *err);
