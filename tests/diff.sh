@@ -53,6 +53,13 @@ run stdin-after sh -c "'$bin' -q --diff before.folded - -o i.folded --sort-buffe
 same stdin-folded d.folded i.folded
 run no-tmpdir sh -c "TMPDIR=/nonexistent '$bin' -q --diff - after.folded -o n.svg --hash < before-unsorted.folded"
 same no-tmpdir-svg s.svg n.svg
+# standard input that is a regular file is read again from where it started; a pipe from
+# its copy
+{ printf 'zzz;skipped 999\n'; cat before-unsorted.folded; } >before-offset.folded
+run stdin-offset sh -c "{ dd bs=1 count=16 of=/dev/null 2>/dev/null; '$bin' -q --diff - after.folded -o o.svg --hash; } < before-offset.folded"
+same stdin-offset-svg s.svg o.svg
+run stdin-pipe sh -c "cat before-unsorted.folded | '$bin' -q --diff - after.folded -o q.svg --hash"
+same stdin-pipe-svg s.svg q.svg
 # a pipe (what <(...) gives) is read once, its copy read again: an unsorted one too
 mkfifo pipe-before
 (cat before-unsorted.folded >pipe-before &)

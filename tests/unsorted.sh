@@ -66,6 +66,21 @@ same spilled sorted.svg spilled.svg
 [ -z "$(ls -A tmp)" ] && ok || bad "temporary files left in \$TMPDIR: $(ls tmp | head -3)"
 run spilled-stdin sh -c "TMPDIR='$work/tmp' '$bin' -q --hash --sort-buffer 64K < shuffled.folded > stdin.svg"
 same spilled-stdin sorted.svg stdin.svg
+# a pipe cannot be read twice: from the copy made as it went by
+run spilled-pipe sh -c "cat shuffled.folded | TMPDIR='$work/tmp' '$bin' -q --hash --sort-buffer 64K > pipe.svg"
+same spilled-pipe sorted.svg pipe.svg
+# a regular file is read again from where standard input started, not from its first byte
+{ printf 'zzz;not;this;part 999\n'; cat shuffled.folded; } >offset.folded
+run stdin-offset sh -c "{ dd bs=1 count=22 of=/dev/null 2>/dev/null; '$bin' -q --hash --sort-buffer 64K > offset.svg; } < offset.folded"
+same stdin-offset sorted.svg offset.svg
+run stdin-offset-folded sh -c "{ dd bs=1 count=22 of=/dev/null 2>/dev/null; '$bin' -q --sort-buffer 64K --format folded > offset.out; } < offset.folded"
+same stdin-offset-folded sorted.folded offset.out
+# not folded text: the profile reads it, again from there
+profile="$tools/../data/firefox/processed-v24.firefox-profiler.json"
+{ printf 'zzz;not;this;part 999\n'; cat "$profile"; } >offset.json
+run stdin-offset-profile sh -c "{ dd bs=1 count=22 of=/dev/null 2>/dev/null; '$bin' -q --hash > offset-json.svg; } < offset.json"
+run pipe-profile sh -c "cat '$profile' | '$bin' -q --hash > pipe-json.svg"
+same stdin-offset-profile pipe-json.svg offset-json.svg
 run no-tmpdir env TMPDIR=/nonexistent/foldsvg "$bin" -q --hash --sort-buffer 4K shuffled.folded -o notmp.svg
 same no-tmpdir sorted.svg notmp.svg
 # a full disk: writes past a file-size limit fail (EFBIG, the signal ignored); the run falls
@@ -80,7 +95,9 @@ run gzip-sorted "$bin" -q --hash sorted.folded.gz -o gz-sorted.svg
 same gzip-sorted sorted.svg gz-sorted.svg
 run gzip-file "$bin" -q --hash --sort-buffer 8K shuffled.folded.gz -o gz-file.svg
 same gzip-file sorted.svg gz-file.svg
-run gzip-pipe sh -c "'$bin' -q --hash --sort-buffer 8K < shuffled.folded.gz > gz-pipe.svg"
+run gzip-stdin sh -c "'$bin' -q --hash --sort-buffer 8K < shuffled.folded.gz > gz-stdin.svg"
+same gzip-stdin sorted.svg gz-stdin.svg
+run gzip-pipe sh -c "cat shuffled.folded.gz | '$bin' -q --hash --sort-buffer 8K > gz-pipe.svg"
 same gzip-pipe sorted.svg gz-pipe.svg
 # several inputs, the second unsorted: one merged picture
 head -n 1500 shuffled.folded >part1.folded; tail -n +1501 shuffled.folded >part2.folded

@@ -31,6 +31,10 @@ void fs_diff_side_init(fs_diff_side *s, const char *path, const foldsvg_profile 
     const char *shown = !path ? (name ? name : "") : strcmp(path, "-") ? path : "<stdin>";
     snprintf(s->name, sizeof s->name, "%s", shown);
     s->once = path && fs_diff_read_once(path);
+    if (s->once && strcmp(path, "-") == 0) {
+        fs_stdin_file_probe(&s->stdin_file);
+        s->once = !s->stdin_file.ok;
+    }
 }
 
 void fs_diff_side_free(fs_diff_side *s)
@@ -205,6 +209,10 @@ static foldsvg_status open_input(fs_diff_side *s, fs_input **in, int *teed, FILE
 {
     *teed = 0;
     *owned = NULL;
+    if (s->stdin_file.ok) {
+        foldsvg_status st = fs_stdin_file_rewind(&s->stdin_file, &s->err);
+        return st ? st : fs_input_open_stream(in, stdin, s->name, &s->err);
+    }
     if (!s->once)
         return fs_input_open_file(in, s->path, &s->err);
     if (s->read_once) {

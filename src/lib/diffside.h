@@ -28,6 +28,7 @@
 #include "parse/input.h"
 #include "parse/sink.h"
 #include "util/buf.h"
+#include "util/stdinfile.h"
 
 typedef enum fs_side_mode { FS_SIDE_STREAM, FS_SIDE_SORT, FS_SIDE_PROFILE } fs_side_mode;
 
@@ -67,10 +68,11 @@ typedef struct fs_diff_side {
     foldsvg_error warnings[FS_SIDE_WARNINGS];
     size_t nwarnings;
     /* private */
-    int once;               /* standard input, a pipe: it can be read only once */
-    FILE *spool;            /* the copy of such an input, for a second read */
-    int read_once;          /* it was read once, into the spool */
-    foldsvg_profile *owned; /* the input read into a profile */
+    int once;                 /* standard input, a pipe: it can be read only once */
+    fs_stdin_file stdin_file; /* standard input that is a regular file: read again from here */
+    FILE *spool;              /* the copy of such an input, for a second read */
+    int read_once;            /* it was read once, into the spool */
+    foldsvg_profile *owned;   /* the input read into a profile */
     fs_sorter *sorter;
     int pass;    /* what the consumer does with a stack (diffside.c) */
     fs_buf prev; /* the previous stack, its summed count pending */
