@@ -100,6 +100,13 @@ for w in sorted shuffled repeated; do
     row "$(size "$f")" "$base" "$run"
     if [ "$w" = shuffled ]; then shuffled_run=$run; fi
 done
+# standard input that is a regular file: read again in place, not from a copy (the same rows
+# as the files above, sorted and shuffled)
+for w in sorted shuffled; do
+    f="$data/$w.folded"
+    pair "wc-l" "wc -l $f" -- "$w.folded on stdin (<)" sh -c "exec '$bin' -q --hash -o '$data/out.svg' < '$f'"
+    row "$(size "$f")" "$base" "$run"
+done
 # the sorter with more runs than its fan-in of 64 (about 75 of 2 MiB chunks: one merge round
 # before the final merge), against the default budget (about 19 runs of 8 MiB chunks)
 run=$(measure "shuffled --sort-buffer 4M" "$bin" -q --hash --sort-buffer 4M "$data/shuffled.folded" -o "$data/out.svg")

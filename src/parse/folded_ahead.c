@@ -266,7 +266,9 @@ static foldsvg_status consume(ahead *a, fs_sink *sink, fs_folded_stats *stats, f
     for (;;) {
         pthread_mutex_lock(&a->mu);
         if (a->tail == a->head) {
-            a->caller_need = a->tail + SLACK;
+            /* but not for the first: the lines it holds may already decide the route (an
+             * unsorted input's first pass stops there), and the reader is ahead from then on */
+            a->caller_need = a->tail + (a->tail == 0 ? 1 : SLACK);
             while (a->head < a->caller_need && !a->finished)
                 pthread_cond_wait(&a->cv_data, &a->mu);
             a->caller_need = 0;
