@@ -132,6 +132,14 @@ run normalize-top "$bin" -q --diff before.folded after.folded --normalize --top 
 has normalize-json out '"normalized": true'
 has normalize-json-total out '"total_before": 150'
 
+# --normalize with --minwidth 0 takes a stack to 0 on both sides, which the streaming merge
+# leaves out: the picture is still the tree's
+printf 'a;p;x;y 5\na;q;r;s 1\nzz 1000000\n' >zero-before.folded
+printf 'a;p;x;y 5\na;q;r;t 3\n' >zero-after.folded
+run normalize-zero-stream "$bin" -q --diff zero-before.folded zero-after.folded --normalize --minwidth 0 --hash -o zero-stream.svg
+run normalize-zero-tree sh -c "'$bin' -q --diff zero-before.folded zero-after.folded --normalize --minwidth 0 --hash -o zero-tree.svg --top 1 >/dev/null"
+same normalize-zero zero-stream.svg zero-tree.svg
+
 # larger sides (several relay batches, so the join starts before a side is read): the folded
 # lines and the normalized ones against the same computed here; the SVG of each route alike
 tools=$here/tools
