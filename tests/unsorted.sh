@@ -75,6 +75,11 @@ run stdin-offset sh -c "{ dd bs=1 count=22 of=/dev/null 2>/dev/null; '$bin' -q -
 same stdin-offset sorted.svg offset.svg
 run stdin-offset-folded sh -c "{ dd bs=1 count=22 of=/dev/null 2>/dev/null; '$bin' -q --sort-buffer 64K --format folded > offset.out; } < offset.folded"
 same stdin-offset-folded sorted.folded offset.out
+# "-" named twice: the second finds standard input at its end, from a file as from a pipe
+run stdin-twice sh -c "'$bin' -q --hash - - > twice.svg < shuffled.folded"
+run pipe-twice sh -c "cat shuffled.folded | '$bin' -q --hash - - > twice-pipe.svg"
+same stdin-twice twice-pipe.svg twice.svg
+same stdin-twice-once sorted.svg twice.svg
 # not folded text: the profile reads it, again from there
 profile="$tools/../data/firefox/processed-v24.firefox-profiler.json"
 { printf 'zzz;not;this;part 999\n'; cat "$profile"; } >offset.json

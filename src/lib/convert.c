@@ -582,13 +582,17 @@ foldsvg_status foldsvg_convert(const char *const *inputs, size_t ninputs, const 
         st = fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
         goto out;
     }
+    /* standard input is read from its start once: "-" named again finds it at its end, as a
+     * pipe would be */
+    int rewound = 0;
     for (size_t i = 0; st == FOLDSVG_OK && i < ninputs; i++) {
         if (a.held && is_stdin(inputs[i])) {
             st = fs_profile_read_input(p, a.held, o, err);
         } else if (a.spool && is_stdin(inputs[i])) {
             rewind(a.spool);
             st = foldsvg_profile_read_stream(p, a.spool, "<stdin>", o, err);
-        } else if (a.file.ok && is_stdin(inputs[i])) {
+        } else if (a.file.ok && is_stdin(inputs[i]) && !rewound) {
+            rewound = 1;
             st = fs_stdin_file_rewind(&a.file, err);
             if (st == FOLDSVG_OK)
                 st = foldsvg_profile_read_stream(p, stdin, "<stdin>", o, err);
