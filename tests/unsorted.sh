@@ -88,6 +88,10 @@ run pipe-profile sh -c "cat '$profile' | '$bin' -q --hash > pipe-json.svg"
 same stdin-offset-profile pipe-json.svg offset-json.svg
 run no-tmpdir env TMPDIR=/nonexistent/foldsvg "$bin" -q --hash --sort-buffer 4K shuffled.folded -o notmp.svg
 same no-tmpdir sorted.svg notmp.svg
+# the same on standard input from a file: the sorter cannot spill, and the profile reads it
+# again from its start (a pipe could not have been copied either: the profile reads it once)
+run no-tmpdir-stdin sh -c "TMPDIR=/nonexistent/foldsvg '$bin' -q --hash --sort-buffer 4K < shuffled.folded > notmp-stdin.svg"
+same no-tmpdir-stdin sorted.svg notmp-stdin.svg
 # a full disk: writes past a file-size limit fail (EFBIG, the signal ignored); the run falls
 # back to the tree and still draws the same picture
 run full-disk sh -c "(trap '' XFSZ; ulimit -f 200; TMPDIR='$work/tmp' exec '$bin' -q --hash --sort-buffer 4K shuffled.folded) | cat > full.svg"

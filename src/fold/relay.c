@@ -18,7 +18,7 @@
  * time was in the wake-ups; the two sides of the sorted diff row, each with a relay of its
  * own, took 0.89x the wall time with 1 MiB than with 256 KiB, 4.5 MiB more; 2 and 4 MiB gained
  * nothing more). */
-enum { NBATCH = 4, BATCH = 1 << 20, SPLIT_BATCH = 1 << 20 };
+enum { NBATCH = 4, BATCH = 1 << 20 };
 
 typedef struct record {
     uint64_t count, before;
@@ -192,10 +192,9 @@ static foldsvg_status relay_start(fs_relay **out, fs_relay_producer produce,
     r->produce_tail = produce_tail;
     r->produce_user = produce_user;
     int ok = 1;
-    size_t size = produce_tail ? SPLIT_BATCH : BATCH;
     for (int i = 0; ok && i < NBATCH; i++) {
-        r->b[i].data = malloc(size);
-        r->b[i].cap = size;
+        r->b[i].data = malloc(BATCH);
+        r->b[i].cap = BATCH;
         ok = r->b[i].data != NULL;
     }
     r->fill = r->b[0];
