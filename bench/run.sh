@@ -107,6 +107,14 @@ for w in sorted shuffled; do
     pair "wc-l" "wc -l $f" -- "$w.folded on stdin (<)" sh -c "exec '$bin' -q --hash -o '$data/out.svg' < '$f'"
     row "$(size "$f")" "$base" "$run"
 done
+# through a pipe from cat (foldsvg widens the pipe to 1 MiB; wc -l keeps the default 64 KiB),
+# against cat into wc -l: the pipe's own cost is in both
+printf '%s\n' 'cat "$1" | wc -l' >"$data/catwc.sh"
+for w in sorted shuffled; do
+    f="$data/$w.folded"
+    pair "cat|wc-l" "sh $data/catwc.sh $f" -- "$w.folded from cat |" sh -c "cat '$f' | '$bin' -q --hash -o '$data/out.svg'"
+    row "$(size "$f")" "$base" "$run"
+done
 # the sorter with more runs than its fan-in of 64 (about 75 of 2 MiB chunks: one merge round
 # before the final merge), against the default budget (about 19 runs of 8 MiB chunks)
 run=$(measure "shuffled --sort-buffer 4M" "$bin" -q --hash --sort-buffer 4M "$data/shuffled.folded" -o "$data/out.svg")

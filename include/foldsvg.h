@@ -230,7 +230,9 @@ FOLDSVG_API foldsvg_status foldsvg_profile_foreach(const foldsvg_profile *p, fol
 FOLDSVG_API foldsvg_status foldsvg_profile_read_file(foldsvg_profile *p, const char *path,
                                                      const foldsvg_options *opts,
                                                      foldsvg_error *err);
-/* The same for a stream (NAME is used in messages) and for a memory buffer. */
+/* The same for a stream (NAME is used in messages) and for a memory buffer. A path or stream
+ * that is a pipe is asked for a 1 MiB buffer (the system's limit when lower), so that a fast
+ * writer does not wait on it every 64 KiB. */
 FOLDSVG_API foldsvg_status foldsvg_profile_read_stream(foldsvg_profile *p, FILE *in,
                                                        const char *name,
                                                        const foldsvg_options *opts,

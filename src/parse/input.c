@@ -9,6 +9,7 @@
 #include <zlib.h>
 
 #include "util/error.h"
+#include "util/pipesize.h"
 #include "util/utf16.h"
 
 enum { FS_RAW_CHUNK = 1 << 18, FS_PEEK_MAX = FS_INPUT_PEEK_MAX, FS_UTF16_CHUNK = 1 << 16 };
@@ -183,6 +184,7 @@ foldsvg_status fs_input_open_file(fs_input **out, const char *path, foldsvg_erro
         return fs_error(err, FOLDSVG_E_IO, path, "cannot open input: %s", strerror(e));
     }
     in->owns_file = 1;
+    fs_pipe_widen(fileno(in->file)); /* a named pipe, such as bash's <(command) */
     struct stat sb;
     if (fstat(fileno(in->file), &sb) == 0) {
         if (S_ISDIR(sb.st_mode)) {
@@ -205,6 +207,7 @@ foldsvg_status fs_input_open_stream(fs_input **out, FILE *f, const char *name, f
     if (st)
         return st;
     in->file = f;
+    fs_pipe_widen(fileno(f));
     return finish_open(out, in, err);
 }
 
@@ -216,6 +219,7 @@ foldsvg_status fs_input_open_stream_tee(fs_input **out, FILE *f, const char *nam
     if (st)
         return st;
     in->file = f;
+    fs_pipe_widen(fileno(f));
     in->tee = tee;
     return finish_open(out, in, err);
 }

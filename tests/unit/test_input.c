@@ -1,16 +1,20 @@
 /* The input's text layer (parse/input.h over util/utf16.h): a UTF-8 byte-order mark is
  * dropped, UTF-16 with a mark is decoded to UTF-8 whatever the read sizes, unpaired
  * surrogates become U+FFFD, and offsets and seeks count the text handed out. */
+#define _GNU_SOURCE /* F_GETPIPE_SZ */
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
 #include "parse/ahead.h"
 #include "parse/input.h"
+#include "util/pipesize.h"
 #include "util/utf16.h"
 #include "testutil.h"
 
@@ -302,6 +306,70 @@ START_TEST(read_ahead_warns_on_the_callers_thread)
 }
 END_TEST
 
+#if defined(F_GETPIPE_SZ)
+/* The buffer a pipe read from should have by now: FS_PIPE_WANT, or the system's limit when
+ * that is lower (never less than it had). */
+static int pipe_expected(int had)
+{
+    long max = 0;
+    FILE *f = fopen("/proc/sys/fs/pipe-max-size", "r");
+    if (f) {
+        if (fscanf(f, "%ld", &max) != 1)
+            max = 0;
+        fclose(f);
+    }
+    long want = max > 0 && max < FS_PIPE_WANT ? max : FS_PIPE_WANT;
+    return want > had ? (int)want : had;
+}
+
+/* A pipe given to the input as a stream, or named (a FIFO, as bash's <(command) is), gets
+ * the larger buffer, and what was already in it is read intact; a regular file is no pipe. */
+START_TEST(pipe_widened)
+{
+    int p[2];
+    ck_assert_int_eq(pipe(p), 0);
+    int had = fcntl(p[1], F_GETPIPE_SZ);
+    ck_assert_int_gt(had, 0);
+    static const char text[] = "a;b 1\nc 2\n";
+    ck_assert_int_eq(write(p[1], text, sizeof text - 1), (int)(sizeof text - 1));
+    close(p[1]);
+    FILE *rf = fdopen(p[0], "rb");
+    ck_assert_ptr_nonnull(rf);
+    fs_input *in;
+    foldsvg_error err;
+    ck_assert_int_eq(fs_input_open_stream(&in, rf, "pipe", &err), FOLDSVG_OK);
+    ck_assert_int_ge(fcntl(p[0], F_GETPIPE_SZ), pipe_expected(had));
+    char out[64];
+    ck_assert_uint_eq(read_all(in, 4, out, sizeof out), sizeof text - 1);
+    ck_assert_str_eq(out, text);
+    fs_input_close(in);
+    fclose(rf);
+
+    char dir[] = "/tmp/foldsvg-fifo-XXXXXX", path[64];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/in", dir);
+    ck_assert_int_eq(mkfifo(path, 0600), 0);
+    /* a writer, so that opening it to read does not wait, and bytes for the first read */
+    int w = open(path, O_RDWR);
+    ck_assert_int_ge(w, 0);
+    had = fcntl(w, F_GETPIPE_SZ);
+    ck_assert_int_eq(write(w, text, sizeof text - 1), (int)(sizeof text - 1));
+    ck_assert_int_eq(fs_input_open_file(&in, path, &err), FOLDSVG_OK);
+    ck_assert_int_ge(fcntl(w, F_GETPIPE_SZ), pipe_expected(had));
+    fs_input_close(in);
+    close(w);
+    unlink(path);
+    rmdir(dir);
+
+    FILE *reg = tmpfile();
+    ck_assert_ptr_nonnull(reg);
+    ck_assert_uint_eq(fs_pipe_widen(fileno(reg)), 0);
+    fclose(reg);
+    ck_assert_uint_eq(fs_pipe_widen(-1), 0);
+}
+END_TEST
+#endif
+
 int main(void)
 {
     Suite *s = suite_create("input");
@@ -314,6 +382,9 @@ int main(void)
     tcase_add_test(tc, seek_past_utf8_mark);
     tcase_add_test(tc, read_ahead_same_bytes_then_errors);
     tcase_add_test(tc, read_ahead_warns_on_the_callers_thread);
+#if defined(F_GETPIPE_SZ)
+    tcase_add_test(tc, pipe_widened);
+#endif
     suite_add_tcase(s, tc);
     return fs_test_run(s);
 }
