@@ -188,7 +188,8 @@ foldsvg_status fs_stream_add_from(fs_stream *s, const char *bytes, size_t from, 
                         ? shared
                         : from + fs_mismatch(bytes, from ? prev + from : prev, m - from);
         tail = bytes + (at - from);
-        if (at < m ? (unsigned char)tail[0] < (unsigned char)prev[at] : len < plen) {
+        if (!s->any_order &&
+            (at < m ? (unsigned char)tail[0] < (unsigned char)prev[at] : len < plen)) {
             *out_of_order = 1;
             return FOLDSVG_OK;
         }
@@ -211,11 +212,13 @@ foldsvg_status fs_stream_add_from(fs_stream *s, const char *bytes, size_t from, 
         }
         finish_leaf(s);
         /* An open frame stays open when it and the ';' after it lie before the first
-         * difference, or when it was the previous leaf and the new stack goes deeper. */
+         * difference, or when it was the previous leaf and the new stack goes deeper, or (in
+         * any order) when it is the new stack's leaf and the previous stack went deeper. */
         same = 1; /* the root */
         while (same < s->depth) {
             size_t end = s->open[same].off + s->open[same].len;
-            if (!(end < at || (end == at && at == plen && tail[0] == ';')))
+            if (!(end < at || (end == at && at == plen && tail[0] == ';') ||
+                  (end == at && at == len && prev[at] == ';')))
                 break;
             same++;
         }
@@ -240,8 +243,12 @@ foldsvg_status fs_stream_add_from(fs_stream *s, const char *bytes, size_t from, 
         same = 1;
     }
     size_t d = same;
-    /* the frames kept end at the first SAME - 1 separators: the new ones start after them */
+    /* the frames kept end at the first SAME - 1 separators: the new ones start after them;
+     * none when the kept ones are all of the stack (in any order: a stack that ends where
+     * the one before went on) */
     size_t k = same - 1;
+    if (pos > len)
+        goto opened;
     if (semis && shared != SIZE_MAX) {
         /* the caller's list starts at the shared bytes, which lie after the kept frames'
          * separators: at most one of it (a kept leaf's, at the first difference) is before POS */
@@ -267,6 +274,7 @@ foldsvg_status fs_stream_add_from(fs_stream *s, const char *bytes, size_t from, 
             break;
         pos += flen + 1;
     }
+opened:
     if (s->defer) {
         if (s->nstacks == s->stacks_cap) { /* parallel arrays: one capacity */
             size_t cap = fs_grow_cap(s->stacks_cap, s->nstacks + 1, 1024, sizeof(uint64_t));
@@ -303,6 +311,31 @@ foldsvg_status fs_stream_finish(fs_stream *s)
 void fs_stream_defer_deltas(fs_stream *s)
 {
     s->defer = 1;
+}
+
+void fs_stream_any_order(fs_stream *s)
+{
+    s->any_order = 1;
+}
+
+static int by_drawing_order(const void *x, const void *y)
+{
+    const fs_frame *a = x, *b = y;
+    if (a->end != b->end)
+        return a->end < b->end ? -1 : 1;
+    return (a->depth > b->depth) - (a->depth < b->depth);
+}
+
+void fs_stream_mirror(fs_stream *s)
+{
+    for (size_t i = 0; i < s->nkept; i++) {
+        fs_frame *f = &s->kept[i];
+        uint64_t start = f->start;
+        f->start = s->t - f->end;
+        f->end = s->t - start;
+    }
+    /* no two frames share an end and a depth: the order is total */
+    qsort(s->kept, s->nkept, sizeof *s->kept, by_drawing_order);
 }
 
 size_t fs_stream_rescale(fs_stream *s, uint64_t (*scale)(void *user, uint64_t before), void *user)

@@ -57,6 +57,7 @@ typedef struct fs_stream {
     size_t kept_stack_cap;
     uint32_t *scan; /* the new frames' ';' when the caller does not know them */
     size_t nscan, scan_cap;
+    int any_order; /* fs_stream_any_order: a flame chart's stacks, in the input's order */
 } fs_stream;
 
 foldsvg_status fs_stream_init(fs_stream *s, double minwidth);
@@ -85,6 +86,16 @@ foldsvg_status fs_stream_add_from(fs_stream *s, const char *bytes, size_t from, 
  * final total leaves wide enough to draw), names in s->names, total s->t (also in
  * s->names.total). */
 foldsvg_status fs_stream_finish(fs_stream *s);
+
+/* Takes the stacks in any order, as a flame chart draws them (none is out of order): the
+ * frames of consecutive stacks merge where the stacks agree, as in sorted input. Call before
+ * the first stack; then fs_stream_mirror after fs_stream_finish. */
+void fs_stream_any_order(fs_stream *s);
+/* After fs_stream_finish on a stream in any order: the kept frames as inferno draws a flame
+ * chart, which takes the stacks last to first (the last at the left): each frame's x range
+ * mirrored within the total, and the frames in the order that drawing closes them (by their
+ * new end, then shallowest first). */
+void fs_stream_mirror(fs_stream *s);
 
 /* Keeps every stack's two counts (16 bytes a distinct stack) and which stack each kept frame
  * takes its delta from, for fs_stream_rescale: a diff's BEFORE normalized once both totals

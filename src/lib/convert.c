@@ -1,13 +1,14 @@
 /* foldsvg_convert: inputs to one output the cheapest way. One place, the route below,
  * decides how:
  *  - STREAM: sorted folded text (what stack collapsers write; plain or gzip) is merged as it
- *    streams by, keeping only the frames that can be drawn;
+ *    streams by, keeping only the frames that can be drawn; so is a flame chart of folded
+ *    text (--flamechart), in the input's order, whatever that is;
  *  - SORT: unsorted folded text (found out while streaming: it is read again) goes through a
  *    sorter (equal stacks summed in memory, distinct ones spilled to a temporary file in
  *    sorted runs when they outgrow its budget) whose output the same merge takes, or which
  *    is the folded output itself: memory stays bounded and the frame tree is never built;
- *  - PROFILE: anything else (profiles, stack transforms, --flamechart, HTML output), and a
- *    sorter that cannot spill, goes through a profile (the frame tree).
+ *  - PROFILE: anything else (profiles, stack transforms, HTML output), and a sorter that
+ *    cannot spill, goes through a profile (the frame tree).
  * Every stack passes the stack pipeline (fold/pipeline.h) whatever the route. Files are read
  * again by name, standard input that is a regular file again from where it started (`foldsvg
  * < in.folded` then costs what naming the file does: a copy took 1.6x the time of the sorted
@@ -33,6 +34,7 @@
 #include "util/error.h"
 #include "util/stdinfile.h"
 #include "util/tmpfile.h"
+#include "util/u64set.h"
 
 typedef enum convert_route { ROUTE_STREAM, ROUTE_SORT, ROUTE_PROFILE } convert_route;
 
@@ -61,6 +63,10 @@ typedef struct stream_ctx {
     fs_profile_facts *facts;      /* --facts-out: per input, of the current pass */
     const fs_drops *drops;        /* --facts-out: what the pipeline dropped */
     uint8_t *drawn;
+    /* --flamechart: the stream takes the lines in their order; their distinct stacks are
+     * counted by 64-bit hash (two of ten million sharing one: odds of about 3 in a million) */
+    int flamechart;
+    fs_u64set distinct;
 } stream_ctx;
 
 /* The route's consumer of the pipeline: each line into the merge, or the sorter. */
@@ -84,6 +90,8 @@ static foldsvg_status on_path(void *user, const fs_folded_line *l, foldsvg_error
         }
         return st ? fs_stack_error(err, st, c->name, l->lineno) : FOLDSVG_OK;
     }
+    if (c->flamechart && fs_u64set_add(&c->distinct, fs_folded_line_hash(l), NULL))
+        return fs_stack_error(err, FOLDSVG_E_NOMEM, c->name, l->lineno);
     int out_of_order;
     /* the reader's comparison holds when its line before is the stream's stack before; its
      * ';' positions then start at the shared bytes, and are of no use otherwise */
@@ -215,8 +223,8 @@ static convert_route first_route(const char *const *inputs, size_t n, foldsvg_fo
                                  const foldsvg_options *o)
 {
     /* --facts-from: the carried inputs are noted where profiles note inputs */
-    if (o->stack.flamechart || o->facts_from || fs_options_stage_set(o, FOLDSVG_STAGE_STACK) ||
-        n == 0)
+    if (o->facts_from || fs_options_stage_set(o, FOLDSVG_STAGE_STACK) || n == 0 ||
+        (o->stack.flamechart && format != FOLDSVG_FORMAT_SVG))
         return ROUTE_PROFILE;
     /* folded output: the sorter's order is the output's; --no-sort checks need the profile */
     int folded = format == FOLDSVG_FORMAT_FOLDED && !o->stack.no_sort;
@@ -253,8 +261,11 @@ static foldsvg_status run_pass(stream_ctx *c, fs_pipeline *pl, const char *const
         memset(c->drawn, 0, n);
     }
     c->total = c->total_before = 0;
+    fs_u64set_free(&c->distinct); /* empty again, like the totals */
     fs_pipeline_reset_drops(pl);
-    fs_pipeline_set_hints(pl, route == ROUTE_SORT ? FS_HINT_HASH : FS_HINT_SEMIS | FS_HINT_SHARED);
+    fs_pipeline_set_hints(pl, route == ROUTE_SORT ? FS_HINT_HASH
+                              : c->flamechart     ? FS_HINT_HASH | FS_HINT_SEMIS | FS_HINT_SHARED
+                                                  : FS_HINT_SEMIS | FS_HINT_SHARED);
     for (size_t i = 0; st == FOLDSVG_OK && i < n && c->route == route; i++) {
         fs_input *in;
         int teed = 0;
@@ -463,11 +474,16 @@ static foldsvg_status write_route(stream_ctx *c, const char *output, foldsvg_for
     if (st)
         return fs_error(err, st, NULL, "%s", foldsvg_status_name(st));
     *unique = c->s.unique;
+    if (c->flamechart) {
+        fs_stream_mirror(&c->s);
+        *unique = fs_u64set_size(&c->distinct);
+    }
     fs_svg_input in = {
         .tree = &c->s.names,
         .frames = c->s.kept,
         .nframes = c->s.nkept,
         .delta_max = c->s.delta_max,
+        .chart = c->flamechart,
         .opts = &o->svg,
         .countname = o->countname ? o->countname : "cycles",
     };
@@ -488,6 +504,10 @@ static foldsvg_status convert_folded(convert_route route, const char *const *inp
     c.o = o;
     if (fs_stream_init(&c.s, o->svg.minwidth) != FOLDSVG_OK)
         return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
+    c.flamechart = o->stack.flamechart;
+    if (c.flamechart)
+        fs_stream_any_order(&c.s);
+    fs_u64set_init(&c.distinct);
     c.fstats = calloc(n, sizeof *c.fstats);
     int nomem = !c.fstats;
     if (o->facts_out) {
@@ -540,6 +560,7 @@ static foldsvg_status convert_folded(convert_route route, const char *const *inp
     }
     fs_pipeline_free(pl);
     fs_sorter_free(c.sorter);
+    fs_u64set_free(&c.distinct);
     free(c.fstats);
     free(c.facts);
     free(c.drawn);

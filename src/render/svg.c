@@ -580,11 +580,11 @@ static void ui_text(svg_ctx *c, const char *id, const char *klass, int fill, con
     fs_xmlw_end(&c->x);
 }
 
-static const char *default_title(const fs_svg_opts *o, const fs_order_log *log)
+static const char *default_title(const fs_svg_opts *o, int chart)
 {
     if (o->title)
         return o->title;
-    if (log)
+    if (chart)
         return "Flame Chart";
     if (o->inverted)
         return "Icicle Graph";
@@ -603,7 +603,7 @@ static void write_document(svg_ctx *c)
     fs_xmlw_check(&c->x, xmlTextWriterWriteDTD(
                              w, FS_XC("svg"), FS_XC("-//W3C//DTD SVG 1.1//EN"),
                              FS_XC("http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd"), NULL));
-    const char *title = default_title(o, c->in->log);
+    const char *title = default_title(o, c->in->log || c->in->chart);
     char num[32];
     fs_format_thousands(c->total, num);
 

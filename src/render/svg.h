@@ -42,6 +42,7 @@ typedef struct fs_svg_input {
      * in TREE's name table, and TREE->total is the total). */
     const fs_tree *tree;
     const fs_order_log *log; /* flamechart (the default title says so): this order; else NULL */
+    int chart;               /* FRAMES are a flame chart's (the default title says so) */
     const fs_frame *frames;
     size_t nframes;
     /* With FRAMES: the largest |delta| of every frame merged, pruned ones included (the

@@ -20,6 +20,7 @@
 #include "util/pending.h"
 #include "util/strlist.h"
 #include "util/thread.h"
+#include "util/u64set.h"
 #include "util/utf8.h"
 #include "testutil.h"
 
@@ -343,6 +344,41 @@ START_TEST(threads_block_signals)
 }
 END_TEST
 
+/* The set says new exactly once per value, 0 and values equal in their low bits included,
+ * through its growth (against a sorted list of what went in). */
+START_TEST(u64set_new_once)
+{
+    fs_u64set s;
+    fs_u64set_init(&s);
+    enum { N = 20000 };
+    uint64_t *vals = malloc(2 * N * sizeof *vals);
+    ck_assert_ptr_nonnull(vals);
+    uint64_t x = 88172645463325252ULL;
+    for (size_t i = 0; i < N; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        /* every fourth one differs from others only above bit 40 */
+        vals[i] = i % 4 == 0 ? (uint64_t)(i / 4) << 40 : x;
+        vals[N + i] = vals[i]; /* each again, later */
+    }
+    size_t added_n = 0;
+    for (size_t i = 0; i < 2 * N; i++) {
+        int added;
+        ck_assert_int_eq(fs_u64set_add(&s, vals[i], &added), FOLDSVG_OK);
+        ck_assert_int_eq(added, i < N); /* the first N are distinct (0 is among them once) */
+        added_n += (size_t)added;
+    }
+    ck_assert_uint_eq(fs_u64set_size(&s), N);
+    ck_assert_uint_eq(added_n, N);
+    ck_assert_int_eq(fs_u64set_add(&s, 0, NULL), FOLDSVG_OK);
+    ck_assert_uint_eq(fs_u64set_size(&s), N);
+    fs_u64set_free(&s);
+    ck_assert_uint_eq(fs_u64set_size(&s), 0);
+    free(vals);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("util");
@@ -356,6 +392,7 @@ int main(void)
     tcase_add_test(tc, template_holes_sections_comments);
     tcase_add_test(tc, threads_block_signals);
     tcase_add_test(tc, bytepos_and_mismatch_match_a_plain_loop);
+    tcase_add_test(tc, u64set_new_once);
     suite_add_tcase(s, tc);
     return fs_test_run(s);
 }

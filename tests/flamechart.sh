@@ -1,0 +1,109 @@
+#!/bin/sh
+# --flamechart of folded text streams (src/fold/stream.c in any order, mirrored at the end):
+# its SVG and summary must be byte for byte those of the frame tree's flame chart (the route
+# a named pipe takes, which the compat suite checks against inferno), on inputs made to hit
+# what a flame chart has and a sorted input has not: a stack that ends where the one before
+# went on, the same stack again, names with bytes below ';' (':', ' ', '!'), zero counts,
+# several inputs; at any --minwidth, inverted or not; from a file, standard input that is a
+# file, and a pipe.
+#   tests/flamechart.sh BIN
+set -u
+bin=$(realpath "$1")
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+pass=0; fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+
+python3 - <<'PY'
+import random
+names = ["a", "b", "ab", "a:b", "a b", "a!", "c", "main", "x0", "x", "\u00e9", "a-", "zz"]
+for seed in range(1, 61):
+    rng = random.Random(seed)
+    cur, out = [], []
+    for _ in range(rng.randint(1, 300)):
+        r = rng.random()
+        if r < 0.15 and out:  # the same stack again
+            out.append(out[-1].rsplit(" ", 1)[0] + " " + str(rng.randint(0, 50)))
+            continue
+        if r < 0.35 and cur:  # a stack that ends where the one before went on
+            cur = cur[: rng.randint(1, len(cur))]
+        elif r < 0.6 and cur:  # shares some outer frames
+            cur = cur[: rng.randint(1, len(cur))] + [rng.choice(names) for _ in range(rng.randint(1, 4))]
+        else:
+            cur = [rng.choice(names) for _ in range(rng.randint(1, 8))]
+        out.append(";".join(cur) + " " + str(rng.choice([1, 1, 2, 3, 10, 100, 1000, 0])))
+    with open("in%d.folded" % seed, "w", encoding="utf-8") as f:
+        f.write("\n".join(out) + "\n")
+PY
+
+# through the frame tree: the input read from a named pipe, which cannot be read twice
+tree() { # tree OUT ARGS... -- INPUTS...
+    out=$1; shift
+    args=""
+    while [ "$1" != -- ]; do args="$args $1"; shift; done
+    shift
+    pipes=""; i=0
+    for f in "$@"; do
+        i=$((i + 1)); rm -f "p$i"; mkfifo "p$i"; cat "$f" >"p$i" &
+        pipes="$pipes p$i"
+    done
+    # shellcheck disable=SC2086
+    "$bin" --flamechart $args $pipes -o "$out" 2>"$out.err"
+    echo $? >"$out.rc"
+    wait
+    sed 's/p[0-9][0-9]*/IN/g' "$out.err" >"$out.msg"
+}
+stream() { # stream OUT ARGS... -- INPUTS...
+    out=$1; shift
+    args=""
+    while [ "$1" != -- ]; do args="$args $1"; shift; done
+    shift
+    # shellcheck disable=SC2086
+    "$bin" --flamechart $args "$@" -o "$out" 2>"$out.err"
+    echo $? >"$out.rc"
+    sed 's/in[0-9]*\.folded/IN/g' "$out.err" >"$out.msg"
+}
+same() { # same NAME A B: SVG, exit code and message
+    if cmp -s "$2" "$3" && cmp -s "$2.rc" "$3.rc" && cmp -s "$2.msg" "$3.msg"; then
+        ok
+    else
+        bad "$1: $2 and $3 differ"
+    fi
+}
+
+s=1
+while [ $s -le 60 ]; do
+    case $((s % 4)) in
+    0) args="--hash --minwidth 0" ;;
+    1) args="--hash" ;;
+    2) args="--hash --minwidth 2 --inverted" ;;
+    *) args="--minwidth 0.5" ;; # the default colors: random draws, the same in both
+    esac
+    tree t.svg $args -- "in$s.folded"
+    stream s.svg $args -- "in$s.folded"
+    if [ "$(cat t.svg.rc)" = 0 ]; then ok; else bad "case $s: the tree's run failed: $(cat t.svg.err)"; fi
+    same "case $s ($args)" t.svg s.svg
+    s=$((s + 1))
+done
+
+# several inputs, read as one in their order
+tree t.svg --hash -- in3.folded in4.folded in5.folded
+stream s.svg --hash -- in3.folded in4.folded in5.folded
+same "three inputs" t.svg s.svg
+
+# standard input that is a regular file, and a pipe (copied for a second reading it does not
+# need): the file's own picture
+stream f.svg --hash -- in7.folded
+"$bin" --flamechart --hash -o i.svg <in7.folded 2>i.svg.err; echo $? >i.svg.rc
+sed 's/<stdin>/IN/g' i.svg.err >i.svg.msg
+same "standard input from the file" f.svg i.svg
+cat in7.folded | "$bin" --flamechart --hash -o c.svg 2>c.svg.err; echo $? >c.svg.rc
+sed 's/<stdin>/IN/g' c.svg.err >c.svg.msg
+same "standard input from a pipe" f.svg c.svg
+
+# the title says what it is
+if grep -q '>Flame Chart</text>' s.svg; then ok; else bad "no Flame Chart title"; fi
+
+echo "flamechart: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
