@@ -44,8 +44,8 @@ tree() { # tree OUT ARGS... -- INPUTS...
     while [ "$1" != -- ]; do args="$args $1"; shift; done
     shift
     pipes=""; i=0
-    for f in "$@"; do
-        i=$((i + 1)); rm -f "p$i"; mkfifo "p$i"; cat "$f" >"p$i" &
+    for input in "$@"; do
+        i=$((i + 1)); rm -f "p$i"; mkfifo "p$i"; cat "$input" >"p$i" &
         pipes="$pipes p$i"
     done
     # shellcheck disable=SC2086
@@ -86,6 +86,18 @@ while [ $s -le 60 ]; do
     same "case $s ($args)" t.svg s.svg
     s=$((s + 1))
 done
+
+# nothing to draw (zero counts only: an error, exit 1), and invalid lines skipped (a
+# warning): the same message either way
+printf 'a;b 0\nc 0\n' >zero.folded
+printf 'garbage\na;b 3\nbad line x\nc 1\n' >warn.folded
+for kind in zero warn; do
+    tree t.svg --hash -- $kind.folded
+    stream s.svg --hash -- $kind.folded
+    sed -i "s/$kind\.folded/IN/g" s.svg.msg
+    same "$kind" t.svg s.svg
+done
+if [ "$(cat s.svg.rc)" = 0 ] && grep -q 'ignored 2 lines' s.svg.msg; then ok; else bad "no warning: $(cat s.svg.msg)"; fi
 
 # several inputs, read as one in their order
 tree t.svg --hash -- in3.folded in4.folded in5.folded
