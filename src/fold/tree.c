@@ -227,20 +227,40 @@ static foldsvg_status add_count(fs_tree *t, uint32_t node, uint64_t count, uint6
     return FOLDSVG_OK;
 }
 
+/* The node for frame F[0..flen) at DEPTH below *NODE (the stack's frames before it): while
+ * *SAME, the previous stack's node at that depth when it has that name (last_nodes holds the
+ * path of a stack added before, root first: matching names from the root on follow it),
+ * without hashing; else looked up, or made, and remembered in last_nodes. */
+static foldsvg_status path_step(fs_tree *t, uint32_t *node, size_t depth, int *same, const char *f,
+                                size_t flen)
+{
+    if (*same && depth < t->last_depth) {
+        uint32_t cand = t->last_nodes[depth];
+        uint32_t nid = t->nodes[cand].name;
+        if (t->name_len[nid] == flen && memcmp(t->name_ptr[nid], f, flen) == 0) {
+            *node = cand;
+            return FOLDSVG_OK;
+        }
+    }
+    *same = 0;
+    uint32_t name, next;
+    FS_FORWARD_IF_ERROR(fs_tree_intern(t, f, flen, &name));
+    FS_FORWARD_IF_ERROR(fs_tree_child(t, *node, name, &next));
+    FS_FORWARD_IF_ERROR(FS_GROW(t->last_nodes, t->last_cap, depth + 1, 64));
+    t->last_nodes[depth] = next;
+    *node = next;
+    return FOLDSVG_OK;
+}
+
 foldsvg_status fs_tree_add_frames(fs_tree *t, const fs_strref *frames, size_t n, uint64_t count,
                                   uint64_t before, int is_diff, uint32_t *leaf)
 {
+    /* consecutive samples of a profile in order (--flamechart) share most of their frames */
     uint32_t node = 0;
-    t->last_depth = 0; /* the path fast path does not know this stack */
-    for (size_t i = 0; i < n; i++) {
-        uint32_t name;
-        foldsvg_status st = fs_tree_intern(t, frames[i].ptr, frames[i].len, &name);
-        if (st)
-            return st;
-        st = fs_tree_child(t, node, name, &node);
-        if (st)
-            return st;
-    }
+    int same = 1;
+    for (size_t i = 0; i < n; i++)
+        FS_FORWARD_IF_ERROR(path_step(t, &node, i, &same, frames[i].ptr, frames[i].len));
+    t->last_depth = n;
     if (leaf)
         *leaf = node;
     return add_count(t, node, count, before, is_diff);
@@ -302,8 +322,6 @@ static foldsvg_status fs_tree_add_path_frames(fs_tree *t, const char *path, size
                                               uint64_t count, uint64_t before, int is_diff,
                                               uint32_t *leaf)
 {
-    /* Walk the frames; while they equal the previous path's frames at the same depth
-     * (same interned name under the same parent), reuse its nodes without hashing. */
     uint32_t node = 0;
     size_t depth = 0;
     int same = 1;
@@ -312,29 +330,7 @@ static foldsvg_status fs_tree_add_path_frames(fs_tree *t, const char *path, size
         const char *f = path + pos;
         const char *semi = memchr(f, ';', len - pos);
         size_t flen = semi ? (size_t)(semi - f) : len - pos;
-        uint32_t next = FS_NONE;
-        if (same && depth < t->last_depth) {
-            uint32_t cand = t->last_nodes[depth];
-            uint32_t nid = t->nodes[cand].name;
-            if (t->name_len[nid] == flen && memcmp(t->name_ptr[nid], f, flen) == 0)
-                next = cand;
-            else
-                same = 0;
-        } else {
-            same = 0;
-        }
-        if (next == FS_NONE) {
-            uint32_t name;
-            foldsvg_status st = fs_tree_intern(t, f, flen, &name);
-            if (st)
-                return st;
-            st = fs_tree_child(t, node, name, &next);
-            if (st)
-                return st;
-            FS_FORWARD_IF_ERROR(FS_GROW(t->last_nodes, t->last_cap, depth + 1, 64));
-            t->last_nodes[depth] = next;
-        }
-        node = next;
+        FS_FORWARD_IF_ERROR(path_step(t, &node, depth, &same, f, flen));
         depth++;
         if (!semi)
             break;
