@@ -61,8 +61,10 @@ def threads_of(path):
     return rows
 
 
-def chart_case(case, profile, extra, thread):
-    """foldsvg's flame chart of PROFILE against the folded flame chart of its ordered lines."""
+def chart_case(case, profile, extra, thread, both=()):
+    """foldsvg's flame chart of PROFILE against the folded flame chart of its ordered lines
+    (BOTH: options given to both runs, such as the filters)."""
+    both = list(both)
     sel = [] if thread is None else ["--thread", str(thread)]
     # a selection among EXTRA, by name: the reference takes the index
     ref_sel = []
@@ -75,12 +77,13 @@ def chart_case(case, profile, extra, thread):
                      (["--samples"] if "--weight" in extra else [])))
     want, got = os.path.join(work, "want.svg"), os.path.join(work, "got.svg")
     if os.path.getsize(ordered) == 0:
-        r = run(["--flamechart"] + sel + extra + [profile, "-o", got], code=1)
+        r = run(["--flamechart"] + sel + extra + both + [profile, "-o", got], code=1)
         check(case, b"nothing" in r.stderr or b"no " in r.stderr, r.stderr)
         return
     # the same unit in both (folded text says cycles, a profile what it weighs)
-    run(["--flamechart", "--hash", "--countname", "units", ordered, "-o", want])
-    run(["--flamechart", "--hash", "--countname", "units"] + sel + extra + [profile, "-o", got])
+    run(["--flamechart", "--hash", "--countname", "units"] + both + [ordered, "-o", want])
+    run(["--flamechart", "--hash", "--countname", "units"] + sel + extra + both +
+        [profile, "-o", got])
     r = subprocess.run([sys.executable, os.path.join(tools, "svgframes.py"), "compare", want, got],
                        capture_output=True)
     check(case, r.returncode == 0, r.stdout.decode(errors="replace")[:600])
@@ -110,6 +113,16 @@ for seed, rate in ((3, 1), (4, 7)):
                                 "--rate", str(rate), "-o", sp1])
     chart_case(f"sp1 seed {seed} rate {rate}", sp1, [], None)
     chart_case(f"sp1 seed {seed} rate {rate} --weight samples", sp1, ["--weight", "samples"], None)
+    # the filters drop a stack each time it comes (a profile's chart names its stacks once and
+    # takes each again by name: what the filters made of it must be what they make again)
+    lines = tool("ffprof2folded.py", [sp1, "--ordered"]).decode("utf-8", "surrogateescape")
+    names = collections.Counter(f for l in lines.splitlines() for f in l.rpartition(" ")[0].split(";"))
+    common = [n for n, _ in names.most_common(12) if re.fullmatch(r"[A-Za-z0-9_:<>]+", n)]
+    if len(common) >= 2:  # names in some of the samples, not in all
+        chart_case(f"sp1 seed {seed} --exclude", sp1, [], None, ["--exclude", "^" + common[-2] + "$"])
+        chart_case(f"sp1 seed {seed} --include", sp1, [], None, ["--include", "^" + common[-1] + "$"])
+    else:
+        check(f"sp1 seed {seed}: names to filter by", False, str(names.most_common(12)))
 
 # ---- selection by index, name and /REGEX/, repeated: the union of the threads picked
 samply = os.path.join(fixtures, "processed-v49-samply-style.firefox-profiler.json.gz")

@@ -12,6 +12,7 @@
 #include "util/error.h"
 #include "util/utf8.h"
 #include "util/grow.h"
+#include "util/strmap.h"
 
 struct fs_pipeline {
     fs_sink sink; /* first: readers call back with a pointer to it */
@@ -37,6 +38,9 @@ struct fs_pipeline {
     size_t hex_cap;
     fs_fracsum frac;
     fs_drops drops;
+    /* fs_sink.again: the consumer's token of each stack the reader keyed in this input (the
+     * steps above are the same for the same frames, so a key stands for what they made) */
+    fs_strmap keys;
 };
 
 static void note_drop(fs_drops *d, fs_drop why, const char *input)
@@ -177,10 +181,13 @@ static foldsvg_status transform(fs_pipeline *pl, size_t *n, size_t *first, fs_dr
     return FOLDSVG_OK;
 }
 
-/* The consumer's frames, or its path when it takes only paths. */
+/* The consumer's frames, or its path when it takes only paths; with TOKEN, its frames_token. */
 static foldsvg_status deliver(fs_pipeline *pl, const fs_strref *f, size_t n, uint64_t count,
-                              uint64_t before, int is_diff, uint64_t lineno, foldsvg_error *err)
+                              uint64_t before, int is_diff, uint64_t lineno, uint32_t *token,
+                              foldsvg_error *err)
 {
+    if (token)
+        return pl->to.frames_token(pl->to.user, f, n, count, token, err);
     if (pl->to.frames)
         return pl->to.frames(pl->to.user, f, n, count, before, is_diff, lineno, err);
     fs_buf_clear(&pl->path);
@@ -196,9 +203,11 @@ static foldsvg_status deliver(fs_pipeline *pl, const fs_strref *f, size_t n, uin
     return pl->to.path(pl->to.user, &l, err);
 }
 
-/* The stack in pl->frames[0..n), from the transforms on; LINE: from a folded line. */
+/* The stack in pl->frames[0..n), from the transforms on; LINE: from a folded line. TOKEN:
+ * NULL, or where the consumer's token goes (set only when no step dropped the stack). */
 static foldsvg_status add_stack(fs_pipeline *pl, size_t n, uint64_t count, uint64_t before,
-                                int is_diff, uint64_t lineno, int line, foldsvg_error *err)
+                                int is_diff, uint64_t lineno, int line, uint32_t *token,
+                                foldsvg_error *err)
 {
     size_t first;
     fs_drop drop;
@@ -211,7 +220,7 @@ static foldsvg_status add_stack(fs_pipeline *pl, size_t n, uint64_t count, uint6
         note_drop(&pl->drops, drop, pl->name);
         return FOLDSVG_OK;
     }
-    return deliver(pl, pl->frames + first, n - first, count, before, is_diff, lineno, err);
+    return deliver(pl, pl->frames + first, n - first, count, before, is_diff, lineno, token, err);
 }
 
 /* A line with nothing to draw, for the zero-count rule. */
@@ -250,21 +259,55 @@ static foldsvg_status on_line(fs_sink *self, const fs_folded_line *l, foldsvg_er
             start = i + 1;
         }
     }
-    return add_stack(pl, n, l->count, l->before, l->is_diff, l->lineno, 1, err);
+    return add_stack(pl, n, l->count, l->before, l->is_diff, l->lineno, 1, NULL, err);
 }
 
-/* A stack of raw names from a structured input: sanitized, then transformed. */
-static foldsvg_status on_stack(fs_sink *self, const fs_strref *frames, size_t n, uint64_t count,
-                               foldsvg_error *err)
+/* A stack of raw names from a structured input: sanitized, then transformed; TOKEN as for
+ * add_stack. */
+static foldsvg_status add_raw(fs_pipeline *pl, const fs_strref *frames, size_t n, uint64_t count,
+                              uint32_t *token, foldsvg_error *err)
 {
-    fs_pipeline *pl = (fs_pipeline *)(void *)self;
     if (count == 0)
         return zero_count(pl);
     if (FS_GROW(pl->frames, pl->frames_cap, n + 1, 64) != FOLDSVG_OK)
         return nomem(pl, 0, err);
     if (fs_sanitize_frames(pl->frames, frames, n, &pl->names, &n) != FOLDSVG_OK)
         return nomem(pl, 0, err);
-    return add_stack(pl, n, count, 0, 0, 0, 0, err);
+    return add_stack(pl, n, count, 0, 0, 0, 0, token, err);
+}
+
+static foldsvg_status on_stack(fs_sink *self, const fs_strref *frames, size_t n, uint64_t count,
+                               foldsvg_error *err)
+{
+    return add_raw((fs_pipeline *)(void *)self, frames, n, count, NULL, err);
+}
+
+/* fs_sink.keyed: on_stack, the consumer's token for what the steps made of the frames
+ * remembered under KEY (a stack a step dropped is not: it goes through them each time, each
+ * drop counted). */
+static foldsvg_status on_keyed(fs_sink *self, uint64_t key, const fs_strref *frames, size_t n,
+                               uint64_t count, foldsvg_error *err)
+{
+    fs_pipeline *pl = (fs_pipeline *)(void *)self;
+    uint32_t token = UINT32_MAX, entry; /* no stack's: a node id is below UINT32_MAX - 1 */
+    FS_FORWARD_IF_ERROR(add_raw(pl, frames, n, count, &token, err));
+    if (token != UINT32_MAX && fs_strmap_put(&pl->keys, &key, sizeof key, token, &entry, NULL))
+        return nomem(pl, 0, err);
+    return FOLDSVG_OK;
+}
+
+static foldsvg_status on_again(fs_sink *self, uint64_t key, uint64_t count, int *known,
+                               foldsvg_error *err)
+{
+    fs_pipeline *pl = (fs_pipeline *)(void *)self;
+    *known = 0;
+    uint32_t entry = fs_strmap_find(&pl->keys, &key, sizeof key);
+    if (entry == FS_STRMAP_NONE)
+        return FOLDSVG_OK;
+    *known = 1;
+    if (count == 0)
+        return zero_count(pl);
+    return pl->to.again(pl->to.user, fs_strmap_value(&pl->keys, entry), count, err);
 }
 
 static foldsvg_status on_weight(fs_sink *self, const fs_strref *frames, size_t n,
@@ -377,8 +420,14 @@ foldsvg_status fs_pipeline_new(fs_pipeline **out, const fs_stack_opts *o, const 
     fs_pipeline *pl = calloc(1, sizeof *pl);
     if (!pl)
         return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
-    pl->sink = (fs_sink){on_stack, on_count_name, on_facts, on_line, on_stats, on_weight,
-                         on_warn,  on_threads,    0,        NULL,    NULL,     NULL};
+    pl->sink = (fs_sink){.stack = on_stack,
+                         .count_name = on_count_name,
+                         .facts = on_facts,
+                         .line = on_line,
+                         .stats = on_stats,
+                         .weight = on_weight,
+                         .warn = on_warn,
+                         .threads = on_threads};
     pl->o = o;
     pl->to = *to;
     pl->use_base = o->base.n > 0 && !o->flamechart && !o->no_sort;
@@ -388,6 +437,11 @@ foldsvg_status fs_pipeline_new(fs_pipeline **out, const fs_stack_opts *o, const 
     if (st) {
         fs_pipeline_free(pl);
         return st;
+    }
+    fs_strmap_init(&pl->keys, FS_STRMAP_OWNED);
+    if (to->frames_token && to->again) {
+        pl->sink.again = on_again;
+        pl->sink.keyed = on_keyed;
     }
     pl->rewrites = o->reverse || pl->use_base || pl->filter || o->strip_hex;
     pl->direct = !pl->rewrites && !o->no_sort && to->path;
@@ -411,6 +465,7 @@ void fs_pipeline_free(fs_pipeline *pl)
     fs_buf_free(&pl->hex);
     free(pl->hex_spans);
     fs_fracsum_free(&pl->frac);
+    fs_strmap_free(&pl->keys);
     free(pl->frames);
     free(pl);
 }
@@ -440,6 +495,7 @@ fs_sink *fs_pipeline_begin(fs_pipeline *pl, const char *name)
     snprintf(pl->name, sizeof pl->name, "%s", name ? name : "");
     pl->have_prev = 0;
     pl->prev_line = 0;
+    fs_strmap_clear(&pl->keys); /* a reader's keys name stacks within one input */
     return &pl->sink;
 }
 

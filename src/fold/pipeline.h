@@ -49,6 +49,12 @@ typedef struct fs_consumer {
      * stacks whatever their order: fork() a part of its own (NULL: not now), part_path()
      * is path() for it (on the part's thread), join() and drop() as fs_sink's. All or none
      * may be set; the pipeline forks only when nothing but the zero-count rule applies. */
+    /* frames() that also names the stack it made of them by a TOKEN, and again() for
+     * that stack once more with COUNT: for readers that give the same stacks many times
+     * (fs_sink.again). Both or neither may be set. */
+    foldsvg_status (*frames_token)(void *user, const fs_strref *frames, size_t n, uint64_t count,
+                                   uint32_t *token, foldsvg_error *err);
+    foldsvg_status (*again)(void *user, uint32_t token, uint64_t count, foldsvg_error *err);
     void *(*fork)(void *user);
     foldsvg_status (*part_path)(void *part, const fs_folded_line *l, foldsvg_error *err);
     foldsvg_status (*join)(void *user, void *part, uint64_t lines_before, int *joined,

@@ -227,6 +227,11 @@ static foldsvg_status add_count(fs_tree *t, uint32_t node, uint64_t count, uint6
     return FOLDSVG_OK;
 }
 
+foldsvg_status fs_tree_add_count(fs_tree *t, uint32_t node, uint64_t count)
+{
+    return add_count(t, node, count, 0, 0);
+}
+
 /* The node for frame F[0..flen) at DEPTH below *NODE (the stack's frames before it): while
  * *SAME, the previous stack's node at that depth when it has that name (last_nodes holds the
  * path of a stack added before, root first: matching names from the root on follow it),

@@ -81,6 +81,9 @@ uint32_t fs_tree_find_child(const fs_tree *t, uint32_t parent, const char *name,
  * (may be NULL). Checks 64-bit overflow of the stack's and the total's sums. */
 foldsvg_status fs_tree_add_frames(fs_tree *t, const fs_strref *frames, size_t n, uint64_t count,
                                   uint64_t before, int is_diff, uint32_t *leaf);
+/* COUNT more for the stack ending at NODE (a leaf fs_tree_add_frames gave), as adding its
+ * frames again would. FOLDSVG_E_OVERFLOW past 2^64 - 1 in all. */
+foldsvg_status fs_tree_add_count(fs_tree *t, uint32_t node, uint64_t count);
 /* The same for a folded path "a;b;c" (split on ';'); uses the sorted-input fast path. */
 foldsvg_status fs_tree_add_path(fs_tree *t, const char *path, size_t len, uint64_t count,
                                 uint64_t before, int is_diff, uint32_t *leaf);

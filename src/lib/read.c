@@ -47,6 +47,27 @@ static foldsvg_status add_frames(void *user, const fs_strref *frames, size_t n, 
     return st ? fs_stack_error(err, st, c->name, lineno) : FOLDSVG_OK;
 }
 
+/* add_frames, the leaf the token; and a stack so named once more (a profile's samples in
+ * order, which take turns between few stacks). */
+static foldsvg_status add_frames_token(void *user, const fs_strref *frames, size_t n,
+                                       uint64_t count, uint32_t *token, foldsvg_error *err)
+{
+    tree_in *c = user;
+    foldsvg_status st = fs_tree_add_frames(&c->p->tree, frames, n, count, 0, 0, token);
+    if (st == FOLDSVG_OK && c->o->stack.flamechart)
+        st = fs_order_log_add(&c->p->log, *token, count, 0, 0);
+    return st ? fs_stack_error(err, st, c->name, 0) : FOLDSVG_OK;
+}
+
+static foldsvg_status add_again(void *user, uint32_t token, uint64_t count, foldsvg_error *err)
+{
+    tree_in *c = user;
+    foldsvg_status st = fs_tree_add_count(&c->p->tree, token, count);
+    if (st == FOLDSVG_OK && c->o->stack.flamechart)
+        st = fs_order_log_add(&c->p->log, token, count, 0, 0);
+    return st ? fs_stack_error(err, st, c->name, 0) : FOLDSVG_OK;
+}
+
 static void on_count_name(void *user, const char *name)
 {
     tree_in *c = user;
@@ -186,6 +207,8 @@ foldsvg_status fs_profile_read_input(foldsvg_profile *p, fs_input *in, const fol
     fs_consumer to = {.user = &c,
                       .path = add_path,
                       .frames = add_frames,
+                      .frames_token = add_frames_token,
+                      .again = add_again,
                       .count_name = on_count_name,
                       .facts = on_facts,
                       .stats = on_stats,

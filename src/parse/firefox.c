@@ -345,10 +345,21 @@ static foldsvg_status emit_runs(ff_res *r, const ff_weighting *w, fs_sink *sink)
             return fs_error(r->err, FOLDSVG_E_PARSE, r->file,
                             "thread %zu samples row %llu: a weight below 0, which is not a count",
                             r->ti, (unsigned long long)a->first_row);
+        uint64_t count = (uint64_t)(upto - shown);
+        shown = upto;
+        /* a thread's runs take turns between few stacks: each is resolved once (the key, the
+         * thread and its stack row, the null stack's -1 as 0) */
+        int keyed = sink->again && a->key < (int64_t)1 << 40;
+        uint64_t key = (uint64_t)r->ti << 40 | (uint64_t)(a->key + 1);
+        int known = 0;
+        if (keyed)
+            FS_FORWARD_IF_ERROR(sink->again(sink, key, count, &known, r->err));
+        if (known)
+            continue;
         size_t n;
         FS_FORWARD_IF_ERROR(frames_of(r, a, &n));
-        FS_FORWARD_IF_ERROR(sink->stack(sink, r->frames, n, (uint64_t)(upto - shown), r->err));
-        shown = upto;
+        FS_FORWARD_IF_ERROR(keyed ? sink->keyed(sink, key, r->frames, n, count, r->err)
+                                  : sink->stack(sink, r->frames, n, count, r->err));
     }
     return FOLDSVG_OK;
 }

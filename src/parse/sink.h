@@ -107,6 +107,16 @@ struct fs_sink {
     foldsvg_status (*join)(fs_sink *self, fs_sink *part, uint64_t lines_before, int *joined,
                            foldsvg_error *err);
     void (*drop)(fs_sink *self, fs_sink *part);
+    /* For a reader that gives the same few stacks many times (a profile's samples in order,
+     * --flamechart) and can name each by a KEY (equal keys, equal frames, within one
+     * input): again() is stack() for a stack given before under KEY, which spares the
+     * reader resolving its frames and the sink handling them again. *KNOWN is clear when
+     * the sink cannot take it so (nothing was done): the reader then calls keyed(), which
+     * is stack() that the sink may remember under KEY. Both or neither are set. */
+    foldsvg_status (*again)(fs_sink *self, uint64_t key, uint64_t count, int *known,
+                            foldsvg_error *err);
+    foldsvg_status (*keyed)(fs_sink *self, uint64_t key, const fs_strref *frames, size_t n,
+                            uint64_t count, foldsvg_error *err);
 };
 
 #endif

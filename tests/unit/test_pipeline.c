@@ -60,6 +60,26 @@ static foldsvg_status on_frames(void *user, const fs_strref *f, size_t n, uint64
     return FOLDSVG_OK;
 }
 
+/* A consumer that names each stack by a token (its order of arrival) and takes it again by
+ * token (fs_consumer.frames_token, .again): what it gets, as on_frames writes it. */
+static foldsvg_status on_frames_token(void *user, const fs_strref *f, size_t n, uint64_t count,
+                                      uint32_t *token, foldsvg_error *err)
+{
+    rec *r = user;
+    *token = (uint32_t)r->frames + 100;
+    return on_frames(user, f, n, count, 0, 0, 0, err);
+}
+
+static foldsvg_status on_again(void *user, uint32_t token, uint64_t count, foldsvg_error *err)
+{
+    (void)err;
+    rec *r = user;
+    char s[64];
+    snprintf(s, sizeof s, "#%u %llu again\n", (unsigned)token, (unsigned long long)count);
+    put(r, s, strlen(s));
+    return FOLDSVG_OK;
+}
+
 /* Options from name/value pairs, through the option table. */
 static foldsvg_options *opts(const char *const *kv)
 {
@@ -459,6 +479,65 @@ START_TEST(a_part_goes_to_the_consumers_part)
 }
 END_TEST
 
+/* A reader's keys (fs_sink.again, .keyed): a stack given under a key is taken again by the
+ * consumer's token, sanitized and filtered once; one the filters drop is not remembered (its
+ * drops counted each time), nor is a zero count's; keys name stacks of one input only. */
+START_TEST(keyed_stacks_taken_again_by_token)
+{
+    static const char *const kv[] = {"exclude", "^drop$", NULL};
+    foldsvg_options *o = opts(kv);
+    rec r;
+    memset(&r, 0, sizeof r);
+    fs_consumer to = {.user = &r,
+                      .path = on_path,
+                      .frames = on_frames,
+                      .frames_token = on_frames_token,
+                      .again = on_again};
+    fs_pipeline *pl;
+    foldsvg_error err;
+    ck_assert_int_eq(fs_pipeline_new(&pl, &o->stack, &to, &err), FOLDSVG_OK);
+    fs_sink *s = fs_pipeline_begin(pl, "in");
+    ck_assert(s->again != NULL);
+    ck_assert(s->keyed != NULL);
+    fs_strref a[] = {{" main ", 6}, {"f", 1}}, d[] = {{"main", 4}, {"drop", 4}};
+    int known = 1;
+    ck_assert_int_eq(s->again(s, 7, 5, &known, &err), FOLDSVG_OK);
+    ck_assert_int_eq(known, 0);
+    ck_assert_int_eq(s->keyed(s, 7, a, 2, 5, &err), FOLDSVG_OK);
+    ck_assert_int_eq(s->again(s, 7, 3, &known, &err), FOLDSVG_OK);
+    ck_assert_int_eq(known, 1);
+    ck_assert_int_eq(s->again(s, 7, 0, &known, &err), FOLDSVG_OK); /* dropped: nothing to draw */
+    ck_assert_int_eq(known, 1);
+    ck_assert_int_eq(s->keyed(s, 9, d, 2, 4, &err), FOLDSVG_OK);
+    ck_assert_int_eq(s->again(s, 9, 4, &known, &err), FOLDSVG_OK);
+    ck_assert_int_eq(known, 0);
+    ck_assert_int_eq(s->keyed(s, 9, d, 2, 4, &err), FOLDSVG_OK);
+    ck_assert_int_eq(s->keyed(s, 8, a, 2, 0, &err), FOLDSVG_OK); /* a zero count: not kept */
+    ck_assert_int_eq(s->again(s, 8, 2, &known, &err), FOLDSVG_OK);
+    ck_assert_int_eq(known, 0);
+    ck_assert_str_eq(r.out, "main|f 5 frames\n#100 3 again\n");
+    const fs_drops *dr = fs_pipeline_drops(pl);
+    ck_assert_uint_eq(dr->n[FS_DROP_EXCLUDE], 2);
+    ck_assert_uint_eq(dr->n[FS_DROP_ZERO], 2);
+    /* another input: its keys are its own */
+    s = fs_pipeline_begin(pl, "in2");
+    ck_assert_int_eq(s->again(s, 7, 1, &known, &err), FOLDSVG_OK);
+    ck_assert_int_eq(known, 0);
+    ck_assert_int_eq(fs_pipeline_end(pl, &err), FOLDSVG_OK);
+    fs_pipeline_free(pl);
+    foldsvg_options_free(o);
+
+    /* a consumer without tokens: the reader is told to give frames each time */
+    rec q;
+    fs_pipeline *plain = make(o = opts(NULL), &q, 1);
+    s = fs_pipeline_begin(plain, "in");
+    ck_assert(s->again == NULL);
+    ck_assert(s->keyed == NULL);
+    fs_pipeline_free(plain);
+    foldsvg_options_free(o);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("pipeline");
@@ -473,6 +552,7 @@ int main(void)
     tcase_add_test(tc, two_pipelines_are_independent);
     tcase_add_test(tc, stack_stage_is_the_transforms);
     tcase_add_test(tc, strip_hex_before_the_filters);
+    tcase_add_test(tc, keyed_stacks_taken_again_by_token);
     suite_add_tcase(s, tc);
     return fs_test_run(s);
 }
