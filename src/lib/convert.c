@@ -268,7 +268,7 @@ static foldsvg_status run_pass(stream_ctx *c, fs_pipeline *pl, const char *const
                                                   : FS_HINT_SEMIS | FS_HINT_SHARED);
     for (size_t i = 0; st == FOLDSVG_OK && i < n && c->route == route; i++) {
         fs_input *in;
-        int teed = 0;
+        int teed = 0, holdable = 0; /* HOLDABLE: the profile can read on from IN */
         if (is_stdin(inputs[i]) && a->file.ok) {
             st = fs_stdin_file_rewind(&a->file, err);
             if (st == FOLDSVG_OK)
@@ -276,6 +276,10 @@ static foldsvg_status run_pass(stream_ctx *c, fs_pipeline *pl, const char *const
         } else if (is_stdin(inputs[i]) && a->spool) {
             rewind(a->spool);
             st = fs_input_open_stream(&in, a->spool, "<stdin>", err);
+        } else if (is_stdin(inputs[i]) && c->flamechart) {
+            /* a chart is read once (in any order, on this route or the profile's): no copy */
+            st = fs_input_open_stream(&in, stdin, "<stdin>", err);
+            holdable = 1;
         } else if (is_stdin(inputs[i])) {
             a->spool = fs_tmpfile();
             if (!a->spool) {
@@ -283,7 +287,7 @@ static foldsvg_status run_pass(stream_ctx *c, fs_pipeline *pl, const char *const
                 break;
             }
             st = fs_input_open_stream_tee(&in, stdin, "<stdin>", a->spool, err);
-            teed = 1;
+            teed = holdable = 1;
         } else {
             st = fs_input_open_file(&in, inputs[i], err);
         }
@@ -297,7 +301,7 @@ static foldsvg_status run_pass(stream_ctx *c, fs_pipeline *pl, const char *const
         st = fs_format_detect(in, &format, err);
         if (st == FOLDSVG_OK && !(format->flags & FS_FORMAT_PATHS)) {
             c->route = ROUTE_PROFILE;
-            if (teed) {
+            if (holdable) {
                 /* nothing of it was used yet: the profile reads on from here */
                 fs_input_untee(in);
                 a->held = in;
