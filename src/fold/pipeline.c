@@ -430,6 +430,7 @@ foldsvg_status fs_pipeline_new(fs_pipeline **out, const fs_stack_opts *o, const 
                          .threads = on_threads};
     pl->o = o;
     pl->to = *to;
+    fs_strmap_init(&pl->keys, FS_STRMAP_OWNED); /* before anything can fail: freed with PL */
     pl->use_base = o->base.n > 0 && !o->flamechart && !o->no_sort;
     foldsvg_status st = fs_filter_new(&pl->filter, o, err);
     if (st == FOLDSVG_OK && FS_GROW(pl->frames, pl->frames_cap, 64, 64) != FOLDSVG_OK)
@@ -438,7 +439,6 @@ foldsvg_status fs_pipeline_new(fs_pipeline **out, const fs_stack_opts *o, const 
         fs_pipeline_free(pl);
         return st;
     }
-    fs_strmap_init(&pl->keys, FS_STRMAP_OWNED);
     if (to->frames_token && to->again) {
         pl->sink.again = on_again;
         pl->sink.keyed = on_keyed;
