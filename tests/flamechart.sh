@@ -125,6 +125,20 @@ sed 's/<stdin>/IN/g' jp.svg.err >jp.svg.msg
 same "a profile from a pipe" jf.svg jp.svg
 if [ "$(cat jp.svg.rc)" = 0 ] && grep -q 'Flame Chart' jp.svg; then ok; else bad "profile chart: $(cat jp.svg.err)"; fi
 
+# standard input from a pipe with a profile after it: the profile reads both again, the pipe
+# from its copy; and before it
+printf 'a;b 5\nc 2\n' >mix.folded
+"$bin" --flamechart --hash mix.folded sp1.json -o mf.svg 2>mf.svg.err; echo $? >mf.svg.rc
+sed 's/mix\.folded/IN/g' mf.svg.err >mf.svg.msg
+cat mix.folded | "$bin" --flamechart --hash - sp1.json -o mp.svg 2>mp.svg.err; echo $? >mp.svg.rc
+sed 's/<stdin>/IN/g' mp.svg.err >mp.svg.msg
+same "a pipe, then a profile" mf.svg mp.svg
+"$bin" --flamechart --hash sp1.json mix.folded -o mg.svg 2>mg.svg.err; echo $? >mg.svg.rc
+sed 's/mix\.folded/IN/g' mg.svg.err >mg.svg.msg
+cat mix.folded | "$bin" --flamechart --hash sp1.json - -o mq.svg 2>mq.svg.err; echo $? >mq.svg.rc
+sed 's/<stdin>/IN/g' mq.svg.err >mq.svg.msg
+same "a profile, then a pipe" mg.svg mq.svg
+
 # the title says what it is
 if grep -q '>Flame Chart</text>' s.svg; then ok; else bad "no Flame Chart title"; fi
 

@@ -276,8 +276,9 @@ static foldsvg_status run_pass(stream_ctx *c, fs_pipeline *pl, const char *const
         } else if (is_stdin(inputs[i]) && a->spool) {
             rewind(a->spool);
             st = fs_input_open_stream(&in, a->spool, "<stdin>", err);
-        } else if (is_stdin(inputs[i]) && c->flamechart) {
-            /* a chart is read once (in any order, on this route or the profile's): no copy */
+        } else if (is_stdin(inputs[i]) && c->flamechart && i == n - 1) {
+            /* a chart is read once, on this route or the profile's, unless a later input is
+             * not folded text (the profile then reads them all again): last, it needs no copy */
             st = fs_input_open_stream(&in, stdin, "<stdin>", err);
             holdable = 1;
         } else if (is_stdin(inputs[i])) {
