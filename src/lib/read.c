@@ -25,26 +25,32 @@ typedef struct tree_in {
     char unit[64]; /* the count unit it named, if any */
 } tree_in;
 
+/* ST of a stack added to the tree (ending at LEAF), and for --flamechart its place in the
+ * order; an error names the line. */
+static foldsvg_status logged(tree_in *c, foldsvg_status st, uint32_t leaf, uint64_t count,
+                             uint64_t before, int is_diff, uint64_t lineno, foldsvg_error *err)
+{
+    if (st == FOLDSVG_OK && c->o->stack.flamechart)
+        st = fs_order_log_add(&c->p->log, leaf, count, before, is_diff);
+    return st ? fs_stack_error(err, st, c->name, lineno) : FOLDSVG_OK;
+}
+
 static foldsvg_status add_path(void *user, const fs_folded_line *l, foldsvg_error *err)
 {
     tree_in *c = user;
-    uint32_t leaf;
+    uint32_t leaf = FS_NONE;
     foldsvg_status st =
         fs_tree_add_path(&c->p->tree, l->stack, l->len, l->count, l->before, l->is_diff, &leaf);
-    if (st == FOLDSVG_OK && c->o->stack.flamechart)
-        st = fs_order_log_add(&c->p->log, leaf, l->count, l->before, l->is_diff);
-    return st ? fs_stack_error(err, st, c->name, l->lineno) : FOLDSVG_OK;
+    return logged(c, st, leaf, l->count, l->before, l->is_diff, l->lineno, err);
 }
 
 static foldsvg_status add_frames(void *user, const fs_strref *frames, size_t n, uint64_t count,
                                  uint64_t before, int is_diff, uint64_t lineno, foldsvg_error *err)
 {
     tree_in *c = user;
-    uint32_t leaf;
+    uint32_t leaf = FS_NONE;
     foldsvg_status st = fs_tree_add_frames(&c->p->tree, frames, n, count, before, is_diff, &leaf);
-    if (st == FOLDSVG_OK && c->o->stack.flamechart)
-        st = fs_order_log_add(&c->p->log, leaf, count, before, is_diff);
-    return st ? fs_stack_error(err, st, c->name, lineno) : FOLDSVG_OK;
+    return logged(c, st, leaf, count, before, is_diff, lineno, err);
 }
 
 /* add_frames, the leaf the token; and a stack so named once more (a profile's samples in
@@ -54,18 +60,13 @@ static foldsvg_status add_frames_token(void *user, const fs_strref *frames, size
 {
     tree_in *c = user;
     foldsvg_status st = fs_tree_add_frames(&c->p->tree, frames, n, count, 0, 0, token);
-    if (st == FOLDSVG_OK && c->o->stack.flamechart)
-        st = fs_order_log_add(&c->p->log, *token, count, 0, 0);
-    return st ? fs_stack_error(err, st, c->name, 0) : FOLDSVG_OK;
+    return logged(c, st, *token, count, 0, 0, 0, err);
 }
 
 static foldsvg_status add_again(void *user, uint32_t token, uint64_t count, foldsvg_error *err)
 {
     tree_in *c = user;
-    foldsvg_status st = fs_tree_add_count(&c->p->tree, token, count);
-    if (st == FOLDSVG_OK && c->o->stack.flamechart)
-        st = fs_order_log_add(&c->p->log, token, count, 0, 0);
-    return st ? fs_stack_error(err, st, c->name, 0) : FOLDSVG_OK;
+    return logged(c, fs_tree_add_count(&c->p->tree, token, count), token, count, 0, 0, 0, err);
 }
 
 static void on_count_name(void *user, const char *name)

@@ -349,7 +349,7 @@ static foldsvg_status emit_runs(ff_res *r, const ff_weighting *w, fs_sink *sink)
         shown = upto;
         /* a thread's runs take turns between few stacks: each is resolved once (the key, the
          * thread and its stack row, the null stack's -1 as 0) */
-        int keyed = sink->again && a->key < (int64_t)1 << 40;
+        int keyed = sink->again && a->key >= -1 && a->key < (int64_t)1 << 40;
         uint64_t key = (uint64_t)r->ti << 40 | (uint64_t)(a->key + 1);
         int known = 0;
         if (keyed)

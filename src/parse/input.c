@@ -160,6 +160,8 @@ static foldsvg_status make(fs_input **out, const char *name, fs_input **in, fold
 
 static foldsvg_status finish_open(fs_input **out, fs_input *in, foldsvg_error *err)
 {
+    if (in->file) /* a pipe: standard input, a stream given, a FIFO such as bash's <(command) */
+        fs_pipe_widen(fileno(in->file));
     foldsvg_status st = setup(in, err);
     if (st) {
         fs_input_close(in);
@@ -184,7 +186,6 @@ foldsvg_status fs_input_open_file(fs_input **out, const char *path, foldsvg_erro
         return fs_error(err, FOLDSVG_E_IO, path, "cannot open input: %s", strerror(e));
     }
     in->owns_file = 1;
-    fs_pipe_widen(fileno(in->file)); /* a named pipe, such as bash's <(command) */
     struct stat sb;
     if (fstat(fileno(in->file), &sb) == 0) {
         if (S_ISDIR(sb.st_mode)) {
@@ -207,7 +208,6 @@ foldsvg_status fs_input_open_stream(fs_input **out, FILE *f, const char *name, f
     if (st)
         return st;
     in->file = f;
-    fs_pipe_widen(fileno(f));
     return finish_open(out, in, err);
 }
 
@@ -219,7 +219,6 @@ foldsvg_status fs_input_open_stream_tee(fs_input **out, FILE *f, const char *nam
     if (st)
         return st;
     in->file = f;
-    fs_pipe_widen(fileno(f));
     in->tee = tee;
     return finish_open(out, in, err);
 }
