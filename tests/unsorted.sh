@@ -113,6 +113,34 @@ head -n 1500 shuffled.folded >part1.folded; tail -n +1501 shuffled.folded >part2
 run two-inputs "$bin" -q --hash --sort-buffer 16K part1.folded part2.folded -o two.svg
 same two-inputs sorted.svg two.svg
 
+# Stacks over a few short names that are prefixes of one another (and empty ones), so that
+# neighbours differ inside a name, at a ';', at a name's end or where one stack ends: the
+# sorter's output cuts each stack too narrow to draw one byte past where it differs from
+# both neighbours, and the streaming merge must draw what it draws from the whole stacks
+python3 - <<'PY'
+import random
+r = random.Random(23)
+names = ["a", "ab", "abc", "b", "ba", "", "a b", "\x01", "c"]
+tot = {}
+lines = []
+for i in range(6000):
+    depth = r.randrange(1, 9)
+    s = ";".join(r.choice(names) for _ in range(depth))
+    c = r.choice([1, 1, 1, 2, 3, 5, 40, 400])
+    lines.append("%s %d" % (s, c))
+    tot[s.encode()] = tot.get(s.encode(), 0) + c
+r.shuffle(lines)
+open("edges.folded", "w").write("\n".join(lines) + "\n")
+with open("edges-sorted.folded", "wb") as f:
+    for s in sorted(tot):
+        f.write(s + b" " + str(tot[s]).encode() + b"\n")
+PY
+for mw in 0.1 0.7 3 0; do
+    run "edges-sorted-$mw" "$bin" -q --hash --minwidth "$mw" edges-sorted.folded -o "edges-$mw.svg"
+    run "edges-spilled-$mw" "$bin" -q --hash --minwidth "$mw" --sort-buffer 4K edges.folded -o "edges-spilled-$mw.svg"
+    same "edges-$mw" "edges-$mw.svg" "edges-spilled-$mw.svg"
+done
+
 run diff-sorted "$bin" -q --hash diff-sorted.folded -o dsorted.svg
 run diff-spilled "$bin" -q --hash --sort-buffer 8K diff-shuffled.folded -o dspilled.svg
 same differential dsorted.svg dspilled.svg

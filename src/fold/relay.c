@@ -23,7 +23,8 @@ enum { NBATCH = 4, BATCH = 1 << 20 };
 typedef struct record {
     uint64_t count, before;
     size_t from, len, shared, nsemis; /* the stack's bytes from FROM on, then its ';' */
-    int is_diff, has_semis;
+    size_t next_shared;
+    int is_diff, has_semis, cut;
 } record;
 
 typedef struct batch {
@@ -91,11 +92,12 @@ static foldsvg_status publish(fs_relay *r)
     return st;
 }
 
-/* The stack's bytes from FROM on (TAIL); when split, FROM is where it first differs from the
- * stack before (fs_tail_fn), else 0. */
-static foldsvg_status put(fs_relay *r, const char *tail, size_t from, size_t len, size_t shared,
-                          uint64_t count, uint64_t before, int is_diff)
+/* IT's bytes from FROM on; when split, FROM is where it first differs from the stack before
+ * (fs_tail_fn), else 0. */
+static foldsvg_status put(fs_relay *r, const fs_relay_item *it)
 {
+    const char *tail = it->stack;
+    size_t from = it->from, len = it->len;
     batch *b = &r->fill;
     size_t nsemis = 0;
     /* the positions are uint32_t: past that the consumer finds them */
@@ -121,7 +123,8 @@ static foldsvg_status put(fs_relay *r, const char *tail, size_t from, size_t len
         FS_FORWARD_IF_ERROR(fs_resize(&b->data, cap, 1));
         b->cap = cap;
     }
-    record h = {count, before, from, len, shared, nsemis, is_diff, has_semis};
+    record h = {it->count, it->before,      from,        len,       it->shared,
+                nsemis,    it->next_shared, it->is_diff, has_semis, it->cut};
     memcpy(b->data + b->len, &h, sizeof h);
     if (bytes)
         memcpy(b->data + b->len + sizeof h, tail, bytes);
@@ -134,13 +137,13 @@ static foldsvg_status put(fs_relay *r, const char *tail, size_t from, size_t len
 static foldsvg_status emit(void *user, const char *stack, size_t len, size_t shared, uint64_t count,
                            uint64_t before, int is_diff)
 {
-    return put(user, stack, 0, len, shared, count, before, is_diff);
+    fs_relay_item it = {stack, 0, len, shared, count, before, is_diff, NULL, 0, SIZE_MAX, 0};
+    return put(user, &it);
 }
 
-static foldsvg_status emit_tail(void *user, const char *tail, size_t from, size_t len,
-                                size_t shared, uint64_t count, uint64_t before, int is_diff)
+static foldsvg_status emit_tail(void *user, const fs_relay_item *it)
 {
-    return put(user, tail, from, len, shared, count, before, is_diff);
+    return put(user, it);
 }
 
 static foldsvg_status run_producer(fs_relay *r)
@@ -244,7 +247,9 @@ foldsvg_status fs_relay_next(fs_relay *r, fs_relay_item *it, int *done)
                     h.before,
                     h.is_diff,
                     h.has_semis ? (const uint32_t *)(const void *)(stack + padded(bytes)) : NULL,
-                    h.nsemis};
+                    h.nsemis,
+                    h.next_shared,
+                    h.cut};
                 r->at += sizeof h + padded(bytes) + padded(h.nsemis * sizeof(uint32_t));
                 return FOLDSVG_OK;
             }
@@ -294,14 +299,6 @@ foldsvg_status fs_relay_end(fs_relay *r)
     return relay_end(r, FS_STOP);
 }
 
-foldsvg_status fs_relay_items_emit(void *user, const char *tail, size_t from, size_t len,
-                                   size_t shared, uint64_t count, uint64_t before, int is_diff)
-{
-    const fs_relay_items *d = user;
-    fs_relay_item it = {tail, from, len, shared, count, before, is_diff, NULL, 0};
-    return d->fn(d->user, &it);
-}
-
 /* PRODUCE's stacks to FN, or PRODUCE_TAIL's to IFN (with their ';' found on the producer's
  * thread when it has time). */
 static foldsvg_status relay_run(fs_relay_producer produce, fs_relay_tail_producer produce_tail,
@@ -312,10 +309,8 @@ static foldsvg_status relay_run(fs_relay_producer produce, fs_relay_tail_produce
     foldsvg_status st = relay_start(&r, produce, produce_tail, produce_user, 0);
     if (st && fn)
         return produce(produce_user, fn, fn_user);
-    if (st) {
-        fs_relay_items d = {ifn, fn_user};
-        return produce_tail(produce_user, fs_relay_items_emit, &d);
-    }
+    if (st)
+        return produce_tail(produce_user, ifn, fn_user);
     for (;;) {
         fs_relay_item it;
         int done;

@@ -42,24 +42,20 @@ typedef struct fs_relay_item {
      * SIZE_MAX), in order, as fs_stream_add_split takes them; else NULL */
     const uint32_t *semis;
     size_t nsemis;
+    /* the next stack's SHARED (where it first differs from this one), SIZE_MAX when not
+     * known; CUT: LEN is not the stack's length but NEXT_SHARED + 1 (or FROM + 1, when
+     * more), its bytes after left out (fs_sorter_finish_split's CUT_BELOW) */
+    size_t next_shared;
+    int cut;
 } fs_relay_item;
 
 typedef foldsvg_status (*fs_relay_item_fn)(void *user, const fs_relay_item *it);
 
-/* An fs_sorted_fn's stack given by its bytes from FROM on (TAIL, LEN - FROM of them): FROM is
- * SHARED (0 when SHARED is SIZE_MAX), and the bytes before are the stack before's. */
-typedef foldsvg_status (*fs_tail_fn)(void *user, const char *tail, size_t from, size_t len,
-                                     size_t shared, uint64_t count, uint64_t before, int is_diff);
+/* A stack given by its bytes from FROM on (IT->stack, IT->len - IT->from of them): FROM is
+ * SHARED (0 when SHARED is SIZE_MAX), and the bytes before are the stack before's. SEMIS is
+ * NULL. */
+typedef fs_relay_item_fn fs_tail_fn;
 typedef foldsvg_status (*fs_relay_tail_producer)(void *user, fs_tail_fn emit, void *emit_user);
-
-/* An fs_tail_fn that passes each stack on to an item consumer (USER: an fs_relay_items) as
- * fs_relay_run_split does, SEMIS NULL: for a producer run on the consumer's thread. */
-typedef struct fs_relay_items {
-    fs_relay_item_fn fn;
-    void *user;
-} fs_relay_items;
-foldsvg_status fs_relay_items_emit(void *user, const char *tail, size_t from, size_t len,
-                                   size_t shared, uint64_t count, uint64_t before, int is_diff);
 
 /* fs_relay_run whose second thread may also find the ';' of each stack past the bytes it
  * shares with the one before (the consumer's merge splits stacks into frames there, and

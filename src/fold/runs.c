@@ -223,6 +223,24 @@ static foldsvg_status get_varint(fs_run_reader *r, uint64_t *v)
     return FOLDSVG_E_IO;
 }
 
+int fs_run_peek_shared(const fs_run_reader *r, uint64_t *shared)
+{
+    if (r->at == r->len && r->pos == r->end) {
+        *shared = 0;
+        return 1;
+    }
+    uint64_t x = 0;
+    for (size_t i = r->at, shift = 0; i < r->len && shift < 64; i++, shift += 7) {
+        unsigned char b = r->data[i];
+        x |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80)) {
+            *shared = x;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 foldsvg_status fs_run_reader_whole(fs_run_reader *r)
 {
     if (r->rest_len && fs_buf_append(&r->stack, r->rest, r->rest_len) != 0)

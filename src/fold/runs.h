@@ -73,6 +73,9 @@ void fs_run_reader_free(fs_run_reader *r);
  * shares with the next record are copied into STACK (most of a run's bytes are read in
  * place, where they were mapped). */
 foldsvg_status fs_run_next(fs_run_reader *r, int *done);
+/* Whether the bytes the next record shares with the current one are in view without
+ * reading further: then *SHARED (0 at the run's end, where there is none). */
+int fs_run_peek_shared(const fs_run_reader *r, uint64_t *shared);
 /* The current stack all in r->stack (REST appended). FOLDSVG_E_NOMEM. */
 foldsvg_status fs_run_reader_whole(fs_run_reader *r);
 

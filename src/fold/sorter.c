@@ -516,26 +516,70 @@ static int y_wins(const source *x, size_t hx, const source *y, size_t hy, size_t
 }
 
 /* Where a merge's stacks go: FN takes each whole, or TFN its bytes past those it shares with
- * the stack before (which most of a run's stacks have in place: no copy is made). */
+ * the stack before (which most of a run's stacks have in place: no copy is made), with what
+ * the next one shares with it, and cut short below a count of CUT_BELOW
+ * (fs_sorter_finish_split). */
 typedef struct sink {
     fs_sorted_fn fn;
     fs_tail_fn tfn;
     void *user;
+    uint64_t cut_below;
 } sink;
 
-static foldsvg_status put_out(const sink *out, source *top, size_t shared)
+static foldsvg_status put_out(const sink *out, source *top, size_t shared, size_t next_shared)
 {
     if (out->tfn) {
         size_t from = shared == SIZE_MAX ? 0 : shared < top->len ? shared : top->len;
+        size_t len = top->len;
+        /* its bytes past where it differs from both neighbours, and one more, are its frames
+         * alone: as wide as its count, too narrow to draw below CUT_BELOW */
+        if (next_shared != SIZE_MAX && top->count < out->cut_below && !top->is_diff) {
+            size_t keep = (next_shared > from ? next_shared : from) + 1;
+            if (keep < len)
+                len = keep;
+        }
         /* the bytes a run's stack shares with the last output are at least those it shares
          * with the stack before it in the run, which sorts no later: all but those are REST */
-        if (from < top->pre_len && top->pre_len < top->len)
+        if (from < top->pre_len && top->pre_len < len)
             FS_FORWARD_IF_ERROR(whole(top));
-        return out->tfn(out->user, byte_at(top, from), from, top->len, shared, top->count,
-                        top->before, top->is_diff);
+        fs_relay_item it = {byte_at(top, from), from, len, shared,      top->count,    top->before,
+                            top->is_diff,       NULL, 0,   next_shared, len < top->len};
+        return out->tfn(out->user, &it);
     }
     FS_FORWARD_IF_ERROR(whole(top));
     return out->fn(out->user, top->pre, top->len, shared, top->count, top->before, top->is_diff);
+}
+
+/* The bytes SRC's next stack shares with its current one (0 when it has none), or SIZE_MAX
+ * when that is not in view. */
+static size_t successor_share(const source *src)
+{
+    if (src->c) {
+        if (src->at == src->n)
+            return 0;
+        uint32_t e = src->c->order[src->at];
+        const char *next = fs_strmap_key(&src->c->map, e);
+        size_t len = fs_strmap_key_len(&src->c->map, e);
+        return fs_mismatch(next, src->pre, len < src->len ? len : src->len);
+    }
+    uint64_t v;
+    int known = fs_run_peek_shared(&src->r, &v);
+    return known && v <= SIZE_MAX ? (size_t)v : SIZE_MAX;
+}
+
+/* Where the stack after the winner's will first differ from it (the next winner sorts
+ * nearest it, so shares the most with it): the most that the losers on the winner's path,
+ * each the least of its subtree, share with it, or that its own successor does. */
+static size_t next_share(const source *src, size_t k, size_t win, const size_t *loser,
+                         const size_t *lcp)
+{
+    size_t best = successor_share(&src[win]);
+    if (best == SIZE_MAX)
+        return SIZE_MAX;
+    for (size_t node = (k + win) / 2; k > 1 && node >= 1; node /= 2)
+        if (!src[loser[node]].done && lcp[node] > best)
+            best = lcp[node];
+    return best;
 }
 
 /* Merges runs [FIRST, FIRST + NRUN) and the sorted chunks MEM[0..nmem), passing each stack
@@ -586,7 +630,8 @@ static foldsvg_status merge(fs_sorter *s, size_t first, size_t nrun, chunk *cons
     }
     while (st == FOLDSVG_OK && k > 0 && !src[win].done) {
         source *top = &src[win];
-        st = put_out(out, top, shared);
+        size_t next_shared = out->tfn ? next_share(src, k, win, loser, lcp) : SIZE_MAX;
+        st = put_out(out, top, shared, next_shared);
         if (st == FOLDSVG_OK)
             st = advance(top);
         /* the winner's successor plays its way up the winner's path */
@@ -623,6 +668,7 @@ typedef struct final_merge {
     size_t first;
     chunk *mem[2];
     size_t nmem;
+    uint64_t cut_below;
 } final_merge;
 
 static foldsvg_status final_to(final_merge *m, const sink *out)
@@ -632,16 +678,18 @@ static foldsvg_status final_to(final_merge *m, const sink *out)
 
 static foldsvg_status produce_final(void *user, fs_sorted_fn emit, void *emit_user)
 {
-    return final_to(user, &(sink){emit, NULL, emit_user});
+    return final_to(user, &(sink){emit, NULL, emit_user, 0});
 }
 
 static foldsvg_status produce_final_tails(void *user, fs_tail_fn emit, void *emit_user)
 {
-    return final_to(user, &(sink){NULL, emit, emit_user});
+    final_merge *m = user;
+    return final_to(m, &(sink){NULL, emit, emit_user, m->cut_below});
 }
 
 /* FN or IFN takes the stacks (IFN: with their ';' when a thread merges). */
-static foldsvg_status finish(fs_sorter *s, fs_sorted_fn fn, fs_relay_item_fn ifn, void *user)
+static foldsvg_status finish(fs_sorter *s, fs_sorted_fn fn, fs_relay_item_fn ifn, void *user,
+                             uint64_t cut_below)
 {
     atomic_store_explicit(&s->stop_writing, 1, memory_order_relaxed);
     /* the last chunk sorts while the worker finishes the one before */
@@ -649,7 +697,7 @@ static foldsvg_status finish(fs_sorter *s, fs_sorted_fn fn, fs_relay_item_fn ifn
     foldsvg_status wst = wait_idle(s);
     if (st == FOLDSVG_OK)
         st = wst;
-    final_merge m = {s, 0, {NULL, NULL}, 0};
+    final_merge m = {s, 0, {NULL, NULL}, 0, cut_below};
     chunk *other = s->cur == &s->chunks[0] ? &s->chunks[1] : &s->chunks[0];
     if (other->order)
         m.mem[m.nmem++] = other;
@@ -665,7 +713,7 @@ static foldsvg_status finish(fs_sorter *s, fs_sorted_fn fn, fs_relay_item_fn ifn
             take = s->fanin;
         fs_run r;
         fs_run_begin(&s->file, &r);
-        st = merge(s, m.first, take, NULL, 0, &(sink){put_run, NULL, &s->file});
+        st = merge(s, m.first, take, NULL, 0, &(sink){put_run, NULL, &s->file, 0});
         if (st == FOLDSVG_OK)
             st = fs_run_end(&s->file, &r);
         if (st == FOLDSVG_OK)
@@ -678,7 +726,7 @@ static foldsvg_status finish(fs_sorter *s, fs_sorted_fn fn, fs_relay_item_fn ifn
     else if (st == FOLDSVG_OK && fn)
         st = produce_final(&m, fn, user);
     else if (st == FOLDSVG_OK)
-        st = produce_final_tails(&m, fs_relay_items_emit, &(fs_relay_items){ifn, user});
+        st = produce_final_tails(&m, ifn, user);
     if (s->have_worker) { /* spent: its memory and file go on the worker's thread */
         pthread_mutex_lock(&s->mu);
         s->retire = 1;
@@ -690,12 +738,13 @@ static foldsvg_status finish(fs_sorter *s, fs_sorted_fn fn, fs_relay_item_fn ifn
 
 foldsvg_status fs_sorter_finish(fs_sorter *s, fs_sorted_fn fn, void *user)
 {
-    return finish(s, fn, NULL, user);
+    return finish(s, fn, NULL, user, 0);
 }
 
-foldsvg_status fs_sorter_finish_split(fs_sorter *s, fs_relay_item_fn fn, void *user)
+foldsvg_status fs_sorter_finish_split(fs_sorter *s, uint64_t cut_below, fs_relay_item_fn fn,
+                                      void *user)
 {
-    return finish(s, NULL, fn, user);
+    return finish(s, NULL, fn, user, cut_below);
 }
 
 size_t fs_sorter_budget(const fs_sorter *s)

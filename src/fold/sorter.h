@@ -37,8 +37,13 @@ foldsvg_status fs_sorter_finish(fs_sorter *s, fs_sorted_fn fn, void *user);
  * (fs_relay_item.from: the merge reads most of them where they lie, in place), with the
  * positions of its ';' from there on when a second thread merges the runs and has time for
  * it (fs_relay_run_split); SEMIS is NULL for the others, and for all when the merge runs on
- * FN's thread (nothing was spilled). */
-foldsvg_status fs_sorter_finish_split(fs_sorter *s, fs_relay_item_fn fn, void *user);
+ * FN's thread (nothing was spilled). Each comes with what the next one shares with it
+ * (NEXT_SHARED, where known), and one whose count is below CUT_BELOW (0: none), not
+ * differential, is cut one byte past both shares (CUT): its frames past there are its own,
+ * as wide as its count (fs_stream_next_shares), and most stacks of a large input have
+ * hundreds of such bytes that no one draws. */
+foldsvg_status fs_sorter_finish_split(fs_sorter *s, uint64_t cut_below, fs_relay_item_fn fn,
+                                      void *user);
 
 /* A chunk's budget in bytes (the default's when 0 was asked for). */
 size_t fs_sorter_budget(const fs_sorter *s);

@@ -17,6 +17,7 @@ foldsvg_status fs_stream_init(fs_stream *s, double minwidth)
     memset(s, 0, sizeof s[0]);
     s->minwidth = minwidth;
     s->compact_at = FS_COMPACT_MIN;
+    s->next_shared = SIZE_MAX;
     return fs_tree_init(&s->names);
 }
 
@@ -167,11 +168,36 @@ foldsvg_status fs_stream_add_split(fs_stream *s, const char *stack, size_t len,
                               out_of_order);
 }
 
+void fs_stream_next_shares(fs_stream *s, size_t next_shared, int cut)
+{
+    s->next_shared = next_shared;
+    s->next_cut = cut;
+}
+
+uint64_t fs_stream_cut_below(const fs_stream *s)
+{
+    if (!s->final_total || s->defer || s->any_order)
+        return 0;
+    double limit = fs_prune_limit(s->minwidth, s->final_total);
+    if (!(limit > 0))
+        return 0;
+    if (limit >= 18446744073709549568.0) /* the largest double below 2^64 */
+        return UINT64_MAX;
+    uint64_t c = (uint64_t)limit; /* no more than LIMIT: the least count not pruned is C or C+1 */
+    while (fs_pruned(c, limit))
+        c++;
+    return c;
+}
+
 foldsvg_status fs_stream_add_from(fs_stream *s, const char *bytes, size_t from, size_t len,
                                   const uint32_t *semis, size_t nsemis, size_t shared,
                                   uint64_t count, uint64_t before, int is_diff, int *out_of_order)
 {
     *out_of_order = 0;
+    size_t next_shared = s->next_shared;
+    int cut = s->next_cut;
+    s->next_shared = SIZE_MAX;
+    s->next_cut = 0;
     /* the stack's bytes from where it first differs from PREV (AT) on; the bytes before are
      * PREV's, and once PREV is the new stack its ';' are looked for there */
     const char *tail = bytes;
@@ -249,15 +275,27 @@ foldsvg_status fs_stream_add_from(fs_stream *s, const char *bytes, size_t from, 
     size_t k = same - 1;
     if (pos > len)
         goto opened;
+    /* A new frame that ends past NEXT_SHARED closes at the next stack: it is as wide as
+     * COUNT, and so are those below it. Too narrow for the limit at this total, it is too
+     * narrow at any later one (prune.h): it and those below are left unopened. */
+    size_t own_from = SIZE_MAX;
+    if (next_shared < len && !is_diff && !s->defer && !s->any_order && prunable(s, count)) {
+        own_from = next_shared;
+        if (own_from < pos) /* every new frame ends past it */
+            goto opened;
+    } else if (cut) {
+        return FOLDSVG_E_ARG; /* a stack cut short whose own frames would count */
+    }
     if (semis && shared != SIZE_MAX) {
         /* the caller's list starts at the shared bytes, which lie after the kept frames'
          * separators: at most one of it (a kept leaf's, at the first difference) is before POS */
         k = 0;
         while (k < nsemis && semis[k] < pos)
             k++;
-    } else if (!semis) { /* found here, after them */
+    } else if (!semis) { /* found here, after them (past OWN_FROM, one is enough) */
+        size_t upto = own_from < len ? own_from + 1 : len;
         s->nscan = 0;
-        if (fs_byte_positions_add((s->prev.data ? s->prev.data : "") + pos, len - pos, ';',
+        if (fs_byte_positions_add((s->prev.data ? s->prev.data : "") + pos, upto - pos, ';',
                                   (uint32_t)pos, &s->scan, &s->scan_cap, &s->nscan) != FOLDSVG_OK)
             return FOLDSVG_E_NOMEM;
         semis = s->scan;
@@ -267,6 +305,8 @@ foldsvg_status fs_stream_add_from(fs_stream *s, const char *bytes, size_t from, 
     for (;;) {
         int semi = k < nsemis;
         size_t flen = semi ? semis[k++] - pos : len - pos;
+        if (pos + flen > own_from)
+            break;
         if (d == s->open_cap && FS_GROW(s->open, s->open_cap, d + 1, 64) != FOLDSVG_OK)
             return FOLDSVG_E_NOMEM;
         s->open[d++] = (fs_stream_open){pos, flen, s->t, 0, is_diff, SIZE_MAX};

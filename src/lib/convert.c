@@ -197,6 +197,7 @@ static foldsvg_status on_sorted(void *user, const fs_relay_item *it)
 {
     stream_ctx *c = user;
     int out_of_order;
+    fs_stream_next_shares(&c->s, it->next_shared, it->cut);
     foldsvg_status st =
         fs_stream_add_from(&c->s, it->stack, it->from, it->len, it->semis, it->nsemis, it->shared,
                            it->count, it->before, it->is_diff, &out_of_order);
@@ -357,7 +358,7 @@ static foldsvg_status sort_into_stream(stream_ctx *c, foldsvg_error *err)
     if (fs_stream_init(&c->s, c->o->svg.minwidth) != FOLDSVG_OK)
         return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
     c->s.final_total = c->total; /* the sum of every line read */
-    foldsvg_status st = fs_sorter_finish_split(c->sorter, on_sorted, c);
+    foldsvg_status st = fs_sorter_finish_split(c->sorter, fs_stream_cut_below(&c->s), on_sorted, c);
     if (st == FOLDSVG_E_IO) {
         c->route = ROUTE_PROFILE;
         return FOLDSVG_OK;

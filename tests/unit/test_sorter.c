@@ -469,7 +469,7 @@ static size_t check_sorter_split(unsigned seed, size_t nlines, size_t budget, un
         used[k] = 1;
     }
     agg a = {0};
-    ck_assert_int_eq(split ? fs_sorter_finish_split(so, collect_item, &a)
+    ck_assert_int_eq(split ? fs_sorter_finish_split(so, 0, collect_item, &a)
                            : fs_sorter_finish(so, collect, &a),
                      FOLDSVG_OK);
     size_t runs = fs_sorter_runs(so);
@@ -560,6 +560,150 @@ START_TEST(sorter_split_gives_separators)
     ck_assert_uint_eq(check_sorter_split(8, 3000, 0, 0, 1), 0);
     ck_assert_uint_gt(check_sorter_split(9, 5000, 4096, 0, 1), 2);
     ck_assert_uint_gt(check_sorter_split(10, 5000, 1024, 2, 1), 8);
+}
+END_TEST
+
+/* fs_sorter_finish_split's items with a cut: each as handed over (its first FROM bytes the
+ * item's before, as handed over too). */
+typedef struct cut_items {
+    char **s;
+    size_t *len, *from, *shared, *next_shared;
+    uint64_t *count;
+    int *cut, *diff;
+    size_t n, cap;
+} cut_items;
+
+static foldsvg_status collect_cut(void *user, const fs_relay_item *it)
+{
+    cut_items *c = user;
+    if (c->n == c->cap) {
+        c->cap = c->cap ? 2 * c->cap : 1024;
+        c->s = realloc(c->s, c->cap * sizeof *c->s);
+        c->len = realloc(c->len, c->cap * sizeof *c->len);
+        c->from = realloc(c->from, c->cap * sizeof *c->from);
+        c->shared = realloc(c->shared, c->cap * sizeof *c->shared);
+        c->next_shared = realloc(c->next_shared, c->cap * sizeof *c->next_shared);
+        c->count = realloc(c->count, c->cap * sizeof *c->count);
+        c->cut = realloc(c->cut, c->cap * sizeof *c->cut);
+        c->diff = realloc(c->diff, c->cap * sizeof *c->diff);
+    }
+    size_t i = c->n++;
+    ck_assert(i > 0 || it->from == 0);
+    ck_assert(i == 0 || it->from <= c->len[i - 1]);
+    c->s[i] = malloc(it->len + 1);
+    if (it->from)
+        memcpy(c->s[i], c->s[i - 1], it->from);
+    memcpy(c->s[i] + it->from, it->stack, it->len - it->from);
+    c->len[i] = it->len;
+    c->from[i] = it->from;
+    c->shared[i] = it->shared;
+    c->next_shared[i] = it->next_shared;
+    c->count[i] = it->count;
+    c->cut[i] = it->cut;
+    c->diff[i] = it->is_diff;
+    return FOLDSVG_OK;
+}
+
+/* The sorter's output with CUT_BELOW: a stack of a smaller count, not differential, comes
+ * only up to one byte past where it differs from both neighbours, and says so; every other
+ * comes whole; each says what the next shares with it; and all of them, summed, are still
+ * the model's stacks and counts. Returns the cut items. */
+static size_t check_cuts(unsigned seed, size_t nlines, size_t budget, unsigned fanin)
+{
+    enum { CUT_BELOW = 500 };
+    rng_state = seed;
+    uint32_t *lens;
+    size_t ndistinct = nlines / 3 + 1;
+    char **s = random_strings(ndistinct, &lens, 60);
+    uint64_t *count = calloc(ndistinct, sizeof *count);
+    int *diff = calloc(ndistinct, sizeof *diff), *used = calloc(ndistinct, sizeof *used);
+    fs_sorter *so;
+    ck_assert_int_eq(fs_sorter_new(&so, budget, fanin), FOLDSVG_OK);
+    for (size_t i = 0; i < nlines; i++) {
+        size_t k = rnd((unsigned)ndistinct);
+        uint64_t cnt = rnd(1000);
+        int d = rnd(8) == 0;
+        ck_assert_int_eq(fs_sorter_add(so, s[k], lens[k], cnt, 1, d), FOLDSVG_OK);
+        count[k] += cnt;
+        diff[k] |= d;
+        used[k] = 1;
+    }
+    cut_items c = {0};
+    ck_assert_int_eq(fs_sorter_finish_split(so, CUT_BELOW, collect_cut, &c), FOLDSVG_OK);
+    fs_sorter_free(so);
+    uint32_t *order = malloc(ndistinct * sizeof *order);
+    ck_assert_int_eq(fs_strsort((const char *const *)s, lens, order, ndistinct), FOLDSVG_OK);
+    /* the model's stacks in order, equal ones once */
+    size_t nm = 0;
+    for (size_t i = 0; i < ndistinct; i++) {
+        uint32_t k = order[i];
+        if (!used[k])
+            continue;
+        if (nm > 0 && lens[order[nm - 1]] == lens[k] &&
+            memcmp(s[order[nm - 1]], s[k], lens[k]) == 0) {
+            count[order[nm - 1]] += count[k];
+            diff[order[nm - 1]] |= diff[k];
+            continue;
+        }
+        order[nm++] = k;
+    }
+    size_t j = 0, cuts = 0, known = 0;
+    uint64_t sum = 0;
+    for (size_t i = 0; i < c.n; i++) {
+        if (i + 1 < c.n && c.next_shared[i] != SIZE_MAX) {
+            ck_assert_uint_eq(c.next_shared[i], c.shared[i + 1]);
+            known++;
+        }
+        /* the item is the model's stack J, or, cut, a proper prefix of it; else J is done */
+        for (;;) {
+            ck_assert_uint_lt(j, nm);
+            size_t ml = lens[order[j]];
+            int match = c.cut[i] ? c.len[i] < ml && memcmp(c.s[i], s[order[j]], c.len[i]) == 0
+                                 : c.len[i] == ml && memcmp(c.s[i], s[order[j]], ml) == 0;
+            if (match)
+                break;
+            ck_assert_uint_eq(sum, count[order[j]]);
+            sum = 0;
+            j++;
+        }
+        sum += c.count[i];
+        size_t ml = lens[order[j]];
+        size_t keep = (c.next_shared[i] > c.from[i] ? c.next_shared[i] : c.from[i]) + 1;
+        int want_cut =
+            c.next_shared[i] != SIZE_MAX && c.count[i] < CUT_BELOW && !c.diff[i] && keep < ml;
+        ck_assert_int_eq(c.cut[i], want_cut);
+        if (c.cut[i]) {
+            ck_assert_uint_eq(c.len[i], keep);
+            cuts++;
+        }
+        free(c.s[i]);
+    }
+    ck_assert_uint_eq(j, nm ? nm - 1 : 0);
+    if (nm)
+        ck_assert_uint_eq(sum, count[order[j]]);
+    ck_assert_uint_ge(2 * known + 2, c.n); /* all but a few (the last, a window's end) */
+    free(c.s);
+    free(c.len);
+    free(c.from);
+    free(c.shared);
+    free(c.next_shared);
+    free(c.count);
+    free(c.cut);
+    free(c.diff);
+    free(order);
+    free(count);
+    free(diff);
+    free(used);
+    free_strings(s, lens, ndistinct);
+    return cuts;
+}
+
+START_TEST(sorter_cuts_stacks_of_small_counts)
+{
+    ck_assert_uint_gt(check_cuts(21, 3000, 0, 0), 20);    /* in memory, on this thread */
+    ck_assert_uint_gt(check_cuts(22, 5000, 4096, 0), 20); /* runs, merged on a thread */
+    ck_assert_uint_gt(check_cuts(23, 5000, 1024, 2), 20); /* in rounds first */
+    ck_assert_uint_eq(check_cuts(24, 1, 0, 0), 0);
 }
 END_TEST
 
@@ -756,7 +900,8 @@ static foldsvg_status produce_split(void *user, fs_tail_fn emit, void *emit_user
             shared = fs_mismatch(split_stacks[i], split_stacks[i - 1], len < plen ? len : plen);
         }
         size_t from = shared == SIZE_MAX ? 0 : shared;
-        st = emit(emit_user, split_stacks[i] + from, from, len, shared, i + 1, 0, 0);
+        fs_relay_item it = {split_stacks[i] + from, from, len, shared, i + 1, 0, 0, NULL, 0, i, 0};
+        st = emit(emit_user, &it);
     }
     return st;
 }
@@ -770,6 +915,8 @@ static foldsvg_status consume_split(void *user, const fs_relay_item *it)
     size_t i = (*seen)++;
     ck_assert_uint_eq(it->count, i + 1);
     ck_assert_uint_eq(it->len, strlen(split_stacks[i]));
+    ck_assert_uint_eq(it->next_shared, i); /* what the producer said, passed on */
+    ck_assert_int_eq(it->cut, 0);
     /* only the bytes past those shared with the stack before: none of the repeat, ";d" after
      * "a;b;c" */
     static const size_t from[] = {0, 5, 5, 3, 0, 0};
@@ -794,7 +941,10 @@ static foldsvg_status produce_many(void *user, fs_tail_fn emit, void *emit_user)
         int len = snprintf(buf, sizeof buf, "%08zu;%zu;%zu", i, i % 7, i % 3);
         size_t m = (size_t)len < plen ? (size_t)len : plen;
         size_t shared = i ? fs_mismatch(buf, prev, m) : 0;
-        st = emit(emit_user, buf + shared, shared, (size_t)len, i ? shared : SIZE_MAX, 1, 0, 0);
+        fs_relay_item it = {
+            buf + shared, shared, (size_t)len, i ? shared : SIZE_MAX, 1, 0, 0, NULL, 0,
+            SIZE_MAX,     0};
+        st = emit(emit_user, &it);
         memcpy(prev, buf, (size_t)len);
         plen = (size_t)len;
     }
@@ -863,6 +1013,7 @@ int main(void)
     tcase_add_test(tc, sorter_merges_in_rounds);
     tcase_add_test(tc, sorter_rounds_beside_two_chunks);
     tcase_add_test(tc, sorter_split_gives_separators);
+    tcase_add_test(tc, sorter_cuts_stacks_of_small_counts);
     tcase_add_test(tc, sorter_sorts_while_the_worker_writes);
     tcase_add_test(tc, sorter_stops_writing_when_the_input_ends);
     tcase_add_test(tc, sorter_overflow);
