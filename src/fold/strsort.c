@@ -104,6 +104,28 @@ static void swap(item *a, item *b)
     *b = t;
 }
 
+/* V[0..n) into those below PIVOT, [0, *LT), those equal, and those above, [*GT, n): counted
+ * first, then each moved to its place through TMP without a branch on its digit. The
+ * digits are in no order the branch predictor could learn (the swaps of an in-place
+ * partition mispredicted about one digit in two: a third of the sort's time). */
+static void partition(item *v, item *tmp, size_t n, uint64_t pivot, size_t *lt, size_t *gt)
+{
+    size_t nl = 0, ne = 0;
+    for (size_t i = 0; i < n; i++) {
+        nl += v[i].digit < pivot;
+        ne += v[i].digit == pivot;
+    }
+    size_t at[3] = {0, nl, nl + ne}; /* the next place in each class */
+    for (size_t i = 0; i < n; i++) {
+        uint64_t d = v[i].digit;
+        size_t k = (size_t)(d >= pivot) + (size_t)(d > pivot);
+        tmp[at[k]++] = v[i];
+    }
+    memcpy(v, tmp, n * sizeof *v);
+    *lt = nl;
+    *gt = nl + ne;
+}
+
 static uint64_t median3(uint64_t x, uint64_t y, uint64_t z)
 {
     if (x < y)
@@ -131,12 +153,15 @@ foldsvg_status fs_strsort(const char *const *keys, const uint32_t *lens, uint32_
     if (n == 0)
         return FOLDSVG_OK;
     sorter s = {keys, lens};
-    item *a = malloc(n * sizeof *a);
+    item *a = malloc(n * sizeof *a), *tmp = malloc(n * sizeof *tmp);
     part *stack = NULL;
     size_t depth_n = 0, cap = 0;
     foldsvg_status st = FOLDSVG_OK;
-    if (!a)
+    if (!a || !tmp) {
+        free(a);
+        free(tmp);
         return FOLDSVG_E_NOMEM;
+    }
     for (size_t i = 0; i < n; i++)
         a[i] = (item){digit_at(&s, (uint32_t)i, 0), (uint32_t)i};
     if (push(&stack, &depth_n, &cap, (part){0, n, 0}) != 0)
@@ -149,15 +174,8 @@ foldsvg_status fs_strsort(const char *const *keys, const uint32_t *lens, uint32_
             continue;
         }
         uint64_t pivot = median3(v[0].digit, v[p.n / 2].digit, v[p.n - 1].digit);
-        size_t lt = 0, i = 0, gt = p.n;
-        while (i < gt) {
-            if (v[i].digit < pivot)
-                swap(&v[lt++], &v[i++]);
-            else if (v[i].digit > pivot)
-                swap(&v[i], &v[--gt]);
-            else
-                i++;
-        }
+        size_t lt, gt;
+        partition(v, tmp, p.n, pivot, &lt, &gt);
         /* Among the ties, strings that end within this digit are equal up to trailing NUL
          * bytes: they come first, ordered by length; the others need the next digit. */
         size_t ended = 0;
@@ -190,6 +208,7 @@ foldsvg_status fs_strsort(const char *const *keys, const uint32_t *lens, uint32_
         for (size_t i = 0; i < n; i++)
             order[i] = a[i].idx;
     free(stack);
+    free(tmp);
     free(a);
     return st;
 }
