@@ -135,6 +135,19 @@ with open("edges-sorted.folded", "wb") as f:
     for s in sorted(tot):
         f.write(s + b" " + str(tot[s]).encode() + b"\n")
 PY
+# the frames of the sorter's output are drawn ahead, each y put in once the depth is known:
+# the same bytes as drawn after, under options that move the frames (the layout, colors)
+i=0
+for opts in "" "--inverted" "--subtitle sub --height 21 --fontsize 14" "--colordiffusion" \
+    "--title T --width 900 --deterministic" "--no-javascript --fontwidth 0.7 --colors java" \
+    "--minwidth 2 --factor 0.5"; do
+    i=$((i + 1))
+    # shellcheck disable=SC2086
+    run "ahead-sorted-$i" "$bin" -q $opts sorted.folded -o "ahead-$i.svg"
+    # shellcheck disable=SC2086
+    run "ahead-spilled-$i" "$bin" -q $opts --sort-buffer 16K shuffled.folded -o "ahead-s-$i.svg"
+    same "ahead-$i ($opts)" "ahead-$i.svg" "ahead-s-$i.svg"
+done
 for mw in 0.1 0.7 3 0; do
     run "edges-sorted-$mw" "$bin" -q --hash --minwidth "$mw" edges-sorted.folded -o "edges-$mw.svg"
     run "edges-spilled-$mw" "$bin" -q --hash --minwidth "$mw" --sort-buffer 4K edges.folded -o "edges-spilled-$mw.svg"

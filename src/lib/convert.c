@@ -67,7 +67,33 @@ typedef struct stream_ctx {
      * counted by 64-bit hash (two of ten million sharing one: odds of about 3 in a million) */
     int flamechart;
     fs_u64set distinct;
+    /* SORT to SVG: the frames kept so far, drawn ahead while the sorter's runs are merged on
+     * the other core (kept frames of a known total stay kept); the first PRE_DONE of them
+     * given to it, until it is full */
+    fs_svg_pre *pre;
+    size_t pre_done;
+    int pre_full;
 } stream_ctx;
+
+enum { PRE_BATCH = 1024 };
+
+/* The frames kept since the last call drawn ahead; a failure (a differential frame, memory)
+ * gives drawing ahead up: the document then draws them all, as without it. */
+static void draw_ahead(stream_ctx *c)
+{
+    if (c->pre_full)
+        return;
+    foldsvg_status st = c->s.nkept >= c->pre_done ? fs_svg_pre_add(c->pre, c->s.kept + c->pre_done,
+                                                                   c->s.nkept - c->pre_done)
+                                                  : FOLDSVG_E_ARG;
+    c->pre_done = c->s.nkept;
+    if (st == FS_STOP)
+        c->pre_full = 1;
+    else if (st != FOLDSVG_OK) {
+        fs_svg_pre_free(c->pre);
+        c->pre = NULL;
+    }
+}
 
 /* The route's consumer of the pipeline: each line into the merge, or the sorter. */
 static foldsvg_status on_path(void *user, const fs_folded_line *l, foldsvg_error *err)
@@ -205,6 +231,8 @@ static foldsvg_status on_sorted(void *user, const fs_relay_item *it)
         c->unsorted_runs = 1;
         return FS_STOP;
     }
+    if (c->pre && !c->pre_full && c->s.nkept - c->pre_done >= PRE_BATCH)
+        draw_ahead(c);
     return st;
 }
 
@@ -358,6 +386,13 @@ static foldsvg_status sort_into_stream(stream_ctx *c, foldsvg_error *err)
     if (fs_stream_init(&c->s, c->o->svg.minwidth) != FOLDSVG_OK)
         return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
     c->s.final_total = c->total; /* the sum of every line read */
+    const foldsvg_options *o = c->o;
+    if (fs_svg_pre_usable(&o->svg) && !o->cp && !o->nameattr && !c->flamechart && c->total &&
+        fs_svg_pre_new(&c->pre, &c->s.names, &o->svg, o->countname ? o->countname : "cycles",
+                       c->total) != FOLDSVG_OK)
+        c->pre = NULL; /* drawn after, as without it */
+    c->pre_done = 0;
+    c->pre_full = 0;
     foldsvg_status st = fs_sorter_finish_split(c->sorter, fs_stream_cut_below(&c->s), on_sorted, c);
     if (st == FOLDSVG_E_IO) {
         c->route = ROUTE_PROFILE;
@@ -484,6 +519,8 @@ static foldsvg_status write_route(stream_ctx *c, const char *output, foldsvg_for
         fs_stream_mirror(&c->s);
         *unique = fs_u64set_size(&c->distinct);
     }
+    if (c->pre)
+        draw_ahead(c);
     fs_svg_input in = {
         .tree = &c->s.names,
         .frames = c->s.kept,
@@ -492,6 +529,7 @@ static foldsvg_status write_route(stream_ctx *c, const char *output, foldsvg_for
         .chart = c->flamechart,
         .opts = &o->svg,
         .countname = o->countname ? o->countname : "cycles",
+        .pre = c->pre,
     };
     return fs_write_svg_frames(&in, o, output, err);
 }
@@ -565,6 +603,7 @@ static foldsvg_status convert_folded(convert_route route, const char *const *inp
         }
     }
     fs_pipeline_free(pl);
+    fs_svg_pre_free(c.pre);
     fs_sorter_free(c.sorter);
     fs_u64set_free(&c.distinct);
     free(c.fstats);

@@ -456,6 +456,95 @@ START_TEST(two_writers_write_what_one_writes)
 }
 END_TEST
 
+/* The SVG of TREE's frames FRAMES drawn ahead (fs_svg_pre) in batches of BATCH, at most MAX
+ * bytes of them, the rest by the document. */
+static char *render_ahead(const fs_tree *tree, const fs_test_frames *frames,
+                          const char *const *opts, size_t batch, size_t max, size_t *ahead)
+{
+    foldsvg_options *o = foldsvg_options_new();
+    foldsvg_error err;
+    for (; opts && opts[0]; opts += 2)
+        ck_assert_int_eq(foldsvg_options_set(o, opts[0], opts[1], &err), FOLDSVG_OK);
+    fs_svg_pre *pre;
+    ck_assert_int_eq(fs_svg_pre_new(&pre, tree, &o->svg, "cycles", tree->total), FOLDSVG_OK);
+    fs_svg_pre_limit(pre, max);
+    size_t done = 0;
+    foldsvg_status st = FOLDSVG_OK;
+    while (st == FOLDSVG_OK && done < frames->n) {
+        size_t n = frames->n - done < batch ? frames->n - done : batch;
+        st = fs_svg_pre_add(pre, frames->f + done, n);
+        if (st == FOLDSVG_OK)
+            done += n;
+    }
+    ck_assert(st == FOLDSVG_OK || st == FS_STOP);
+    *ahead = st == FOLDSVG_OK ? done : 0;
+    fs_buf out = {0};
+    fs_svg_input in = {.tree = tree,
+                       .opts = &o->svg,
+                       .countname = "cycles",
+                       .frames = frames->f,
+                       .nframes = frames->n,
+                       .pre = pre};
+    xmlOutputBufferPtr xb = xmlOutputBufferCreateIO(buf_write, NULL, &out, NULL);
+    ck_assert_int_eq(fs_render_svg(&in, xb, &err), FOLDSVG_OK);
+    fs_svg_pre_free(pre);
+    foldsvg_options_free(o);
+    return out.data;
+}
+
+/* Frames drawn ahead, each y put in once the depth is known, are the frames drawn after:
+ * all of them ahead, or the first ahead until it is full and the rest by the document (on
+ * two writers when they are many), under options that move the frames and their colors. */
+START_TEST(frames_drawn_ahead_are_the_frames_drawn_after)
+{
+    static const char *const parts[] = {
+        "main",  "a<b", "q\"\r", "\xff\xfe",
+        "\x01x", "--",  "-",     "long_function_name_of_a_few_words"};
+    fs_tree t;
+    ck_assert_int_eq(fs_tree_init(&t), FOLDSVG_OK);
+    char path[512];
+    for (int i = 0; i < 4000; i++) {
+        int len = 0;
+        unsigned v = (unsigned)i;
+        for (int d = 0; d < 1 + i % 9; d++, v = v * 7 + 3)
+            len += snprintf(path + len, sizeof path - (size_t)len, "%s%s%d", d ? ";" : "",
+                            parts[v % 8], d ? (i / (d + 1)) % (30 * d) : 0);
+        ck_assert_int_eq(
+            fs_tree_add_path(&t, path, (size_t)len, 1 + (uint64_t)i % 89 * 1000, 0, 0, NULL),
+            FOLDSVG_OK);
+    }
+    fs_test_frames l = {0};
+    foldsvg_status st;
+    ck_assert_int_eq(fs_generate_frames(&t, NULL, fs_test_collect_frame, &l, &st), 0);
+    ck_assert_uint_gt(l.n, 5000);
+    const char *random[] = {"minwidth", "0", NULL};
+    const char *hash[] = {"minwidth", "0.05", "hash", NULL, NULL};
+    const char *flags[] = {"inverted", NULL, "no-javascript", NULL, "deterministic", NULL, NULL};
+    const char *layout[] = {"subtitle", "s",     "height", "23", "fontsize",
+                            "15",       "width", "700",    NULL};
+    const char *const *sets[] = {random, hash, flags, layout};
+    for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
+        char *after = render_frames(&t, &l, sets[i]);
+        size_t ahead;
+        char *all = render_ahead(&t, &l, sets[i], 1000, SIZE_MAX, &ahead);
+        ck_assert_uint_eq(ahead, l.n);
+        ck_assert_msg(strcmp(after, all) == 0, "option set %zu differs, all ahead", i);
+        /* full after about a fifth: the rest, over 2,048 frames, on two writers */
+        char *part = render_ahead(&t, &l, sets[i], 7, strlen(after) / 5, &ahead);
+        ck_assert_msg(strcmp(after, part) == 0, "option set %zu differs, part ahead", i);
+        /* full at once: none ahead */
+        char *none = render_ahead(&t, &l, sets[i], 100, 0, &ahead);
+        ck_assert_msg(strcmp(after, none) == 0, "option set %zu differs, none ahead", i);
+        free(after);
+        free(all);
+        free(part);
+        free(none);
+    }
+    free(l.f);
+    fs_tree_free(&t);
+}
+END_TEST
+
 /* fs_xmlpar on its own: items in order whichever writer wrote them, each writer's chunks in
  * increasing order; a failing item stops the run (no hang) and is reported as the writers'
  * out of memory. */
@@ -573,6 +662,7 @@ int main(void)
     tcase_add_test(tc, themes);
     tcase_add_test(tc, escaped_names_in_titles_and_labels);
     tcase_add_test(tc, two_writers_write_what_one_writes);
+    tcase_add_test(tc, frames_drawn_ahead_are_the_frames_drawn_after);
     tcase_add_test(tc, parallel_items_in_order_and_failures);
     tcase_add_test(tc, copied_markup_in_order);
     suite_add_tcase(s, tc);
