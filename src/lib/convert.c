@@ -387,7 +387,10 @@ static foldsvg_status sort_into_stream(stream_ctx *c, foldsvg_error *err)
         return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
     c->s.final_total = c->total; /* the sum of every line read */
     const foldsvg_options *o = c->o;
-    if (fs_svg_pre_usable(&o->svg) && !o->cp && !o->nameattr && !c->flamechart && c->total &&
+    /* only while a second thread merges runs (with none spilled, the merge runs on this
+     * thread: drawing ahead would only hold the markup longer) */
+    if (fs_sorter_runs(c->sorter) > 0 && fs_svg_pre_usable(&o->svg) && !o->cp && !o->nameattr &&
+        !c->flamechart && c->total &&
         fs_svg_pre_new(&c->pre, &c->s.names, &o->svg, o->countname ? o->countname : "cycles",
                        c->total) != FOLDSVG_OK)
         c->pre = NULL; /* drawn after, as without it */
