@@ -408,7 +408,8 @@ typedef struct source {
     /* the stack: PRE's first PRE_LEN bytes, then REST's (a run's, read in place) */
     const char *pre, *rest;
     size_t pre_len, len;
-    size_t shared; /* the bytes STACK shares with the source's stack before it */
+    size_t shared;     /* the bytes STACK shares with the source's stack before it */
+    size_t next_share; /* a chunk's: the next stack's SHARED, found ahead (SIZE_MAX: not) */
     uint64_t count, before;
     int is_diff;
     int done; /* no stack left: it loses every match */
@@ -426,8 +427,11 @@ static foldsvg_status advance(source *src)
         const counts *k = &src->c->c[e];
         const char *next = fs_strmap_key(&src->c->map, e);
         size_t len = fs_strmap_key_len(&src->c->map, e);
-        src->shared =
-            src->at > 1 ? fs_mismatch(next, src->pre, len < src->len ? len : src->len) : 0;
+        src->shared = src->at == 1 ? 0
+                      : src->next_share != SIZE_MAX
+                          ? src->next_share
+                          : fs_mismatch(next, src->pre, len < src->len ? len : src->len);
+        src->next_share = SIZE_MAX;
         src->pre = next;
         src->pre_len = src->len = len;
         src->rest = NULL;
@@ -551,8 +555,8 @@ static foldsvg_status put_out(const sink *out, source *top, size_t shared, size_
 }
 
 /* The bytes SRC's next stack shares with its current one (0 when it has none), or SIZE_MAX
- * when that is not in view. */
-static size_t successor_share(const source *src)
+ * when that is not in view; a chunk's is kept for advance. */
+static size_t successor_share(source *src)
 {
     if (src->c) {
         if (src->at == src->n)
@@ -560,7 +564,8 @@ static size_t successor_share(const source *src)
         uint32_t e = src->c->order[src->at];
         const char *next = fs_strmap_key(&src->c->map, e);
         size_t len = fs_strmap_key_len(&src->c->map, e);
-        return fs_mismatch(next, src->pre, len < src->len ? len : src->len);
+        src->next_share = fs_mismatch(next, src->pre, len < src->len ? len : src->len);
+        return src->next_share;
     }
     uint64_t v;
     int known = fs_run_peek_shared(&src->r, &v);
@@ -570,8 +575,7 @@ static size_t successor_share(const source *src)
 /* Where the stack after the winner's will first differ from it (the next winner sorts
  * nearest it, so shares the most with it): the most that the losers on the winner's path,
  * each the least of its subtree, share with it, or that its own successor does. */
-static size_t next_share(const source *src, size_t k, size_t win, const size_t *loser,
-                         const size_t *lcp)
+static size_t next_share(source *src, size_t k, size_t win, const size_t *loser, const size_t *lcp)
 {
     size_t best = successor_share(&src[win]);
     if (best == SIZE_MAX)
@@ -605,6 +609,7 @@ static foldsvg_status merge(fs_sorter *s, size_t first, size_t nrun, chunk *cons
         } else {
             src[i].c = mem[i - nrun];
             src[i].n = fs_strmap_size(&mem[i - nrun]->map);
+            src[i].next_share = SIZE_MAX;
         }
         if (st == FOLDSVG_OK)
             st = advance(&src[i]);

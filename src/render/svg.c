@@ -70,7 +70,7 @@ struct fs_svg_pre {
     fs_buf out;
     size_t n;   /* frames drawn */
     size_t max; /* OUT's bytes at most (PRE_MAX) */
-    int keep;   /* OUT takes what the writer writes (not its opening and closing) */
+    int keep;   /* OUT takes what the writer writes: not its opening, nor its closing */
 };
 
 /* Frames written on two cores: from this many on, in chunks of FRAME_CHUNK (four of them in
@@ -543,9 +543,7 @@ enum { SPLICE = 256 << 10 };
 static void write_pre(svg_ctx *c)
 {
     fs_svg_pre *p = c->in->pre;
-    p->keep = 1;
     fs_xmlw_check(&p->c.x, xmlTextWriterFlush(p->c.x.w));
-    p->keep = 0;
     if (p->c.x.failed || p->c.x.st || p->out.failed) {
         c->x.st = p->c.x.st ? p->c.x.st : FOLDSVG_E_NOMEM;
         return;
@@ -955,6 +953,7 @@ foldsvg_status fs_svg_pre_new(fs_svg_pre **out, const fs_tree *tree, const fs_sv
         *out = NULL;
         return FOLDSVG_E_NOMEM;
     }
+    p->keep = 1;
     return FOLDSVG_OK;
 }
 
@@ -967,9 +966,7 @@ foldsvg_status fs_svg_pre_add(fs_svg_pre *p, const fs_frame *f, size_t n)
             return FOLDSVG_E_ARG;
         if (p->out.len >= p->max)
             return FS_STOP;
-        p->keep = 1;
         int failed = measure_frame(c, &f[i]) || write_frame(c, &f[i]);
-        p->keep = 0;
         if (failed || c->x.failed || c->x.st)
             return c->x.st ? c->x.st : FOLDSVG_E_NOMEM;
         p->n++;

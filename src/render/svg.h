@@ -62,8 +62,9 @@ typedef struct fs_svg_input {
     fs_svg_pre *pre;
 } fs_svg_input;
 
-/* Whether frames can be drawn ahead under O (not indented: the document's indent is not
- * known ahead) with neither a palette map nor name attributes (loaded with the output). */
+/* Whether frames can be drawn ahead under O: not indented (the document's indent is not
+ * known ahead). Nor with a palette map or name attributes, which the output loads (the
+ * caller's to leave out). */
 int fs_svg_pre_usable(const fs_svg_opts *o);
 /* A drawer of frames named in TREE (which may grow meanwhile) under O, of TOTAL units in all
  * (TREE's total is not set yet). FOLDSVG_E_NOMEM. */

@@ -250,6 +250,38 @@ START_TEST(finish_drops_what_the_total_prunes)
 }
 END_TEST
 
+/* Looking one stack ahead: a stack too narrow to draw opens none of its own frames (those
+ * past both its shares), one wide enough opens them all; the count from which frames are
+ * drawn is the least the prune rule keeps; a stack said to be cut short but wide enough is
+ * refused. */
+START_TEST(own_frames_of_narrow_stacks_stay_unopened)
+{
+    fs_stream s;
+    ck_assert_int_eq(fs_stream_init(&s, 10.0), FOLDSVG_OK);
+    s.final_total = 1000; /* frames under 100 are not drawn */
+    uint64_t c = fs_stream_cut_below(&s);
+    ck_assert_uint_eq(c, 100);
+    s.final_total = 1001; /* 100.1: the least kept is 101 */
+    ck_assert_uint_eq(fs_stream_cut_below(&s), 101);
+    s.final_total = 1000;
+    int ooo;
+    /* "a;b;x;y" shares "a;b;" with the one before it and the one after it: x and y are its */
+    ck_assert_int_eq(fs_stream_add(&s, "a;b;w", 5, 500, 0, 0, &ooo), FOLDSVG_OK);
+    fs_stream_next_shares(&s, 4, 0);
+    ck_assert_int_eq(fs_stream_add(&s, "a;b;x;y", 7, 99, 0, 0, &ooo), FOLDSVG_OK);
+    ck_assert_uint_eq(s.depth, 3);   /* the root, a, b */
+    fs_stream_next_shares(&s, 4, 1); /* cut, and narrow: as above */
+    ck_assert_int_eq(fs_stream_add(&s, "a;b;y;", 6, 1, 0, 0, &ooo), FOLDSVG_OK);
+    ck_assert_uint_eq(s.depth, 3);
+    fs_stream_next_shares(&s, 4, 0); /* wide enough: its own frames open */
+    ck_assert_int_eq(fs_stream_add(&s, "a;b;z;q", 7, 100, 0, 0, &ooo), FOLDSVG_OK);
+    ck_assert_uint_eq(s.depth, 5);
+    fs_stream_next_shares(&s, 4, 1); /* cut, but wide enough: refused */
+    ck_assert_int_eq(fs_stream_add(&s, "a;b;zz;q", 8, 300, 0, 0, &ooo), FOLDSVG_E_ARG);
+    fs_stream_free(&s);
+}
+END_TEST
+
 START_TEST(unsorted_input_is_reported)
 {
     fs_stream s;
@@ -283,6 +315,7 @@ int main(void)
     tcase_add_test(tc, split_hints_change_nothing);
     tcase_add_test(tc, known_total_names_at_once);
     tcase_add_test(tc, finish_drops_what_the_total_prunes);
+    tcase_add_test(tc, own_frames_of_narrow_stacks_stay_unopened);
     suite_add_tcase(s, tc);
     return fs_test_run(s);
 }

@@ -405,6 +405,25 @@ static char *render_frames(const fs_tree *tree, const fs_test_frames *frames,
     return out.data;
 }
 
+/* A tree of N stacks of 1 to DEPTHS frames named from PARTS[0..nparts) and a number (less
+ * than SPREAD times the depth), counts of 1 and multiples of 1000 below COUNTS thousand. */
+static void hostile_tree(fs_tree *t, const char *const *parts, unsigned nparts, int n, int depths,
+                         int spread, int counts)
+{
+    ck_assert_int_eq(fs_tree_init(t), FOLDSVG_OK);
+    char path[512];
+    for (int i = 0; i < n; i++) {
+        int len = 0;
+        unsigned v = (unsigned)i;
+        for (int d = 0; d < 1 + i % depths; d++, v = v * 7 + 3)
+            len += snprintf(path + len, sizeof path - (size_t)len, "%s%s%d", d ? ";" : "",
+                            parts[v % nparts], d ? (i / (d + 1)) % (spread * d) : 0);
+        ck_assert_int_eq(fs_tree_add_path(t, path, (size_t)len,
+                                          1 + (uint64_t)i % (uint64_t)counts * 1000, 0, 0, NULL),
+                         FOLDSVG_OK);
+    }
+}
+
 /* A long frame list is written by two xmlTextWriters (render/xmlpar.c): the bytes one
  * writer writes, random colors, hostile names and indenting (--pretty-xml: one writer)
  * included. */
@@ -420,18 +439,7 @@ START_TEST(two_writers_write_what_one_writes)
                                         "-",
                                         "long_function_name_of_a_few_words"};
     fs_tree t;
-    ck_assert_int_eq(fs_tree_init(&t), FOLDSVG_OK);
-    char path[512];
-    for (int i = 0; i < 6000; i++) {
-        int len = 0;
-        unsigned v = (unsigned)i;
-        for (int d = 0; d < 1 + i % 7; d++, v = v * 7 + 3)
-            len += snprintf(path + len, sizeof path - (size_t)len, "%s%s%d", d ? ";" : "",
-                            parts[v % 9], d ? (i / (d + 1)) % (40 * d) : 0);
-        ck_assert_int_eq(
-            fs_tree_add_path(&t, path, (size_t)len, 1 + (uint64_t)i % 97 * 1000, 0, 0, NULL),
-            FOLDSVG_OK);
-    }
+    hostile_tree(&t, parts, 9, 6000, 7, 40, 97);
     fs_test_frames l = {0};
     foldsvg_status st;
     ck_assert_int_eq(fs_generate_frames(&t, NULL, fs_test_collect_frame, &l, &st), 0);
@@ -501,18 +509,7 @@ START_TEST(frames_drawn_ahead_are_the_frames_drawn_after)
         "main",  "a<b", "q\"\r", "\xff\xfe",
         "\x01x", "--",  "-",     "long_function_name_of_a_few_words"};
     fs_tree t;
-    ck_assert_int_eq(fs_tree_init(&t), FOLDSVG_OK);
-    char path[512];
-    for (int i = 0; i < 4000; i++) {
-        int len = 0;
-        unsigned v = (unsigned)i;
-        for (int d = 0; d < 1 + i % 9; d++, v = v * 7 + 3)
-            len += snprintf(path + len, sizeof path - (size_t)len, "%s%s%d", d ? ";" : "",
-                            parts[v % 8], d ? (i / (d + 1)) % (30 * d) : 0);
-        ck_assert_int_eq(
-            fs_tree_add_path(&t, path, (size_t)len, 1 + (uint64_t)i % 89 * 1000, 0, 0, NULL),
-            FOLDSVG_OK);
-    }
+    hostile_tree(&t, parts, 8, 4000, 9, 30, 89);
     fs_test_frames l = {0};
     foldsvg_status st;
     ck_assert_int_eq(fs_generate_frames(&t, NULL, fs_test_collect_frame, &l, &st), 0);
