@@ -198,8 +198,12 @@ static foldsvg_status deliver(fs_pipeline *pl, const fs_strref *f, size_t n, uin
     }
     if (pl->path.failed)
         return nomem(pl, lineno, err);
-    fs_folded_line l = {
-        pl->path.data, pl->path.len, count, before, is_diff, lineno, 0, 0, NULL, 0, 0, 0};
+    fs_folded_line l = {.stack = pl->path.data,
+                        .len = pl->path.len,
+                        .count = count,
+                        .before = before,
+                        .is_diff = is_diff,
+                        .lineno = lineno};
     return pl->to.path(pl->to.user, &l, err);
 }
 

@@ -127,6 +127,8 @@ static foldsvg_status on_path(void *user, const fs_folded_line *l, foldsvg_error
         shared = l->shared;
     else if (l->shared_with)
         semis = NULL;
+    if (l->next_line)
+        fs_stream_next_shares(&c->s, l->next_shared, 0);
     st = fs_stream_add_split(&c->s, l->stack, l->len, semis, l->nsemis, shared, l->count, l->before,
                              l->is_diff, &out_of_order);
     if (st)

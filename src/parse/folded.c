@@ -90,6 +90,7 @@ int fs_folded_parse_line(const char *line, size_t len, fs_folded_line *out, int 
     out->semis = NULL;
     out->nsemis = 0;
     out->shared_with = 0;
+    out->next_line = 0;
     /* Differential input: the stack itself ends in " <count>". Only the trailing run of
      * digits and dots is looked at, so ordinary lines cost nothing here. */
     size_t tok = slen;

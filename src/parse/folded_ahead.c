@@ -27,10 +27,12 @@ enum { NBLOCK = 8, SLACK = NBLOCK / 2, BLOCK = 256 << 10, ONE_READ = 1 << 20 };
 typedef struct rec {
     uint32_t off, len; /* the stack, in the block's bytes (a block stays below 4 GiB) */
     uint64_t count, before, hash;
-    uint32_t semi, nsemi;  /* its ';' positions: semis[semi, semi + nsemi), when HAS_SEMIS */
-    uint32_t shared, back; /* fs_folded_line's shared, with the line BACK lines before (0: none) */
+    uint32_t semi, nsemi; /* its ';' positions: semis[semi, semi + nsemi), when HAS_SEMIS */
+    /* the valid line before is BACK lines before (0: none known); SHARED, when HAS_SHARED, is
+     * where the two first differ (fs_folded_line's shared) */
+    uint32_t shared, back;
     signed char verdict;
-    unsigned char has_hash, has_semis; /* fs_folded_parse_line's */
+    unsigned char has_hash, has_semis, has_shared; /* fs_folded_parse_line's */
     unsigned char is_diff, frac;
 } rec;
 
@@ -63,6 +65,7 @@ typedef struct ahead {
     unsigned hints;                    /* the sink's (FS_HINT_*) */
     int hash_block;                    /* the block being filled gets its stacks' hashes */
     int semis_block;                   /* ... and their ';' positions */
+    int shared_block;                  /* ... and what each shares with the line before */
     /* FS_HINT_SHARED: the last valid line's stack, its line and block (bytes of the block
      * being filled and of the one before stay where they are) */
     const char *prev;
@@ -82,6 +85,7 @@ static int record(ahead *a, block *b, size_t start, size_t end)
     x->verdict = (signed char)r;
     x->frac = (unsigned char)frac;
     x->shared = x->back = 0;
+    x->has_shared = 0;
     if (r > 0) {
         x->off = (uint32_t)(fl.stack - b->data);
         x->len = (uint32_t)fl.len;
@@ -92,15 +96,18 @@ static int record(ahead *a, block *b, size_t start, size_t end)
         if (x->has_hash)
             x->hash = fs_strmap_hash(fl.stack, fl.len);
         if (a->prev && a->lines - a->prev_line < UINT32_MAX) {
-            size_t m = fl.len < a->prev_len ? fl.len : a->prev_len;
-            x->shared = (uint32_t)fs_mismatch(fl.stack, a->prev, m);
             x->back = (uint32_t)(a->lines - a->prev_line);
+            if (a->shared_block) {
+                size_t m = fl.len < a->prev_len ? fl.len : a->prev_len;
+                x->shared = (uint32_t)fs_mismatch(fl.stack, a->prev, m);
+                x->has_shared = 1;
+            }
         }
         x->semi = (uint32_t)b->nsemis;
         x->has_semis = (unsigned char)a->semis_block;
         /* a sorted line's ';' before the bytes it shares with the line before are that
          * line's: only the rest is looked for (fs_folded_line.semis) */
-        size_t from = x->back ? x->shared : 0;
+        size_t from = x->has_shared ? x->shared : 0;
         if (x->has_semis &&
             fs_byte_positions_add(fl.stack + from, fl.len - from, ';', (uint32_t)from, &b->semis,
                                   &b->semis_cap, &b->nsemis) != FOLDSVG_OK)
@@ -120,11 +127,12 @@ static int record(ahead *a, block *b, size_t start, size_t end)
 }
 
 /* Waits until block W is free (or the caller stopped): 0 to go on. Which thread hashes the
- * stacks of block W (for the sorter), or finds their ';' (for the merge), is chosen here, by
- * which one is behind: the reader when the caller has SLACK blocks or more still to take,
- * the caller's thread (as it takes the lines) otherwise. The work then moves to whichever
- * thread has a core to spare; the hashes and positions are the same on either side, so
- * nothing else depends on the choice. */
+ * stacks of block W (for the sorter), or finds their ';' and what each shares with the line
+ * before (for the merge), is chosen here, by which one is behind: the reader when the caller
+ * has SLACK blocks or more still to take, the caller's thread (as it takes the lines)
+ * otherwise. The work then moves to whichever thread has a core to spare; the hashes and
+ * positions are the same on either side, and the shares too but for a block's first line
+ * (the caller no longer has the line before): the merge then compares it itself. */
 static int wait_free(ahead *a, uint64_t w)
 {
     pthread_mutex_lock(&a->mu);
@@ -137,6 +145,7 @@ static int wait_free(ahead *a, uint64_t w)
     int behind = w - a->tail >= SLACK;
     a->hash_block = (a->hints & FS_HINT_HASH) && behind;
     a->semis_block = (a->hints & FS_HINT_SEMIS) && behind;
+    a->shared_block = (a->hints & FS_HINT_SHARED) && behind;
     int stop = a->stop;
     pthread_mutex_unlock(&a->mu);
     return !stop;
@@ -259,6 +268,42 @@ static void ahead_free(ahead *a)
     free(a);
 }
 
+/* A share found on the caller's thread: that of record AT (SIZE_MAX: none) with the valid
+ * line before it. */
+typedef struct carry {
+    size_t at, shared;
+} carry;
+
+/* Into FL (record I of B, line LINENO): what it shares with the valid line before it and
+ * with the next one, where the reader found them or this block holds both lines. The next
+ * one's share found here is kept in C for its turn. */
+static void shares_of(const ahead *a, const block *b, size_t i, uint64_t lineno, fs_folded_line *fl,
+                      carry *c)
+{
+    const rec *x = &b->recs[i];
+    if (x->has_shared || c->at == i) {
+        fl->shared_with = lineno - x->back;
+        fl->shared = x->has_shared ? x->shared : c->shared;
+    }
+    if (x->verdict <= 0)
+        return;
+    size_t j = i + 1;
+    while (j < b->nrec && b->recs[j].verdict <= 0)
+        j++;
+    if (j == b->nrec || b->recs[j].back != j - i)
+        return;
+    const rec *y = &b->recs[j];
+    if (!y->has_shared) {
+        if (!(a->hints & FS_HINT_SHARED))
+            return;
+        size_t m = x->len < y->len ? x->len : y->len;
+        c->at = j;
+        c->shared = fs_mismatch(b->data + x->off, b->data + y->off, m);
+    }
+    fl->next_line = lineno + (j - i);
+    fl->next_shared = y->has_shared ? y->shared : c->shared;
+}
+
 /* The caller's side: every record of every block into the sink, in order. */
 static foldsvg_status consume(ahead *a, fs_sink *sink, fs_folded_stats *stats, foldsvg_error *err)
 {
@@ -275,16 +320,21 @@ static foldsvg_status consume(ahead *a, fs_sink *sink, fs_folded_stats *stats, f
         }
         pthread_mutex_unlock(&a->mu);
         block *b = &a->b[a->tail % NBLOCK];
+        carry c = {SIZE_MAX, 0};
         for (size_t i = 0; i < b->nrec; i++) {
             const rec *x = &b->recs[i];
-            fs_folded_line fl = {
-                b->data + x->off, x->len,      x->count,
-                x->before,        x->is_diff,  0,
-                x->hash,          x->has_hash, x->has_semis ? b->semis + x->semi : NULL,
-                x->nsemi,         0,           x->shared};
+            fs_folded_line fl = {.stack = b->data + x->off,
+                                 .len = x->len,
+                                 .count = x->count,
+                                 .before = x->before,
+                                 .is_diff = x->is_diff,
+                                 .hash = x->hash,
+                                 .has_hash = x->has_hash,
+                                 .semis = x->has_semis ? b->semis + x->semi : NULL,
+                                 .nsemis = x->nsemi,
+                                 .shared = x->shared};
             ++lineno;
-            if (x->back)
-                fl.shared_with = lineno - x->back;
+            shares_of(a, b, i, lineno, &fl, &c);
             foldsvg_status st = fs_folded_take(x->verdict, &fl, x->frac, lineno, sink, stats, err);
             if (st)
                 return st;

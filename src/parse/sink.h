@@ -43,6 +43,12 @@ typedef struct fs_folded_line {
      * reader thread's comparison, made where the bytes of both are at hand */
     uint64_t shared_with;
     size_t shared;
+    /* When NEXT_LINE is not 0: the input's next valid line is line NEXT_LINE, and the stack
+     * first differs from its stack at NEXT_SHARED (or the shorter one's length), as the
+     * reader thread found for that line; a merge that drops no line between sees what the
+     * next stack shares before it comes (fs_stream_next_shares) */
+    uint64_t next_line;
+    size_t next_shared;
 } fs_folded_line;
 
 static inline uint64_t fs_folded_line_hash(const fs_folded_line *l)

@@ -202,6 +202,10 @@ typedef struct fingerprint {
     size_t prev_len;
     uint64_t prev_line;
     uint64_t hashes, semis, shares; /* lines that came with each */
+    /* the line before's look at this one (fs_folded_line.next_line); lines that came with it */
+    uint64_t next_line;
+    size_t next_shared;
+    uint64_t nexts;
 } fingerprint;
 
 static void check_hints(fingerprint *f, const fs_folded_line *l)
@@ -221,14 +225,21 @@ static void check_hints(fingerprint *f, const fs_folded_line *l)
         ck_assert_uint_eq(k, l->nsemis);
         f->semis++;
     }
+    size_t m = l->len < f->prev_len ? l->len : f->prev_len, at = 0;
+    while (f->prev && at < m && l->stack[at] == f->prev[at])
+        at++;
     if (l->shared_with) {
         ck_assert_uint_eq(l->shared_with, f->prev_line);
-        size_t m = l->len < f->prev_len ? l->len : f->prev_len, at = 0;
-        while (at < m && l->stack[at] == f->prev[at])
-            at++;
         ck_assert_uint_eq(l->shared, at);
         f->shares++;
     }
+    if (f->next_line) { /* what the line before said of this one */
+        ck_assert_uint_eq(f->next_line, l->lineno);
+        ck_assert_uint_eq(f->next_shared, at);
+        f->nexts++;
+    }
+    f->next_line = l->next_line;
+    f->next_shared = l->next_shared;
     free(f->prev);
     f->prev = malloc(l->len);
     ck_assert_ptr_nonnull(f->prev);
@@ -278,10 +289,20 @@ static void read_both(const char *data, size_t n, size_t block, uint64_t stop_at
     ck_assert_uint_eq(one.hashes + one.semis + one.shares, 0);
     ck_assert(two.semis <= two.lines && (hints & FS_HINT_SEMIS || two.semis == 0));
     uint64_t shares = hints & FS_HINT_SHARED && two.lines ? two.lines - 1 : 0;
-    if (block >= 1000)
+    /* in one block, every line's share is at hand on either thread; across blocks the
+     * caller's thread, when it finds them, has none for a block's first line */
+    if (block > n)
         ck_assert_uint_eq(two.shares, shares);
     else
         ck_assert(two.shares <= shares && (shares == 0 || two.shares > 0));
+    /* so is what the line before learnt of this one, but only within a block: on either
+     * thread, a block's last line has none */
+    ck_assert_uint_eq(one.nexts, 0);
+    ck_assert(two.nexts <= shares);
+    if (block > n)
+        ck_assert_uint_eq(two.nexts, shares);
+    else if (block >= 1000 && shares > 0)
+        ck_assert_uint_gt(two.nexts, 0);
     ck_assert(two.hashes <= two.lines && (hints & FS_HINT_HASH || two.hashes == 0));
     free(one.prev);
     free(two.prev);
@@ -367,13 +388,17 @@ START_TEST(a_slow_sink_gets_the_readers_work)
     char *data = step_lines(&n);
     fs_input *in;
     ck_assert_int_eq(fs_input_open_mem(&in, data, n, "mem", NULL), FOLDSVG_OK);
-    fingerprint f = {.sink = {.line = slow_line, .hints = FS_HINT_HASH | FS_HINT_SEMIS}};
+    fingerprint f = {
+        .sink = {.line = slow_line, .hints = FS_HINT_HASH | FS_HINT_SEMIS | FS_HINT_SHARED}};
     read_ahead_1k(in, &f);
     /* a block of 1 KiB takes the sink about 3 ms: the reader, which has every other block
-     * read in far less, stays ahead (a margin for a loaded machine's scheduling) */
+     * read in far less, stays ahead (a margin for a loaded machine's scheduling); each
+     * line's share with the next then comes with it (check_hints) */
     ck_assert_uint_eq(f.lines, 2000);
     ck_assert_uint_gt(f.semis, 2000 / 2);
     ck_assert_uint_gt(f.hashes, 2000 / 2);
+    ck_assert_uint_gt(f.shares, 2000 / 2);
+    ck_assert_uint_gt(f.nexts, 2000 / 2);
     free(f.prev);
     free(data);
 }

@@ -104,7 +104,7 @@ static fs_pipeline *make(const foldsvg_options *o, rec *r, int with_frames)
 static foldsvg_status line(fs_sink *s, const char *stack, uint64_t count, uint64_t lineno,
                            foldsvg_error *err)
 {
-    fs_folded_line l = {stack, strlen(stack), count, 0, 0, lineno, 0, 0, NULL, 0, 0, 0};
+    fs_folded_line l = {.stack = stack, .len = strlen(stack), .count = count, .lineno = lineno};
     return s->line(s, &l, err);
 }
 
@@ -130,7 +130,7 @@ START_TEST(plain_lines_pass_whole)
     foldsvg_error err;
     ck_assert_int_eq(line(s, "a;b", 3, 1, &err), FOLDSVG_OK);
     ck_assert_int_eq(line(s, "zero", 0, 2, &err), FOLDSVG_OK);
-    fs_folded_line d = {"d", 1, 0, 5, 1, 3, 0, 0, NULL, 0, 0, 0};
+    fs_folded_line d = {.stack = "d", .len = 1, .before = 5, .is_diff = 1, .lineno = 3};
     ck_assert_int_eq(s->line(s, &d, &err), FOLDSVG_OK);
     const char *x[] = {"x;y", "z\n"};
     ck_assert_int_eq(stack(s, x, 2, 4, &err), FOLDSVG_OK);
