@@ -18,6 +18,7 @@ foldsvg_status fs_stream_init(fs_stream *s, double minwidth)
     s->minwidth = minwidth;
     s->compact_at = FS_COMPACT_MIN;
     s->next_shared = SIZE_MAX;
+    s->opened_upto = SIZE_MAX;
     return fs_tree_init(&s->names);
 }
 
@@ -215,7 +216,8 @@ foldsvg_status fs_stream_add_from(fs_stream *s, const char *bytes, size_t from, 
                         : from + fs_mismatch(bytes, from ? prev + from : prev, m - from);
         tail = bytes + (at - from);
         if (!s->any_order &&
-            (at < m ? (unsigned char)tail[0] < (unsigned char)prev[at] : len < plen)) {
+            (at > s->opened_upto ||
+             (at < m ? (unsigned char)tail[0] < (unsigned char)prev[at] : len < plen))) {
             *out_of_order = 1;
             return FOLDSVG_OK;
         }
@@ -273,12 +275,12 @@ foldsvg_status fs_stream_add_from(fs_stream *s, const char *bytes, size_t from, 
      * none when the kept ones are all of the stack (in any order: a stack that ends where
      * the one before went on) */
     size_t k = same - 1;
+    size_t own_from = SIZE_MAX;
     if (pos > len)
         goto opened;
     /* A new frame that ends past NEXT_SHARED closes at the next stack: it is as wide as
      * COUNT, and so are those below it. Too narrow for the limit at this total, it is too
      * narrow at any later one (prune.h): it and those below are left unopened. */
-    size_t own_from = SIZE_MAX;
     if (next_shared < len && !is_diff && !s->defer && !s->any_order && prunable(s, count)) {
         own_from = next_shared;
         if (own_from < pos) /* every new frame ends past it */
@@ -327,6 +329,7 @@ opened:
         s->stack_after[s->nstacks++] = count;
     }
     s->opened_from = opened_from;
+    s->opened_upto = own_from;
     s->depth = d;
     s->leaf_count = count;
     s->leaf_before = is_diff ? before : 0;

@@ -282,6 +282,32 @@ START_TEST(own_frames_of_narrow_stacks_stay_unopened)
 }
 END_TEST
 
+/* A stack promised to share NEXT_SHARED bytes with the next one, and then followed by one
+ * that shares more (the one promised was dropped on the way): the frames left unopened could
+ * have stayed open for it, so it is out of order; one that shares no more is not. */
+START_TEST(a_next_stack_sharing_more_than_said_is_out_of_order)
+{
+    fs_stream s;
+    ck_assert_int_eq(fs_stream_init(&s, 10.0), FOLDSVG_OK);
+    s.final_total = 1000;
+    int ooo;
+    ck_assert_int_eq(fs_stream_add(&s, "a;b;w", 5, 500, 0, 0, &ooo), FOLDSVG_OK);
+    fs_stream_next_shares(&s, 4, 0); /* "a;b;" with a next "a;b;a", say */
+    ck_assert_int_eq(fs_stream_add(&s, "a;b;x", 5, 1, 0, 0, &ooo), FOLDSVG_OK);
+    ck_assert_uint_eq(s.depth, 3); /* x left unopened */
+    ck_assert_int_eq(fs_stream_add(&s, "a;b;x;y", 7, 400, 0, 0, &ooo), FOLDSVG_OK);
+    ck_assert_int_eq(ooo, 1); /* x would have stayed open */
+    ck_assert_int_eq(fs_stream_add(&s, "a;b;x", 5, 400, 0, 0, &ooo), FOLDSVG_OK);
+    ck_assert_int_eq(ooo, 1); /* so would the same stack again */
+    ck_assert_uint_eq(s.t, 501);
+    ck_assert_int_eq(fs_stream_add(&s, "a;c", 3, 400, 0, 0, &ooo), FOLDSVG_OK);
+    ck_assert_int_eq(ooo, 0); /* "a;" is less than promised */
+    ck_assert_int_eq(fs_stream_add(&s, "a;c;d", 5, 10, 0, 0, &ooo), FOLDSVG_OK);
+    ck_assert_int_eq(ooo, 0); /* no promise for this one */
+    fs_stream_free(&s);
+}
+END_TEST
+
 START_TEST(unsorted_input_is_reported)
 {
     fs_stream s;
@@ -316,6 +342,7 @@ int main(void)
     tcase_add_test(tc, known_total_names_at_once);
     tcase_add_test(tc, finish_drops_what_the_total_prunes);
     tcase_add_test(tc, own_frames_of_narrow_stacks_stay_unopened);
+    tcase_add_test(tc, a_next_stack_sharing_more_than_said_is_out_of_order);
     suite_add_tcase(s, tc);
     return fs_test_run(s);
 }
