@@ -88,15 +88,15 @@ foldsvg_status fs_stream_add_from(fs_stream *s, const char *bytes, size_t from, 
                                   const uint32_t *semis, size_t nsemis, size_t shared,
                                   uint64_t count, uint64_t before, int is_diff, int *out_of_order);
 /* The stack added next first differs from the one after it at byte NEXT_SHARED (or that is
- * the shorter one's length): known to a caller that looks one stack ahead. A stack after it
- * that shares more (the one after it was never added: a line the pipeline dropped) is out of
- * order: frames it would have kept open may be missing. Its frames that
+ * the shorter one's length): known to a caller that looks one stack ahead. Its frames that
  * end past both that and where it first differs from the stack before are its own alone,
  * as wide as its count: when that is too narrow to draw, they are not opened at all (in the
  * sorted bench file, 2.66 million of the 2.85 million frames opened; not for differential
  * stacks, whose leaf deltas count pruned or not, nor in any order). CUT: its bytes after
  * those frames' first were left out (fs_sorter_finish_split, below fs_stream_cut_below):
- * FOLDSVG_E_ARG if it does not qualify. */
+ * FOLDSVG_E_ARG if it does not qualify. A later stack that shares more with it than
+ * NEXT_SHARED (the one after it was never added: a line the pipeline dropped) is out of
+ * order, as frames it would have kept open may be missing. */
 void fs_stream_next_shares(fs_stream *s, size_t next_shared, int cut);
 /* The count below which a stack's own frames are too narrow to draw at the final total (0
  * when that is not known, or for a stream whose stacks' frames all count). */

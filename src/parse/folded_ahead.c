@@ -293,15 +293,18 @@ static void shares_of(const ahead *a, const block *b, size_t i, uint64_t lineno,
     if (j == b->nrec || b->recs[j].back != j - i)
         return;
     const rec *y = &b->recs[j];
-    if (!y->has_shared) {
-        if (!(a->hints & FS_HINT_SHARED))
-            return;
+    size_t next;
+    if (y->has_shared) {
+        next = y->shared;
+    } else if (a->hints & FS_HINT_SHARED) {
         size_t m = x->len < y->len ? x->len : y->len;
-        c->at = j;
-        c->shared = fs_mismatch(b->data + x->off, b->data + y->off, m);
+        next = fs_mismatch(b->data + x->off, b->data + y->off, m);
+        *c = (carry){j, next};
+    } else {
+        return;
     }
     fl->next_line = lineno + (j - i);
-    fl->next_shared = y->has_shared ? y->shared : c->shared;
+    fl->next_shared = next;
 }
 
 /* The caller's side: every record of every block into the sink, in order. */
