@@ -159,33 +159,39 @@ static int key_cmp(const void *x, const void *y)
 }
 
 /* fs_strsort on the stacks of V[0..n) (in input order): sorted, a permutation, and for
- * distinct stacks the very order of qsort (SORTED). */
+ * distinct stacks the very order of qsort (SORTED); each one's share with the one before. */
 static void check_strsort(rec *const *v, size_t n, rec *const *sorted, int distinct)
 {
     /* calloc: at -O2 gcc takes fs_strsort for a reader of them even when n is 0 */
     const char **keys = calloc(n ? n : 1, sizeof *keys);
     uint32_t *lens = calloc(n ? n : 1, sizeof *lens);
     uint32_t *order = malloc((n ? n : 1) * sizeof *order);
+    uint32_t *lcp = malloc((n ? n : 1) * sizeof *lcp);
     unsigned char *seen = calloc(n ? n : 1, 1);
-    FUZZ_CHECK(keys && lens && order && seen);
+    FUZZ_CHECK(keys && lens && order && lcp && seen);
     for (size_t i = 0; i < n; i++) {
         keys[i] = v[i]->stack;
         lens[i] = (uint32_t)v[i]->len;
         order[i] = UINT32_MAX;
     }
-    FUZZ_CHECK(fs_strsort(keys, lens, order, n) == FOLDSVG_OK);
+    FUZZ_CHECK(fs_strsort(keys, lens, order, lcp, n) == FOLDSVG_OK);
     for (size_t i = 0; i < n; i++) {
         FUZZ_CHECK(order[i] < n && !seen[order[i]]);
         seen[order[i]] = 1;
         const rec *r = v[order[i]];
+        size_t share = 0;
         if (i > 0) {
             const rec *q = v[order[i - 1]];
             FUZZ_CHECK(fs_strcmp_bytes(q->stack, q->len, r->stack, r->len) <= 0);
+            while (share < q->len && share < r->len && q->stack[share] == r->stack[share])
+                share++;
         }
+        FUZZ_CHECK(lcp[i] == share);
         if (distinct)
             FUZZ_CHECK(r == sorted[i]);
     }
     free(seen);
+    free(lcp);
     free(order);
     free(lens);
     free(keys);

@@ -41,7 +41,9 @@ typedef struct chunk {
     fs_strmap map;
     counts *c;
     size_t cap;
-    uint32_t *order;  /* once sorted and kept in memory for the final merge */
+    /* sorted (sort_chunk): the entries in order, then each stack's share with the one
+     * before it */
+    uint32_t *order;  /* kept in memory for the final merge */
     uint32_t *sorted; /* sorted by the thread that filled it, handed over to be written */
 } chunk;
 
@@ -172,19 +174,20 @@ static size_t chunk_bytes(const chunk *c)
     const fs_strmap *m = &c->map;
     size_t entries = (size_t)m->cap * (sizeof(char *) + 2 * sizeof(uint32_t));
     size_t slots = m->slots ? (m->mask + 1) * sizeof(uint32_t) : 0;
-    size_t sorting = (size_t)fs_strmap_size(m) * (sizeof(uint32_t) + 16);
+    size_t sorting = (size_t)fs_strmap_size(m) * (2 * sizeof(uint32_t) + 16);
     return m->arena.used_total + entries + slots + c->cap * sizeof(counts) + sorting;
 }
 
-/* ORDER gets the chunk's entries in byte order of their stacks (caller frees). */
+/* ORDER gets the chunk's entries in byte order of their stacks, then their shares (see
+ * chunk; caller frees). */
 static foldsvg_status sort_chunk(const chunk *c, uint32_t **order)
 {
     uint32_t n = fs_strmap_size(&c->map);
-    *order = malloc((n ? n : 1) * sizeof **order);
+    *order = malloc((n ? 2 * (size_t)n : 1) * sizeof **order);
     if (!*order)
         return FOLDSVG_E_NOMEM;
-    foldsvg_status st =
-        fs_strsort(fs_strmap_key_array(&c->map), fs_strmap_len_array(&c->map), *order, n);
+    foldsvg_status st = fs_strsort(fs_strmap_key_array(&c->map), fs_strmap_len_array(&c->map),
+                                   *order, *order + n, n);
     if (st) {
         free(*order);
         *order = NULL;
@@ -200,16 +203,17 @@ static foldsvg_status push_run(fs_sorter *s, fs_run r)
 }
 
 /* Before stack ORDER[I] of N is read in order: the stacks lie anywhere in the chunk, filled
- * on another core, and are read whole (compared, copied): the entries of those a few steps
- * ahead are asked for, then all of their bytes (the first line only, and the misses came one
- * after the other: writing a run took about 1.2x the time). */
+ * on another core, and their bytes past the share with the one before are read (copied,
+ * compared): the entries of those a few steps ahead are asked for, then those bytes (the
+ * first line only, and the misses came one after the other: writing a run took about 1.2x
+ * the time). */
 static void prefetch_ahead(const fs_strmap *m, const uint32_t *order, uint32_t i, uint32_t n)
 {
     if (i + 4 * PREFETCH < n)
         FS_PREFETCH(&fs_strmap_key_array(m)[order[i + 4 * PREFETCH]]);
     if (i + PREFETCH < n) {
-        uint32_t f = order[i + PREFETCH];
-        fs_prefetch_span(fs_strmap_key(m, f), fs_strmap_key_len(m, f), 1024);
+        uint32_t f = order[i + PREFETCH], from = order[n + i + PREFETCH];
+        fs_prefetch_span(fs_strmap_key(m, f) + from, fs_strmap_key_len(m, f) - from, 1024);
     }
 }
 
@@ -227,8 +231,6 @@ static foldsvg_status write_sorted(fs_sorter *s, chunk *c, const uint32_t *order
     uint32_t n = fs_strmap_size(m);
     fs_run r;
     fs_run_begin(&s->file, &r);
-    const char *prev = NULL;
-    size_t prev_len = 0;
     for (uint32_t i = 0; st == FOLDSVG_OK && i < n; i++) {
         if (may_stop && i % STOP_EVERY == 0 &&
             atomic_load_explicit(&s->stop_writing, memory_order_relaxed)) {
@@ -238,12 +240,8 @@ static foldsvg_status write_sorted(fs_sorter *s, chunk *c, const uint32_t *order
         prefetch_ahead(m, order, i, n);
         uint32_t e = order[i];
         const counts *k = &c->c[e];
-        const char *stack = fs_strmap_key(m, e);
-        size_t len = fs_strmap_key_len(m, e);
-        size_t shared = fs_mismatch(stack, prev, len < prev_len ? len : prev_len);
-        st = fs_run_put(&s->file, stack, len, shared, k->count, k->before, k->is_diff);
-        prev = stack;
-        prev_len = len;
+        st = fs_run_put(&s->file, fs_strmap_key(m, e), fs_strmap_key_len(m, e), order[n + i],
+                        k->count, k->before, k->is_diff);
     }
     if (st == FOLDSVG_OK)
         st = fs_run_end(&s->file, &r);
@@ -408,8 +406,7 @@ typedef struct source {
     /* the stack: PRE's first PRE_LEN bytes, then REST's (a run's, read in place) */
     const char *pre, *rest;
     size_t pre_len, len;
-    size_t shared;     /* the bytes STACK shares with the source's stack before it */
-    size_t next_share; /* a chunk's: the next stack's SHARED, found ahead (SIZE_MAX: not) */
+    size_t shared; /* the bytes STACK shares with the source's stack before it */
     uint64_t count, before;
     int is_diff;
     int done; /* no stack left: it loses every match */
@@ -425,15 +422,9 @@ static foldsvg_status advance(source *src)
         prefetch_ahead(&src->c->map, src->c->order, src->at, src->n);
         uint32_t e = src->c->order[src->at++];
         const counts *k = &src->c->c[e];
-        const char *next = fs_strmap_key(&src->c->map, e);
-        size_t len = fs_strmap_key_len(&src->c->map, e);
-        src->shared = src->at == 1 ? 0
-                      : src->next_share != SIZE_MAX
-                          ? src->next_share
-                          : fs_mismatch(next, src->pre, len < src->len ? len : src->len);
-        src->next_share = SIZE_MAX;
-        src->pre = next;
-        src->pre_len = src->len = len;
+        src->shared = src->c->order[src->n + src->at - 1];
+        src->pre = fs_strmap_key(&src->c->map, e);
+        src->pre_len = src->len = fs_strmap_key_len(&src->c->map, e);
         src->rest = NULL;
         src->count = k->count;
         src->before = k->before;
@@ -555,18 +546,11 @@ static foldsvg_status put_out(const sink *out, source *top, size_t shared, size_
 }
 
 /* The bytes SRC's next stack shares with its current one (0 when it has none), or SIZE_MAX
- * when that is not in view; a chunk's is kept for advance. */
-static size_t successor_share(source *src)
+ * when that is not in view. */
+static size_t successor_share(const source *src)
 {
-    if (src->c) {
-        if (src->at == src->n)
-            return 0;
-        uint32_t e = src->c->order[src->at];
-        const char *next = fs_strmap_key(&src->c->map, e);
-        size_t len = fs_strmap_key_len(&src->c->map, e);
-        src->next_share = fs_mismatch(next, src->pre, len < src->len ? len : src->len);
-        return src->next_share;
-    }
+    if (src->c)
+        return src->at == src->n ? 0 : src->c->order[src->n + src->at];
     uint64_t v;
     int known = fs_run_peek_shared(&src->r, &v);
     return known && v <= SIZE_MAX ? (size_t)v : SIZE_MAX;
@@ -609,7 +593,6 @@ static foldsvg_status merge(fs_sorter *s, size_t first, size_t nrun, chunk *cons
         } else {
             src[i].c = mem[i - nrun];
             src[i].n = fs_strmap_size(&mem[i - nrun]->map);
-            src[i].next_share = SIZE_MAX;
         }
         if (st == FOLDSVG_OK)
             st = advance(&src[i]);

@@ -107,8 +107,11 @@ static void swap(item *a, item *b)
 /* V[0..n) into those below PIVOT, [0, *LT), those equal, and those above, [*GT, n): counted
  * first, then each moved to its place through TMP without a branch on its digit. The
  * digits are in no order the branch predictor could learn (the swaps of an in-place
- * partition mispredicted about one digit in two: a third of the sort's time). */
-static void partition(item *v, item *tmp, size_t n, uint64_t pivot, size_t *lt, size_t *gt)
+ * partition mispredicted about one digit in two: a third of the sort's time). *BELOW and
+ * *ABOVE: the greatest digit below PIVOT and the least above it, the digits of the strings
+ * that will end up next to the equal ones. */
+static void partition(item *v, item *tmp, size_t n, uint64_t pivot, size_t *lt, size_t *gt,
+                      uint64_t *below, uint64_t *above)
 {
     size_t nl = 0, ne = 0;
     for (size_t i = 0; i < n; i++) {
@@ -121,6 +124,13 @@ static void partition(item *v, item *tmp, size_t n, uint64_t pivot, size_t *lt, 
         size_t k = (size_t)(d >= pivot) + (size_t)(d > pivot);
         tmp[at[k]++] = v[i];
     }
+    uint64_t lo = 0, hi = UINT64_MAX;
+    for (size_t i = 0; i < nl; i++)
+        lo = tmp[i].digit > lo ? tmp[i].digit : lo;
+    for (size_t i = nl + ne; i < n; i++)
+        hi = tmp[i].digit < hi ? tmp[i].digit : hi;
+    *below = lo;
+    *above = hi;
     memcpy(v, tmp, n * sizeof *v);
     *lt = nl;
     *gt = nl + ne;
@@ -131,6 +141,29 @@ static uint64_t median3(uint64_t x, uint64_t y, uint64_t z)
     if (x < y)
         return y < z ? y : (x < z ? z : x);
     return x < z ? x : (y < z ? z : y);
+}
+
+/* The bytes two strings whose digits at DEPTH are X and Y share, at most (their padding
+ * may agree past the shorter one's end: fs_strsort cuts each share to both lengths). */
+static uint32_t digit_share(size_t depth, uint64_t x, uint64_t y)
+{
+    size_t same = 0;
+    for (uint64_t d = x ^ y; same < 8 && !(d >> 56); d <<= 8)
+        same++;
+    size_t share = depth + same;
+    return share < UINT32_MAX ? (uint32_t)share : UINT32_MAX;
+}
+
+/* LCP[1..n) of V[0..n), sorted and known to agree on their first DEPTH bytes: each
+ * string's share with the one before (just compared, so in the cache). */
+static void shares_of_sorted(const sorter *s, const item *v, size_t n, size_t depth, uint32_t *lcp)
+{
+    for (size_t j = 1; j < n; j++) {
+        uint32_t x = v[j - 1].idx, y = v[j].idx;
+        size_t m = s->lens[x] < s->lens[y] ? s->lens[x] : s->lens[y];
+        size_t from = depth < m ? depth : m;
+        lcp[j] = (uint32_t)(from + fs_mismatch(s->keys[x] + from, s->keys[y] + from, m - from));
+    }
 }
 
 static int by_digit(const void *x, const void *y)
@@ -148,12 +181,16 @@ static foldsvg_status push(part **stack, size_t *n, size_t *cap, part p)
     return FOLDSVG_OK;
 }
 
-foldsvg_status fs_strsort(const char *const *keys, const uint32_t *lens, uint32_t *order, size_t n)
+foldsvg_status fs_strsort(const char *const *keys, const uint32_t *lens, uint32_t *order,
+                          uint32_t *lcp, size_t n)
 {
     if (n == 0)
         return FOLDSVG_OK;
     sorter s = {keys, lens};
     item *a = malloc(n * sizeof *a), *tmp = malloc(n * sizeof *tmp);
+    /* LCP[i], while sorting: at most what string i shares with the one before, set where a
+     * partition separates the two (both lengths cut it at the end) */
+    uint32_t *share = lcp;
     part *stack = NULL;
     size_t depth_n = 0, cap = 0;
     foldsvg_status st = FOLDSVG_OK;
@@ -162,6 +199,7 @@ foldsvg_status fs_strsort(const char *const *keys, const uint32_t *lens, uint32_
         free(tmp);
         return FOLDSVG_E_NOMEM;
     }
+    share[0] = 0;
     for (size_t i = 0; i < n; i++)
         a[i] = (item){digit_at(&s, (uint32_t)i, 0), (uint32_t)i};
     if (push(&stack, &depth_n, &cap, (part){0, n, 0}) != 0)
@@ -169,13 +207,20 @@ foldsvg_status fs_strsort(const char *const *keys, const uint32_t *lens, uint32_
     while (st == FOLDSVG_OK && depth_n > 0) {
         part p = stack[--depth_n];
         item *v = a + p.lo;
+        uint32_t *sh = share + p.lo;
         if (p.n <= SMALL) {
             insertion_sort(&s, v, p.n, p.depth);
+            shares_of_sorted(&s, v, p.n, p.depth, sh);
             continue;
         }
         uint64_t pivot = median3(v[0].digit, v[p.n / 2].digit, v[p.n - 1].digit);
         size_t lt, gt;
-        partition(v, tmp, p.n, pivot, &lt, &gt);
+        uint64_t below, above;
+        partition(v, tmp, p.n, pivot, &lt, &gt, &below, &above);
+        if (lt > 0)
+            sh[lt] = digit_share(p.depth, below, pivot);
+        if (gt < p.n)
+            sh[gt] = digit_share(p.depth, pivot, above);
         /* Among the ties, strings that end within this digit are equal up to trailing NUL
          * bytes: they come first, ordered by length; the others need the next digit. */
         size_t ended = 0;
@@ -184,12 +229,19 @@ foldsvg_status fs_strsort(const char *const *keys, const uint32_t *lens, uint32_
                 swap(&v[lt + ended++], &v[j]);
         if (ended <= SMALL) {
             insertion_sort(&s, v + lt, ended, p.depth);
+            shares_of_sorted(&s, v + lt, ended, p.depth, sh + lt);
         } else {
-            /* only their lengths differ (many only when equal strings were given) */
-            for (size_t j = lt; j < lt + ended; j++)
+            /* only their lengths differ (many only when equal strings were given): each is
+             * a prefix of the next, padded */
+            for (size_t j = lt; j < lt + ended; j++) {
                 v[j].digit = lens[v[j].idx];
+                if (j > lt)
+                    sh[j] = digit_share(p.depth, pivot, pivot);
+            }
             qsort(v + lt, ended, sizeof *v, by_digit);
         }
+        if (ended > 0 && lt + ended < gt) /* the longest that ended is a prefix of the next */
+            sh[lt + ended] = digit_share(p.depth, pivot, pivot);
         size_t next = p.depth + 8;
         if (lt == 0 && gt == p.n && ended == 0)
             next += common_prefix(&s, v, p.n, next);
@@ -205,8 +257,14 @@ foldsvg_status fs_strsort(const char *const *keys, const uint32_t *lens, uint32_
             st = FOLDSVG_E_NOMEM;
     }
     if (st == FOLDSVG_OK)
-        for (size_t i = 0; i < n; i++)
+        for (size_t i = 0; i < n; i++) {
             order[i] = a[i].idx;
+            if (i > 0) {
+                uint32_t x = lens[a[i - 1].idx], y = lens[a[i].idx];
+                uint32_t m = x < y ? x : y;
+                lcp[i] = lcp[i] < m ? lcp[i] : m;
+            }
+        }
     free(stack);
     free(tmp);
     free(a);

@@ -9,8 +9,12 @@
 #include "foldsvg.h"
 
 /* ORDER[0..n) gets the indexes of KEYS/LENS in sorted order. Equal strings keep no
- * particular order. FOLDSVG_E_NOMEM when the scratch space cannot be had. */
-foldsvg_status fs_strsort(const char *const *keys, const uint32_t *lens, uint32_t *order, size_t n);
+ * particular order. LCP[0..n) gets each one's share with the one before it: the
+ * bytes they have in common from the start (0 for the first), which the sort finds on the
+ * way (the writer of a sorted run needs them, and would otherwise read those bytes again).
+ * FOLDSVG_E_NOMEM when the scratch space cannot be had. */
+foldsvg_status fs_strsort(const char *const *keys, const uint32_t *lens, uint32_t *order,
+                          uint32_t *lcp, size_t n);
 
 /* memcmp-like comparison of A[0..alen) and B[0..blen) in that order. */
 int fs_strcmp_bytes(const char *a, size_t alen, const char *b, size_t blen);
