@@ -188,9 +188,6 @@ foldsvg_status fs_strsort(const char *const *keys, const uint32_t *lens, uint32_
         return FOLDSVG_OK;
     sorter s = {keys, lens};
     item *a = malloc(n * sizeof *a), *tmp = malloc(n * sizeof *tmp);
-    /* LCP[i], while sorting: at most what string i shares with the one before, set where a
-     * partition separates the two (both lengths cut it at the end) */
-    uint32_t *share = lcp;
     part *stack = NULL;
     size_t depth_n = 0, cap = 0;
     foldsvg_status st = FOLDSVG_OK;
@@ -199,7 +196,9 @@ foldsvg_status fs_strsort(const char *const *keys, const uint32_t *lens, uint32_
         free(tmp);
         return FOLDSVG_E_NOMEM;
     }
-    share[0] = 0;
+    /* LCP[i], while sorting: at most what string i shares with the one before (padding
+     * included), set where a partition separates the two; both lengths cut it at the end */
+    lcp[0] = 0;
     for (size_t i = 0; i < n; i++)
         a[i] = (item){digit_at(&s, (uint32_t)i, 0), (uint32_t)i};
     if (push(&stack, &depth_n, &cap, (part){0, n, 0}) != 0)
@@ -207,7 +206,7 @@ foldsvg_status fs_strsort(const char *const *keys, const uint32_t *lens, uint32_
     while (st == FOLDSVG_OK && depth_n > 0) {
         part p = stack[--depth_n];
         item *v = a + p.lo;
-        uint32_t *sh = share + p.lo;
+        uint32_t *sh = lcp + p.lo;
         if (p.n <= SMALL) {
             insertion_sort(&s, v, p.n, p.depth);
             shares_of_sorted(&s, v, p.n, p.depth, sh);
