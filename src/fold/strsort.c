@@ -2,7 +2,9 @@
  * each other share long prefixes (hundreds of bytes), which a comparison sort compares
  * again at every step; here each partition step looks at one cached 8-byte digit per string,
  * and only strings still tied move on to the next digit. Partitions wait on an explicit
- * stack, so no input can exhaust the C stack. */
+ * stack, so no input can exhaust the C stack. Each string's share with the one before it
+ * comes for free: where a partition separates two neighbours they agree up to its depth,
+ * and their digits say how far into the next. */
 #include "fold/strsort.h"
 
 #include <stdlib.h>
