@@ -334,8 +334,7 @@ static foldsvg_status consume(ahead *a, fs_sink *sink, fs_folded_stats *stats, f
                                  .hash = x->hash,
                                  .has_hash = x->has_hash,
                                  .semis = x->has_semis ? b->semis + x->semi : NULL,
-                                 .nsemis = x->nsemi,
-                                 .shared = x->shared};
+                                 .nsemis = x->nsemi};
             ++lineno;
             shares_of(a, b, i, lineno, &fl, &c);
             foldsvg_status st = fs_folded_take(x->verdict, &fl, x->frac, lineno, sink, stats, err);
