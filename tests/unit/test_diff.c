@@ -226,6 +226,115 @@ START_TEST(join_every_stack_of_either_side_once)
 }
 END_TEST
 
+/* Random sides over bytes on either side of ';' (and the highest), their stacks prefixes of
+ * one another and sharing prefixes: the join is the plain merge of the two in byte order,
+ * each stack once with both counts. */
+enum { POOL = 24, MAXLEN = 10 };
+
+typedef struct random_join {
+    char (*pool)[MAXLEN + 1]; /* sorted, distinct */
+    size_t n;
+    size_t calls;
+    int in_a[POOL], in_b[POOL]; /* membership */
+    size_t next;                /* the pool entry expected next */
+    int order_bad;
+} random_join;
+
+static unsigned rnd(unsigned long long *state)
+{
+    *state = *state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (unsigned)(*state >> 33);
+}
+
+static int by_bytes(const void *x, const void *y)
+{
+    return strcmp(x, y); /* no NUL inside: strcmp is byte order */
+}
+
+static foldsvg_status on_random(void *user, const char *stack, size_t len, uint64_t before,
+                                uint64_t after)
+{
+    random_join *r = user;
+    while (r->next < r->n && !r->in_a[r->next] && !r->in_b[r->next])
+        r->next++;
+    const char *want = r->next < r->n ? r->pool[r->next] : "";
+    if (r->next >= r->n || len != strlen(want) || memcmp(stack, want, len) != 0 ||
+        before != (uint64_t)(r->in_a[r->next] ? r->next + 1 : 0) ||
+        after != (uint64_t)(r->in_b[r->next] ? 100 + r->next : 0))
+        r->order_bad++;
+    r->calls++;
+    r->next++;
+    return FOLDSVG_OK;
+}
+
+START_TEST(join_random_sides)
+{
+    static const char bytes[] = {'!', ':', ';', '<', 'a', 'b', '\x7f', (char)0xff};
+    unsigned long long seed = 12345;
+    char pool[POOL][MAXLEN + 1];
+    for (int trial = 0; trial < 400; trial++) {
+        /* distinct strings that share prefixes: each a random one before it, cut and grown */
+        size_t n = 0;
+        while (n < POOL) {
+            char t[MAXLEN + 1];
+            size_t keep = 0;
+            if (n > 0) {
+                const char *base = pool[rnd(&seed) % n];
+                keep = rnd(&seed) % (strlen(base) + 1);
+                memcpy(t, base, keep);
+            }
+            size_t len = keep + 1 + rnd(&seed) % 4;
+            if (len > MAXLEN)
+                len = MAXLEN;
+            for (size_t i = keep; i < len; i++)
+                t[i] = bytes[rnd(&seed) % sizeof bytes];
+            t[len] = '\0';
+            int dup = 0;
+            for (size_t i = 0; i < n && !dup; i++)
+                dup = strcmp(pool[i], t) == 0;
+            if (!dup)
+                memcpy(pool[n++], t, len + 1);
+        }
+        qsort(pool, n, sizeof pool[0], by_bytes);
+        random_join r;
+        memset(&r, 0, sizeof r);
+        r.pool = pool;
+        r.n = n;
+        const char *sa[POOL + 1], *sb[POOL + 1];
+        uint64_t ca[POOL], cb[POOL];
+        size_t na = 0, nb = 0;
+        for (size_t i = 0; i < n; i++) {
+            unsigned pick = rnd(&seed) % 4; /* neither, A, B, both */
+            r.in_a[i] = pick & 1;
+            r.in_b[i] = pick >> 1 & 1;
+            if (r.in_a[i]) {
+                ca[na] = i + 1;
+                sa[na++] = pool[i];
+            }
+            if (r.in_b[i]) {
+                cb[nb] = 100 + i;
+                sb[nb++] = pool[i];
+            }
+        }
+        sa[na] = sb[nb] = NULL;
+        seq a = {sa, ca, FOLDSVG_OK, FOLDSVG_OK, 0, 0}, b = {sb, cb, FOLDSVG_OK, FOLDSVG_OK, 0, 0};
+        fs_relay *ra, *rb;
+        ck_assert_int_eq(fs_relay_start(&ra, produce_seq, &a), FOLDSVG_OK);
+        ck_assert_int_eq(fs_relay_start(&rb, produce_seq, &b), FOLDSVG_OK);
+        fs_diff_join_stats st;
+        ck_assert_int_eq(fs_diff_join(ra, rb, NULL, on_random, &r, &st), FOLDSVG_OK);
+        fs_relay_end(ra);
+        fs_relay_end(rb);
+        size_t either = 0;
+        for (size_t i = 0; i < n; i++)
+            either += r.in_a[i] || r.in_b[i];
+        ck_assert_uint_eq(r.calls, either);
+        ck_assert_uint_eq(st.unique, either);
+        ck_assert_msg(r.order_bad == 0, "trial %d: %d stacks out of place", trial, r.order_bad);
+    }
+}
+END_TEST
+
 /* ---- the deltas -------------------------------------------------------------------------- */
 
 static void add_diff(fs_tree *t, const char *path, uint64_t before, uint64_t after)
@@ -387,6 +496,7 @@ int main(void)
     tcase_add_test(tc, strip_hex_rules);
     tcase_add_test(tc, relay_pull_in_order_and_stop);
     tcase_add_test(tc, join_every_stack_of_either_side_once);
+    tcase_add_test(tc, join_random_sides);
     tcase_add_test(tc, deltas_self_inclusive_ranked);
     tcase_add_test(tc, api_compare_recorded_profiles);
     suite_add_tcase(s, tc);
