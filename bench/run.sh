@@ -56,9 +56,16 @@ summary() { # NAME FILE
     sort -n "$2" | awk -v n="$1" -v c="$cpu" 'BEGIN {gsub(/ /, "_", n)} {t[NR]=$1; if ($2>m) m=$2}
         END {printf "%s %.3f %d %s\n", n, t[int((NR+1)/2)], m, c}'
 }
+# Each command runs once untimed first: its input back in the page cache (this machine's
+# kernel pages out what no one touched for a minute, so a row whose file sat idle while
+# others ran read it from the disk in its first timed run).
+warm() {
+    "$@" >/dev/null 2>&1 || :
+}
 measure() {
     name=$1; shift
     : >"$data/times"
+    warm "$@"
     i=0
     while [ $i -lt "$reps" ]; do
         run_once "$data/times" "$@"
@@ -71,6 +78,9 @@ pair() { # BASE_NAME BASE_CMD -- NAME CMD...: sets $base and $run
     name=$1; shift
     : >"$data/btimes"
     : >"$data/times"
+    # shellcheck disable=SC2086
+    warm $bcmd
+    warm "$@"
     i=0
     while [ $i -lt "$reps" ]; do
         # shellcheck disable=SC2086
