@@ -325,11 +325,16 @@ START_TEST(join_random_sides)
         ck_assert_int_eq(fs_diff_join(ra, rb, NULL, on_random, &r, &st), FOLDSVG_OK);
         fs_relay_end(ra);
         fs_relay_end(rb);
-        size_t either = 0;
-        for (size_t i = 0; i < n; i++)
+        size_t either = 0, only_a = 0, only_b = 0;
+        for (size_t i = 0; i < n; i++) {
             either += r.in_a[i] || r.in_b[i];
+            only_a += r.in_a[i] && !r.in_b[i];
+            only_b += r.in_b[i] && !r.in_a[i];
+        }
         ck_assert_uint_eq(r.calls, either);
         ck_assert_uint_eq(st.unique, either);
+        ck_assert_uint_eq(st.only_before, only_a);
+        ck_assert_uint_eq(st.only_after, only_b);
         ck_assert_msg(r.order_bad == 0, "trial %d: %d stacks out of place", trial, r.order_bad);
     }
 }
