@@ -18,14 +18,19 @@ command -v /usr/bin/time >/dev/null || { echo "bench: install the 'time' package
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DFOLDSVG_TESTS=OFF >/dev/null
 cmake --build "$build" -j"$(nproc)" >/dev/null
 bin="$build/foldsvg"
+# pkg-config's flags are words to split
+# shellcheck disable=SC2046
 cc -O2 -o "$build/yajl_baseline" "$here/yajl_baseline.c" $(pkg-config --cflags --libs yajl)
+# shellcheck disable=SC2046
 cc -O2 -o "$build/xmlwriter_baseline" "$here/xmlwriter_baseline.c" $(pkg-config --cflags --libs libxml-2.0)
 
+# stale FILE SOURCE: FILE is missing, empty or older than SOURCE (test's -nt is not POSIX)
+stale() { [ ! -s "$1" ] || [ -n "$(find "$2" -prune -newer "$1")" ]; }
 # inputs (fixed seeds; README "Benchmarks" says what they are). A file is made again when
 # the generator is newer than it.
 gen() { # gen OUT GENERATOR ARGS...
     out=$1; shift
-    if [ ! -s "$out" ] || [ "$1" -nt "$out" ]; then
+    if stale "$out" "$1"; then
         python3 "$@" -o "$out.tmp" && mv "$out.tmp" "$out"
     fi
 }
@@ -34,7 +39,7 @@ gen "$data/shuffled.folded" "$tools/gen_folded.py" -n 200000 --seed 42 --shuffle
 gen "$data/variant.folded" "$tools/gen_folded.py" -n 200000 --seed 42 --variant 7
 gen "$data/repeated.folded" "$tools/gen_folded.py" -n 5000 --seed 42 --repeat 2G
 gen "$data/sp1.json" "$tools/gen_sp1_profile.py" -n 10000000 --seed 7
-if [ ! -s "$data/sp1.json.gz" ] || [ "$data/sp1.json" -nt "$data/sp1.json.gz" ]; then
+if stale "$data/sp1.json.gz" "$data/sp1.json"; then
     gzip -6 -c "$data/sp1.json" >"$data/sp1.json.tmp" && mv "$data/sp1.json.tmp" "$data/sp1.json.gz"
 fi
 vertx="$root/tests/data/compat/inputs/flamegraph/test/results/perf-vertx-stacks-01-collapsed-all.txt"
@@ -119,6 +124,7 @@ for w in sorted shuffled; do
 done
 # through a pipe from cat (foldsvg widens the pipe to 1 MiB; wc -l keeps the default 64 KiB),
 # against cat into wc -l: the pipe's own cost is in both
+# shellcheck disable=SC2016 # the script's own $1, written as it is
 printf '%s\n' 'cat "$1" | wc -l' >"$data/catwc.sh"
 for w in sorted shuffled; do
     f="$data/$w.folded"
@@ -160,7 +166,7 @@ sync
 # while the 2 GB file is older), then drawn (88k frames, 16 MB), against a bare writer loop
 # of as many frames
 r5="$data/repeated-5000.folded"
-if [ ! -s "$r5" ] || [ "$data/repeated.folded" -nt "$r5" ]; then
+if stale "$r5" "$data/repeated.folded"; then
     "$bin" -q "$data/repeated.folded" --format folded -o "$r5.tmp" && mv "$r5.tmp" "$r5"
 fi
 "$bin" -q --hash "$r5" -o "$data/out.svg"
