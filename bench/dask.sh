@@ -24,9 +24,11 @@ cmake --build "$build" -j"$(nproc)" >/dev/null
 bin="$build/foldsvg"
 dask="/usr/bin/python3 $root/contrib/dask/foldsvg-dask --local 2 --foldsvg $bin"
 
+# stale FILE SOURCE: FILE is missing, empty or older than SOURCE (test's -nt is not POSIX)
+stale() { [ ! -s "$1" ] || [ -n "$(find "$2" -prune -newer "$1")" ]; }
 gen() { # gen OUT GENERATOR ARGS...
     out=$1; shift
-    if [ ! -s "$out" ] || [ "$1" -nt "$out" ]; then
+    if stale "$out" "$1"; then
         python3 "$@" -o "$out.tmp" >/dev/null 2>&1 && mv "$out.tmp" "$out"
     fi
 }
