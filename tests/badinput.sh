@@ -50,7 +50,12 @@ check_run() {
     [ -n "$output" ] || output=out.svg
     [ -z "$good" ] || cp "$here/badinput/$c/$good" "$rd/"
     if [ -z "$input" ] && [ -z "$stdin_cmd" ]; then
-        input=$(ls "$here/badinput/$c" | grep -v -x -e expect -e xfail -e "${good:-expect}" | head -n 1)
+        # the case's first file (in the glob's order) that is not its expectation or the
+        # diff's good side
+        for f in "$here/badinput/$c"/*; do
+            input=${f##*/}
+            case $input in expect | xfail | "${good:-expect}") input= ;; *) break ;; esac
+        done
         cp "$here/badinput/$c/$input" "$rd/"
     fi
     [ -n "$stdin_cmd" ] && input=-

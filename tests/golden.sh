@@ -8,13 +8,16 @@
 # UPDATE_GOLDEN=1 rewrites the expected files instead of comparing (review them by eye:
 # open the SVGs, render them to PNG, before committing).
 set -u
+# (BIN is used by the commands run through eval below)
+# shellcheck disable=SC2034
 bin=$(realpath "$1"); golden=$(realpath "$2"); shift 2
 pass=0; fail=0
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 for dir in "$golden"/*/; do
     name=$(basename "$dir")
     if [ $# -gt 0 ] && ! printf '%s\n' "$@" | grep -qx "$name"; then continue; fi
-    expected=$(ls "$dir" | grep '^expected\.' | head -n 1)
+    expected=
+    for f in "$dir"expected.*; do expected=${f##*/}; break; done
     ext=${expected#expected.}
     out="$work/$name.$ext"
     args=$(cat "$dir/args")

@@ -29,7 +29,8 @@ if nm -D --defined-only "$libdir/libfoldsvg.so" | awk '{print $3}' | grep -v '^f
     echo "FAIL the shared library exports non-API symbols:"; nm -D --defined-only "$libdir/libfoldsvg.so" | grep -v ' foldsvg_' | head; exit 1
 fi
 
-# pkg-config
+# pkg-config (its flags are words to split)
+# shellcheck disable=SC2046
 PKG_CONFIG_PATH="$libdir/pkgconfig" cc -std=c11 -Wall -Werror -o "$work/rec-pc" "$src/examples/record.c" \
     $(PKG_CONFIG_PATH="$libdir/pkgconfig" pkg-config --cflags --libs foldsvg) -Wl,-rpath,"$libdir"
 "$work/rec-pc" "$work/pc.svg" >/dev/null

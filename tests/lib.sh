@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # Shared by the shell suites that source it (tests/messages.sh, encodings.sh, roundtrip.sh):
 # a scratch folder to work in, removed at exit, and the counting checks.
 #   . "$here/lib.sh"   (after bin= and here= are set)
