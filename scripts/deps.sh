@@ -5,7 +5,7 @@
 set -eu
 pkgs="build-essential cmake pkg-config libxml2-dev libyajl-dev libpcre2-dev zlib1g-dev"
 if [ "${1:-}" = test ]; then
-    pkgs="$pkgs check python3 libxml2-utils chromium clang-format python3-distributed"
+    pkgs="$pkgs check python3 libxml2-utils chromium clang-format shellcheck python3-distributed"
     command -v node >/dev/null 2>&1 || pkgs="$pkgs nodejs npm"
 fi
 missing=""
