@@ -13,11 +13,13 @@
 #include "util/buf.h"
 
 typedef struct fs_runfile {
-    int fd;         /* -1 until opened */
-    int no_map;     /* readers read the file instead of mapping it (for tests) */
-    uint64_t size;  /* bytes in the file, buffered ones included */
-    char *buf;      /* the write buffer */
-    size_t buf_len; /* bytes in buf, not yet written */
+    int fd;            /* -1 until opened */
+    int no_map;        /* readers read the file instead of mapping it (for tests) */
+    uint64_t size;     /* bytes in the file, buffered ones included */
+    char *buf;         /* the write buffer */
+    size_t buf_len;    /* bytes in buf, not yet written */
+    uint64_t reserved; /* the file's bytes given disk space ahead (util/reserve.h) */
+    int no_reserve;    /* the system would not */
 } fs_runfile;
 
 typedef struct fs_run {

@@ -2,6 +2,7 @@
  * merge rounds against a model, and the relay between threads. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "fold/relay.h"
 #include "fold/runs.h"
@@ -9,6 +10,7 @@
 #include "fold/strsort.h"
 #include "testutil.h"
 #include "util/mismatch.h"
+#include "util/reserve.h"
 
 static unsigned long long rng_state;
 static unsigned rnd(unsigned n)
@@ -292,6 +294,50 @@ START_TEST(runs_read_across_windows)
     }
     free(order);
     free_strings(s, lens, N);
+}
+END_TEST
+
+/* The run file gets disk space ahead of its writes (util/reserve.h), in steps that double,
+ * while its size stays that of the bytes written; a file the system cannot reserve for is
+ * written as it comes. */
+START_TEST(runs_reserve_space_ahead)
+{
+    fs_runfile f;
+    ck_assert_int_eq(fs_runfile_open(&f), FOLDSVG_OK);
+    ck_assert_uint_eq(f.reserved, 0);
+    char stack[1000];
+    memset(stack, 'a', sizeof stack);
+    fs_run r;
+    fs_run_begin(&f, &r);
+    uint64_t n = 0;
+    for (; f.size < (40u << 20); n++)
+        ck_assert_int_eq(fs_run_put(&f, stack, sizeof stack, 0, n + 1, 0, 0), FOLDSVG_OK);
+    ck_assert_int_eq(fs_run_end(&f, &r), FOLDSVG_OK);
+    struct stat sb;
+    ck_assert_int_eq(fstat(f.fd, &sb), 0);
+    ck_assert_uint_eq((uint64_t)sb.st_size, f.size);
+    if (!f.no_reserve) {
+        /* 32 MiB, then that again: past the 40 MiB written, on the disk */
+        ck_assert_uint_eq(f.reserved, (uint64_t)64 << 20);
+        ck_assert_uint_ge((uint64_t)sb.st_blocks * 512, f.reserved);
+    }
+    fs_run_reader rd; /* the bytes written, not the space reserved, are read back */
+    ck_assert_int_eq(fs_run_reader_init(&rd, &f, r, 0), FOLDSVG_OK);
+    for (uint64_t i = 0;; i++) {
+        int done;
+        ck_assert_int_eq(fs_run_next(&rd, &done), FOLDSVG_OK);
+        if (done) {
+            ck_assert_uint_eq(i, n);
+            break;
+        }
+        ck_assert_int_eq(fs_run_reader_whole(&rd), FOLDSVG_OK);
+        ck_assert_uint_eq(rd.stack.len, sizeof stack);
+        ck_assert(memcmp(rd.stack.data, stack, sizeof stack) == 0);
+        ck_assert_uint_eq(rd.count, i + 1);
+    }
+    fs_run_reader_free(&rd);
+    fs_runfile_close(&f);
+    ck_assert_int_eq(fs_file_reserve(-1, 0, 4096), -1);
 }
 END_TEST
 
@@ -1028,6 +1074,7 @@ int main(void)
     tcase_add_test(tc, strsort_long_prefixes_and_equal_strings);
     tcase_add_test(tc, runs_round_trip);
     tcase_add_test(tc, runs_read_across_windows);
+    tcase_add_test(tc, runs_reserve_space_ahead);
     tcase_add_test(tc, a_discarded_run_leaves_no_trace);
     tcase_add_test(tc, sorter_in_memory);
     tcase_add_test(tc, sorter_spills_and_merges);
