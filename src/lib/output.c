@@ -74,7 +74,7 @@ static foldsvg_status save_palette(fs_palettemap *pmap, const foldsvg_options *o
 foldsvg_status fs_output_stream(fs_output_fn fn, const void *job, const foldsvg_options *o, FILE *f,
                                 foldsvg_error *err)
 {
-    fs_out s = {f, NULL, 0, 0};
+    fs_out s = {f, NULL, 0, 0, NULL};
     fs_palettemap *pmap = NULL;
     fs_xml_quiet q;
     fs_xml_quiet_begin(&q);
@@ -95,7 +95,7 @@ foldsvg_status fs_output_mem(fs_output_fn fn, const void *job, const foldsvg_opt
                              size_t *len, foldsvg_error *err)
 {
     fs_buf mem = {0};
-    fs_out s = {NULL, &mem, 0, 0};
+    fs_out s = {NULL, &mem, 0, 0, NULL};
     fs_palettemap *pmap = NULL;
     fs_xml_quiet q;
     fs_xml_quiet_begin(&q);
@@ -121,7 +121,7 @@ foldsvg_status fs_output_file(fs_output_fn fn, const void *job, const foldsvg_op
 {
     fs_outfile f;
     FS_FORWARD_IF_ERROR(fs_outfile_open(&f, path, err));
-    fs_out s = {f.f, NULL, 0, 0};
+    fs_out s = {f.f, NULL, 0, 0, &f};
     fs_palettemap *pmap = NULL;
     fs_xml_quiet q;
     fs_xml_quiet_begin(&q);
@@ -248,10 +248,18 @@ foldsvg_status fs_output_profile(const void *job, fs_out *out, fs_palettemap **p
     return draw_svg(&in, o, out, pmap, err);
 }
 
+void fs_out_reserve(fs_out *out, uint64_t bytes)
+{
+    if (out->file)
+        fs_outfile_reserve(out->file, bytes);
+}
+
 foldsvg_status fs_output_frames(const void *job, fs_out *out, fs_palettemap **pmap,
                                 foldsvg_error *err)
 {
     const fs_frames_job *j = job;
+    /* 172 to 208 bytes a frame, and the document's head and script */
+    fs_out_reserve(out, (uint64_t)j->in->nframes * 200 + ((uint64_t)64 << 10));
     return draw_svg(j->in, j->o, out, pmap, err);
 }
 

@@ -16,6 +16,7 @@
 #include "util/error.h"
 #include "util/hash.h"
 #include "util/pending.h"
+#include "util/reserve.h"
 
 enum { FS_ATOMIC_ATTEMPTS = 100, FS_MAX_LINKS = 40 };
 
@@ -296,11 +297,29 @@ foldsvg_status fs_outfile_open(fs_outfile *o, const char *path, foldsvg_error *e
     return FOLDSVG_OK;
 }
 
+void fs_outfile_reserve(fs_outfile *o, uint64_t bytes)
+{
+    if (o->atomic.tmp && !o->reserved && bytes > 0)
+        o->reserved = fs_file_reserve(fileno(o->f), 0, bytes) == 0;
+}
+
+/* The space reserved past the end of what was written, given back: a size that changes
+ * frees the blocks past the new end on every file system (ext4 would also for the same size,
+ * tmpfs would not). */
+static int unreserve(fs_outfile *o)
+{
+    off_t end = ftello(o->f);
+    int fd = fileno(o->f);
+    return end < 0 || ftruncate(fd, end + 1) != 0 || ftruncate(fd, end) != 0 ? -1 : 0;
+}
+
 foldsvg_status fs_outfile_commit(fs_outfile *o, foldsvg_error *err)
 {
     const char *name = o->is_stdout ? "<stdout>" : o->path;
     errno = 0;
     int bad = fflush(o->f) != 0 || ferror(o->f);
+    if (!bad && o->reserved)
+        bad = unreserve(o) != 0;
     int e = errno ? errno : EIO; /* ferror alone: an earlier write failed, reason unknown */
     if (o->is_stdout) {
         reset(o);

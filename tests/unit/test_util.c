@@ -253,6 +253,49 @@ START_TEST(atomic_through_links)
 }
 END_TEST
 
+/* An output given space ahead (fs_outfile_reserve) ends as long as what was written, with
+ * the space past that given back, on /tmp's file system and on the working directory's;
+ * standard output and a failed reservation change nothing. */
+START_TEST(outfile_reserve_gives_back_the_rest)
+{
+    char tmpl[2][64] = {"/tmp/foldsvg-reserve-XXXXXX", "foldsvg-reserve-XXXXXX"};
+    for (int k = 0; k < 2; k++) {
+        char *dir = mkdtemp(tmpl[k]);
+        ck_assert_ptr_nonnull(dir);
+        char path[128];
+        snprintf(path, sizeof path, "%s/out.svg", dir);
+        FILE *old = fopen(path, "w"); /* replaced, as most outputs are */
+        ck_assert_ptr_nonnull(old);
+        fputs("old\n", old);
+        fclose(old);
+        fs_outfile o;
+        foldsvg_error err;
+        ck_assert_int_eq(fs_outfile_open(&o, path, &err), FOLDSVG_OK);
+        fs_outfile_reserve(&o, (uint64_t)8 << 20);
+        for (int i = 0; i < 10000; i++)
+            fputs("0123456789", o.f);
+        int reserved = o.reserved;
+        ck_assert_int_eq(fs_outfile_commit(&o, &err), FOLDSVG_OK);
+        struct stat sb;
+        ck_assert_int_eq(stat(path, &sb), 0);
+        ck_assert_int_eq(sb.st_size, 100000);
+        if (reserved) /* the 8 MiB past the 100 KB written are free again */
+            ck_assert_int_lt((long long)sb.st_blocks * 512, 1 << 20);
+        char *text = fs_test_slurp(path, NULL);
+        ck_assert(strncmp(text, "0123456789", 10) == 0 && strlen(text) == 100000);
+        free(text);
+        unlink(path);
+        rmdir(dir);
+    }
+    fs_outfile o;
+    foldsvg_error err;
+    ck_assert_int_eq(fs_outfile_open(&o, "-", &err), FOLDSVG_OK);
+    fs_outfile_reserve(&o, 1 << 20);
+    ck_assert_int_eq(o.reserved, 0);
+    ck_assert_int_eq(fs_outfile_commit(&o, &err), FOLDSVG_OK);
+}
+END_TEST
+
 static void *mask_of_thread(void *arg)
 {
     pthread_sigmask(SIG_BLOCK, NULL, arg);
@@ -387,6 +430,7 @@ int main(void)
     tcase_add_test(tc, grow_doubles_and_checks);
     tcase_add_test(tc, pending_outputs_removed);
     tcase_add_test(tc, atomic_through_links);
+    tcase_add_test(tc, outfile_reserve_gives_back_the_rest);
     tcase_add_test(tc, utf8_decode_and_clean);
     tcase_add_test(tc, strlist_push_copy_has);
     tcase_add_test(tc, template_holes_sections_comments);
