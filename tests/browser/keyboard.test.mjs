@@ -138,6 +138,7 @@ describe('keyboard: one tab stop in the frames, arrows between them', () => {
     assert.equal((await focused(page, P)).name, 'render');
     // a frame clicked takes the focus, and with it the tab stop
     await frameLocator(page, P, 'idle').click();
+    await nextFrame(page); // the focus moves to the copy once the zoom is painted
     const clicked = await focused(page, P);
     assert.equal(clicked.name, 'idle');
     assert.deepEqual(await tabStops(page, P), [`${clicked.layer}:idle`]);
