@@ -33,7 +33,13 @@ enum {
     WINDOW_MAX = 1 << 20,
     WINDOW_MIN = 128 << 10,
     PREFETCH = 4,
-    STOP_EVERY = 64 /* stacks written between looks at stop_writing */
+    STOP_EVERY = 64, /* stacks written between looks at stop_writing */
+    /* A first chunk filled by at least 5 lines for 4 of its stacks is the input's repeating
+     * stacks: what it spilled would come again, chunk after chunk (500 MB of 20,000 stacks
+     * in random order wrote 230 MB of runs, and took 2.5x to 5.5x the time it takes held
+     * whole) */
+    REPEATS = 5,
+    REPEATS_PER = 4
 };
 
 /* The distinct stacks of one chunk and their summed counts, by map entry. */
@@ -41,6 +47,7 @@ typedef struct chunk {
     fs_strmap map;
     counts *c;
     size_t cap;
+    uint64_t lines; /* added since it was last emptied */
     /* sorted (sort_chunk): the entries in order, then each stack's share with the one
      * before it */
     uint32_t *order;  /* kept in memory for the final merge */
@@ -71,6 +78,9 @@ struct fs_sorter {
     /* the input has ended: the worker's chunk, being sorted or written, stays in memory */
     atomic_int stop_writing;
     size_t writes_stopped; /* fs_sorter_writes_stopped */
+    /* The first chunk repeats its stacks (REPEATS): it holds both chunks' budget, and spills
+     * on this thread if it must (the input then has more distinct stacks than the budget) */
+    int whole;
 };
 
 foldsvg_status fs_sorter_new(fs_sorter **out, size_t budget, unsigned fanin)
@@ -252,8 +262,10 @@ static foldsvg_status write_sorted(fs_sorter *s, chunk *c, const uint32_t *order
     } else if (st == FOLDSVG_OK) {
         st = push_run(s, r);
     }
-    if (st == FOLDSVG_OK)
+    if (st == FOLDSVG_OK) {
         fs_strmap_clear(&c->map);
+        c->lines = 0;
+    }
     return st;
 }
 
@@ -369,10 +381,39 @@ foldsvg_status fs_sorter_add(fs_sorter *s, const char *stack, size_t len, uint64
     return fs_sorter_add_hashed(s, stack, len, fs_strmap_hash(stack, len), count, before, is_diff);
 }
 
+/* The current chunk outgrew its budget. The first one, when it repeats its stacks, holds the
+ * other's budget too (one chunk then, no worker); when it outgrows that, it is written here
+ * and its memory returned, and the two chunks go on as for any input. */
+static foldsvg_status full(fs_sorter *s)
+{
+    chunk *c = s->cur;
+    if (!s->whole && s->nruns == 0 && !s->have_worker && !s->no_worker &&
+        c->lines * REPEATS_PER >= (uint64_t)fs_strmap_size(&c->map) * REPEATS) {
+        s->whole = 1;
+        return FOLDSVG_OK;
+    }
+    if (!s->whole)
+        return spill(s);
+    s->whole = 0;
+    uint32_t *order;
+    foldsvg_status st = sort_chunk(c, &order);
+    if (st == FOLDSVG_OK)
+        st = write_sorted(s, c, order, 0);
+    free(order);
+    if (st == FOLDSVG_OK) { /* twice the budget: given back, as a chunk takes half of it now */
+        fs_strmap_free(&c->map);
+        free(c->c);
+        c->c = NULL;
+        c->cap = 0;
+    }
+    return st;
+}
+
 foldsvg_status fs_sorter_add_hashed(fs_sorter *s, const char *stack, size_t len, uint64_t hash,
                                     uint64_t count, uint64_t before, int is_diff)
 {
     chunk *c = s->cur;
+    c->lines++;
     uint32_t n = fs_strmap_size(&c->map);
     FS_FORWARD_IF_ERROR(FS_GROW(c->c, c->cap, (size_t)n + 1, 1024));
     uint32_t e;
@@ -393,8 +434,8 @@ foldsvg_status fs_sorter_add_hashed(fs_sorter *s, const char *stack, size_t len,
         }
         return FOLDSVG_OK;
     }
-    if (chunk_bytes(c) > s->budget)
-        return spill(s);
+    if (chunk_bytes(c) > (s->whole ? 2 * s->budget : s->budget))
+        return full(s);
     return FOLDSVG_OK;
 }
 

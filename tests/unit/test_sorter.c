@@ -774,6 +774,59 @@ START_TEST(sorter_cuts_stacks_of_small_counts)
 }
 END_TEST
 
+/* D stacks of 200 bytes, each added TIMES times in random order (DISTINCT: each once), to a
+ * sorter of 64 KiB chunks; the output must be every stack once, in order, with its summed
+ * count. Returns the chunks spilled: runs written, or begun and merged from memory when the
+ * input ended. */
+static size_t repeated_into_sorter(size_t d, unsigned times, unsigned seed)
+{
+    rng_state = seed;
+    size_t n = d * times;
+    size_t *line = malloc(n * sizeof *line);
+    for (size_t i = 0; i < n; i++)
+        line[i] = i % d;
+    for (size_t i = n; i > 1; i--) {
+        size_t j = rnd((unsigned)i), t = line[i - 1];
+        line[i - 1] = line[j];
+        line[j] = t;
+    }
+    fs_sorter *so;
+    ck_assert_int_eq(fs_sorter_new(&so, 64 << 10, 0), FOLDSVG_OK);
+    char stack[200];
+    memset(stack, 'x', sizeof stack);
+    for (size_t i = 0; i < n; i++) {
+        snprintf(stack, sizeof stack, "main;stack-%06zu", line[i]);
+        stack[strlen(stack)] = ';'; /* the rest stays x */
+        ck_assert_int_eq(fs_sorter_add(so, stack, sizeof stack, line[i] + 1, 0, 0), FOLDSVG_OK);
+    }
+    agg a = {0};
+    ck_assert_int_eq(fs_sorter_finish(so, collect, &a), FOLDSVG_OK);
+    size_t spilled = fs_sorter_runs(so) + fs_sorter_writes_stopped(so);
+    fs_sorter_free(so);
+    ck_assert_uint_eq(a.n, d);
+    for (size_t k = 0; k < d; k++) {
+        snprintf(stack, sizeof stack, "main;stack-%06zu;", k);
+        ck_assert(memcmp(a.s[k], stack, strlen(stack)) == 0);
+        ck_assert_uint_eq(a.count[k], (uint64_t)times * (k + 1));
+    }
+    agg_free(&a);
+    free(line);
+    return spilled;
+}
+
+/* A first chunk whose lines repeat its stacks holds both chunks' budget: an input whose
+ * distinct stacks fit there is never spilled, where whole chunks of them would be spilled
+ * again and again; one whose stacks are all distinct spills as before, and one that repeats
+ * but does not fit spills the big chunk and goes on with two. */
+START_TEST(sorter_holds_repeating_stacks_whole)
+{
+    /* a chunk of 64 KiB takes about 155 of these stacks */
+    ck_assert_uint_eq(repeated_into_sorter(240, 3, 71), 0);  /* 1.5 chunks */
+    ck_assert_uint_gt(repeated_into_sorter(720, 1, 72), 2);  /* as many lines, all distinct */
+    ck_assert_uint_gt(repeated_into_sorter(1500, 3, 73), 1); /* 10 chunks */
+}
+END_TEST
+
 /* Chunks of a few stacks fill in far less time than the worker takes to sort and write one
  * (a write call each): the input's thread sorts its own meanwhile and hands it over sorted.
  * The worker's timing decides how often, so many chunks are tried. */
@@ -1083,6 +1136,7 @@ int main(void)
     tcase_add_test(tc, sorter_split_gives_separators);
     tcase_add_test(tc, sorter_cuts_stacks_of_small_counts);
     tcase_add_test(tc, sorter_sorts_while_the_worker_writes);
+    tcase_add_test(tc, sorter_holds_repeating_stacks_whole);
     tcase_add_test(tc, sorter_stops_writing_when_the_input_ends);
     tcase_add_test(tc, sorter_overflow);
     tcase_add_test(tc, sorter_without_temporary_files);
