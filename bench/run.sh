@@ -38,6 +38,7 @@ gen "$data/sorted.folded" "$tools/gen_folded.py" -n 200000 --seed 42
 gen "$data/shuffled.folded" "$tools/gen_folded.py" -n 200000 --seed 42 --shuffle 7
 gen "$data/variant.folded" "$tools/gen_folded.py" -n 200000 --seed 42 --variant 7
 gen "$data/repeated.folded" "$tools/gen_folded.py" -n 5000 --seed 42 --repeat 2G
+gen "$data/repeated-20k.folded" "$tools/gen_folded.py" -n 20000 --seed 42 --repeat 200M
 gen "$data/sp1.json" "$tools/gen_sp1_profile.py" -n 10000000 --seed 7
 if stale "$data/sp1.json.gz" "$data/sp1.json"; then
     gzip -6 -c "$data/sp1.json" >"$data/sp1.json.tmp" && mv "$data/sp1.json.tmp" "$data/sp1.json.gz"
@@ -131,6 +132,11 @@ for w in sorted shuffled; do
     pair "cat|wc-l" "sh $data/catwc.sh $f" -- "$w.folded from cat |" sh -c "cat '$f' | '$bin' -q --hash -o '$data/out.svg'"
     row "$(size "$f")" "$base" "$run"
 done
+# 20,000 stacks repeated in random order: more than one chunk of the default budget holds
+# (14 MB), held whole by the first chunk (twice that) instead of spilled chunk after chunk
+f="$data/repeated-20k.folded"
+pair "wc-l" "wc -l $f" -- "20k stacks repeated->svg" "$bin" -q --hash "$f" -o "$data/out.svg"
+row "$(size "$f")" "$base" "$run"
 # the sorter with more runs than its fan-in of 64 (about 75 of 2 MiB chunks: one merge round
 # before the final merge), against the default budget (about 19 runs of 8 MiB chunks)
 run=$(measure "shuffled --sort-buffer 4M" "$bin" -q --hash --sort-buffer 4M "$data/shuffled.folded" -o "$data/out.svg")
