@@ -36,8 +36,7 @@ enum {
     STOP_EVERY = 64, /* stacks written between looks at stop_writing */
     /* A first chunk filled by at least 5 lines for 4 of its stacks is the input's repeating
      * stacks: what it spilled would come again, chunk after chunk (500 MB of 20,000 stacks
-     * in random order wrote 230 MB of runs, and took 2.5x to 5.5x the time it takes held
-     * whole) */
+     * in random order wrote 230 MB of runs and took 0.30 to 0.66 s, held whole 0.14 s) */
     REPEATS = 5,
     REPEATS_PER = 4
 };
@@ -387,7 +386,8 @@ foldsvg_status fs_sorter_add(fs_sorter *s, const char *stack, size_t len, uint64
 static foldsvg_status full(fs_sorter *s)
 {
     chunk *c = s->cur;
-    if (!s->whole && s->nruns == 0 && !s->have_worker && !s->no_worker &&
+    /* never spilled (no worker yet: the run list is this thread's to read) */
+    if (!s->whole && !s->have_worker && s->nruns == 0 &&
         c->lines * REPEATS_PER >= (uint64_t)fs_strmap_size(&c->map) * REPEATS) {
         s->whole = 1;
         return FOLDSVG_OK;

@@ -248,18 +248,14 @@ foldsvg_status fs_output_profile(const void *job, fs_out *out, fs_palettemap **p
     return draw_svg(&in, o, out, pmap, err);
 }
 
-void fs_out_reserve(fs_out *out, uint64_t bytes)
-{
-    if (out->file)
-        fs_outfile_reserve(out->file, bytes);
-}
-
 foldsvg_status fs_output_frames(const void *job, fs_out *out, fs_palettemap **pmap,
                                 foldsvg_error *err)
 {
     const fs_frames_job *j = job;
-    /* 172 to 208 bytes a frame, and the document's head and script */
-    fs_out_reserve(out, (uint64_t)j->in->nframes * 200 + ((uint64_t)64 << 10));
+    /* 172 to 208 bytes a frame, and the document's head and script (a profile's drawing
+     * knows its frames only as it lays them out: its file gets no space ahead) */
+    if (out->file)
+        fs_outfile_reserve(out->file, (uint64_t)j->in->nframes * 200 + ((uint64_t)64 << 10));
     return draw_svg(j->in, j->o, out, pmap, err);
 }
 

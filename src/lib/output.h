@@ -21,11 +21,8 @@ typedef struct fs_out {
     fs_buf *mem;
     int failed;
     int errnum;
-    fs_outfile *file; /* F's, when it is a file fs_output_file opened (fs_out_reserve) */
+    fs_outfile *file; /* F's, when it is a file fs_output_file opened (fs_outfile_reserve) */
 } fs_out;
-
-/* About BYTES will be drawn into OUT: a new file gets its space ahead (fs_outfile_reserve). */
-void fs_out_reserve(fs_out *out, uint64_t bytes);
 
 /* The one message for a job that failed writing into OUT: when OUT refused bytes, "write
  * failed: REASON" (or out of memory) naming NAME, whatever the layers above said; else ERR
