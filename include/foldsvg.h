@@ -297,6 +297,11 @@ typedef struct foldsvg_convert_stats {
     char count_name[16];   /* the unit written in the output */
     int streamed;          /* 1 when the stacks were merged in order, without a profile */
     uint64_t total_before; /* foldsvg_diff_convert: BEFORE's total as read (TOTAL is AFTER's) */
+    /* When streamed: how often the inputs were read, whole or in part. Sorted folded text
+     * once; unsorted text again, into a sorter; and, when its distinct stacks outgrow the
+     * sort buffer and the output is SVG, twice more: once to bound every frame's width, once
+     * to sort the stacks without what cannot be drawn (docs/performance.md). */
+    unsigned readings;
 } foldsvg_convert_stats;
 
 /* The summary line the command prints after a run (without "foldsvg: " and the newline):

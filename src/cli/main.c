@@ -611,12 +611,16 @@ static int run(cli_state *s, foldsvg_profile *p)
         return write_sections(s, output);
     if (!prints(s) && format != FOLDSVG_FORMAT_HTML) {
         /* the library picks the cheapest way (sorted files are streamed) */
+        /* the summary's statistics cost a little (a large unsorted input's distinct stacks
+         * are counted on their own): asked for only when printed */
         foldsvg_convert_stats cs;
-        st = foldsvg_convert(s->inputs, s->ninputs, output, format, s->opts, &cs, &err);
+        st = foldsvg_convert(s->inputs, s->ninputs, output, format, s->opts, s->quiet ? NULL : &cs,
+                             &err);
         if (st)
             return report(&err, st);
         clear_progress();
-        print_summary(s, cs.total, cs.count_name, cs.unique_stacks);
+        if (!s->quiet)
+            print_summary(s, cs.total, cs.count_name, cs.unique_stacks);
         return 0;
     }
     for (size_t i = 0; i < s->ninputs; i++) {

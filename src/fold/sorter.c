@@ -80,6 +80,7 @@ struct fs_sorter {
     /* The first chunk repeats its stacks (REPEATS): it holds both chunks' budget, and spills
      * on this thread if it must (the input then has more distinct stacks than the budget) */
     int whole;
+    int stop_before_spill; /* fs_sorter_stop_before_spill */
 };
 
 foldsvg_status fs_sorter_new(fs_sorter **out, size_t budget, unsigned fanin)
@@ -392,6 +393,8 @@ static foldsvg_status full(fs_sorter *s)
         s->whole = 1;
         return FOLDSVG_OK;
     }
+    if (s->stop_before_spill)
+        return FS_STOP;
     if (!s->whole)
         return spill(s);
     s->whole = 0;
@@ -774,6 +777,11 @@ foldsvg_status fs_sorter_finish_split(fs_sorter *s, uint64_t cut_below, fs_relay
                                       void *user)
 {
     return finish(s, NULL, fn, user, cut_below);
+}
+
+void fs_sorter_stop_before_spill(fs_sorter *s)
+{
+    s->stop_before_spill = 1;
 }
 
 size_t fs_sorter_budget(const fs_sorter *s)

@@ -22,6 +22,7 @@ foldsvg_status fs_sorter_new(fs_sorter **out, size_t budget, unsigned fanin);
 void fs_sorter_free(fs_sorter *s);
 
 /* FOLDSVG_E_OVERFLOW when the stack's counts would pass 2^64-1 (nothing added),
+ * FS_STOP (fs_sorter_stop_before_spill),
  * FOLDSVG_E_LIMIT for a stack of 4 GiB or more, FOLDSVG_E_NOMEM, FOLDSVG_E_IO when a run
  * cannot be written (no temporary file, a full disk). */
 foldsvg_status fs_sorter_add(fs_sorter *s, const char *stack, size_t len, uint64_t count,
@@ -45,6 +46,10 @@ foldsvg_status fs_sorter_finish(fs_sorter *s, fs_sorted_fn fn, void *user);
 foldsvg_status fs_sorter_finish_split(fs_sorter *s, uint64_t cut_below, fs_relay_item_fn fn,
                                       void *user);
 
+/* fs_sorter_add and fs_sorter_add_hashed return FS_STOP instead of writing the first run
+ * (the stack that filled the chunk was added): for a caller that has a cheaper way to deal
+ * with stacks that outgrow the memory (fold/sketch.h). Call before the first stack. */
+void fs_sorter_stop_before_spill(fs_sorter *s);
 /* A chunk's budget in bytes (the default's when 0 was asked for). */
 size_t fs_sorter_budget(const fs_sorter *s);
 /* Runs written so far (for tests and statistics). */

@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 
 #include "fold/pipeline.h"
+#include "fold/sketch.h"
 #include "fold/sorter.h"
 #include "fold/stream.h"
 #include "fold/tally.h"
@@ -36,7 +37,7 @@
 #include "util/tmpfile.h"
 #include "util/u64set.h"
 
-typedef enum convert_route { ROUTE_STREAM, ROUTE_SORT, ROUTE_PROFILE } convert_route;
+typedef enum convert_route { ROUTE_STREAM, ROUTE_SORT, ROUTE_SKETCH, ROUTE_PROFILE } convert_route;
 
 /* How standard input is read again: a regular file from where it started, else from SPOOL,
  * the copy made as it was first read, or it was not used yet and is HELD for the profile. */
@@ -73,7 +74,29 @@ typedef struct stream_ctx {
     fs_svg_pre *pre;
     size_t pre_done;
     int pre_full;
+    /* SORT to SVG of stacks that outgrow the sorter's memory: a SKETCH pass bounds every
+     * frame's total (fold/sketch.h), and the SORT pass after it cuts each stack past its
+     * first frame too narrow to draw, below CUT_BELOW (0: whole). The distinct whole stacks
+     * are counted by 64-bit hash in the SKETCH pass, for the statistics. */
+    int sketchable; /* may take the SKETCH route (until it was taken) */
+    int gzip;       /* an input is compressed: reading it again costs more than spilling */
+    fs_sketch sketch;
+    uint64_t cut_below, sketch_total;
+    int sketch_unique; /* SKETCH_DISTINCT counts the stacks */
+    fs_u64set sketch_distinct;
 } stream_ctx;
+
+/* A part of the input read on another thread (parse/folded_split.c): a sketch of its own in
+ * the SKETCH pass; in the SORT pass a tally (summed in a table as big as one of the sorter's
+ * chunks until it is joined), its stacks cut as the route's are. */
+typedef struct part {
+    fs_tally tally;   /* SORT */
+    fs_sketch sketch; /* SKETCH */
+    fs_u64set distinct;
+    uint64_t total;
+    int sketching;
+    const stream_ctx *c;
+} part;
 
 enum { PRE_BATCH = 1024 };
 
@@ -107,9 +130,31 @@ static foldsvg_status on_path(void *user, const fs_folded_line *l, foldsvg_error
     if (l->is_diff)
         c->total_before += l->before;
     foldsvg_status st;
+    if (c->route == ROUTE_SKETCH) {
+        if (l->is_diff) { /* a differential frame's delta counts drawn or not */
+            c->sketchable = 0;
+            c->route = ROUTE_SORT;
+            return FS_STOP;
+        }
+        fs_sketch_add(&c->sketch, l->stack, l->len, l->count);
+        if (c->sketch_unique &&
+            fs_u64set_add(&c->sketch_distinct, fs_folded_line_hash(l), NULL) != FOLDSVG_OK)
+            return fs_stack_error(err, FOLDSVG_E_NOMEM, c->name, l->lineno);
+        return FOLDSVG_OK;
+    }
     if (c->route == ROUTE_SORT) {
-        st = fs_sorter_add_hashed(c->sorter, l->stack, l->len, fs_folded_line_hash(l), l->count,
-                                  l->before, l->is_diff);
+        if (c->cut_below) {
+            size_t len = fs_sketch_cut(&c->sketch, l->stack, l->len, c->cut_below);
+            st = fs_sorter_add_hashed(c->sorter, l->stack, len, fs_strmap_hash(l->stack, len),
+                                      l->count, l->before, l->is_diff);
+        } else {
+            st = fs_sorter_add_hashed(c->sorter, l->stack, l->len, fs_folded_line_hash(l), l->count,
+                                      l->before, l->is_diff);
+        }
+        if (st == FS_STOP) { /* the sorter is full: the stacks are cut first */
+            c->route = ROUTE_SKETCH;
+            return FS_STOP;
+        }
         if (st == FOLDSVG_E_IO) { /* it cannot spill */
             c->route = ROUTE_PROFILE;
             return FS_STOP;
@@ -145,31 +190,74 @@ static foldsvg_status on_path(void *user, const fs_folded_line *l, foldsvg_error
     return FOLDSVG_OK;
 }
 
-/* A part of the input read on another thread (parse/folded_split.c) on the sorter's route
- * (the stream needs its lines in order): summed in a tally of its own, as big as one of the
- * sorter's chunks, until it is joined. */
 static void *on_fork(void *user)
 {
     stream_ctx *c = user;
-    fs_tally *t = c->route == ROUTE_SORT ? malloc(sizeof *t) : NULL;
-    if (t)
-        fs_tally_init(t, fs_sorter_budget(c->sorter));
-    return t;
+    if (c->route != ROUTE_SORT && c->route != ROUTE_SKETCH)
+        return NULL; /* the stream needs its lines in order */
+    part *p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    p->c = c;
+    p->sketching = c->route == ROUTE_SKETCH;
+    /* cut stacks: known to be far fewer than the lines (the sketch was needed because whole
+     * ones outgrew the sorter), so the part takes as much as the sorter may hold */
+    fs_tally_init(&p->tally, !c->sorter     ? 0
+                             : c->cut_below ? 2 * fs_sorter_budget(c->sorter)
+                                            : fs_sorter_budget(c->sorter));
+    fs_u64set_init(&p->distinct);
+    if (p->sketching && fs_sketch_init(&p->sketch, 0) != FOLDSVG_OK) {
+        free(p);
+        return NULL;
+    }
+    return p;
 }
 
-static foldsvg_status on_part_path(void *part, const fs_folded_line *l, foldsvg_error *err)
+/* (a part that fails or gives up is read again: an error comes then, where it is) */
+static foldsvg_status on_part_path(void *user, const fs_folded_line *l, foldsvg_error *err)
 {
-    (void)err; /* a part that fails is read again: the error comes then, where it is */
-    return fs_tally_add(part, l->stack, l->len, fs_folded_line_hash(l), l->count, l->before,
+    (void)err;
+    part *p = user;
+    const stream_ctx *c = p->c;
+    if (p->sketching) {
+        if (l->is_diff || l->count > UINT64_MAX - p->total ||
+            (c->sketch_unique &&
+             fs_u64set_add(&p->distinct, fs_folded_line_hash(l), NULL) != FOLDSVG_OK))
+            return FS_STOP;
+        p->total += l->count;
+        fs_sketch_add(&p->sketch, l->stack, l->len, l->count);
+        return FOLDSVG_OK;
+    }
+    if (c->cut_below) {
+        size_t len = fs_sketch_cut(&c->sketch, l->stack, l->len, c->cut_below);
+        return fs_tally_add(&p->tally, l->stack, len, fs_strmap_hash(l->stack, len), l->count,
+                            l->before, l->is_diff, l->lineno);
+    }
+    return fs_tally_add(&p->tally, l->stack, l->len, fs_folded_line_hash(l), l->count, l->before,
                         l->is_diff, l->lineno);
 }
 
-static foldsvg_status on_join(void *user, void *part, uint64_t lines_before, int *joined,
+static foldsvg_status join_sketch(stream_ctx *c, part *p, int *joined)
+{
+    /* totals that overflow: the part is read again, the line that passes 2^64-1 named */
+    *joined = c->route == ROUTE_SKETCH && p->total <= UINT64_MAX - c->total;
+    if (!*joined)
+        return FOLDSVG_OK;
+    c->total += p->total;
+    fs_sketch_join(&c->sketch, &p->sketch);
+    return fs_u64set_add_all(&c->sketch_distinct, &p->distinct);
+}
+
+static foldsvg_status on_join(void *user, void *part_, uint64_t lines_before, int *joined,
                               foldsvg_error *err)
 {
     stream_ctx *c = user;
-    const fs_tally *t = part;
-    /* totals that overflow: the part is read again, the line that passes 2^64-1 named */
+    part *p = part_;
+    if (p->sketching) {
+        foldsvg_status st = join_sketch(c, p, joined);
+        return st ? fs_error(err, st, c->name, "out of memory") : FOLDSVG_OK;
+    }
+    const fs_tally *t = &p->tally;
     *joined = c->route == ROUTE_SORT && t->total <= UINT64_MAX - c->total &&
               t->total_before <= UINT64_MAX - c->total_before;
     if (!*joined)
@@ -181,6 +269,10 @@ static foldsvg_status on_join(void *user, void *part, uint64_t lines_before, int
         foldsvg_status st = fs_sorter_add_hashed(c->sorter, fs_strmap_key(&t->map, i),
                                                  fs_strmap_key_len(&t->map, i), k->hash, k->count,
                                                  k->before, k->is_diff);
+        if (st == FS_STOP) { /* the sorter is full: the stacks are cut first */
+            c->route = ROUTE_SKETCH;
+            return FS_STOP;
+        }
         if (st == FOLDSVG_E_IO) { /* it cannot spill */
             c->route = ROUTE_PROFILE;
             return FS_STOP;
@@ -191,11 +283,14 @@ static foldsvg_status on_join(void *user, void *part, uint64_t lines_before, int
     return FOLDSVG_OK;
 }
 
-static void on_drop(void *user, void *part)
+static void on_drop(void *user, void *part_)
 {
     (void)user;
-    fs_tally_free(part);
-    free(part);
+    part *p = part_;
+    fs_tally_free(&p->tally);
+    fs_sketch_free(&p->sketch);
+    fs_u64set_free(&p->distinct);
+    free(p);
 }
 
 static void on_stats(void *user, const fs_folded_stats *s)
@@ -294,9 +389,11 @@ static foldsvg_status run_pass(stream_ctx *c, fs_pipeline *pl, const char *const
     c->total = c->total_before = 0;
     fs_u64set_free(&c->distinct); /* empty again, like the totals */
     fs_pipeline_reset_drops(pl);
-    fs_pipeline_set_hints(pl, route == ROUTE_SORT ? FS_HINT_HASH
-                              : c->flamechart     ? FS_HINT_HASH | FS_HINT_SEMIS | FS_HINT_SHARED
-                                                  : FS_HINT_SEMIS | FS_HINT_SHARED);
+    /* a cut stack is hashed once cut */
+    fs_pipeline_set_hints(pl, route == ROUTE_SORT     ? (c->cut_below ? 0 : FS_HINT_HASH)
+                              : route == ROUTE_SKETCH ? (c->sketch_unique ? FS_HINT_HASH : 0)
+                              : c->flamechart ? FS_HINT_HASH | FS_HINT_SEMIS | FS_HINT_SHARED
+                                              : FS_HINT_SEMIS | FS_HINT_SHARED);
     for (size_t i = 0; st == FOLDSVG_OK && i < n && c->route == route; i++) {
         fs_input *in;
         int teed = 0, holdable = 0; /* HOLDABLE: the profile can read on from IN */
@@ -330,6 +427,7 @@ static foldsvg_status run_pass(stream_ctx *c, fs_pipeline *pl, const char *const
         if (c->passes == 0) /* a pass again reads the same bytes: one warning */
             fs_input_set_warn(in, c->o->warn, c->o->warn_user);
         const fs_format *format;
+        c->gzip |= fs_input_is_gzip(in);
         st = fs_format_detect(in, &format, err);
         if (st == FOLDSVG_OK && !(format->flags & FS_FORMAT_PATHS)) {
             c->route = ROUTE_PROFILE;
@@ -364,17 +462,55 @@ static foldsvg_status run_pass(stream_ctx *c, fs_pipeline *pl, const char *const
     return st;
 }
 
+/* The count below which a frame cannot be drawn at TOTAL (0: none; every count is 1 or
+ * more). */
+static uint64_t cut_below_at(stream_ctx *c, uint64_t total)
+{
+    uint64_t had = c->s.final_total;
+    c->s.final_total = total;
+    uint64_t below = fs_stream_cut_below(&c->s);
+    c->s.final_total = had;
+    return below > 1 ? below : 0;
+}
+
 /* Reads every input until the route settles: STREAM may turn into SORT (the inputs are
- * read again, into the sorter) and either into PROFILE. */
+ * read again, into the sorter) and either into PROFILE. A SORT pass whose sorter fills its
+ * memory turns into SKETCH, once, and SORT again with the stacks cut (for SVG output of
+ * inputs that are cheap to read again: a sketch and a second reading cost less than
+ * writing and merging runs of whole stacks). */
 static foldsvg_status read_inputs(stream_ctx *c, fs_pipeline *pl, const char *const *inputs,
                                   size_t n, stdin_again *a, foldsvg_error *err)
 {
     for (;;) {
         convert_route route = c->route;
-        if (route == ROUTE_SORT && !c->sorter &&
-            fs_sorter_new(&c->sorter, c->o->sort_buffer / 2, 0) != FOLDSVG_OK)
-            return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
+        if (route == ROUTE_SORT && !c->sorter) {
+            if (fs_sorter_new(&c->sorter, c->o->sort_buffer / 2, 0) != FOLDSVG_OK)
+                return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
+            if (c->sketchable && !c->gzip)
+                fs_sorter_stop_before_spill(c->sorter);
+        }
+        if (route == ROUTE_SKETCH) {
+            c->sketchable = 0;
+            fs_sorter_free(c->sorter);
+            c->sorter = NULL;
+            if (fs_sketch_init(&c->sketch, 0) != FOLDSVG_OK)
+                return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
+        }
         FS_FORWARD_IF_ERROR(run_pass(c, pl, inputs, n, a, err));
+        if (route == ROUTE_SKETCH && c->route == ROUTE_SKETCH) {
+            c->sketch_total = c->total;
+            c->cut_below = cut_below_at(c, c->total);
+            c->route = ROUTE_SORT;
+            continue;
+        }
+        if (route == ROUTE_SORT && c->route == route && c->cut_below &&
+            c->total != c->sketch_total) {
+            /* the input changed between the readings: the cut is not known to hold */
+            c->cut_below = 0;
+            fs_sorter_free(c->sorter);
+            c->sorter = NULL;
+            continue;
+        }
         if (c->route == route || c->route == ROUTE_PROFILE)
             return FOLDSVG_OK;
     }
@@ -519,7 +655,7 @@ static foldsvg_status write_route(stream_ctx *c, const char *output, foldsvg_for
     foldsvg_status st = fs_stream_finish(&c->s);
     if (st)
         return fs_error(err, st, NULL, "%s", foldsvg_status_name(st));
-    *unique = c->s.unique;
+    *unique = c->cut_below ? fs_u64set_size(&c->sketch_distinct) : c->s.unique;
     if (c->flamechart) {
         fs_stream_mirror(&c->s);
         *unique = fs_u64set_size(&c->distinct);
@@ -557,6 +693,9 @@ static foldsvg_status convert_folded(convert_route route, const char *const *inp
     if (c.flamechart)
         fs_stream_any_order(&c.s);
     fs_u64set_init(&c.distinct);
+    fs_u64set_init(&c.sketch_distinct);
+    c.sketchable = format == FOLDSVG_FORMAT_SVG && !c.flamechart && o->svg.minwidth > 0;
+    c.sketch_unique = stats != NULL;
     c.fstats = calloc(n, sizeof *c.fstats);
     int nomem = !c.fstats;
     if (o->facts_out) {
@@ -605,12 +744,15 @@ static foldsvg_status convert_folded(convert_route route, const char *const *inp
             snprintf(stats->count_name, sizeof stats->count_name, "%s",
                      o->countname ? o->countname : "cycles");
             stats->streamed = 1;
+            stats->readings = (unsigned)c.passes;
         }
     }
     fs_pipeline_free(pl);
     fs_svg_pre_free(c.pre);
     fs_sorter_free(c.sorter);
     fs_u64set_free(&c.distinct);
+    fs_u64set_free(&c.sketch_distinct);
+    fs_sketch_free(&c.sketch);
     free(c.fstats);
     free(c.facts);
     free(c.drawn);

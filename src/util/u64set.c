@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/error.h"
+
 enum { FIRST_SLOTS = 1024 };
 
 void fs_u64set_init(fs_u64set *s)
@@ -67,5 +69,15 @@ foldsvg_status fs_u64set_add(fs_u64set *s, uint64_t v, int *added)
     s->n += (size_t)is_new;
     if (added)
         *added = is_new;
+    return FOLDSVG_OK;
+}
+
+foldsvg_status fs_u64set_add_all(fs_u64set *to, const fs_u64set *from)
+{
+    if (from->has_zero)
+        FS_FORWARD_IF_ERROR(fs_u64set_add(to, 0, NULL));
+    for (size_t i = 0; from->slots && i <= from->mask; i++)
+        if (from->slots[i])
+            FS_FORWARD_IF_ERROR(fs_u64set_add(to, from->slots[i], NULL));
     return FOLDSVG_OK;
 }

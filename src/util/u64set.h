@@ -22,6 +22,10 @@ void fs_u64set_free(fs_u64set *s);
  * was. */
 foldsvg_status fs_u64set_add(fs_u64set *s, uint64_t v, int *added);
 
+/* Adds every value of FROM to TO (sets filled on two threads). FOLDSVG_E_NOMEM (TO then
+ * holds some of them). */
+foldsvg_status fs_u64set_add_all(fs_u64set *to, const fs_u64set *from);
+
 static inline size_t fs_u64set_size(const fs_u64set *s)
 {
     return s->n;

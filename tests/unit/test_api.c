@@ -363,6 +363,71 @@ START_TEST(many_frames_same_bytes_both_routes)
 }
 END_TEST
 
+/* Unsorted stacks whose distinct ones outgrow the sort buffer, to SVG: the inputs are read
+ * to bound every frame's width, then sorted without the frames too narrow to draw; the
+ * picture is the profile's, byte for byte, at every --minwidth (and the same as the
+ * sorter's runs of whole stacks give, which a gzip input takes), and the summary counts the
+ * whole stacks. */
+START_TEST(unsorted_stacks_cut_same_bytes)
+{
+    char in[128], gz[160], a[128], b[128], cmd[512];
+    FILE *f = fopen(tmpdir_path(in, sizeof in, "cut.folded"), "w");
+    ck_assert_ptr_nonnull(f);
+    unsigned long long r = 42;
+    for (int i = 0; i < 6000; i++) {
+        /* deep stacks over few names, in no order; every tenth line repeats an earlier one's
+         * path */
+        r = r * 6364136223846793005ULL + 1442695040888963407ULL;
+        unsigned long long x = (r >> 20) % (i % 10 == 9 ? (unsigned)i / 2 + 1 : 1000000007ULL);
+        fprintf(f, "main;run");
+        /* names that are prefixes of one another, a sibling sorting between them: a stack
+         * cut through "g1" must sort as "g1;..." does, after "g1!x" and "g1+" */
+        static const char *const tails[] = {"", "!x", "+"};
+        for (int d = 0; d < 12; d++, x /= 3)
+            fprintf(f, ";g%d%s", d, tails[x % 3]);
+        fprintf(f, ";leaf%llu %llu\n", x % 5000, 1 + (r >> 40) % 9);
+    }
+    fclose(f);
+    snprintf(gz, sizeof gz, "%s.gz", in);
+    snprintf(cmd, sizeof cmd, "gzip -c '%s' > '%s'", in, gz);
+    ck_assert_int_eq(system(cmd), 0);
+    static const char *const minwidths[] = {"0.01", "0.001", "0.5", "2"};
+    for (size_t k = 0; k < sizeof minwidths / sizeof *minwidths; k++) {
+        foldsvg_options *o = foldsvg_options_new();
+        foldsvg_error err;
+        ck_assert_int_eq(foldsvg_options_set(o, "minwidth", minwidths[k], &err), FOLDSVG_OK);
+        ck_assert_int_eq(foldsvg_options_set(o, "sort-buffer", "64K", &err), FOLDSVG_OK);
+        foldsvg_profile *p = foldsvg_profile_new();
+        ck_assert_int_eq(foldsvg_profile_read_file(p, in, o, &err), FOLDSVG_OK);
+        ck_assert_int_eq(foldsvg_profile_write(p, tmpdir_path(b, sizeof b, "cut-b.svg"), o, &err),
+                         FOLDSVG_OK);
+        size_t nb;
+        char *sb = fs_test_slurp(b, &nb);
+        const char *inputs[][1] = {{in}, {gz}};
+        for (int g = 0; g < 2; g++) {
+            foldsvg_convert_stats stats;
+            ck_assert_int_eq(foldsvg_convert(inputs[g], 1, tmpdir_path(a, sizeof a, "cut-a.svg"),
+                                             FOLDSVG_FORMAT_AUTO, o, &stats, &err),
+                             FOLDSVG_OK);
+            ck_assert(stats.streamed);
+            /* a first reading finds it unsorted, a second fills the sorter; the gzip input
+             * spills its whole stacks, the plain one is read twice more */
+            ck_assert_uint_eq(stats.readings, g ? 2 : 4);
+            ck_assert_uint_eq(stats.unique_stacks, foldsvg_profile_unique_stacks(p));
+            size_t na;
+            char *sa = fs_test_slurp(a, &na);
+            ck_assert_uint_eq(na, nb);
+            ck_assert_msg(memcmp(sa, sb, na) == 0, "minwidth %s, %s", minwidths[k],
+                          g ? "gzip" : "plain");
+            free(sa);
+        }
+        free(sb);
+        foldsvg_profile_free(p);
+        foldsvg_options_free(o);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("api");
@@ -373,6 +438,7 @@ int main(void)
     tcase_add_test(tc, foreach_in_byte_order);
     tcase_add_test(tc, write_by_extension);
     tcase_add_test(tc, many_frames_same_bytes_both_routes);
+    tcase_add_test(tc, unsorted_stacks_cut_same_bytes);
     tcase_add_test(tc, empty_profile_writes_nothing);
     tcase_add_test(tc, render_to_memory_and_options);
     tcase_add_test(tc, read_gzip_buffer_equals_plain);
