@@ -46,6 +46,8 @@ foldsvg_status fs_sorter_finish(fs_sorter *s, fs_sorted_fn fn, void *user);
 foldsvg_status fs_sorter_finish_split(fs_sorter *s, uint64_t cut_below, fs_relay_item_fn fn,
                                       void *user);
 
+/* Whether the last chunk was sorted in two halves at once (for tests; after finishing). */
+int fs_sorter_sorted_in_halves(const fs_sorter *s);
 /* fs_sorter_add and fs_sorter_add_hashed return FS_STOP instead of writing the first run
  * (the stack that filled the chunk was added): for a caller that has a cheaper way to deal
  * with stacks that outgrow the memory (fold/sketch.h). Call before the first stack. */

@@ -510,6 +510,7 @@ static void agg_free(agg *a)
 
 /* Chunks the last check_sorter's input thread sorted itself; runs whose writing stopped. */
 static size_t last_sorted_here, last_writes_stopped;
+static int last_halves;
 
 /* Lines of random stacks, with repeats, in random order, through a sorter of BUDGET and
  * FANIN; the output must be the model's: the distinct stacks in order with summed counts.
@@ -542,6 +543,7 @@ static size_t check_sorter_split(unsigned seed, size_t nlines, size_t budget, un
     size_t runs = fs_sorter_runs(so);
     last_sorted_here = fs_sorter_sorted_here(so);
     last_writes_stopped = fs_sorter_writes_stopped(so);
+    last_halves = fs_sorter_sorted_in_halves(so);
     /* spent: the worker closed the file (and freed the chunks) before fs_sorter_free */
     ck_assert_int_eq(fs_sorter_file_open(so), 0);
     fs_sorter_free(so);
@@ -604,6 +606,21 @@ START_TEST(sorter_in_memory)
     ck_assert_uint_eq(check_sorter(1, 5000, 0, 0), 0);
     ck_assert_uint_eq(check_sorter(2, 0, 0, 0), 0);
     ck_assert_uint_eq(check_sorter(3, 1, 0, 0), 0);
+}
+END_TEST
+
+/* A last chunk of many stacks, nothing spilled: sorted in two halves at once, merged as
+ * two sources, the same order and sums (split or not). */
+START_TEST(sorter_sorts_a_large_chunk_in_halves)
+{
+    ck_assert_uint_eq(check_sorter(8, 60000, 0, 0), 0);
+    ck_assert_int_eq(last_halves, 1);
+    ck_assert_uint_eq(check_sorter_split(9, 60000, 0, 0, 1), 0);
+    ck_assert_int_eq(last_halves, 1);
+    ck_assert_uint_eq(check_sorter(10, 5000, 0, 0), 0); /* too few to pay for a thread */
+    ck_assert_int_eq(last_halves, 0);
+    ck_assert_uint_gt(check_sorter(11, 60000, 65536, 0), 2); /* runs: the chunk whole */
+    ck_assert_int_eq(last_halves, 0);
 }
 END_TEST
 
@@ -1130,6 +1147,7 @@ int main(void)
     tcase_add_test(tc, runs_reserve_space_ahead);
     tcase_add_test(tc, a_discarded_run_leaves_no_trace);
     tcase_add_test(tc, sorter_in_memory);
+    tcase_add_test(tc, sorter_sorts_a_large_chunk_in_halves);
     tcase_add_test(tc, sorter_spills_and_merges);
     tcase_add_test(tc, sorter_merges_in_rounds);
     tcase_add_test(tc, sorter_rounds_beside_two_chunks);
