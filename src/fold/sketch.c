@@ -109,23 +109,45 @@ void fs_sketch_free(fs_sketch *k)
     k->counters = NULL;
 }
 
-/* The walks below keep their state in locals: the hash of one frame is the input of the
- * next, and kept in memory (a walker struct) each step waited on a store and a load. */
+/* The counters of a stack's prefixes, BATCH at a time: the indexes first (each counter asked
+ * for as soon as its index is known), then the updates. Done frame by frame, the loop's
+ * exit at each 64 bytes mispredicted and the misses on the table came one after the other
+ * (1.1x the time). The walks keep their state in locals: the hash of one frame is the input
+ * of the next, and kept in memory each step waited on a store and a load. */
+enum { BATCH = 128 };
+
+static inline uint64_t apply(fs_sketch *k, const uint32_t *idx, size_t n, uint64_t count,
+                             uint64_t cap)
+{
+    for (size_t i = 0; i < n; i++)
+        cap = raise(&k->counters[idx[i]], count, cap);
+    return cap;
+}
+
 void fs_sketch_add(fs_sketch *k, const char *stack, size_t len, uint64_t count)
 {
+    uint32_t idx[BATCH + 64];
+    size_t n = 0;
     uint64_t h = 0, cap = UINT64_MAX;
     const char *f = stack;
     for (size_t at = 0; at < len; at += 64) {
-        size_t n = len - at < 64 ? len - at : 64;
-        for (uint64_t m = semis_of(stack + at, n); m; m &= m - 1) {
+        size_t piece = len - at < 64 ? len - at : 64;
+        for (uint64_t m = semis_of(stack + at, piece); m; m &= m - 1) {
             const char *e = stack + at + __builtin_ctzll(m);
             h = step(h, stack, f, e);
             f = e + 1;
-            cap = raise(&k->counters[h >> k->shift], count, cap);
+            idx[n] = (uint32_t)(h >> k->shift);
+            __builtin_prefetch(&k->counters[idx[n]], 1);
+            n++;
+        }
+        if (n >= BATCH) {
+            cap = apply(k, idx, n, count, cap);
+            n = 0;
         }
     }
     h = step(h, stack, f, stack + len);
-    raise(&k->counters[h >> k->shift], count, cap);
+    idx[n++] = (uint32_t)(h >> k->shift);
+    apply(k, idx, n, count, cap);
 }
 
 void fs_sketch_join(fs_sketch *to, const fs_sketch *from)

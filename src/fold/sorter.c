@@ -845,6 +845,24 @@ foldsvg_status fs_sorter_finish_split(fs_sorter *s, uint64_t cut_below, fs_relay
     return finish(s, NULL, fn, user, cut_below);
 }
 
+foldsvg_status fs_sorter_reset(fs_sorter *s)
+{
+    if (s->have_worker || s->nruns > 0)
+        return FOLDSVG_E_ARG;
+    for (int i = 0; i < 2; i++) {
+        chunk *c = &s->chunks[i];
+        fs_strmap_clear(&c->map);
+        c->lines = 0;
+        free(c->order);
+        free(c->sorted);
+        c->order = c->sorted = NULL;
+    }
+    s->cur = &s->chunks[0];
+    s->whole = 0;
+    s->stop_before_spill = 0;
+    return FOLDSVG_OK;
+}
+
 int fs_sorter_sorted_in_halves(const fs_sorter *s)
 {
     return s->halves;

@@ -491,8 +491,11 @@ static foldsvg_status read_inputs(stream_ctx *c, fs_pipeline *pl, const char *co
         }
         if (route == ROUTE_SKETCH) {
             c->sketchable = 0;
-            fs_sorter_free(c->sorter);
-            c->sorter = NULL;
+            /* emptied for the cut stacks; its memory is used again then */
+            if (fs_sorter_reset(c->sorter) != FOLDSVG_OK) {
+                fs_sorter_free(c->sorter);
+                c->sorter = NULL;
+            }
             if (fs_sketch_init(&c->sketch, 0) != FOLDSVG_OK)
                 return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
         }

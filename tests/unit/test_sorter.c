@@ -1,5 +1,6 @@
 /* The sorter of unsorted input: its string sort against qsort, its run files, its spills and
  * merge rounds against a model, and the relay between threads. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -9,6 +10,7 @@
 #include "fold/sorter.h"
 #include "fold/strsort.h"
 #include "testutil.h"
+#include "util/error.h"
 #include "util/mismatch.h"
 #include "util/reserve.h"
 
@@ -904,6 +906,51 @@ START_TEST(sorter_overflow)
 }
 END_TEST
 
+/* A sorter told to stop before it spills says so when its chunk fills; emptied, it holds
+ * nothing of before and takes stacks anew (and spills then); one that spilled cannot be. */
+START_TEST(sorter_stops_before_spilling_and_resets)
+{
+    fs_sorter *so;
+    char name[64];
+    ck_assert_int_eq(fs_sorter_new(&so, 4096, 0), FOLDSVG_OK);
+    fs_sorter_stop_before_spill(so);
+    foldsvg_status st = FOLDSVG_OK;
+    int i;
+    for (i = 0; i < 10000 && st == FOLDSVG_OK; i++) {
+        int n = snprintf(name, sizeof name, "old;stack;%d", i);
+        st = fs_sorter_add(so, name, (size_t)n, 1, 0, 0);
+    }
+    ck_assert_int_eq(st, FS_STOP);
+    ck_assert_int_lt(i, 10000);
+    ck_assert_uint_eq(fs_sorter_runs(so), 0);
+    ck_assert_int_eq(fs_sorter_reset(so), FOLDSVG_OK);
+    for (i = 0; i < 3000; i++) { /* past the budget: it spills now */
+        int n = snprintf(name, sizeof name, "new;%05d", 2999 - i);
+        ck_assert_int_eq(fs_sorter_add(so, name, (size_t)n, 2, 0, 0), FOLDSVG_OK);
+    }
+    ck_assert_uint_gt(fs_sorter_runs(so), 0);
+    agg a = {0};
+    ck_assert_int_eq(fs_sorter_finish(so, collect, &a), FOLDSVG_OK);
+    ck_assert_uint_eq(a.n, 3000);
+    for (size_t k = 0; k < a.n; k++) {
+        int n = snprintf(name, sizeof name, "new;%05zu", k);
+        ck_assert_uint_eq(a.lens[k], (size_t)n);
+        ck_assert(memcmp(a.s[k], name, (size_t)n) == 0);
+        ck_assert_uint_eq(a.count[k], 2);
+    }
+    agg_free(&a);
+    fs_sorter_free(so);
+
+    ck_assert_int_eq(fs_sorter_new(&so, 4096, 0), FOLDSVG_OK);
+    for (i = 0; i < 3000; i++) {
+        int n = snprintf(name, sizeof name, "spilled;%d", i);
+        ck_assert_int_eq(fs_sorter_add(so, name, (size_t)n, 1, 0, 0), FOLDSVG_OK);
+    }
+    ck_assert_int_eq(fs_sorter_reset(so), FOLDSVG_E_ARG);
+    fs_sorter_free(so);
+}
+END_TEST
+
 /* No temporary file: a spill fails with FOLDSVG_E_IO, from an addition or from the end
  * (the worker thread's failure surfaces at the next hand-over). */
 START_TEST(sorter_without_temporary_files)
@@ -1158,6 +1205,7 @@ int main(void)
     tcase_add_test(tc, sorter_stops_writing_when_the_input_ends);
     tcase_add_test(tc, sorter_overflow);
     tcase_add_test(tc, sorter_without_temporary_files);
+    tcase_add_test(tc, sorter_stops_before_spilling_and_resets);
     tcase_add_test(tc, sorter_stops_on_consumer_failure);
     tcase_add_test(tc, relay_passes_everything_in_order);
     tcase_add_test(tc, relay_failures);
