@@ -53,8 +53,10 @@ foldsvg_status fs_sorter_reset(fs_sorter *s);
 /* Whether the last chunk was sorted in two halves at once (for tests; after finishing). */
 int fs_sorter_sorted_in_halves(const fs_sorter *s);
 /* fs_sorter_add and fs_sorter_add_hashed return FS_STOP instead of writing the first run
- * (the stack that filled the chunk was added): for a caller that has a cheaper way to deal
- * with stacks that outgrow the memory (fold/sketch.h). Call before the first stack. */
+ * (the stack that filled the chunk was added), or as soon as the first quarter of a chunk
+ * shows so few repeated stacks that the distinct ones will not fit: for a caller that has a
+ * cheaper way to deal with stacks that outgrow the memory (fold/sketch.h). Call before the
+ * first stack. */
 void fs_sorter_stop_before_spill(fs_sorter *s);
 /* A chunk's budget in bytes (the default's when 0 was asked for). */
 size_t fs_sorter_budget(const fs_sorter *s);

@@ -912,26 +912,28 @@ START_TEST(sorter_stops_before_spilling_and_resets)
 {
     fs_sorter *so;
     char name[64];
-    ck_assert_int_eq(fs_sorter_new(&so, 4096, 0), FOLDSVG_OK);
+    ck_assert_int_eq(fs_sorter_new(&so, 1 << 20, 0), FOLDSVG_OK);
     fs_sorter_stop_before_spill(so);
     foldsvg_status st = FOLDSVG_OK;
     int i;
-    for (i = 0; i < 10000 && st == FOLDSVG_OK; i++) {
+    for (i = 0; i < 100000 && st == FOLDSVG_OK; i++) {
         int n = snprintf(name, sizeof name, "old;stack;%d", i);
         st = fs_sorter_add(so, name, (size_t)n, 1, 0, 0);
     }
     ck_assert_int_eq(st, FS_STOP);
-    ck_assert_int_lt(i, 10000);
+    /* all distinct: stopped at a quarter of the budget, long before its end */
+    ck_assert_int_ge(i, 1024);
+    ck_assert_int_lt(i, 8000);
     ck_assert_uint_eq(fs_sorter_runs(so), 0);
     ck_assert_int_eq(fs_sorter_reset(so), FOLDSVG_OK);
-    for (i = 0; i < 3000; i++) { /* past the budget: it spills now */
-        int n = snprintf(name, sizeof name, "new;%05d", 2999 - i);
+    for (i = 0; i < 40000; i++) { /* past the budget: it spills now */
+        int n = snprintf(name, sizeof name, "new;%05d", 39999 - i);
         ck_assert_int_eq(fs_sorter_add(so, name, (size_t)n, 2, 0, 0), FOLDSVG_OK);
     }
     ck_assert_uint_gt(fs_sorter_runs(so), 0);
     agg a = {0};
     ck_assert_int_eq(fs_sorter_finish(so, collect, &a), FOLDSVG_OK);
-    ck_assert_uint_eq(a.n, 3000);
+    ck_assert_uint_eq(a.n, 40000);
     for (size_t k = 0; k < a.n; k++) {
         int n = snprintf(name, sizeof name, "new;%05zu", k);
         ck_assert_uint_eq(a.lens[k], (size_t)n);
@@ -947,6 +949,18 @@ START_TEST(sorter_stops_before_spilling_and_resets)
         ck_assert_int_eq(fs_sorter_add(so, name, (size_t)n, 1, 0, 0), FOLDSVG_OK);
     }
     ck_assert_int_eq(fs_sorter_reset(so), FOLDSVG_E_ARG);
+    fs_sorter_free(so);
+
+    /* stacks that repeat (each twice, mixed): the quarter says nothing, the full chunk stops */
+    ck_assert_int_eq(fs_sorter_new(&so, 1 << 20, 0), FOLDSVG_OK);
+    fs_sorter_stop_before_spill(so);
+    st = FOLDSVG_OK;
+    for (i = 0; i < 100000 && st == FOLDSVG_OK; i++) {
+        int n = snprintf(name, sizeof name, "again;%d", i % 2 ? i / 2 : i / 2 + 3);
+        st = fs_sorter_add(so, name, (size_t)n, 1, 0, 0);
+    }
+    ck_assert_int_eq(st, FS_STOP);
+    ck_assert_int_gt(i, 16000);
     fs_sorter_free(so);
 }
 END_TEST
