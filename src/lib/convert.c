@@ -190,6 +190,16 @@ static foldsvg_status on_path(void *user, const fs_folded_line *l, foldsvg_error
     return FOLDSVG_OK;
 }
 
+/* A sketch's counters take a sixteenth of the sort buffer, 4 bytes each, 2^18 at most (1 MiB:
+ * more would bound no tighter than the time it costs) and 2^10 at least. */
+static unsigned sketch_bits(size_t sort_buffer)
+{
+    unsigned bits = 10;
+    while (bits < 18 && ((size_t)4 << (bits + 1)) <= sort_buffer / 16)
+        bits++;
+    return bits;
+}
+
 static void *on_fork(void *user)
 {
     stream_ctx *c = user;
@@ -206,7 +216,7 @@ static void *on_fork(void *user)
                              : c->cut_below ? 2 * fs_sorter_budget(c->sorter)
                                             : fs_sorter_budget(c->sorter));
     fs_u64set_init(&p->distinct);
-    if (p->sketching && fs_sketch_init(&p->sketch, 0) != FOLDSVG_OK) {
+    if (p->sketching && fs_sketch_init(&p->sketch, sketch_bits(c->o->sort_buffer)) != FOLDSVG_OK) {
         free(p);
         return NULL;
     }
@@ -496,7 +506,7 @@ static foldsvg_status read_inputs(stream_ctx *c, fs_pipeline *pl, const char *co
                 fs_sorter_free(c->sorter);
                 c->sorter = NULL;
             }
-            if (fs_sketch_init(&c->sketch, 0) != FOLDSVG_OK)
+            if (fs_sketch_init(&c->sketch, sketch_bits(c->o->sort_buffer)) != FOLDSVG_OK)
                 return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
         }
         FS_FORWARD_IF_ERROR(run_pass(c, pl, inputs, n, a, err));

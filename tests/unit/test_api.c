@@ -428,6 +428,80 @@ START_TEST(unsorted_stacks_cut_same_bytes)
 }
 END_TEST
 
+/* An input changed between the reading that bounds the frames and the one that cuts the
+ * stacks: the totals differ, so the cut is not trusted and the stacks are sorted again
+ * whole; the picture is the changed file's. */
+typedef struct changer {
+    const char *path;
+    long at; /* the first line's count digit */
+    int readings, changed;
+} changer;
+
+static void change_on_third_reading(void *user, const char *input, uint64_t done, uint64_t total,
+                                    uint64_t lines)
+{
+    (void)input;
+    (void)total;
+    (void)lines;
+    changer *ch = user;
+    if (done == 0)
+        ch->readings++;
+    if (ch->readings == 3 && done > 0 && !ch->changed) {
+        FILE *f = fopen(ch->path, "r+");
+        ck_assert_ptr_nonnull(f);
+        ck_assert_int_eq(fseek(f, ch->at, SEEK_SET), 0);
+        ck_assert_int_eq(fputc('9', f), '9');
+        ck_assert_int_eq(fclose(f), 0);
+        ch->changed = 1;
+    }
+}
+
+START_TEST(input_changed_between_readings)
+{
+    char in[128], a[128], b[128];
+    FILE *f = fopen(tmpdir_path(in, sizeof in, "changing.folded"), "w");
+    ck_assert_ptr_nonnull(f);
+    unsigned long long r = 7;
+    long at = 0;
+    for (int i = 0; i < 20000; i++) {
+        r = r * 6364136223846793005ULL + 1442695040888963407ULL;
+        fprintf(f, "main;a%llu;b%llu;c%llu;d%llu;e_a_longer_name_%llu ", (r >> 60) % 3,
+                (r >> 50) % 5, (r >> 40) % 7, (r >> 30) % 11, (r >> 10) % 100000);
+        if (i == 0)
+            at = ftell(f);
+        fprintf(f, "1\n");
+    }
+    fclose(f);
+    foldsvg_options *o = foldsvg_options_new();
+    foldsvg_error err;
+    ck_assert_int_eq(foldsvg_options_set(o, "sort-buffer", "256K", &err), FOLDSVG_OK);
+    changer ch = {in, at, 0, 0};
+    foldsvg_options_set_progress_handler(o, change_on_third_reading, &ch);
+    const char *inputs[] = {in};
+    foldsvg_convert_stats stats;
+    ck_assert_int_eq(foldsvg_convert(inputs, 1, tmpdir_path(a, sizeof a, "changing-a.svg"),
+                                     FOLDSVG_FORMAT_AUTO, o, &stats, &err),
+                     FOLDSVG_OK);
+    ck_assert_int_eq(ch.changed, 1);
+    /* found unsorted, the sorter filled, bounded, cut (totals differ), sorted whole */
+    ck_assert_uint_eq(stats.readings, 5);
+    ck_assert_uint_eq(stats.total, 20000 + 8);
+    foldsvg_options_set_progress_handler(o, NULL, NULL);
+    foldsvg_profile *p = foldsvg_profile_new();
+    ck_assert_int_eq(foldsvg_profile_read_file(p, in, o, &err), FOLDSVG_OK);
+    ck_assert_int_eq(foldsvg_profile_write(p, tmpdir_path(b, sizeof b, "changing-b.svg"), o, &err),
+                     FOLDSVG_OK);
+    size_t na, nb;
+    char *sa = fs_test_slurp(a, &na), *sb = fs_test_slurp(b, &nb);
+    ck_assert_uint_eq(na, nb);
+    ck_assert(memcmp(sa, sb, na) == 0);
+    free(sa);
+    free(sb);
+    foldsvg_profile_free(p);
+    foldsvg_options_free(o);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("api");
@@ -439,6 +513,7 @@ int main(void)
     tcase_add_test(tc, write_by_extension);
     tcase_add_test(tc, many_frames_same_bytes_both_routes);
     tcase_add_test(tc, unsorted_stacks_cut_same_bytes);
+    tcase_add_test(tc, input_changed_between_readings);
     tcase_add_test(tc, empty_profile_writes_nothing);
     tcase_add_test(tc, render_to_memory_and_options);
     tcase_add_test(tc, read_gzip_buffer_equals_plain);
