@@ -302,6 +302,9 @@ typedef struct foldsvg_convert_stats {
      * sort buffer and the output is SVG, twice more: once to bound every frame's width, once
      * to sort the stacks without what cannot be drawn (docs/performance.md). */
     unsigned readings;
+    /* Bytes of sorted runs written to temporary files ($TMPDIR, --sort-buffer), merge rounds
+     * included. */
+    uint64_t spilled_bytes;
 } foldsvg_convert_stats;
 
 /* The summary line the command prints after a run (without "foldsvg: " and the newline):

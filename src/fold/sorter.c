@@ -89,6 +89,7 @@ struct fs_sorter {
     atomic_int stop_writing;
     size_t writes_stopped; /* fs_sorter_writes_stopped */
     int halves;            /* fs_sorter_sorted_in_halves */
+    uint64_t spilled;      /* fs_sorter_spilled */
     /* The first chunk repeats its stacks (REPEATS): it holds both chunks' budget, and spills
      * on this thread if it must (the input then has more distinct stacks than the budget) */
     int whole;
@@ -222,6 +223,7 @@ static foldsvg_status push_run(fs_sorter *s, fs_run r)
 {
     FS_FORWARD_IF_ERROR(FS_GROW(s->runs, s->runs_cap, s->nruns + 1, 16));
     s->runs[s->nruns++] = r;
+    s->spilled += r.len;
     return FOLDSVG_OK;
 }
 
@@ -879,6 +881,16 @@ foldsvg_status fs_sorter_reset(fs_sorter *s)
     s->whole = 0;
     s->stop_before_spill = s->looked_early = 0;
     return FOLDSVG_OK;
+}
+
+uint64_t fs_sorter_spilled(fs_sorter *s)
+{
+    if (!s->have_worker)
+        return s->spilled;
+    pthread_mutex_lock(&s->mu); /* the worker adds runs */
+    uint64_t n = s->spilled;
+    pthread_mutex_unlock(&s->mu);
+    return n;
 }
 
 int fs_sorter_sorted_in_halves(const fs_sorter *s)

@@ -50,6 +50,8 @@ foldsvg_status fs_sorter_finish_split(fs_sorter *s, uint64_t cut_below, fs_relay
  * used (new memory costs a page fault a page); fs_sorter_stop_before_spill is undone.
  * FOLDSVG_E_ARG for one that spilled. */
 foldsvg_status fs_sorter_reset(fs_sorter *s);
+/* Bytes written to the temporary file so far, merge rounds included. */
+uint64_t fs_sorter_spilled(fs_sorter *s);
 /* Whether the last chunk was sorted in two halves at once (for tests; after finishing). */
 int fs_sorter_sorted_in_halves(const fs_sorter *s);
 /* fs_sorter_add and fs_sorter_add_hashed return FS_STOP instead of writing the first run

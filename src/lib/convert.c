@@ -83,6 +83,7 @@ typedef struct stream_ctx {
     fs_sketch sketch;
     uint64_t cut_below, sketch_total;
     int sketch_unique; /* SKETCH_DISTINCT counts the stacks */
+    unsigned sketch_bits;
     fs_u64set sketch_distinct;
 } stream_ctx;
 
@@ -190,12 +191,13 @@ static foldsvg_status on_path(void *user, const fs_folded_line *l, foldsvg_error
     return FOLDSVG_OK;
 }
 
-/* A sketch's counters take a sixteenth of the sort buffer, 4 bytes each, 2^18 at most (1 MiB:
- * more would bound no tighter than the time it costs) and 2^10 at least. */
-static unsigned sketch_bits(size_t sort_buffer)
+/* A sketch's counters take a sixteenth of the sort buffer (two of the sorter's chunks), 4
+ * bytes each, 2^18 at most (1 MiB: more would bound little tighter for the time it costs) and
+ * 2^10 at least. */
+static unsigned sketch_bits(size_t chunk_budget)
 {
     unsigned bits = 10;
-    while (bits < 18 && ((size_t)4 << (bits + 1)) <= sort_buffer / 16)
+    while (bits < 18 && ((size_t)4 << (bits + 1)) <= chunk_budget / 8)
         bits++;
     return bits;
 }
@@ -216,7 +218,7 @@ static void *on_fork(void *user)
                              : c->cut_below ? 2 * fs_sorter_budget(c->sorter)
                                             : fs_sorter_budget(c->sorter));
     fs_u64set_init(&p->distinct);
-    if (p->sketching && fs_sketch_init(&p->sketch, sketch_bits(c->o->sort_buffer)) != FOLDSVG_OK) {
+    if (p->sketching && fs_sketch_init(&p->sketch, c->sketch_bits) != FOLDSVG_OK) {
         free(p);
         return NULL;
     }
@@ -501,12 +503,13 @@ static foldsvg_status read_inputs(stream_ctx *c, fs_pipeline *pl, const char *co
         }
         if (route == ROUTE_SKETCH) {
             c->sketchable = 0;
+            c->sketch_bits = sketch_bits(fs_sorter_budget(c->sorter));
             /* emptied for the cut stacks; its memory is used again then */
             if (fs_sorter_reset(c->sorter) != FOLDSVG_OK) {
                 fs_sorter_free(c->sorter);
                 c->sorter = NULL;
             }
-            if (fs_sketch_init(&c->sketch, sketch_bits(c->o->sort_buffer)) != FOLDSVG_OK)
+            if (fs_sketch_init(&c->sketch, c->sketch_bits) != FOLDSVG_OK)
                 return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
         }
         FS_FORWARD_IF_ERROR(run_pass(c, pl, inputs, n, a, err));
@@ -758,6 +761,7 @@ static foldsvg_status convert_folded(convert_route route, const char *const *inp
                      o->countname ? o->countname : "cycles");
             stats->streamed = 1;
             stats->readings = (unsigned)c.passes;
+            stats->spilled_bytes = c.sorter ? fs_sorter_spilled(c.sorter) : 0;
         }
     }
     fs_pipeline_free(pl);

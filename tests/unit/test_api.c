@@ -428,6 +428,55 @@ START_TEST(unsorted_stacks_cut_same_bytes)
 }
 END_TEST
 
+/* 20,000 distinct deep stacks (12 MB, three times the sort buffer) in no order: the sketch
+ * bounds them well enough that the cut stacks fit in memory and nothing is spilled; the same
+ * lines gzipped spill whole stacks. The same picture. */
+START_TEST(cut_stacks_fit_where_whole_ones_spill)
+{
+    char in[128], gz[160], a[128], b[128], cmd[512];
+    FILE *f = fopen(tmpdir_path(in, sizeof in, "deep.folded"), "w");
+    ck_assert_ptr_nonnull(f);
+    unsigned long long r = 3;
+    for (int i = 0; i < 20000; i++) {
+        fprintf(f, "main");
+        unsigned long long path = 0;
+        for (int d = 0; d < 20; d++) {
+            r = r * 6364136223846793005ULL + 1442695040888963407ULL;
+            path = path * 3 + (r >> 61) % 3;
+            fprintf(f, ";module_%d::function_number_%llu", d, path % 97);
+        }
+        fprintf(f, " %llu\n", 1 + (r >> 20) % 9);
+    }
+    fclose(f);
+    snprintf(gz, sizeof gz, "%s.gz", in);
+    snprintf(cmd, sizeof cmd, "gzip -c '%s' > '%s'", in, gz);
+    ck_assert_int_eq(system(cmd), 0);
+    foldsvg_options *o = foldsvg_options_new();
+    foldsvg_error err;
+    ck_assert_int_eq(foldsvg_options_set(o, "minwidth", "0.1", &err), FOLDSVG_OK);
+    ck_assert_int_eq(foldsvg_options_set(o, "sort-buffer", "4M", &err), FOLDSVG_OK);
+    const char *plain[] = {in}, *zipped[] = {gz};
+    foldsvg_convert_stats stats;
+    ck_assert_int_eq(foldsvg_convert(plain, 1, tmpdir_path(a, sizeof a, "deep-a.svg"),
+                                     FOLDSVG_FORMAT_AUTO, o, &stats, &err),
+                     FOLDSVG_OK);
+    ck_assert_uint_eq(stats.readings, 4);
+    ck_assert_uint_eq(stats.spilled_bytes, 0);
+    ck_assert_uint_eq(foldsvg_convert(zipped, 1, tmpdir_path(b, sizeof b, "deep-b.svg"),
+                                      FOLDSVG_FORMAT_AUTO, o, &stats, &err),
+                      FOLDSVG_OK);
+    ck_assert_uint_eq(stats.readings, 2);
+    ck_assert_uint_gt(stats.spilled_bytes, 4u << 20);
+    size_t na, nb;
+    char *sa = fs_test_slurp(a, &na), *sb = fs_test_slurp(b, &nb);
+    ck_assert_uint_eq(na, nb);
+    ck_assert(memcmp(sa, sb, na) == 0);
+    free(sa);
+    free(sb);
+    foldsvg_options_free(o);
+}
+END_TEST
+
 /* An input changed between the reading that bounds the frames and the one that cuts the
  * stacks: the totals differ, so the cut is not trusted and the stacks are sorted again
  * whole; the picture is the changed file's. */
@@ -514,6 +563,7 @@ int main(void)
     tcase_add_test(tc, many_frames_same_bytes_both_routes);
     tcase_add_test(tc, unsorted_stacks_cut_same_bytes);
     tcase_add_test(tc, input_changed_between_readings);
+    tcase_add_test(tc, cut_stacks_fit_where_whole_ones_spill);
     tcase_add_test(tc, empty_profile_writes_nothing);
     tcase_add_test(tc, render_to_memory_and_options);
     tcase_add_test(tc, read_gzip_buffer_equals_plain);
