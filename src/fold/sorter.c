@@ -153,13 +153,22 @@ void fs_sorter_free(fs_sorter *s)
     free(s);
 }
 
+/* The runs so far and their bytes (the worker adds runs, under the lock). */
+static void runs_so_far(fs_sorter *s, size_t *nruns, uint64_t *spilled)
+{
+    if (s->have_worker)
+        pthread_mutex_lock(&s->mu);
+    *nruns = s->nruns;
+    *spilled = s->spilled;
+    if (s->have_worker)
+        pthread_mutex_unlock(&s->mu);
+}
+
 size_t fs_sorter_runs(fs_sorter *s)
 {
-    if (!s->have_worker)
-        return s->nruns;
-    pthread_mutex_lock(&s->mu); /* the worker adds runs */
-    size_t n = s->nruns;
-    pthread_mutex_unlock(&s->mu);
+    size_t n;
+    uint64_t bytes;
+    runs_so_far(s, &n, &bytes);
     return n;
 }
 
@@ -885,12 +894,10 @@ foldsvg_status fs_sorter_reset(fs_sorter *s)
 
 uint64_t fs_sorter_spilled(fs_sorter *s)
 {
-    if (!s->have_worker)
-        return s->spilled;
-    pthread_mutex_lock(&s->mu); /* the worker adds runs */
-    uint64_t n = s->spilled;
-    pthread_mutex_unlock(&s->mu);
-    return n;
+    size_t n;
+    uint64_t bytes;
+    runs_so_far(s, &n, &bytes);
+    return bytes;
 }
 
 int fs_sorter_sorted_in_halves(const fs_sorter *s)

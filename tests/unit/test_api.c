@@ -363,6 +363,19 @@ START_TEST(many_frames_same_bytes_both_routes)
 }
 END_TEST
 
+/* Files A and B hold the same bytes. */
+static void assert_same_files(const char *a, const char *b)
+{
+    size_t na, nb;
+    char *sa = fs_test_slurp(a, &na), *sb = fs_test_slurp(b, &nb);
+    ck_assert_ptr_nonnull(sa);
+    ck_assert_ptr_nonnull(sb);
+    ck_assert_uint_eq(na, nb);
+    ck_assert_msg(memcmp(sa, sb, na) == 0, "%s and %s differ", a, b);
+    free(sa);
+    free(sb);
+}
+
 /* Unsorted stacks whose distinct ones outgrow the sort buffer, to SVG: the inputs are read
  * to bound every frame's width, then sorted without the frames too narrow to draw; the
  * picture is the profile's, byte for byte, at every --minwidth (and the same as the
@@ -401,8 +414,6 @@ START_TEST(unsorted_stacks_cut_same_bytes)
         ck_assert_int_eq(foldsvg_profile_read_file(p, in, o, &err), FOLDSVG_OK);
         ck_assert_int_eq(foldsvg_profile_write(p, tmpdir_path(b, sizeof b, "cut-b.svg"), o, &err),
                          FOLDSVG_OK);
-        size_t nb;
-        char *sb = fs_test_slurp(b, &nb);
         const char *inputs[][1] = {{in}, {gz}};
         for (int g = 0; g < 2; g++) {
             foldsvg_convert_stats stats;
@@ -414,14 +425,8 @@ START_TEST(unsorted_stacks_cut_same_bytes)
              * spills its whole stacks, the plain one is read twice more */
             ck_assert_uint_eq(stats.readings, g ? 2 : 4);
             ck_assert_uint_eq(stats.unique_stacks, foldsvg_profile_unique_stacks(p));
-            size_t na;
-            char *sa = fs_test_slurp(a, &na);
-            ck_assert_uint_eq(na, nb);
-            ck_assert_msg(memcmp(sa, sb, na) == 0, "minwidth %s, %s", minwidths[k],
-                          g ? "gzip" : "plain");
-            free(sa);
+            assert_same_files(a, b);
         }
-        free(sb);
         foldsvg_profile_free(p);
         foldsvg_options_free(o);
     }
@@ -467,12 +472,7 @@ START_TEST(cut_stacks_fit_where_whole_ones_spill)
                       FOLDSVG_OK);
     ck_assert_uint_eq(stats.readings, 2);
     ck_assert_uint_gt(stats.spilled_bytes, 4u << 20);
-    size_t na, nb;
-    char *sa = fs_test_slurp(a, &na), *sb = fs_test_slurp(b, &nb);
-    ck_assert_uint_eq(na, nb);
-    ck_assert(memcmp(sa, sb, na) == 0);
-    free(sa);
-    free(sb);
+    assert_same_files(a, b);
     foldsvg_options_free(o);
 }
 END_TEST
@@ -540,12 +540,7 @@ START_TEST(input_changed_between_readings)
     ck_assert_int_eq(foldsvg_profile_read_file(p, in, o, &err), FOLDSVG_OK);
     ck_assert_int_eq(foldsvg_profile_write(p, tmpdir_path(b, sizeof b, "changing-b.svg"), o, &err),
                      FOLDSVG_OK);
-    size_t na, nb;
-    char *sa = fs_test_slurp(a, &na), *sb = fs_test_slurp(b, &nb);
-    ck_assert_uint_eq(na, nb);
-    ck_assert(memcmp(sa, sb, na) == 0);
-    free(sa);
-    free(sb);
+    assert_same_files(a, b);
     foldsvg_profile_free(p);
     foldsvg_options_free(o);
 }

@@ -144,6 +144,29 @@ static size_t check_cuts(const stacks *t, const fs_sketch *k, uint64_t below, in
     return cut;
 }
 
+/* A sketch *K of 2^BITS counters of T's stacks; with PARTS > 1, every PARTS-th stack goes
+ * into a second sketch, joined into *K at the end (as the two threads' sketches are). */
+static void sketch_of(fs_sketch *k, unsigned bits, const stacks *t, unsigned parts)
+{
+    fs_sketch other;
+    ck_assert_int_eq(fs_sketch_init(k, bits), FOLDSVG_OK);
+    ck_assert_int_eq(fs_sketch_init(&other, bits), FOLDSVG_OK);
+    for (size_t i = 0; i < t->n; i++)
+        fs_sketch_add(parts > 1 && i % parts == 0 ? &other : k, t->s[i], t->len[i], t->count[i]);
+    fs_sketch_join(k, &other);
+    fs_sketch_free(&other);
+}
+
+/* check_cuts for each limit from LO on, times MUL, up to HI: the stacks cut in all. */
+static size_t cuts_up_to(const stacks *t, const fs_sketch *k, uint64_t lo, uint64_t hi,
+                         uint64_t mul, int exact)
+{
+    size_t cut = 0;
+    for (uint64_t below = lo; below <= hi; below *= mul)
+        cut += check_cuts(t, k, below, exact);
+    return cut;
+}
+
 START_TEST(sketch_cuts_only_narrow_frames)
 {
     /* tables from 2^2 counters (every prefix shares with hundreds) to 2^20 */
@@ -152,12 +175,8 @@ START_TEST(sketch_cuts_only_narrow_frames)
     stacks t;
     make_stacks(&t, 4000, 1);
     fs_sketch k;
-    ck_assert_int_eq(fs_sketch_init(&k, bits[_i]), FOLDSVG_OK);
-    for (size_t i = 0; i < t.n; i++)
-        fs_sketch_add(&k, t.s[i], t.len[i], t.count[i]);
-    size_t cut_some = 0;
-    for (uint64_t below = 1; below <= 4096; below *= 4)
-        cut_some += check_cuts(&t, &k, below, 0);
+    sketch_of(&k, bits[_i], &t, 1);
+    size_t cut_some = cuts_up_to(&t, &k, 1, 4096, 4, 0);
     if (bits[_i] >= 14)
         ck_assert_uint_gt(cut_some, 0); /* a table with room cuts something */
     fs_sketch_free(&k);
@@ -171,13 +190,8 @@ START_TEST(sketch_with_room_cuts_at_the_first_narrow_frame)
     stacks t;
     make_stacks(&t, 300, 1);
     fs_sketch k;
-    ck_assert_int_eq(fs_sketch_init(&k, 24), FOLDSVG_OK);
-    for (size_t i = 0; i < t.n; i++)
-        fs_sketch_add(&k, t.s[i], t.len[i], t.count[i]);
-    size_t cut = 0;
-    for (uint64_t below = 2; below <= 64; below *= 2)
-        cut += check_cuts(&t, &k, below, 1);
-    ck_assert_uint_gt(cut, 0);
+    sketch_of(&k, 24, &t, 1);
+    ck_assert_uint_gt(cuts_up_to(&t, &k, 2, 64, 2, 1), 0);
     fs_sketch_free(&k);
     free_stacks(&t);
 }
@@ -189,18 +203,10 @@ START_TEST(sketch_join_bounds_both_halves)
     rng_state = 7;
     stacks t;
     make_stacks(&t, 3000, 1);
-    fs_sketch a, b;
-    ck_assert_int_eq(fs_sketch_init(&a, 12), FOLDSVG_OK);
-    ck_assert_int_eq(fs_sketch_init(&b, 12), FOLDSVG_OK);
-    for (size_t i = 0; i < t.n; i++)
-        fs_sketch_add(i % 2 ? &a : &b, t.s[i], t.len[i], t.count[i]);
-    fs_sketch_join(&a, &b);
-    size_t cut = 0;
-    for (uint64_t below = 2; below <= 1024; below *= 2)
-        cut += check_cuts(&t, &a, below, 0);
-    ck_assert_uint_gt(cut, 0);
-    fs_sketch_free(&a);
-    fs_sketch_free(&b);
+    fs_sketch k;
+    sketch_of(&k, 12, &t, 2);
+    ck_assert_uint_gt(cuts_up_to(&t, &k, 2, 1024, 2, 0), 0);
+    fs_sketch_free(&k);
     free_stacks(&t);
 }
 END_TEST
@@ -212,16 +218,11 @@ START_TEST(sketch_saturates)
     rng_state = 5;
     stacks t;
     make_stacks(&t, 2000, (uint64_t)1 << 40);
-    fs_sketch k, half;
-    ck_assert_int_eq(fs_sketch_init(&k, 16), FOLDSVG_OK);
-    ck_assert_int_eq(fs_sketch_init(&half, 16), FOLDSVG_OK);
-    for (size_t i = 0; i < t.n; i++)
-        fs_sketch_add(i % 3 ? &k : &half, t.s[i], t.len[i], t.count[i]);
-    fs_sketch_join(&k, &half);
+    fs_sketch k;
+    sketch_of(&k, 16, &t, 3);
     check_cuts(&t, &k, (uint64_t)1 << 33, 0);
     check_cuts(&t, &k, (uint64_t)1 << 45, 0);
     check_cuts(&t, &k, UINT64_MAX, 0);
-    fs_sketch_free(&half);
 
     /* the largest counts: every prefix's total is past any limit */
     fs_sketch big;
