@@ -363,6 +363,15 @@ START_TEST(many_frames_same_bytes_both_routes)
 }
 END_TEST
 
+/* GZ (of size N) names a gzip copy of IN, made beside it. */
+static void gzip_copy(const char *in, char *gz, size_t n)
+{
+    char cmd[512];
+    snprintf(gz, n, "%s.gz", in);
+    snprintf(cmd, sizeof cmd, "gzip -c '%s' > '%s'", in, gz);
+    ck_assert_int_eq(system(cmd), 0);
+}
+
 /* Files A and B hold the same bytes. */
 static void assert_same_files(const char *a, const char *b)
 {
@@ -383,7 +392,7 @@ static void assert_same_files(const char *a, const char *b)
  * whole stacks. */
 START_TEST(unsorted_stacks_cut_same_bytes)
 {
-    char in[128], gz[160], a[128], b[128], cmd[512];
+    char in[128], gz[160], a[128], b[128];
     FILE *f = fopen(tmpdir_path(in, sizeof in, "cut.folded"), "w");
     ck_assert_ptr_nonnull(f);
     unsigned long long r = 42;
@@ -401,9 +410,7 @@ START_TEST(unsorted_stacks_cut_same_bytes)
         fprintf(f, ";leaf%llu %llu\n", x % 5000, 1 + (r >> 40) % 9);
     }
     fclose(f);
-    snprintf(gz, sizeof gz, "%s.gz", in);
-    snprintf(cmd, sizeof cmd, "gzip -c '%s' > '%s'", in, gz);
-    ck_assert_int_eq(system(cmd), 0);
+    gzip_copy(in, gz, sizeof gz);
     static const char *const minwidths[] = {"0.01", "0.001", "0.5", "2"};
     for (size_t k = 0; k < sizeof minwidths / sizeof *minwidths; k++) {
         foldsvg_options *o = foldsvg_options_new();
@@ -438,7 +445,7 @@ END_TEST
  * lines gzipped spill whole stacks. The same picture. */
 START_TEST(cut_stacks_fit_where_whole_ones_spill)
 {
-    char in[128], gz[160], a[128], b[128], cmd[512];
+    char in[128], gz[160], a[128], b[128];
     FILE *f = fopen(tmpdir_path(in, sizeof in, "deep.folded"), "w");
     ck_assert_ptr_nonnull(f);
     unsigned long long r = 3;
@@ -453,9 +460,7 @@ START_TEST(cut_stacks_fit_where_whole_ones_spill)
         fprintf(f, " %llu\n", 1 + (r >> 20) % 9);
     }
     fclose(f);
-    snprintf(gz, sizeof gz, "%s.gz", in);
-    snprintf(cmd, sizeof cmd, "gzip -c '%s' > '%s'", in, gz);
-    ck_assert_int_eq(system(cmd), 0);
+    gzip_copy(in, gz, sizeof gz);
     foldsvg_options *o = foldsvg_options_new();
     foldsvg_error err;
     ck_assert_int_eq(foldsvg_options_set(o, "minwidth", "0.1", &err), FOLDSVG_OK);
