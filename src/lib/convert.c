@@ -413,6 +413,9 @@ static foldsvg_status run_pass(stream_ctx *c, fs_pipeline *pl, const char *const
             st = fs_stdin_file_rewind(&a->file, err);
             if (st == FOLDSVG_OK)
                 st = fs_input_open_stream(&in, stdin, "<stdin>", err);
+            /* opened again by another path, it can be read in two halves at once */
+            if (st == FOLDSVG_OK)
+                fs_input_set_again(in, fs_stdin_file_path(), (uint64_t)a->file.start, &a->file.id);
         } else if (is_stdin(inputs[i]) && a->spool) {
             rewind(a->spool);
             st = fs_input_open_stream(&in, a->spool, "<stdin>", err);

@@ -61,9 +61,12 @@ struct fs_input {
     foldsvg_error held_warning;
 
     /* A regular file opened by path (name holds the whole path) can be opened again for a
-     * second read; its identity tells whether it changed in between. */
+     * second read; its identity tells whether it changed in between. So can a stream that
+     * is a regular file read from BASE, by the path AGAIN (fs_input_set_again). */
     int reopenable;
     struct stat id;
+    char again[64];
+    uint64_t base;
 
     FILE *tee; /* every raw byte read is also written here (see fs_input_open_stream_tee) */
     int tee_failed;
@@ -171,34 +174,58 @@ static foldsvg_status finish_open(fs_input **out, fs_input *in, foldsvg_error *e
     return FOLDSVG_OK;
 }
 
-foldsvg_status fs_input_open_file(fs_input **out, const char *path, foldsvg_error *err)
+/* PATH opened as an input named NAME, whose bytes start at BASE (a regular file then). */
+static foldsvg_status open_path(fs_input **out, const char *path, const char *name, uint64_t base,
+                                foldsvg_error *err)
 {
-    if (!path || strcmp(path, "-") == 0)
-        return fs_input_open_stream(out, stdin, "<stdin>", err);
     fs_input *in;
-    foldsvg_status st = make(out, path, &in, err);
+    foldsvg_status st = make(out, name, &in, err);
     if (st)
         return st;
     in->file = fopen(path, "rb");
     if (!in->file) {
         int e = errno;
         free(in);
-        return fs_error(err, FOLDSVG_E_IO, path, "cannot open input: %s", strerror(e));
+        return fs_error(err, FOLDSVG_E_IO, name, "cannot open input: %s", strerror(e));
     }
     in->owns_file = 1;
     struct stat sb;
     if (fstat(fileno(in->file), &sb) == 0) {
         if (S_ISDIR(sb.st_mode)) {
             fs_input_close(in);
-            return fs_error(err, FOLDSVG_E_IO, path, "cannot read input: it is a directory");
+            return fs_error(err, FOLDSVG_E_IO, name, "cannot read input: it is a directory");
         }
-        if (S_ISREG(sb.st_mode)) {
-            in->raw_size = (uint64_t)sb.st_size;
+        if (S_ISREG(sb.st_mode) && (uint64_t)sb.st_size >= base) {
+            in->raw_size = (uint64_t)sb.st_size - base;
             in->reopenable = strlen(path) < sizeof in->name;
             in->id = sb;
         }
     }
+    if (base && (!in->reopenable || fseeko(in->file, (off_t)base, SEEK_SET) != 0)) {
+        fs_input_close(in);
+        return fs_error(err, FOLDSVG_E_IO, name, "cannot read input again");
+    }
+    in->base = base;
     return finish_open(out, in, err);
+}
+
+foldsvg_status fs_input_open_file(fs_input **out, const char *path, foldsvg_error *err)
+{
+    if (!path || strcmp(path, "-") == 0)
+        return fs_input_open_stream(out, stdin, "<stdin>", err);
+    return open_path(out, path, path, 0, err);
+}
+
+void fs_input_set_again(fs_input *in, const char *path, uint64_t base, const struct stat *id)
+{
+    if (!path || strlen(path) >= sizeof in->again || !S_ISREG(id->st_mode) ||
+        (uint64_t)id->st_size < base || in->raw_consumed > 2 || in->mem)
+        return;
+    snprintf(in->again, sizeof in->again, "%s", path);
+    in->base = base;
+    in->id = *id;
+    in->raw_size = (uint64_t)id->st_size - base;
+    in->reopenable = 1;
 }
 
 foldsvg_status fs_input_open_stream(fs_input **out, FILE *f, const char *name, foldsvg_error *err)
@@ -278,9 +305,11 @@ foldsvg_status fs_input_reopen(const fs_input *in, fs_input **out, foldsvg_error
         return fs_input_open_mem(out, in->mem, in->mem_len, in->name, err);
     if (!in->reopenable)
         return fs_error(err, FOLDSVG_E_ARG, in->name, "this input cannot be read twice");
-    foldsvg_status st = fs_input_open_file(out, in->name, err);
+    foldsvg_status st =
+        open_path(out, in->again[0] ? in->again : in->name, in->name, in->base, err);
     if (st)
         return st;
+    snprintf((*out)->again, sizeof(*out)->again, "%s", in->again);
     const struct stat *a = &(*out)->id, *b = &in->id;
     if (!(*out)->reopenable || a->st_dev != b->st_dev || a->st_ino != b->st_ino ||
         a->st_size != b->st_size || a->st_mtime != b->st_mtime) {
@@ -623,7 +652,7 @@ foldsvg_status fs_input_seek(fs_input *in, uint64_t off, foldsvg_error *err)
         uint64_t raw = off + in->bom_skip;
         if (in->mem) {
             in->mem_pos = raw < in->mem_len ? (size_t)raw : in->mem_len;
-        } else if (fseeko(in->file, (off_t)raw, SEEK_SET) != 0) {
+        } else if (fseeko(in->file, (off_t)(raw + in->base), SEEK_SET) != 0) {
             return io_error(in, err);
         }
         in->raw_len = 0;

@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/stat.h>
 
 #include "foldsvg.h"
 
@@ -36,6 +37,10 @@ void fs_input_close(fs_input *in);
  * was opened (identity, size or time) is an error. */
 int fs_input_can_reopen(const fs_input *in);
 foldsvg_status fs_input_reopen(const fs_input *in, fs_input **out, foldsvg_error *err);
+/* IN, a stream not read from but for its first bytes (standard input), is the regular file
+ * ID from byte BASE on, which PATH opens again (/proc/self/fd/0): it can then be reopened and
+ * read in parts as a file opened by path can. Nothing changes when it cannot be. */
+void fs_input_set_again(fs_input *in, const char *path, uint64_t base, const struct stat *id);
 /* Whether IN can be read in parts, each from an input of its own (fs_input_reopen, then
  * fs_input_seek): a file opened by path, neither gzip nor UTF-16 (known once read from). */
 int fs_input_can_split(const fs_input *in);

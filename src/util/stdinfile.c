@@ -26,3 +26,12 @@ foldsvg_status fs_stdin_file_rewind(const fs_stdin_file *f, foldsvg_error *err)
                         strerror(errno));
     return FOLDSVG_OK;
 }
+
+const char *fs_stdin_file_path(void)
+{
+#if defined(__linux__)
+    return "/proc/self/fd/0";
+#else
+    return NULL;
+#endif
+}

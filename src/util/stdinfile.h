@@ -20,4 +20,8 @@ void fs_stdin_file_probe(fs_stdin_file *f);
  * size or time changed since the probe or it cannot seek. */
 foldsvg_status fs_stdin_file_rewind(const fs_stdin_file *f, foldsvg_error *err);
 
+/* A path that opens standard input's file anew, with an offset of its own (for reading it
+ * in parts at once): "/proc/self/fd/0" on Linux, NULL where there is none. */
+const char *fs_stdin_file_path(void);
+
 #endif

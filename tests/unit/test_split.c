@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fold/tally.h"
@@ -354,6 +355,62 @@ START_TEST(only_big_plain_files_are_split)
 }
 END_TEST
 
+/* A stream over a regular file from an offset on (standard input after `dd skip=N`), told
+ * the path that opens the file again: split as a file opened by path is, its halves' lines
+ * the ones after the offset; without that path, read in one part. */
+START_TEST(a_stream_from_an_offset_is_split_when_it_can_be_opened_again)
+{
+    size_t n;
+    char *text = make_text(&n, 0.5, NULL, 0);
+    static const char junk[] = "zzz;not;this;part 999\n";
+    size_t skip = sizeof junk - 1;
+    char *whole = malloc(n + skip);
+    ck_assert_ptr_nonnull(whole);
+    memcpy(whole, junk, skip);
+    memcpy(whole + skip, text, n);
+    char *path = write_temp(whole, n + skip), *ref = write_temp(text, n);
+    outcome a = {.s = {.sink = {.line = sum_line}}};
+    fs_input *in = open_peeked(ref);
+    a.st = fs_folded_read(in, &a.s.sink, &a.stats, &a.err);
+    fs_input_close(in);
+    ck_assert_int_eq(a.st, FOLDSVG_OK);
+    for (int again = 0; again < 2; again++) {
+        FILE *f = fopen(path, "rb");
+        ck_assert_ptr_nonnull(f);
+        ck_assert_int_eq(fseeko(f, (off_t)skip, SEEK_SET), 0);
+        struct stat id;
+        ck_assert_int_eq(fstat(fileno(f), &id), 0);
+        ck_assert_int_eq(fs_input_open_stream(&in, f, "<stdin>", NULL), FOLDSVG_OK);
+        if (again)
+            fs_input_set_again(in, path, skip, &id);
+        ck_assert_int_eq(fs_input_can_split(in), 0); /* not known yet: not peeked */
+        int more;
+        ck_assert_int_eq(fs_input_peek_more(in, &more, NULL), FOLDSVG_OK);
+        ck_assert_int_eq(fs_input_can_split(in), again);
+        outcome b = {
+            .s = {.sink = {
+                      .line = sum_line, .fork = fork_part, .join = join_part, .drop = drop_part}}};
+        b.st = fs_folded_read_split(in, &b.s.sink, &b.stats, fs_folded_read, &b.ran, &b.err);
+        if (!b.ran) /* one part, here */
+            b.st = fs_folded_read(in, &b.s.sink, &b.stats, &b.err);
+        fs_input_close(in);
+        fclose(f);
+        ck_assert_int_eq(b.ran, again);
+        ck_assert_int_eq(b.s.joins, again);
+        ck_assert_int_eq(b.st, FOLDSVG_OK);
+        ck_assert_uint_eq(a.s.lines, b.s.lines);
+        ck_assert_uint_eq(a.s.sum, b.s.sum);
+        ck_assert(memcmp(&a.stats, &b.stats, sizeof a.stats) == 0);
+    }
+    unlink(path);
+    unlink(ref);
+    free(path);
+    free(ref);
+    free(whole);
+    free(text);
+}
+END_TEST
+
 /* Stack I of a set: 100 bytes, its number in it. */
 static const char *nth_stack(char *buf, unsigned i)
 {
@@ -445,6 +502,7 @@ int main(void)
     tcase_add_test(tc, a_part_that_gives_up_is_read_again);
     tcase_add_test(tc, errors_are_those_of_one_reading);
     tcase_add_test(tc, only_big_plain_files_are_split);
+    tcase_add_test(tc, a_stream_from_an_offset_is_split_when_it_can_be_opened_again);
     tcase_add_test(tc, a_tally_sums_within_its_budget);
     tcase_add_test(tc, a_tally_gives_up_early_on_new_stacks);
     suite_add_tcase(s, tc);
