@@ -905,9 +905,30 @@ int fs_sorter_sorted_in_halves(const fs_sorter *s)
     return s->halves;
 }
 
-void fs_sorter_stop_before_spill(fs_sorter *s)
+void fs_sorter_stop_before_spill(fs_sorter *s, int stop)
 {
-    s->stop_before_spill = 1;
+    s->stop_before_spill = stop;
+}
+
+size_t fs_sorter_savable(fs_sorter *s)
+{
+    const chunk *c = s->cur;
+    uint32_t n = fs_strmap_size(&c->map), *order;
+    if (n == 0 || sort_chunk(c, &order) != FOLDSVG_OK)
+        return 0;
+    uint64_t saved = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t e = order[i];
+        const char *k = fs_strmap_key(&c->map, e);
+        size_t len = fs_strmap_key_len(&c->map, e), d = order[n + i];
+        if (i + 1 < n && order[n + i + 1] > d)
+            d = order[n + i + 1];
+        const char *semi = d < len ? memchr(k + d, ';', len - d) : NULL;
+        if (semi)
+            saved += len - (size_t)(semi - k) - 1;
+    }
+    free(order);
+    return (size_t)(saved / n);
 }
 
 size_t fs_sorter_budget(const fs_sorter *s)

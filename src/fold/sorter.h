@@ -54,12 +54,18 @@ foldsvg_status fs_sorter_reset(fs_sorter *s);
 uint64_t fs_sorter_spilled(fs_sorter *s);
 /* Whether the last chunk was sorted in two halves at once (for tests; after finishing). */
 int fs_sorter_sorted_in_halves(const fs_sorter *s);
-/* fs_sorter_add and fs_sorter_add_hashed return FS_STOP instead of writing the first run
- * (the stack that filled the chunk was added), or as soon as the first quarter of a chunk
- * shows so few repeated stacks that the distinct ones will not fit: for a caller that has a
- * cheaper way to deal with stacks that outgrow the memory (fold/sketch.h). Call before the
- * first stack. */
-void fs_sorter_stop_before_spill(fs_sorter *s);
+/* STOP: fs_sorter_add and fs_sorter_add_hashed return FS_STOP instead of writing the first
+ * run (the stack that filled the chunk was added), or as soon as the first quarter of a
+ * chunk shows so few repeated stacks that the distinct ones will not fit: for a caller that
+ * may have a cheaper way to deal with stacks that outgrow the memory (fold/sketch.h). Call
+ * before the first stack; called with 0 after an FS_STOP, the sorter goes on (and spills at
+ * the next stack if its chunk is full). */
+void fs_sorter_stop_before_spill(fs_sorter *s, int stop);
+/* What cutting the stacks of the chunk being filled could save, in bytes a stack (0 when it
+ * is empty): each one's bytes past the frame in which it first differs from both of its
+ * neighbours in order (that frame is kept, fold/sketch.h). A stack that differs only in its
+ * last frame saves nothing. Sorts the chunk to see (a copy of its order, freed). */
+size_t fs_sorter_savable(fs_sorter *s);
 /* A chunk's budget in bytes (the default's when 0 was asked for). */
 size_t fs_sorter_budget(const fs_sorter *s);
 /* Runs written so far (for tests and statistics). */

@@ -406,7 +406,7 @@ START_TEST(unsorted_stacks_cut_same_bytes)
          * cut through "g1" must sort as "g1;..." does, after "g1!x" and "g1+" */
         static const char *const tails[] = {"", "!x", "+"};
         for (int d = 0; d < 12; d++, x /= 3)
-            fprintf(f, ";g%d%s", d, tails[x % 3]);
+            fprintf(f, ";g%d_a_name_long_enough_to_cut%s", d, tails[x % 3]);
         fprintf(f, ";leaf%llu %llu\n", x % 5000, 1 + (r >> 40) % 9);
     }
     fclose(f);
@@ -482,6 +482,50 @@ START_TEST(cut_stacks_fit_where_whole_ones_spill)
 }
 END_TEST
 
+/* A long frame name, to make stacks worth cutting */
+#define PAD                                                                                        \
+    "runtime::scheduler::worker::Worker::run_task::{{closure}}::poll_future::"                     \
+    "with_budget::coop::budget::LocalKey::with::try_with::Context::run::"                          \
+    "core::future::from_generator::GenFuture::poll::a_long_generated_name_for_padding"
+
+/* Unsorted stacks that outgrow the sort buffer but differ from one another only in their
+ * last frame, short or long: cutting them would save nothing (the cut keeps the first frame
+ * too narrow to draw), so they are spilled whole without the two readings of a sketch. The
+ * same picture as the profile's. */
+START_TEST(short_stacks_spill_without_a_sketch)
+{
+    for (int pad = 0; pad < 2; pad++) {
+        char in[128], a[128], b[128];
+        FILE *f = fopen(tmpdir_path(in, sizeof in, "leafy.folded"), "w");
+        ck_assert_ptr_nonnull(f);
+        unsigned long long r = 11;
+        for (int i = 0; i < 20000; i++) {
+            r = r * 6364136223846793005ULL + 1442695040888963407ULL;
+            fprintf(f, "main;%sm%llu;f%d %llu\n", pad ? PAD ";" : "", (r >> 50) % 40, i,
+                    1 + (r >> 20) % 9);
+        }
+        fclose(f);
+        foldsvg_options *o = foldsvg_options_new();
+        foldsvg_error err;
+        ck_assert_int_eq(foldsvg_options_set(o, "sort-buffer", "64K", &err), FOLDSVG_OK);
+        const char *inputs[] = {in};
+        foldsvg_convert_stats stats;
+        ck_assert_int_eq(foldsvg_convert(inputs, 1, tmpdir_path(a, sizeof a, "leafy-a.svg"),
+                                         FOLDSVG_FORMAT_AUTO, o, &stats, &err),
+                         FOLDSVG_OK);
+        ck_assert_uint_eq(stats.readings, 2);
+        ck_assert_uint_gt(stats.spilled_bytes, 0);
+        foldsvg_profile *p = foldsvg_profile_new();
+        ck_assert_int_eq(foldsvg_profile_read_file(p, in, o, &err), FOLDSVG_OK);
+        ck_assert_int_eq(foldsvg_profile_write(p, tmpdir_path(b, sizeof b, "leafy-b.svg"), o, &err),
+                         FOLDSVG_OK);
+        assert_same_files(a, b);
+        foldsvg_profile_free(p);
+        foldsvg_options_free(o);
+    }
+}
+END_TEST
+
 /* An input changed between the reading that bounds the frames and the one that cuts the
  * stacks: the totals differ, so the cut is not trusted and the stacks are sorted again
  * whole; the picture is the changed file's. */
@@ -519,8 +563,9 @@ START_TEST(input_changed_between_readings)
     long at = 0;
     for (int i = 0; i < 20000; i++) {
         r = r * 6364136223846793005ULL + 1442695040888963407ULL;
-        fprintf(f, "main;a%llu;b%llu;c%llu;d%llu;e_a_longer_name_%llu ", (r >> 60) % 3,
-                (r >> 50) % 5, (r >> 40) % 7, (r >> 30) % 11, (r >> 10) % 100000);
+        /* frames past the one that differs: what the cut saves (fs_sorter_savable) */
+        fprintf(f, "main;%s;a%llu;b%llu;c%llu;d%llu;e_a_longer_name_%llu;%s ", PAD, (r >> 60) % 3,
+                (r >> 50) % 5, (r >> 40) % 7, (r >> 30) % 11, (r >> 10) % 100000, PAD);
         if (i == 0)
             at = ftell(f);
         fprintf(f, "1\n");
@@ -564,6 +609,7 @@ int main(void)
     tcase_add_test(tc, unsorted_stacks_cut_same_bytes);
     tcase_add_test(tc, input_changed_between_readings);
     tcase_add_test(tc, cut_stacks_fit_where_whole_ones_spill);
+    tcase_add_test(tc, short_stacks_spill_without_a_sketch);
     tcase_add_test(tc, empty_profile_writes_nothing);
     tcase_add_test(tc, render_to_memory_and_options);
     tcase_add_test(tc, read_gzip_buffer_equals_plain);

@@ -913,7 +913,7 @@ START_TEST(sorter_stops_before_spilling_and_resets)
     fs_sorter *so;
     char name[64];
     ck_assert_int_eq(fs_sorter_new(&so, 1 << 20, 0), FOLDSVG_OK);
-    fs_sorter_stop_before_spill(so);
+    fs_sorter_stop_before_spill(so, 1);
     foldsvg_status st = FOLDSVG_OK;
     int i;
     for (i = 0; i < 100000 && st == FOLDSVG_OK; i++) {
@@ -953,7 +953,7 @@ START_TEST(sorter_stops_before_spilling_and_resets)
 
     /* stacks that repeat (each twice, mixed): the quarter says nothing, the full chunk stops */
     ck_assert_int_eq(fs_sorter_new(&so, 1 << 20, 0), FOLDSVG_OK);
-    fs_sorter_stop_before_spill(so);
+    fs_sorter_stop_before_spill(so, 1);
     st = FOLDSVG_OK;
     for (i = 0; i < 100000 && st == FOLDSVG_OK; i++) {
         int n = snprintf(name, sizeof name, "again;%d", i % 2 ? i / 2 : i / 2 + 3);
@@ -961,6 +961,34 @@ START_TEST(sorter_stops_before_spilling_and_resets)
     }
     ck_assert_int_eq(st, FS_STOP);
     ck_assert_int_gt(i, 16000);
+    fs_sorter_free(so);
+}
+END_TEST
+
+/* What a cut could save: the bytes past the frame where each stack first differs from both
+ * of its neighbours; nothing for stacks that differ only in their last frame. */
+START_TEST(sorter_says_what_a_cut_saves)
+{
+    fs_sorter *so;
+    char name[64];
+    ck_assert_int_eq(fs_sorter_new(&so, 0, 0), FOLDSVG_OK);
+    ck_assert_uint_eq(fs_sorter_savable(so), 0);
+    for (int i = 0; i < 100; i++) {
+        int n = snprintf(name, sizeof name, "main;run;leaf%03d", i);
+        ck_assert_int_eq(fs_sorter_add(so, name, (size_t)n, 1, 0, 0), FOLDSVG_OK);
+    }
+    ck_assert_uint_eq(fs_sorter_savable(so), 0);
+    fs_sorter_free(so);
+    ck_assert_int_eq(fs_sorter_new(&so, 0, 0), FOLDSVG_OK);
+    for (int i = 0; i < 100; i++) {
+        int n = snprintf(name, sizeof name, "main;f%03d;tail;more", 99 - i);
+        ck_assert_int_eq(fs_sorter_add(so, name, (size_t)n, 1, 0, 0), FOLDSVG_OK);
+    }
+    ck_assert_uint_eq(fs_sorter_savable(so), sizeof "tail;more" - 1);
+    agg a = {0}; /* the chunk is sorted again, whole, at the end */
+    ck_assert_int_eq(fs_sorter_finish(so, collect, &a), FOLDSVG_OK);
+    ck_assert_uint_eq(a.n, 100);
+    agg_free(&a);
     fs_sorter_free(so);
 }
 END_TEST
@@ -1220,6 +1248,7 @@ int main(void)
     tcase_add_test(tc, sorter_overflow);
     tcase_add_test(tc, sorter_without_temporary_files);
     tcase_add_test(tc, sorter_stops_before_spilling_and_resets);
+    tcase_add_test(tc, sorter_says_what_a_cut_saves);
     tcase_add_test(tc, sorter_stops_on_consumer_failure);
     tcase_add_test(tc, relay_passes_everything_in_order);
     tcase_add_test(tc, relay_failures);
