@@ -6,10 +6,10 @@
  * stack just past its first frame whose bound is below what can be drawn: that frame's
  * total and everything before it are kept, only frames at least as narrow are lost.
  *
- * Only the bytes of a prefix are hashed for it (three words of each frame: its last 8
- * bytes, its first 8 and 8 from its middle, and its length), so the bound holds whatever
- * the names; names that differ only elsewhere share counters, which makes the bounds looser,
- * never wrong. */
+ * Only the bytes of a prefix are hashed for it (four words of each frame: its last 16 bytes,
+ * its first 8 and 8 from its middle; its length and the prefix's), so the bound holds
+ * whatever the names; names that differ only elsewhere share counters, which makes the
+ * bounds looser, never wrong. */
 #ifndef FOLDSVG_FOLD_SKETCH_H
 #define FOLDSVG_FOLD_SKETCH_H
 

@@ -177,17 +177,7 @@ void fs_stream_next_shares(fs_stream *s, size_t next_shared, int cut)
 
 uint64_t fs_stream_cut_below(const fs_stream *s)
 {
-    if (!s->final_total || s->defer || s->any_order)
-        return 0;
-    double limit = fs_prune_limit(s->minwidth, s->final_total);
-    if (!(limit > 0))
-        return 0;
-    if (limit >= 18446744073709549568.0) /* the largest double below 2^64 */
-        return UINT64_MAX;
-    uint64_t c = (uint64_t)limit; /* no more than LIMIT: the least count not pruned is C or C+1 */
-    while (fs_pruned(c, limit))
-        c++;
-    return c;
+    return s->defer || s->any_order ? 0 : fs_prune_least_kept(s->minwidth, s->final_total);
 }
 
 foldsvg_status fs_stream_add_from(fs_stream *s, const char *bytes, size_t from, size_t len,

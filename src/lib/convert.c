@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 
 #include "fold/pipeline.h"
+#include "fold/prune.h"
 #include "fold/sketch.h"
 #include "fold/sorter.h"
 #include "fold/stream.h"
@@ -139,6 +140,19 @@ static foldsvg_status sorter_full(stream_ctx *c)
     return FOLDSVG_OK;
 }
 
+/* How much of L's stack the sorter keeps, and its hash: all of it, or, once a sketch says
+ * where, the stack cut past its first frame too narrow to draw. */
+static size_t kept_len(const stream_ctx *c, const fs_folded_line *l, uint64_t *hash)
+{
+    if (!c->cut_below) {
+        *hash = fs_folded_line_hash(l);
+        return l->len;
+    }
+    size_t len = fs_sketch_cut(&c->sketch, l->stack, l->len, c->cut_below);
+    *hash = fs_strmap_hash(l->stack, len);
+    return len;
+}
+
 /* The route's consumer of the pipeline: each line into the merge, or the sorter. */
 static foldsvg_status on_path(void *user, const fs_folded_line *l, foldsvg_error *err)
 {
@@ -164,14 +178,9 @@ static foldsvg_status on_path(void *user, const fs_folded_line *l, foldsvg_error
         return FOLDSVG_OK;
     }
     if (c->route == ROUTE_SORT) {
-        if (c->cut_below) {
-            size_t len = fs_sketch_cut(&c->sketch, l->stack, l->len, c->cut_below);
-            st = fs_sorter_add_hashed(c->sorter, l->stack, len, fs_strmap_hash(l->stack, len),
-                                      l->count, l->before, l->is_diff);
-        } else {
-            st = fs_sorter_add_hashed(c->sorter, l->stack, l->len, fs_folded_line_hash(l), l->count,
-                                      l->before, l->is_diff);
-        }
+        uint64_t hash;
+        size_t len = kept_len(c, l, &hash);
+        st = fs_sorter_add_hashed(c->sorter, l->stack, len, hash, l->count, l->before, l->is_diff);
         if (st == FS_STOP)
             return sorter_full(c);
         if (st == FOLDSVG_E_IO) { /* it cannot spill */
@@ -258,13 +267,9 @@ static foldsvg_status on_part_path(void *user, const fs_folded_line *l, foldsvg_
         fs_sketch_add(&p->sketch, l->stack, l->len, l->count);
         return FOLDSVG_OK;
     }
-    if (c->cut_below) {
-        size_t len = fs_sketch_cut(&c->sketch, l->stack, l->len, c->cut_below);
-        return fs_tally_add(&p->tally, l->stack, len, fs_strmap_hash(l->stack, len), l->count,
-                            l->before, l->is_diff, l->lineno);
-    }
-    return fs_tally_add(&p->tally, l->stack, l->len, fs_folded_line_hash(l), l->count, l->before,
-                        l->is_diff, l->lineno);
+    uint64_t hash;
+    size_t len = kept_len(c, l, &hash);
+    return fs_tally_add(&p->tally, l->stack, len, hash, l->count, l->before, l->is_diff, l->lineno);
 }
 
 static foldsvg_status join_sketch(stream_ctx *c, part *p, int *joined)
@@ -495,17 +500,6 @@ static foldsvg_status run_pass(stream_ctx *c, fs_pipeline *pl, const char *const
     return st;
 }
 
-/* The count below which a frame cannot be drawn at TOTAL (0: none; every count is 1 or
- * more). */
-static uint64_t cut_below_at(stream_ctx *c, uint64_t total)
-{
-    uint64_t had = c->s.final_total;
-    c->s.final_total = total;
-    uint64_t below = fs_stream_cut_below(&c->s);
-    c->s.final_total = had;
-    return below > 1 ? below : 0;
-}
-
 /* Reads every input until the route settles: STREAM may turn into SORT (the inputs are
  * read again, into the sorter) and either into PROFILE. A SORT pass whose sorter fills its
  * memory turns into SKETCH, once, and SORT again with the stacks cut (for SVG output of
@@ -536,7 +530,9 @@ static foldsvg_status read_inputs(stream_ctx *c, fs_pipeline *pl, const char *co
         FS_FORWARD_IF_ERROR(run_pass(c, pl, inputs, n, a, err));
         if (route == ROUTE_SKETCH && c->route == ROUTE_SKETCH) {
             c->sketch_total = c->total;
-            c->cut_below = cut_below_at(c, c->total);
+            /* (a stack's count is 1 or more: a limit of 1 cuts nothing) */
+            uint64_t below = fs_prune_least_kept(c->o->svg.minwidth, c->total);
+            c->cut_below = below > 1 ? below : 0;
             c->route = ROUTE_SORT;
             continue;
         }
