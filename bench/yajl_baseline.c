@@ -1,6 +1,6 @@
 /* The benchmark baseline for the Firefox-Profiler reader: a bare yajl parse of a JSON file
  * whose callbacks do nothing (the same callback set and raw number callback as
- * src/parse/firefox_sax.c, the chunk size and UTF-8 validation of src/parse/firefox_parse.c),
+ * src/formats/firefox/sax.c, the chunk size and UTF-8 validation of src/formats/json/json.c),
  * so the reader's cost over plain JSON lexing can be measured.
  *
  * Build and run:

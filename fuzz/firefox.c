@@ -3,10 +3,10 @@
  * possibly cut short) before reading, so the JSON grammar is fuzzed through gzip too. */
 #include <string.h>
 
+#include "formats/firefox/firefox.h"
 #include "fuzz.h"
 #include "gzip.h"
-#include "parse/firefox.h"
-#include "parse/input.h"
+#include "input/input.h"
 
 typedef struct check_sink {
     fs_sink sink; /* first: the reader passes a pointer to it */

@@ -3,9 +3,9 @@
  * stay inside their buffers and follow the line rules. */
 #include <string.h>
 
+#include "formats/folded/folded.h"
 #include "fuzz.h"
-#include "parse/folded.h"
-#include "parse/input.h"
+#include "input/input.h"
 
 static int is_ws(unsigned char c)
 {

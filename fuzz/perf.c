@@ -6,9 +6,9 @@
  * stacks in the same order, the same warnings and the same status. */
 #include <string.h>
 
+#include "formats/perf/perf.h"
 #include "fuzz.h"
-#include "parse/input.h"
-#include "parse/perf.h"
+#include "input/input.h"
 
 typedef struct check_sink {
     fs_sink sink; /* first: the reader passes a pointer to it */

@@ -1,5 +1,5 @@
-/* Fuzz target: the sorter of unsorted stacks (fold/sorter.h) and its string sort
- * (fold/strsort.h), against a model built with qsort.
+/* Fuzz target: the sorter of unsorted stacks (aggregate/sorter.h) and its string sort
+ * (aggregate/strsort.h), against a model built with qsort.
  *
  * Bytes 0-1: the chunk budget, 256..8192 bytes (a handful of stacks: chunks spill as runs
  * and the runs are merged in rounds). Byte 2: bits 0-1 the fan-in (2..5), bits 2-3 the end:
@@ -25,8 +25,8 @@
  * take the same one. */
 #include <string.h>
 
-#include "fold/sorter.h"
-#include "fold/strsort.h"
+#include "aggregate/sorter.h"
+#include "aggregate/strsort.h"
 #include "fuzz.h"
 
 enum { MAX_RECORDS = 2000, MAX_LEN = 200 };

@@ -1,5 +1,5 @@
 #!/bin/sh
-# --flamechart of folded text streams (src/fold/stream.c in any order, mirrored at the end):
+# --flamechart of folded text streams (src/frames/stream.c in any order, mirrored at the end):
 # its SVG and summary must be byte for byte those of the frame tree's flame chart (the route
 # a named pipe takes, which the compat suite checks against inferno), on inputs made to hit
 # what a flame chart has and a sorted input has not: a stack that ends where the one before

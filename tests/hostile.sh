@@ -391,7 +391,7 @@ linear() {
 
 # One long JSON string is read in linear time (issue 15: yajl scans a token cut by a chunk's
 # end again from its start with every chunk; 16/32/64 MB took 0.4/1.6/6.4 s), from a file and
-# through a pipe, and when read a second time (a cursor, parse/jsonreread.c): 4x the string, under 6x the instructions (it was 10.7x for 2 -> 8 MB).
+# through a pipe, and when read a second time (a cursor, formats/json/reread.c): 4x the string, under 6x the instructions (it was 10.7x for 2 -> 8 MB).
 python3 - <<'PY'
 for mb in (2, 8):
     open('str%d.json' % mb, 'w').write(

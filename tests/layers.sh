@@ -1,6 +1,7 @@
 #!/bin/sh
-# The one-way layering of src/: util <- parse <- fold <- render <- lib <- cli. A folder may
-# include and call only its own and lower folders (include/foldsvg.h is for everyone; the
+# The one-way layering of src/: util <- input <- formats <- transform <- aggregate <- frames <-
+# analysis <- render <- api <- cli. A folder may include and call only its own and lower
+# folders (formats/ has one subfolder per format: they rank as formats/) (include/foldsvg.h is for everyone; the
 # command line sees nothing else), and no two files may depend on each other in a circle.
 # Checked twice: on the #include "..." lines of every source and header (a module is a .c
 # and its .h), and, given the library's object files, on the calls themselves (nm: who uses a
@@ -13,12 +14,13 @@ fail=0
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 
 rank() {
-    case $1 in util) echo 0 ;; parse) echo 1 ;; fold) echo 2 ;; render) echo 3 ;; lib) echo 4 ;;
-        cli) echo 5 ;; *) echo 9 ;; esac
+    case $1 in util) echo 0 ;; input) echo 1 ;; formats) echo 2 ;; transform) echo 3 ;;
+        aggregate) echo 4 ;; frames) echo 5 ;; analysis) echo 6 ;; render) echo 7 ;; api) echo 8 ;;
+        cli) echo 9 ;; *) echo 99 ;; esac
 }
 
 # "FROM TO" module pairs (folder/name), from the includes
-for f in "$src"/*/*.c "$src"/*/*.h; do
+for f in $(find "$src" -name '*.[ch]' | sort); do
     from=$(echo "$f" | sed "s|^$src/||; s|\.[ch]\$||")
     sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f" | while read -r inc; do
         echo "$from $inc"
@@ -46,7 +48,7 @@ while read -r from inc; do
         echo "FAIL $from includes \"$inc\", which is not in src/"; fail=1; continue
     fi
     if [ "$(rank "$tofolder")" -gt "$(rank "$folder")" ]; then
-        echo "FAIL $from includes \"$inc\": $folder/ may not depend on $tofolder/ (util <- parse <- fold <- render <- lib <- cli)"
+        echo "FAIL $from includes \"$inc\": $folder/ may not depend on $tofolder/ (util <- input <- formats <- transform <- aggregate <- frames <- analysis <- render <- api <- cli)"
         fail=1
     fi
     [ "$to" != "$from" ] && echo "$from $to" >>"$work/edges"
@@ -64,7 +66,7 @@ n_inc=$(sort -u "$work/edges" | wc -l)
 # the calls, from the object files
 n_sym=0
 if [ -n "$objs" ] && [ -d "$objs/src" ] && command -v nm >/dev/null 2>&1; then
-    for o in "$objs"/src/*/*.o; do
+    for o in $(find "$objs/src" -name '*.o' | sort); do
         mod=$(echo "$o" | sed "s|^$objs/src/||; s|\.c\.o\$||")
         nm -P "$o" 2>/dev/null | awk -v m="$mod" '$2 ~ /^[TDBRCVW]$/ { print "def", $1, m } $2 == "U" { print "use", $1, m }'
     done >"$work/symbols"

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/annotation.h"
+#include "analysis/annotation.h"
 #include "util/grow.h"
 
 /* The rows of FROM that KEEP accepts, at most TOP (0: all), into TO; their name bytes are

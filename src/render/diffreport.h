@@ -1,15 +1,15 @@
 /* The parts of an HTML report section that show a diff (render/report.c writes the rest of
  * the page and calls these in place of the single profile's facts and tables): the facts of
  * both inputs side by side, the delta tables, the functions found on one side only, and a
- * note on how to read them. src/lib/diffreport.c prepares the section. */
+ * note on how to read them. src/api/diffreport.c prepares the section. */
 #ifndef FOLDSVG_RENDER_DIFFREPORT_H
 #define FOLDSVG_RENDER_DIFFREPORT_H
 
 #include <stddef.h>
 
+#include "analysis/delta.h"
+#include "analysis/deltatables.h"
 #include "foldsvg.h"
-#include "render/delta.h"
-#include "render/deltatables.h"
 #include "render/xmlw.h"
 
 /* One row of the facts table: LABEL, BEFORE's value, AFTER's, and the change ("" for none). */

@@ -4,15 +4,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/annotation.h"
+#include "analysis/annotation.h"
+#include "analysis/summary.h"
 #include "render/assets.h"
+#include "render/findings_html.h"
+#include "render/svg.h"
 #include "render/template.h"
 #include "render/theme.h"
-#include "render/summary.h"
-#include "render/svg.h"
 #include "render/xmlw.h"
 #include "util/buf.h"
 #include "util/error.h"
+#include "util/numfmt.h"
 
 void fs_report_section_free(fs_report_section *s)
 {

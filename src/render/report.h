@@ -1,16 +1,16 @@
 /* The HTML report: one self-contained page with, per section, the input facts, the inline
  * interactive SVG and the self/inclusive tables. Sections are prepared (SVG rendered, tables
- * computed and copied) by src/lib/report.c; this module only writes the page. */
+ * computed and copied) by src/api/report.c; this module only writes the page. */
 #ifndef FOLDSVG_RENDER_REPORT_H
 #define FOLDSVG_RENDER_REPORT_H
 
 #include <libxml/xmlIO.h>
 #include <stddef.h>
 
+#include "analysis/findings.h"
+#include "analysis/tables.h"
 #include "foldsvg.h"
 #include "render/diffreport.h"
-#include "render/findings.h"
-#include "render/tables.h"
 
 typedef struct fs_report_fact {
     char *label, *value;

@@ -3,11 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fold/tree.h"
-#include "render/annotation.h"
+#include "aggregate/tree.h"
+#include "analysis/annotation.h"
 #include "render/jsonstr.h"
-#include "render/numfmt.h"
 #include "render/xmltext.h"
+#include "util/numfmt.h"
 
 /* A tree name as shown: its cleaned bytes (at OFF in one buffer, then at P), its id and its
  * own bytes (RAW). */

@@ -13,7 +13,7 @@
 #ifndef FOLDSVG_RENDER_STACKDATA_H
 #define FOLDSVG_RENDER_STACKDATA_H
 
-#include "fold/tree.h"
+#include "aggregate/tree.h"
 #include "foldsvg.h"
 #include "render/svg.h"
 #include "util/buf.h"

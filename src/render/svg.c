@@ -7,22 +7,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fold/prune.h"
-#include "render/annotation.h"
+#include "analysis/annotation.h"
+#include "frames/prune.h"
 #include "render/assets.h"
 #include "render/colors.h"
-#include "render/numfmt.h"
 #include "render/script.h"
 #include "render/svgname.h"
 #include "render/template.h"
 #include "render/theme.h"
-#include "render/xmltext.h"
 #include "render/xmlpar.h"
+#include "render/xmltext.h"
 #include "render/xmlw.h"
-#include "util/utf8.h"
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/hash.h"
+#include "util/numfmt.h"
+#include "util/utf8.h"
 
 #define FS_XC(s) ((const xmlChar *)(s))
 
@@ -76,20 +76,6 @@ struct fs_svg_pre {
 /* Frames written on two cores: from this many on, in chunks of FRAME_CHUNK (four of them in
  * memory at a time: render/xmlpar.c). */
 enum { PARALLEL_FRAMES = 2048, FRAME_CHUNK = 512 };
-
-size_t fs_format_thousands(uint64_t n, char *buf)
-{
-    char digits[24];
-    size_t len = fs_fmt_u64(digits, n);
-    size_t out = 0;
-    for (size_t i = 0; i < len; i++) {
-        if (i > 0 && (len - i) % 3 == 0)
-            buf[out++] = ',';
-        buf[out++] = digits[i];
-    }
-    buf[out] = '\0';
-    return out;
-}
 
 static void attr_pct(svg_ctx *c, const char *name, double v)
 {

@@ -4,14 +4,14 @@
 
 #include <libxml/xmlIO.h>
 
-#include "fold/merge.h"
-#include "fold/tree.h"
+#include "aggregate/tree.h"
 #include "foldsvg.h"
+#include "frames/merge.h"
 #include "render/colors.h"
 #include "render/nameattr.h"
 #include "render/palettemap.h"
 
-/* What the render options say (rows of stage "render" in src/lib/options.c write here). */
+/* What the render options say (rows of stage "render" in src/api/options.c write here). */
 typedef struct fs_svg_opts {
     char *title;    /* NULL: the default for the mode */
     char *subtitle; /* NULL: none */
@@ -28,7 +28,7 @@ typedef struct fs_svg_opts {
     double fontwidth;
     unsigned frameheight; /* --height */
     unsigned width;       /* 0: fluid (static 1200) */
-    double minwidth;      /* percent (fold/prune.h) */
+    double minwidth;      /* percent (frames/prune.h) */
     int inverted, truncate_text_right;
     double factor;
     int pretty_xml, no_javascript;
@@ -86,8 +86,5 @@ foldsvg_status fs_render_svg(const fs_svg_input *in, xmlOutputBufferPtr out, fol
  * name alone (the report's views): the palette map's (PM, may be NULL), else the palette's
  * by the name's hash, --deterministic's values when the options ask for no hash. */
 fs_rgb fs_svg_name_rgb(const fs_svg_opts *o, const fs_palettemap *pm, const char *name, size_t n);
-
-/* Formats N with ',' thousands separators into BUF (at least 27 bytes); returns the length. */
-size_t fs_format_thousands(uint64_t n, char *buf);
 
 #endif

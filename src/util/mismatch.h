@@ -1,4 +1,4 @@
-/* The first position where two byte strings differ. */
+/* The first position where two byte strings differ, and their byte order. */
 #ifndef FOLDSVG_UTIL_MISMATCH_H
 #define FOLDSVG_UTIL_MISMATCH_H
 
@@ -45,6 +45,16 @@ static inline size_t fs_mismatch(const char *a, const char *b, size_t m)
     while (i < m && a[i] == b[i])
         i++;
     return i;
+}
+
+/* memcmp-like comparison of A[0..alen) and B[0..blen) in that order (a prefix sorts before
+ * its extensions): the order of inferno's sorted input lines. */
+static inline int fs_strcmp_bytes(const char *a, size_t alen, const char *b, size_t blen)
+{
+    int c = memcmp(a, b, alen < blen ? alen : blen);
+    if (c)
+        return c;
+    return (alen > blen) - (alen < blen);
 }
 
 #endif

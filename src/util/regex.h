@@ -1,6 +1,6 @@
 /* The one way foldsvg compiles its regular expressions (PCRE2): a user's (every option that
  * takes one: the filters, --thread /RE/) and the fixed patterns of the findings' rules
- * (render/findings.c). UTF mode with PCRE2_MATCH_INVALID_UTF, so names that are not valid
+ * (analysis/findings.c). UTF mode with PCRE2_MATCH_INVALID_UTF, so names that are not valid
  * UTF-8 never make a match fail (invalid sequences simply match nothing), and one message for
  * a bad pattern, naming the option. */
 #ifndef FOLDSVG_UTIL_REGEX_H

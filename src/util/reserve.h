@@ -1,4 +1,4 @@
-/* Disk space given to a file ahead of its writes. A run file of the sorter (fold/runs.h) is
+/* Disk space given to a file ahead of its writes. A run file of the sorter (aggregate/runs.h) is
  * written once, in order, and never past its end by much: ext4 (delayed allocation) then
  * reserves blocks page by page as each write comes, and the writes of the shuffled bench
  * row's 89 MB took about 1.45x the system time of writes into space already given (94 MB in

@@ -4,13 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fold/diffjoin.h"
-#include "fold/hexstrip.h"
-#include "fold/relay.h"
-#include "fold/tree.h"
+#include "aggregate/diffjoin.h"
+#include "aggregate/relay.h"
+#include "aggregate/tree.h"
+#include "analysis/delta.h"
 #include "foldsvg.h"
-#include "render/delta.h"
 #include "testutil.h"
+#include "transform/hexstrip.h"
 #include "util/buf.h"
 #include "util/error.h"
 

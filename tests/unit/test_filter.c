@@ -1,7 +1,7 @@
 /* The PCRE2 stack filters (--strip, --strip-rust-hash, --include, --exclude, --focus,
  * --collapse-recursion) on single stacks, UTF-8 and invalid UTF-8 names, bad patterns. */
-#include "fold/filter.h"
-#include "lib/options.h"
+#include "api/options.h"
+#include "transform/filter.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* The findings' rules on small trees whose numbers are worked out by hand: each rule fires
  * where it should, with the numbers and related functions it should name, and a flat profile
  * makes none fire. */
-#include "render/findings.h"
+#include "analysis/findings.h"
 
 #include <stdio.h>
 #include <stdlib.h>

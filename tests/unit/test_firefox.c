@@ -10,13 +10,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "fold/fracsum.h"
-#include "fold/sanitize.h"
-#include "parse/firefox.h"
-#include "parse/firefox_split.h"
-#include "parse/input.h"
-#include "parse/threadsel.h"
+#include "formats/firefox/firefox.h"
+#include "formats/firefox/split.h"
+#include "formats/threadsel.h"
+#include "input/input.h"
 #include "testutil.h"
+#include "transform/fracsum.h"
+#include "transform/sanitize.h"
 #include "util/buf.h"
 
 #define FIXDIR FOLDSVG_TEST_DATA "/firefox"

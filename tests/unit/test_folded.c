@@ -5,9 +5,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "parse/folded.h"
-#include "parse/folded_ahead.h"
-#include "parse/input.h"
+#include "formats/folded/ahead.h"
+#include "formats/folded/folded.h"
+#include "input/input.h"
 #include "testutil.h"
 #include "util/error.h"
 

@@ -1,11 +1,11 @@
-/* The registry (parse/format.h) tells formats apart from their first bytes: what foldsvg
+/* The registry (formats/registry.h) tells formats apart from their first bytes: what foldsvg
  * reads goes to its reader, what it does not read is one error naming it, and folded text
  * that merely looks odd (a '[', a newline, hostile bytes) stays folded text. */
 #include <stdio.h>
 #include <string.h>
 
-#include "parse/format.h"
-#include "parse/input.h"
+#include "formats/registry.h"
+#include "input/input.h"
 #include "testutil.h"
 
 /* The format name HEAD[0..n) is detected as, or the error message into MSG. */

@@ -1,4 +1,4 @@
-/* The input's text layer (parse/input.h over util/utf16.h): a UTF-8 byte-order mark is
+/* The input's text layer (input/input.h over input/utf16.h): a UTF-8 byte-order mark is
  * dropped, UTF-16 with a mark is decoded to UTF-8 whatever the read sizes, unpaired
  * surrogates become U+FFFD, and offsets and seeks count the text handed out. */
 #define _GNU_SOURCE /* F_GETPIPE_SZ */
@@ -12,10 +12,10 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "parse/ahead.h"
-#include "parse/input.h"
-#include "util/pipesize.h"
-#include "util/utf16.h"
+#include "input/ahead.h"
+#include "input/input.h"
+#include "input/pipesize.h"
+#include "input/utf16.h"
 #include "testutil.h"
 
 /* Everything IN decodes to, read CHUNK bytes at a time, into OUT (NUL-terminated). */

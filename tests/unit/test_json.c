@@ -1,10 +1,10 @@
-/* The JSON layer (parse/json.c): chunks around long tokens. */
+/* The JSON layer (formats/json/json.c): chunks around long tokens. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "parse/input.h"
-#include "parse/json.h"
+#include "formats/json/json.h"
+#include "input/input.h"
 #include "testutil.h"
 
 typedef struct tctx {

@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fold/merge.h"
-#include "fold/tree.h"
+#include "aggregate/tree.h"
+#include "frames/merge.h"
 #include "testutil.h"
 
 typedef struct rec_ctx {
@@ -152,7 +152,7 @@ START_TEST(deep_and_wide)
 END_TEST
 
 /* Children are found on the sibling list below FS_TREE_HASH_AT of them and in the table
- * from there on (fold/tree.h): parents with every count of children around that point,
+ * from there on (aggregate/tree.h): parents with every count of children around that point,
  * their children added in turns and looked up again after the table has grown many times,
  * each found once (the same node) and never one under another parent. */
 START_TEST(children_found_by_list_and_table)

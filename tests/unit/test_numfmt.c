@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/numfmt.h"
 #include "testutil.h"
+#include "util/numfmt.h"
 
 static void same(double x, int decimals)
 {

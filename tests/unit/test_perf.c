@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "parse/input.h"
-#include "parse/perf.h"
-#include "parse/perf_line.h"
-#include "parse/perf_name.h"
+#include "formats/perf/line.h"
+#include "formats/perf/name.h"
+#include "formats/perf/perf.h"
+#include "input/input.h"
 #include "testutil.h"
 
 /* A sink that folds like inferno prints: frames joined by ';' (a ';' inside a name

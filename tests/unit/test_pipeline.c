@@ -1,11 +1,11 @@
-/* The stack pipeline (fold/pipeline.h) on its own: the order of its rules, the shapes a
+/* The stack pipeline (transform/pipeline.h) on its own: the order of its rules, the shapes a
  * consumer gets, fractional sums, and that it is a value (two side by side). */
 #include <stdlib.h>
 #include <string.h>
 
-#include "fold/pipeline.h"
-#include "lib/options.h"
+#include "api/options.h"
 #include "testutil.h"
+#include "transform/pipeline.h"
 
 /* A consumer that writes what it gets as "path count [before] (how)\n". */
 typedef struct rec {

@@ -1,4 +1,4 @@
-/* The sketch that bounds every frame's total (fold/sketch.h): a stack is only ever cut past
+/* The sketch that bounds every frame's total (aggregate/sketch.h): a stack is only ever cut past
  * a frame whose exact total is below the limit, whatever the table's size (small tables
  * make prefixes share counters), the counts (saturation) or the names (short ones, empty
  * ones, long ones that differ only inside); with room for every prefix it cuts at the first
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fold/sketch.h"
+#include "aggregate/sketch.h"
 #include "testutil.h"
 #include "util/strmap.h"
 

@@ -5,10 +5,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "fold/relay.h"
-#include "fold/runs.h"
-#include "fold/sorter.h"
-#include "fold/strsort.h"
+#include "aggregate/relay.h"
+#include "aggregate/runs.h"
+#include "aggregate/sorter.h"
+#include "aggregate/strsort.h"
 #include "testutil.h"
 #include "util/error.h"
 #include "util/mismatch.h"

@@ -1,5 +1,5 @@
-/* Folded text read in two halves at once (parse/folded_split.c) and the tally a half is summed
- * in (fold/tally.c): whatever happens to the second half, the sink ends up with what one
+/* Folded text read in two halves at once (formats/folded/split.c) and the tally a half is summed
+ * in (aggregate/tally.c): whatever happens to the second half, the sink ends up with what one
  * reading from start to end gives it, line numbers, statistics and errors included. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,10 +7,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fold/tally.h"
-#include "parse/folded.h"
-#include "parse/folded_split.h"
-#include "parse/input.h"
+#include "aggregate/tally.h"
+#include "formats/folded/folded.h"
+#include "formats/folded/split.h"
+#include "input/input.h"
 #include "testutil.h"
 #include "util/error.h"
 

@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fold/merge.h"
-#include "fold/stream.h"
-#include "fold/tree.h"
+#include "aggregate/tree.h"
+#include "frames/merge.h"
+#include "frames/stream.h"
 #include "testutil.h"
 
 static int cmp_str(const void *a, const void *b)
@@ -106,7 +106,7 @@ START_TEST(same_drawn_frames_when_pruning)
 END_TEST
 
 /* What a reader thread may give with a line (its share with the line before, the ';' from
- * there on, or only the share: parse/folded_ahead.c leaves the ';' to the merging thread when
+ * there on, or only the share: formats/folded/ahead.c leaves the ';' to the merging thread when
  * it is the one behind) changes no frame; nor does giving only the bytes past the share (the
  * sorter's merge thread, fs_stream_add_from), with the ';' or without, or past part of it,
  * the share known or not. Those bytes are a copy of their own, so that ASan sees any read

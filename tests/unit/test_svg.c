@@ -5,15 +5,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fold/merge.h"
+#include "api/options.h"
 #include "foldsvg.h"
-#include "lib/options.h"
+#include "frames/merge.h"
 #include "render/svg.h"
 #include "render/svgname.h"
 #include "render/xmlpar.h"
 #include "render/xmltext.h"
-#include "util/utf8.h"
 #include "testutil.h"
+#include "util/numfmt.h"
+#include "util/utf8.h"
 
 static char *render(foldsvg_profile *p, const char *const *opts)
 {

@@ -1,5 +1,5 @@
 /* The self and inclusive tables against sums worked out by hand, and their writers. */
-#include "render/tables.h"
+#include "analysis/tables.h"
 
 #include <stdio.h>
 #include <stdlib.h>

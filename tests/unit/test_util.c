@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "render/template.h"
+#include "testutil.h"
 #include "util/buf.h"
 #include "util/bytepos.h"
 #include "util/grow.h"
@@ -22,7 +23,6 @@
 #include "util/thread.h"
 #include "util/u64set.h"
 #include "util/utf8.h"
-#include "testutil.h"
 
 /* One failure sticks: later appends do nothing and say so, until the buffer is freed. */
 START_TEST(buf_failure_sticks)

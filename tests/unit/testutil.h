@@ -3,7 +3,7 @@
 #include <check.h>
 #include <stddef.h>
 
-#include "fold/merge.h"
+#include "frames/merge.h"
 
 /* tests/data and tests/tools of the source tree, set by tests/CMakeLists.txt: the suites
  * read nothing from outside the repository. */

@@ -1,0 +1,27 @@
+/* The summary (--summary): SP1's profiling guide's report of a profile, computed. The input,
+ * the total (per iteration with --per), the top self and inclusive tables (analysis/tables.h;
+ * of a diff, its delta tables) and the findings (analysis/findings.h), as text, Markdown or
+ * JSON (docs/summary.md documents the JSON); (render/findings_html.h writes
+ * them as the HTML report's "What stands out"). */
+#ifndef FOLDSVG_ANALYSIS_SUMMARY_H
+#define FOLDSVG_ANALYSIS_SUMMARY_H
+
+#include <stdio.h>
+
+#include "analysis/deltatables.h"
+#include "analysis/findings.h"
+#include "analysis/tables.h"
+#include "foldsvg.h"
+
+/* The summary of one profile: INPUT names it ("a.folded, b.folded"), UNIT is the count
+ * name, TB the tables (their rows: --top, 5 by default). */
+foldsvg_status fs_summary_write(const fs_tables *tb, const fs_findings *f, const char *input,
+                                int format, uint64_t per, const char *unit, FILE *out,
+                                foldsvg_error *err);
+
+/* The summary of a diff: its delta tables (top TOP rows) and the findings of the change. */
+foldsvg_status fs_summary_write_diff(const fs_deltas *d, const fs_delta_sides *sides, size_t top,
+                                     const fs_findings *f, int format, const char *unit, FILE *out,
+                                     foldsvg_error *err);
+
+#endif

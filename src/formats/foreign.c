@@ -1,0 +1,472 @@
+#include "formats/foreign.h"
+
+#include <string.h>
+
+#include "formats/folded/folded.h"
+#include "util/error.h"
+#include "util/utf8.h"
+
+/* What to say instead, after "which foldsvg does not read". */
+static const char reads[] =
+    "(it reads folded stacks, Firefox-Profiler JSON and perf script output, "
+    "plain or gzip)";
+
+/* What a foreign format's read looks at: the head read ahead when it was detected. */
+static const unsigned char *head_of(fs_input *in, size_t *len)
+{
+    const unsigned char *head;
+    fs_input_head(in, &head, len);
+    return head;
+}
+
+/* ---- magic numbers ------------------------------------------------------------------------ */
+
+static const struct {
+    const char *magic;
+    size_t len;
+    const char *what;
+} magics[] = {
+    {"PERFILE2", 8,
+     "a perf.data recording (binary); foldsvg reads the text perf script prints from it: "
+     "perf script -i FILE | foldsvg"},
+    {"2ELIFREP", 8,
+     "a perf.data recording (binary); foldsvg reads the text perf script prints from it: "
+     "perf script -i FILE | foldsvg"},
+    {"\xfd"
+     "7zXZ\0",
+     6, "xz-compressed data; decompress it first (foldsvg undoes gzip only)"},
+    {"\x28\xb5\x2f\xfd", 4, "zstd-compressed data; decompress it first (foldsvg undoes gzip only)"},
+    /* '?': the block size digit; then a block's magic, or the end of an empty stream */
+    {"BZh?1AY&SY", 10, "bzip2-compressed data; decompress it first (foldsvg undoes gzip only)"},
+    {"BZh?\x17\x72\x45\x38\x50\x90", 10,
+     "bzip2-compressed data; decompress it first (foldsvg undoes gzip only)"},
+    {"\x04\x22\x4d\x18", 4, "lz4-compressed data; decompress it first (foldsvg undoes gzip only)"},
+    {"PK\x03\x04", 4, "a zip archive; extract the profile from it first"},
+    {"7z\xbc\xaf\x27\x1c", 6, "a 7z archive; extract the profile from it first"},
+    {"\x7f"
+     "ELF",
+     4, "an ELF file (a program or a library), not a profile"},
+};
+
+/* Whether HEAD[0..n) matches MAGIC['s first N bytes ('?' a digit 1-9). */
+static int matches(const unsigned char *head, const char *magic, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (magic[i] == '?' ? head[i] < '1' || head[i] > '9' : head[i] != (unsigned char)magic[i])
+            return 0;
+    return 1;
+}
+
+/* The entry of MAGICS that HEAD starts with, or -1; -2: too few bytes yet to tell. */
+static int find_magic(const unsigned char *head, size_t len, int complete)
+{
+    int unsure = 0;
+    for (size_t i = 0; i < sizeof magics / sizeof magics[0]; i++) {
+        size_t n = magics[i].len < len ? magics[i].len : len;
+        if (!matches(head, magics[i].magic, n))
+            continue;
+        if (n == magics[i].len)
+            return (int)i;
+        unsure = 1;
+    }
+    return unsure && !complete ? -2 : -1;
+}
+
+static int magic_detect(const unsigned char *head, size_t len, int complete)
+{
+    int k = find_magic(head, len, complete);
+    return k >= 0 ? 1 : k == -2 ? -1 : 0;
+}
+
+static foldsvg_status magic_read(fs_input *in, const fs_input_opts *opts, fs_sink *sink,
+                                 foldsvg_error *err)
+{
+    (void)opts;
+    (void)sink;
+    size_t len;
+    const unsigned char *head = head_of(in, &len);
+    int k = find_magic(head, len, 1);
+    return fs_error(err, FOLDSVG_E_PARSE, fs_input_name(in), "this is %s",
+                    k >= 0 ? magics[k].what : "a format foldsvg does not read");
+}
+
+const fs_format fs_foreign_magic = {
+    "magic", "a file foldsvg does not read", FS_FORMAT_FOREIGN, magic_detect, magic_read, NULL,
+};
+
+/* ---- pprof: a protobuf Profile message (gzip, as pprof writes it, is undone already) ---- */
+
+/* A varint at *P (before END): 1 and the value, 0 when it does not end before END, -1 when
+ * it is longer than ten bytes. */
+static int varint(const unsigned char **p, const unsigned char *end, uint64_t *v)
+{
+    *v = 0;
+    for (int shift = 0; shift < 70; shift += 7) {
+        if (*p == end)
+            return 0;
+        unsigned char b = *(*p)++;
+        *v |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80))
+            return 1;
+    }
+    return -1;
+}
+
+/* Whether HEAD is a Profile message as far as it goes (1), not one (0), or too short to
+ * tell (-1): it starts with a sample_type (a short ValueType message: its type and unit
+ * fields), and its fields are those of profile.proto with their wire types, at least two of
+ * them whole. */
+static int pprof_detect(const unsigned char *head, size_t len, int complete)
+{
+    if (len < 3)
+        return complete || (len && head[0] != 0x0a) ? 0 : -1;
+    if (head[0] != 0x0a || head[1] >= 0x80 || (head[2] != 0x08 && head[2] != 0x10))
+        return 0;
+    /* profile.proto: 1-6 and 11 are messages or strings (LEN), 7-10, 12 and 14 integers;
+     * 13 (comment) is repeated int64, packed or not */
+    static const signed char wire[15] = {-1, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 2, 0, 99, 0};
+    const unsigned char *p = head, *end = head + len;
+    int fields = 0;
+    while (p < end) {
+        uint64_t key, v;
+        int r = varint(&p, end, &key);
+        if (r <= 0)
+            break;
+        uint64_t field = key >> 3, wt = key & 7;
+        if (field == 0 || field > 14 || (wire[field] != 99 && (uint64_t)wire[field] != wt) ||
+            (wire[field] == 99 && wt != 0 && wt != 2))
+            return 0;
+        r = varint(&p, end, &v);
+        if (r < 0)
+            return 0;
+        if (r == 0)
+            break;
+        if (wt == 2) {
+            if (v > (uint64_t)(end - p))
+                break; /* goes on past the head */
+            p += v;
+        }
+        fields++;
+    }
+    if (fields >= 2)
+        return 1;
+    return complete ? 0 : -1;
+}
+
+static foldsvg_status pprof_read(fs_input *in, const fs_input_opts *opts, fs_sink *sink,
+                                 foldsvg_error *err)
+{
+    (void)opts;
+    (void)sink;
+    return fs_error(err, FOLDSVG_E_PARSE, fs_input_name(in),
+                    "this is a pprof profile (protobuf), which foldsvg does not read %s", reads);
+}
+
+const fs_format fs_foreign_pprof = {
+    "pprof", "a pprof profile", FS_FORMAT_FOREIGN, pprof_detect, pprof_read, NULL,
+};
+
+/* ---- other profilers' JSON ------------------------------------------------------------- */
+
+static const char firefox_imports[] = "; the Firefox Profiler (profiler.firefox.com) imports "
+                                      "it and saves a profile that foldsvg reads";
+
+typedef enum json_kind {
+    J_UNSURE = -1, /* the head ends before it says */
+    J_NONE,        /* not JSON, or JSON that no other profiler writes (Firefox-Profiler's) */
+    J_CHROME,
+    J_V8,
+    J_SPEEDSCOPE,
+    J_ARRAY,
+    J_BAD /* not JSON after all */
+} json_kind;
+
+/* Each kind, and what to do with it (NULL: say what foldsvg reads). */
+static const struct {
+    const char *what, *hint;
+} json_what[] = {
+    [J_CHROME] = {"Chrome trace events (JSON, as chrome://tracing, Perfetto and DevTools "
+                  "save them)",
+                  firefox_imports},
+    [J_V8] = {"a V8 CPU profile (.cpuprofile JSON, as Chrome DevTools and node --cpu-prof "
+              "write it)",
+              firefox_imports},
+    [J_SPEEDSCOPE] = {"speedscope's own JSON format", NULL},
+    [J_ARRAY] = {"a JSON array of objects, not a Firefox-Profiler profile", NULL},
+};
+
+typedef struct scan {
+    const unsigned char *p, *end;
+} scan;
+
+static int at_end(const scan *s)
+{
+    return s->p >= s->end;
+}
+
+static void skip_ws(scan *s)
+{
+    while (!at_end(s) && (*s->p == ' ' || *s->p == '\t' || *s->p == '\n' || *s->p == '\r'))
+        s->p++;
+}
+
+/* A string at s->p (its '"'); its first bytes into OUT (NUL-terminated, escapes kept).
+ * 0 when it does not end in the head. */
+static int read_string(scan *s, char *out, size_t cap)
+{
+    size_t n = 0;
+    for (s->p++; !at_end(s); s->p++) {
+        unsigned char c = *s->p;
+        if (c == '\\') {
+            if (++s->p == s->end)
+                return 0;
+        } else if (c == '"') {
+            s->p++;
+            out[n] = '\0';
+            return 1;
+        }
+        if (n + 1 < cap)
+            out[n++] = (char)c;
+    }
+    return 0;
+}
+
+/* Any value at s->p, nested or not. 0 when it does not end in the head. */
+static int skip_value(scan *s)
+{
+    char ignored[2];
+    size_t depth = 0;
+    do {
+        skip_ws(s);
+        if (at_end(s))
+            return 0;
+        unsigned char c = *s->p;
+        if (c == '"') {
+            if (!read_string(s, ignored, sizeof ignored))
+                return 0;
+        } else if (c == '{' || c == '[') {
+            depth++;
+            s->p++;
+        } else if (c == '}' || c == ']') {
+            if (depth == 0)
+                return 1; /* the end of the enclosing one: no value */
+            depth--;
+            s->p++;
+        } else if (c == ',' || c == ':') {
+            s->p++;
+        } else {
+            while (!at_end(s) && *s->p != ',' && *s->p != '}' && *s->p != ']' && *s->p != ' ' &&
+                   *s->p != '\n' && *s->p != '\r' && *s->p != '\t')
+                s->p++;
+            if (at_end(s))
+                return 0;
+        }
+    } while (depth > 0);
+    return 1;
+}
+
+/* The keys of the object at s->p (its '{'), as far as the head goes: what they say. */
+static json_kind object_keys(scan *s, int top)
+{
+    s->p++;
+    for (;;) {
+        skip_ws(s);
+        if (at_end(s))
+            return J_UNSURE;
+        if (*s->p == '}')
+            return J_NONE;
+        if (*s->p == ',') {
+            s->p++;
+            continue;
+        }
+        char key[32], value[64] = "";
+        if (*s->p != '"')
+            return J_BAD;
+        if (!read_string(s, key, sizeof key))
+            return J_UNSURE;
+        skip_ws(s);
+        if (at_end(s))
+            return J_UNSURE;
+        if (*s->p++ != ':')
+            return J_BAD;
+        skip_ws(s);
+        if (at_end(s))
+            return J_UNSURE;
+        if (top) {
+            if (strcmp(key, "traceEvents") == 0)
+                return J_CHROME;
+            if (strcmp(key, "nodes") == 0)
+                return J_V8;
+            /* what Firefox-Profiler JSON has at its top (a wrapped one under "profile") */
+            if (strcmp(key, "meta") == 0 || strcmp(key, "threads") == 0 ||
+                strcmp(key, "profile") == 0 || strcmp(key, "processes") == 0 ||
+                strcmp(key, "libs") == 0)
+                return J_NONE;
+        } else if (strcmp(key, "ph") == 0) {
+            return J_CHROME;
+        }
+        if (*s->p == '"') {
+            if (!read_string(s, value, sizeof value))
+                return J_UNSURE;
+            if (top && ((strcmp(key, "$schema") == 0 && strstr(value, "speedscope")) ||
+                        (strcmp(key, "exporter") == 0 && strncmp(value, "speedscope", 10) == 0)))
+                return J_SPEEDSCOPE;
+        } else if (!skip_value(s)) {
+            return J_UNSURE;
+        }
+    }
+}
+
+static json_kind json_classify(const unsigned char *head, size_t len, int complete)
+{
+    scan s = {head, head + len};
+    skip_ws(&s);
+    json_kind k = J_NONE;
+    if (at_end(&s)) {
+        k = complete ? J_NONE : J_UNSURE;
+    } else if (*s.p == '{') {
+        k = object_keys(&s, 1);
+        if (k == J_BAD || (k == J_UNSURE && complete))
+            k = J_NONE; /* the Firefox-Profiler reader says what is wrong with it */
+    } else if (*s.p == '[') {
+        /* an array of objects (Chrome writes events so, its closing ']' optional); folded
+         * text may start with '[' too ("[unknown];main 1"), never with '[', '{' and a key */
+        s.p++;
+        skip_ws(&s);
+        scan at = s;
+        if (!at_end(&at) && *at.p == '{') {
+            at.p++;
+            skip_ws(&at);
+        }
+        int objects = !at_end(&s) && *s.p == '{' && !at_end(&at) && *at.p == '"';
+        if (objects)
+            k = object_keys(&s, 0);
+        else if (at_end(&at))
+            k = J_UNSURE;
+        if (objects && (k == J_NONE || (k == J_UNSURE && complete)))
+            k = J_ARRAY;
+        else if (k == J_BAD || (k == J_UNSURE && complete))
+            k = J_NONE;
+    }
+    return k;
+}
+
+static int json_detect(const unsigned char *head, size_t len, int complete)
+{
+    json_kind k = json_classify(head, len, complete);
+    return k == J_UNSURE ? -1 : k != J_NONE && k != J_BAD;
+}
+
+static foldsvg_status json_read(fs_input *in, const fs_input_opts *opts, fs_sink *sink,
+                                foldsvg_error *err)
+{
+    (void)opts;
+    (void)sink;
+    size_t len;
+    const unsigned char *head = head_of(in, &len);
+    json_kind k = json_classify(head, len, 1);
+    int known = k > J_NONE && k < J_BAD;
+    const char *hint = known && json_what[k].hint ? json_what[k].hint : NULL;
+    return fs_error(
+        err, FOLDSVG_E_PARSE, fs_input_name(in), "this is %s, which foldsvg does not read%s%s",
+        known ? json_what[k].what : "JSON of another kind", hint ? hint : " ", hint ? "" : reads);
+}
+
+const fs_format fs_foreign_json = {
+    "json", "another profiler's JSON", FS_FORMAT_FOREIGN, json_detect, json_read, NULL,
+};
+
+/* ---- binary data ------------------------------------------------------------------------ */
+
+enum { TEXT_WINDOW = 4096 };
+
+typedef struct text_look {
+    size_t n, bad, first_bad, nul_even, nul_odd;
+} text_look;
+
+/* What the first TEXT_WINDOW bytes of HEAD are: bytes that no text has (NUL, control
+ * characters other than tab, newlines, form feed and escape, bytes that start no UTF-8
+ * sequence) and where the NULs are. */
+static text_look look(const unsigned char *head, size_t len)
+{
+    text_look t = {len < TEXT_WINDOW ? len : TEXT_WINDOW, 0, SIZE_MAX, 0, 0};
+    for (size_t i = 0; i < t.n;) {
+        unsigned char c = head[i];
+        size_t k = 1;
+        int bad = 0;
+        if (c < 0x80) {
+            bad = (c < 0x20 && c != '\t' && c != '\n' && c != '\v' && c != '\f' && c != '\r' &&
+                   c != 0x1b) ||
+                  c == 0x7f;
+            if (c == 0)
+                *(i % 2 ? &t.nul_odd : &t.nul_even) += 1;
+        } else {
+            uint32_t cp;
+            k = fs_utf8_decode(head + i, len - i, &cp);
+            if (k == 0) {
+                if (len - i < 4 && len == t.n)
+                    break; /* a sequence cut by the head's end */
+                k = 1;
+                bad = 1;
+            }
+        }
+        if (bad && t.bad++ == 0)
+            t.first_bad = i;
+        i += k;
+    }
+    return t;
+}
+
+/* Whether a line of the first TEXT_WINDOW bytes is a valid folded line. */
+static int has_folded_line(const unsigned char *head, size_t len, int complete)
+{
+    size_t n = len < TEXT_WINDOW ? len : TEXT_WINDOW;
+    const char *p = (const char *)head, *end = p + n;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (!nl && !(complete && n == len))
+            return 0; /* a line cut by the window is not judged */
+        const char *e = nl ? nl : end;
+        fs_folded_line l;
+        int frac = 0;
+        if (fs_folded_parse_line(p, (size_t)(e - p), &l, &frac) > 0)
+            return 1;
+        p = e + 1;
+    }
+    return 0;
+}
+
+static int binary_detect(const unsigned char *head, size_t len, int complete)
+{
+    if (len < TEXT_WINDOW && !complete)
+        return -1;
+    text_look t = look(head, len);
+    /* Text with odd bytes (hostile names, Latin-1) is still text, and a short file of
+     * hostile names is folded text as long as a line of it is valid. */
+    return t.n > 0 && t.bad * 4 > t.n && !has_folded_line(head, len, complete);
+}
+
+static foldsvg_status binary_read(fs_input *in, const fs_input_opts *opts, fs_sink *sink,
+                                  foldsvg_error *err)
+{
+    (void)opts;
+    (void)sink;
+    size_t len;
+    const unsigned char *head = head_of(in, &len);
+    text_look t = look(head, len);
+    size_t pairs = t.n / 2;
+    /* ASCII in UTF-16: every other byte NUL, the others not */
+    if (pairs && ((t.nul_odd * 10 >= pairs * 9 && t.nul_even * 10 <= pairs) ||
+                  (t.nul_even * 10 >= pairs * 9 && t.nul_odd * 10 <= pairs)))
+        return fs_error(err, FOLDSVG_E_PARSE, fs_input_name(in),
+                        "this looks like UTF-16 text without a byte-order mark; foldsvg reads "
+                        "UTF-8, and UTF-16 that starts with a byte-order mark");
+    return fs_error_at_offset(err, FOLDSVG_E_PARSE, fs_input_name(in), t.first_bad,
+                              "binary data (byte 0x%02x here), not text, which foldsvg does not "
+                              "read %s",
+                              head[t.first_bad], reads);
+}
+
+const fs_format fs_foreign_binary = {
+    "binary", "binary data", FS_FORMAT_FOREIGN, binary_detect, binary_read, NULL,
+};

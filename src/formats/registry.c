@@ -1,0 +1,84 @@
+#include "formats/registry.h"
+
+#include "formats/firefox/firefox.h"
+#include "formats/folded/ahead.h"
+#include "formats/folded/folded.h"
+#include "formats/foreign.h"
+#include "formats/perf/perf.h"
+#include "util/error.h"
+
+/* Its samples come in time order (--flamechart: one thread's), not as folded paths. */
+static const fs_format firefox = {
+    "firefox",       "a Firefox-Profiler profile", FS_FORMAT_ORDERED, fs_firefox_detect,
+    fs_firefox_read, fs_firefox_list_threads,
+};
+
+static foldsvg_status perf_read(fs_input *in, const fs_input_opts *opts, fs_sink *sink,
+                                foldsvg_error *err)
+{
+    return fs_perf_read(in, &opts->perf, sink, err);
+}
+
+/* Its samples come in time order (--flamechart), but not sorted by stack (--no-sort). */
+static const fs_format perf = {
+    "perf", "perf script output", FS_FORMAT_ORDERED, fs_perf_detect, perf_read, NULL,
+};
+
+static const fs_format folded = {
+    "folded",         "folded text",        FS_FORMAT_ORDERED | FS_FORMAT_PATHS,
+    fs_folded_detect, fs_folded_read_input, NULL,
+};
+
+/* In detection order: formats foldsvg does not read first, each before what it could be
+ * taken for (magic numbers and pprof's protobuf; other profilers' JSON before
+ * Firefox-Profiler JSON, which starts with '{'); perf script output starts with an event
+ * header line; binary data before folded text, which is anything else. */
+const fs_format *const fs_formats[] = {
+    &fs_foreign_magic,
+    &fs_foreign_pprof,
+    &fs_foreign_json,
+    &firefox,
+    &perf,
+    &fs_foreign_binary,
+    &folded,
+    NULL,
+};
+
+unsigned fs_format_bit(const fs_format *f)
+{
+    for (unsigned i = 0; fs_formats[i]; i++)
+        if (fs_formats[i] == f)
+            return 1u << i;
+    return 0;
+}
+
+foldsvg_status fs_format_detect(fs_input *in, const fs_format **out, foldsvg_error *err)
+{
+    *out = NULL;
+    int complete = 0;
+    for (;;) {
+        const unsigned char *head;
+        size_t len;
+        fs_input_head(in, &head, &len);
+        int r = 0;
+        size_t i;
+        for (i = 0; fs_formats[i] && r == 0; i++)
+            r = fs_formats[i]->detect(head, len, complete);
+        if (r > 0 && (fs_formats[i - 1]->flags & FS_FORMAT_FOREIGN)) /* names what it is */
+            return fs_formats[i - 1]->read(in, NULL, NULL, err);
+        if (r > 0) {
+            *out = fs_formats[i - 1];
+            return FOLDSVG_OK;
+        }
+        if (r == 0) /* not even folded text: cannot happen, it takes anything */
+            return fs_error(err, FOLDSVG_E_PARSE, fs_input_name(in), "not a known input format");
+        /* A format cannot tell yet: read further ahead, and ask again from the first. */
+        int more;
+        foldsvg_error ignored;
+        /* A read or gzip error is judged on the bytes before it: the reader meets it again
+         * when it gets there, and names the place then. */
+        if (fs_input_peek_more(in, &more, &ignored) != FOLDSVG_OK)
+            more = 0;
+        complete = !more;
+    }
+}

@@ -1,0 +1,515 @@
+#include "transform/pipeline.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "transform/filter.h"
+#include "transform/fracsum.h"
+#include "transform/hexstrip.h"
+#include "transform/sanitize.h"
+#include "util/buf.h"
+#include "util/error.h"
+#include "util/grow.h"
+#include "util/mismatch.h"
+#include "util/strmap.h"
+#include "util/utf8.h"
+
+struct fs_pipeline {
+    fs_sink sink; /* first: readers call back with a pointer to it */
+    const fs_stack_opts *o;
+    fs_consumer to;
+    int use_base;      /* --base applies (not under --flamechart or --no-sort) */
+    int rewrites;      /* some transform applies: folded lines are split */
+    int direct;        /* nothing but the zero-count rule applies to folded lines */
+    fs_filter *filter; /* NULL when no filter is set */
+    char name[1024];   /* the current input */
+    /* --no-sort: the previous valid line */
+    fs_buf prev;
+    uint64_t prev_line;
+    int have_prev;
+    fs_strref *frames; /* the stack being transformed */
+    size_t frames_cap;
+    fs_buf names; /* sanitized names of the stack */
+    fs_buf path;  /* the stack joined, for a consumer of paths only */
+    fs_buf hex;   /* --strip-hex: the rewritten names of the stack */
+    struct hex_span {
+        size_t off, len;
+    } * hex_spans; /* where each rewritten name lies in hex (off SIZE_MAX: untouched) */
+    size_t hex_cap;
+    fs_fracsum frac;
+    fs_drops drops;
+    /* fs_sink.again: the consumer's token of each stack the reader keyed in this input (the
+     * steps above are the same for the same frames, so a key stands for what they made) */
+    fs_strmap keys;
+};
+
+static void note_drop(fs_drops *d, fs_drop why, const char *input)
+{
+    d->n[why]++;
+    int by_option = why != FS_DROP_ZERO;
+    if (!d->input[0] || (by_option && !d->by_option)) {
+        snprintf(d->input, sizeof d->input, "%s", input);
+        d->by_option = by_option;
+    }
+}
+
+void fs_drops_add(fs_drops *to, const fs_drops *from)
+{
+    for (int i = FS_DROP_NONE + 1; i < FS_DROP_N; i++) {
+        to->n[i] += from->n[i];
+        if (!to->what[i][0])
+            memcpy(to->what[i], from->what[i], sizeof to->what[i]);
+    }
+    if (from->input[0] && (!to->input[0] || (from->by_option && !to->by_option))) {
+        snprintf(to->input, sizeof to->input, "%s", from->input);
+        to->by_option = from->by_option;
+    }
+}
+
+int fs_drops_by_option(const fs_drops *d)
+{
+    return d->by_option;
+}
+
+/* A stack with nothing to draw: dropped by the zero-count rule. */
+static foldsvg_status zero_count(fs_pipeline *pl)
+{
+    note_drop(&pl->drops, FS_DROP_ZERO, pl->name);
+    return FOLDSVG_OK;
+}
+
+static const fs_strref unknown_frame = {FS_UNKNOWN_FRAME, sizeof FS_UNKNOWN_FRAME - 1};
+
+static foldsvg_status nomem(fs_pipeline *pl, uint64_t line, foldsvg_error *err)
+{
+    if (line)
+        return fs_error_at_line(err, FOLDSVG_E_NOMEM, pl->name, line, 0, "out of memory");
+    return fs_error(err, FOLDSVG_E_NOMEM, pl->name, "out of memory");
+}
+
+foldsvg_status fs_unsorted_error(foldsvg_error *err, const char *name, uint64_t line,
+                                 uint64_t prev_line)
+{
+    return fs_error_at_line(err, FOLDSVG_E_UNSORTED, name, line, 0,
+                            "unsorted input lines detected: this stack sorts before the one on "
+                            "line %llu; drop --no-sort or sort the input",
+                            (unsigned long long)prev_line);
+}
+
+/* inferno reverses a folded line's text and trims the reversed line as a whole, so that the
+ * new root frame (the old leaf) loses its leading and the new leaf its trailing whitespace:
+ * `a;impl for [T; _]>::f` gives `_]>::f`, `impl for [T`, `a`. Frames in between keep theirs.
+ * (The reader trimmed the other two ends already.) */
+static void trim_reversed(fs_strref *f, size_t n)
+{
+    size_t lead = fs_utf8_trim_start(f[0].ptr, f[0].len);
+    f[0].ptr += lead;
+    f[0].len -= lead;
+    f[n - 1].len = fs_utf8_trim_end(f[n - 1].ptr, f[n - 1].len);
+}
+
+/* --strip-hex on F[0..n): rewritten names go to pl->hex, the frames are pointed at them once
+ * the buffer has stopped moving. */
+static foldsvg_status strip_hex(fs_pipeline *pl, fs_strref *f, size_t n)
+{
+    FS_FORWARD_IF_ERROR(FS_GROW(pl->hex_spans, pl->hex_cap, n, 64));
+    fs_buf_clear(&pl->hex);
+    int any = 0;
+    for (size_t i = 0; i < n; i++) {
+        pl->hex_spans[i].off = SIZE_MAX;
+        if (!fs_hex_strippable(f[i].ptr, f[i].len))
+            continue;
+        size_t at = pl->hex.len;
+        FS_FORWARD_IF_ERROR(fs_hex_strip(&pl->hex, f[i].ptr, f[i].len));
+        pl->hex_spans[i] = (struct hex_span){at, pl->hex.len - at};
+        any = 1;
+    }
+    for (size_t i = 0; any && i < n; i++)
+        if (pl->hex_spans[i].off != SIZE_MAX)
+            f[i] = (fs_strref){pl->hex.data + pl->hex_spans[i].off, pl->hex_spans[i].len};
+    return FOLDSVG_OK;
+}
+
+/* --strip-hex, --reverse, the filters and --base on pl->frames[0..*n); LINE: the frames are
+ * a folded line's text. Sets *DROP to FS_DROP_NONE (the stack goes on from
+ * pl->frames[*first]) or to the step that drops it. */
+static foldsvg_status transform(fs_pipeline *pl, size_t *n, size_t *first, fs_drop *drop, int line)
+{
+    fs_strref *f = pl->frames;
+    *first = 0;
+    *drop = FS_DROP_NONE;
+    if (*n == 0) {
+        f[0] = unknown_frame;
+        *n = 1;
+    }
+    if (pl->o->strip_hex)
+        FS_FORWARD_IF_ERROR(strip_hex(pl, f, *n));
+    if (pl->o->reverse) {
+        for (size_t i = 0, j = *n - 1; i < j; i++, j--) {
+            fs_strref t = f[i];
+            f[i] = f[j];
+            f[j] = t;
+        }
+        if (line)
+            trim_reversed(f, *n);
+    }
+    if (pl->filter) {
+        FS_FORWARD_IF_ERROR(fs_filter_apply(pl->filter, f, n, drop));
+        if (*drop != FS_DROP_NONE)
+            return FOLDSVG_OK;
+        if (*n == 0) {
+            f[0] = unknown_frame;
+            *n = 1;
+        }
+    }
+    if (pl->use_base) {
+        /* The deepest base symbol above the leaf starts the stack; a stack without one,
+         * or whose match is its outermost frame, is dropped (inferno's rule). */
+        size_t i = *n - 1;
+        int found = 0;
+        while (i-- > 0) {
+            if (fs_strlist_has(&pl->o->base, f[i].ptr, f[i].len)) {
+                found = 1;
+                break;
+            }
+        }
+        if (!found || i == 0)
+            *drop = FS_DROP_BASE;
+        else
+            *first = i;
+    }
+    return FOLDSVG_OK;
+}
+
+/* The consumer's frames, or its path when it takes only paths; with TOKEN, its frames_token. */
+static foldsvg_status deliver(fs_pipeline *pl, const fs_strref *f, size_t n, uint64_t count,
+                              uint64_t before, int is_diff, uint64_t lineno, uint32_t *token,
+                              foldsvg_error *err)
+{
+    if (token)
+        return pl->to.frames_token(pl->to.user, f, n, count, token, err);
+    if (pl->to.frames)
+        return pl->to.frames(pl->to.user, f, n, count, before, is_diff, lineno, err);
+    fs_buf_clear(&pl->path);
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            fs_buf_append(&pl->path, ";", 1);
+        fs_buf_append(&pl->path, f[i].ptr, f[i].len);
+    }
+    if (pl->path.failed)
+        return nomem(pl, lineno, err);
+    fs_folded_line l = {.stack = pl->path.data,
+                        .len = pl->path.len,
+                        .count = count,
+                        .before = before,
+                        .is_diff = is_diff,
+                        .lineno = lineno};
+    return pl->to.path(pl->to.user, &l, err);
+}
+
+/* The stack in pl->frames[0..n), from the transforms on; LINE: from a folded line. TOKEN:
+ * NULL, or where the consumer's token goes (set only when no step dropped the stack). */
+static foldsvg_status add_stack(fs_pipeline *pl, size_t n, uint64_t count, uint64_t before,
+                                int is_diff, uint64_t lineno, int line, uint32_t *token,
+                                foldsvg_error *err)
+{
+    size_t first;
+    fs_drop drop;
+    foldsvg_status st = transform(pl, &n, &first, &drop, line);
+    if (st == FOLDSVG_E_LIMIT)
+        return fs_error_at_line(err, st, pl->name, lineno, 0, "%s", fs_filter_message(pl->filter));
+    if (st != FOLDSVG_OK)
+        return fs_error_at_line(err, FOLDSVG_E_NOMEM, pl->name, lineno, 0, "out of memory");
+    if (drop != FS_DROP_NONE) {
+        note_drop(&pl->drops, drop, pl->name);
+        return FOLDSVG_OK;
+    }
+    return deliver(pl, pl->frames + first, n - first, count, before, is_diff, lineno, token, err);
+}
+
+/* A line with nothing to draw, for the zero-count rule. */
+static int zero_line(const fs_folded_line *l)
+{
+    return l->count == 0 && !(l->is_diff && l->before > 0);
+}
+
+static foldsvg_status on_line(fs_sink *self, const fs_folded_line *l, foldsvg_error *err)
+{
+    fs_pipeline *pl = (fs_pipeline *)(void *)self;
+    if (pl->direct) /* the common case, per line: straight through */
+        return zero_line(l) ? zero_count(pl) : pl->to.path(pl->to.user, l, err);
+    if (pl->o->no_sort) {
+        if (pl->have_prev && fs_strcmp_bytes(l->stack, l->len, pl->prev.data, pl->prev.len) < 0)
+            return fs_unsorted_error(err, pl->name, l->lineno, pl->prev_line);
+        fs_buf_clear(&pl->prev);
+        if (fs_buf_append(&pl->prev, l->stack, l->len) != FOLDSVG_OK)
+            return nomem(pl, 0, err);
+        pl->have_prev = 1;
+        pl->prev_line = l->lineno;
+    }
+    if (zero_line(l))
+        return zero_count(pl);
+    if (!pl->rewrites && pl->to.path)
+        return pl->to.path(pl->to.user, l, err);
+    size_t n = 1;
+    for (size_t i = 0; i < l->len; i++)
+        n += l->stack[i] == ';';
+    if (FS_GROW(pl->frames, pl->frames_cap, n, 64) != FOLDSVG_OK)
+        return nomem(pl, 0, err);
+    size_t k = 0, start = 0;
+    for (size_t i = 0; i <= l->len; i++) {
+        if (i == l->len || l->stack[i] == ';') {
+            pl->frames[k++] = (fs_strref){l->stack + start, i - start};
+            start = i + 1;
+        }
+    }
+    return add_stack(pl, n, l->count, l->before, l->is_diff, l->lineno, 1, NULL, err);
+}
+
+/* A stack of raw names from a structured input: sanitized, then transformed; TOKEN as for
+ * add_stack. */
+static foldsvg_status add_raw(fs_pipeline *pl, const fs_strref *frames, size_t n, uint64_t count,
+                              uint32_t *token, foldsvg_error *err)
+{
+    if (count == 0)
+        return zero_count(pl);
+    if (FS_GROW(pl->frames, pl->frames_cap, n + 1, 64) != FOLDSVG_OK)
+        return nomem(pl, 0, err);
+    if (fs_sanitize_frames(pl->frames, frames, n, &pl->names, &n) != FOLDSVG_OK)
+        return nomem(pl, 0, err);
+    return add_stack(pl, n, count, 0, 0, 0, 0, token, err);
+}
+
+static foldsvg_status on_stack(fs_sink *self, const fs_strref *frames, size_t n, uint64_t count,
+                               foldsvg_error *err)
+{
+    return add_raw((fs_pipeline *)(void *)self, frames, n, count, NULL, err);
+}
+
+/* fs_sink.keyed: on_stack, the consumer's token for what the steps made of the frames
+ * remembered under KEY (a stack a step dropped is not: it goes through them each time, each
+ * drop counted). */
+static foldsvg_status on_keyed(fs_sink *self, uint64_t key, const fs_strref *frames, size_t n,
+                               uint64_t count, foldsvg_error *err)
+{
+    fs_pipeline *pl = (fs_pipeline *)(void *)self;
+    uint32_t token = UINT32_MAX, entry; /* no stack's: a node id is below UINT32_MAX - 1 */
+    FS_FORWARD_IF_ERROR(add_raw(pl, frames, n, count, &token, err));
+    if (token != UINT32_MAX && fs_strmap_put(&pl->keys, &key, sizeof key, token, &entry, NULL))
+        return nomem(pl, 0, err);
+    return FOLDSVG_OK;
+}
+
+static foldsvg_status on_again(fs_sink *self, uint64_t key, uint64_t count, int *known,
+                               foldsvg_error *err)
+{
+    fs_pipeline *pl = (fs_pipeline *)(void *)self;
+    *known = 0;
+    uint32_t entry = fs_strmap_find(&pl->keys, &key, sizeof key);
+    if (entry == FS_STRMAP_NONE)
+        return FOLDSVG_OK;
+    *known = 1;
+    if (count == 0)
+        return zero_count(pl);
+    return pl->to.again(pl->to.user, fs_strmap_value(&pl->keys, entry), count, err);
+}
+
+static foldsvg_status on_weight(fs_sink *self, const fs_strref *frames, size_t n,
+                                const fs_weight *w, foldsvg_error *err)
+{
+    fs_pipeline *pl = (fs_pipeline *)(void *)self;
+    return fs_fracsum_add(&pl->frac, frames, n, w, pl->name, err);
+}
+
+static foldsvg_status on_rounded(void *user, const fs_strref *frames, size_t n, uint64_t count,
+                                 foldsvg_error *err)
+{
+    return on_stack(user, frames, n, count, err);
+}
+
+static void on_count_name(fs_sink *self, const char *name)
+{
+    fs_pipeline *pl = (fs_pipeline *)(void *)self;
+    if (pl->to.count_name)
+        pl->to.count_name(pl->to.user, name);
+}
+
+static void on_facts(fs_sink *self, const char *format, const char *product, uint32_t threads,
+                     uint64_t rate)
+{
+    fs_pipeline *pl = (fs_pipeline *)(void *)self;
+    if (pl->to.facts)
+        pl->to.facts(pl->to.user, format, product, threads, rate);
+}
+
+static void on_stats(fs_sink *self, const fs_folded_stats *s)
+{
+    fs_pipeline *pl = (fs_pipeline *)(void *)self;
+    if (pl->to.stats)
+        pl->to.stats(pl->to.user, s);
+}
+
+static void on_warn(fs_sink *self, const foldsvg_error *w)
+{
+    fs_pipeline *pl = (fs_pipeline *)(void *)self;
+    if (pl->to.warn)
+        pl->to.warn(pl->to.user, w);
+}
+
+static void on_threads(fs_sink *self, const char *names)
+{
+    fs_pipeline *pl = (fs_pipeline *)(void *)self;
+    if (pl->to.threads)
+        pl->to.threads(pl->to.user, names);
+}
+
+/* A part of the input read on another thread (fs_sink.fork): the lines of a direct pipeline
+ * go to the consumer's part, the stacks dropped counted apart until it is joined. */
+typedef struct pipe_part {
+    fs_sink sink; /* first: the reader calls back with a pointer to it */
+    fs_pipeline *pl;
+    void *part;
+    fs_drops drops;
+} pipe_part;
+
+static foldsvg_status part_line(fs_sink *self, const fs_folded_line *l, foldsvg_error *err)
+{
+    pipe_part *pp = (pipe_part *)(void *)self;
+    if (zero_line(l)) {
+        note_drop(&pp->drops, FS_DROP_ZERO, pp->pl->name);
+        return FOLDSVG_OK;
+    }
+    return pp->pl->to.part_path(pp->part, l, err);
+}
+
+static fs_sink *on_fork(fs_sink *self)
+{
+    fs_pipeline *pl = (fs_pipeline *)(void *)self;
+    pipe_part *pp = calloc(1, sizeof *pp);
+    if (!pp)
+        return NULL;
+    pp->pl = pl;
+    pp->sink.line = part_line;
+    pp->part = pl->to.fork(pl->to.user);
+    if (!pp->part) {
+        free(pp);
+        return NULL;
+    }
+    return &pp->sink;
+}
+
+static foldsvg_status on_join(fs_sink *self, fs_sink *part, uint64_t lines_before, int *joined,
+                              foldsvg_error *err)
+{
+    fs_pipeline *pl = (fs_pipeline *)(void *)self;
+    pipe_part *pp = (pipe_part *)(void *)part;
+    foldsvg_status st = pl->to.join(pl->to.user, pp->part, lines_before, joined, err);
+    if (*joined)
+        fs_drops_add(&pl->drops, &pp->drops);
+    return st;
+}
+
+static void on_drop(fs_sink *self, fs_sink *part)
+{
+    fs_pipeline *pl = (fs_pipeline *)(void *)self;
+    pipe_part *pp = (pipe_part *)(void *)part;
+    pl->to.drop(pl->to.user, pp->part);
+    free(pp);
+}
+
+foldsvg_status fs_pipeline_new(fs_pipeline **out, const fs_stack_opts *o, const fs_consumer *to,
+                               foldsvg_error *err)
+{
+    *out = NULL;
+    fs_pipeline *pl = calloc(1, sizeof *pl);
+    if (!pl)
+        return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
+    pl->sink = (fs_sink){.stack = on_stack,
+                         .count_name = on_count_name,
+                         .facts = on_facts,
+                         .line = on_line,
+                         .stats = on_stats,
+                         .weight = on_weight,
+                         .warn = on_warn,
+                         .threads = on_threads};
+    pl->o = o;
+    pl->to = *to;
+    fs_strmap_init(&pl->keys, FS_STRMAP_OWNED); /* before anything can fail: freed with PL */
+    pl->use_base = o->base.n > 0 && !o->flamechart && !o->no_sort;
+    foldsvg_status st = fs_filter_new(&pl->filter, o, err);
+    if (st == FOLDSVG_OK && FS_GROW(pl->frames, pl->frames_cap, 64, 64) != FOLDSVG_OK)
+        st = fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
+    if (st) {
+        fs_pipeline_free(pl);
+        return st;
+    }
+    if (to->frames_token && to->again) {
+        pl->sink.again = on_again;
+        pl->sink.keyed = on_keyed;
+    }
+    pl->rewrites = o->reverse || pl->use_base || pl->filter || o->strip_hex;
+    pl->direct = !pl->rewrites && !o->no_sort && to->path;
+    if (pl->direct && to->fork) { /* a part's lines go straight through too */
+        pl->sink.fork = on_fork;
+        pl->sink.join = on_join;
+        pl->sink.drop = on_drop;
+    }
+    *out = pl;
+    return FOLDSVG_OK;
+}
+
+void fs_pipeline_free(fs_pipeline *pl)
+{
+    if (!pl)
+        return;
+    fs_filter_free(pl->filter);
+    fs_buf_free(&pl->prev);
+    fs_buf_free(&pl->names);
+    fs_buf_free(&pl->path);
+    fs_buf_free(&pl->hex);
+    free(pl->hex_spans);
+    fs_fracsum_free(&pl->frac);
+    fs_strmap_free(&pl->keys);
+    free(pl->frames);
+    free(pl);
+}
+
+const fs_drops *fs_pipeline_drops(const fs_pipeline *pl)
+{
+    return &pl->drops;
+}
+
+void fs_pipeline_reset_drops(fs_pipeline *pl)
+{
+    memset(&pl->drops, 0, sizeof pl->drops);
+}
+
+void fs_pipeline_set_hints(fs_pipeline *pl, unsigned hints)
+{
+    pl->sink.hints = pl->direct ? hints : 0; /* else lines are made again here */
+}
+
+int fs_pipeline_rewrites(const fs_pipeline *pl)
+{
+    return pl->rewrites;
+}
+
+fs_sink *fs_pipeline_begin(fs_pipeline *pl, const char *name)
+{
+    snprintf(pl->name, sizeof pl->name, "%s", name ? name : "");
+    pl->have_prev = 0;
+    pl->prev_line = 0;
+    fs_strmap_clear(&pl->keys); /* a reader's keys name stacks within one input */
+    return &pl->sink;
+}
+
+foldsvg_status fs_pipeline_end(fs_pipeline *pl, foldsvg_error *err)
+{
+    char why[sizeof err->message];
+    if (fs_filter_warning(pl->filter, why, sizeof why) && pl->to.warn) {
+        foldsvg_error w;
+        fs_error(&w, FOLDSVG_OK, pl->name, "%s", why);
+        pl->to.warn(pl->to.user, &w);
+    }
+    return fs_fracsum_flush(&pl->frac, on_rounded, pl, pl->name, err);
+}
