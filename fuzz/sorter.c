@@ -28,6 +28,7 @@
 #include "aggregate/sorter.h"
 #include "aggregate/strsort.h"
 #include "fuzz.h"
+#include "util/pool.h"
 
 enum { MAX_RECORDS = 2000, MAX_LEN = 200 };
 
@@ -260,8 +261,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         n++;
     }
 
+    /* on two threads, or (every other input) on one: the same output */
+    static fs_pool *pool;
+    if (!pool)
+        pool = fs_pool_new(2);
     fs_sorter *so;
-    FUZZ_CHECK(fs_sorter_new(&so, budget, fanin) == FOLDSVG_OK);
+    FUZZ_CHECK(fs_sorter_new(&so, budget, fanin, n % 2 ? pool : NULL) == FOLDSVG_OK);
     size_t runs = 0;
     for (size_t i = 0; i < n; i++) {
         rec *r = &recs[i];
@@ -274,7 +279,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     sink k = {NULL, 0, 0, 0, stop_after};
     foldsvg_status fst = FOLDSVG_OK;
     if (end_mode != 2)
-        fst = fs_sorter_finish(so, on_stack, &k);
+        fst = fs_sorter_finish(so, 0, on_stack, &k);
     fs_sorter_free(so);
 
     /* The model: records grouped by stack, in input order within a group. */

@@ -174,6 +174,13 @@ typedef void (*foldsvg_progress_fn)(void *user, const char *input, uint64_t byte
 FOLDSVG_API void foldsvg_options_set_progress_handler(foldsvg_options *o, foldsvg_progress_fn fn,
                                                       void *user);
 
+/* Lines about how a run reads its inputs and why (its plan: the engine that aggregates the
+ * stacks, how often the inputs are read, the threads, the memory; and where that changes),
+ * one call each, as the command line's --verbose prints them. Without a handler they are
+ * dropped. The text lives only for the call. */
+typedef void (*foldsvg_log_fn)(void *user, const char *line);
+FOLDSVG_API void foldsvg_options_set_log_handler(foldsvg_options *o, foldsvg_log_fn fn, void *user);
+
 /* ---------------------------------------------------------------------------------------
  * Profiles
  * ------------------------------------------------------------------------------------- */
@@ -290,21 +297,12 @@ FOLDSVG_API foldsvg_status foldsvg_profile_write_as(const foldsvg_profile *p, co
  * caught: then the file stays. */
 FOLDSVG_API int foldsvg_remove_pending_outputs(void);
 
-/* What foldsvg_convert did. */
+/* What foldsvg_convert and foldsvg_diff_convert did. */
 typedef struct foldsvg_convert_stats {
-    uint64_t total;        /* the summed count */
-    size_t unique_stacks;  /* distinct stacks */
-    char count_name[16];   /* the unit written in the output */
-    int streamed;          /* 1 when the stacks were merged in order, without a profile */
-    uint64_t total_before; /* foldsvg_diff_convert: BEFORE's total as read (TOTAL is AFTER's) */
-    /* When streamed: how often the inputs were read, whole or in part. Sorted folded text
-     * once; unsorted text again, into a sorter; and, when its distinct stacks outgrow the
-     * sort buffer and the output is SVG, twice more: once to bound every frame's width, once
-     * to sort the stacks without what cannot be drawn (docs/performance.md). */
-    unsigned readings;
-    /* Bytes of sorted runs written to temporary files ($TMPDIR, --sort-buffer), merge rounds
-     * included. */
-    uint64_t spilled_bytes;
+    uint64_t total;         /* the summed count (of a diff: AFTER's) */
+    uint64_t total_before;  /* of a diff: BEFORE's as read */
+    uint64_t unique_stacks; /* distinct stacks (of a diff: of either side) */
+    char count_name[256];   /* the unit written in the output */
 } foldsvg_convert_stats;
 
 /* The summary line the command prints after a run (without "foldsvg: " and the newline):
@@ -320,16 +318,11 @@ FOLDSVG_API size_t foldsvg_diff_summary(char *buf, size_t size, uint64_t before,
 
 /* Reads INPUTS (NULL or "-": standard input; no inputs: standard input) and writes OUTPUT
  * ("-" or NULL: standard output) in FORMAT (AUTO: by OUTPUT's name), as the command line
- * does. Folded text (plain or gzip) to SVG or folded text never builds the frame tree. To SVG,
- * sorted input is merged as it is read, so memory grows with the frames drawn, not with the
- * input; input that turns out unsorted is read again (files by name, standard input from a
- * copy kept in a temporary file meanwhile) into a sorter, whose output the same merge takes.
- * Folded output always comes from the sorter. The sorter holds at most the "sort-buffer"
- * option's bytes (default 64M) and writes what does not fit to temporary files in $TMPDIR
- * (else /tmp); it may use a second thread. Without a usable temporary directory, and for
- * anything else (profiles, stack transforms, --flamechart, --no-sort with folded output, HTML
- * output), the inputs are read into a profile. Output rules and errors as
- * foldsvg_profile_write_as; STATS may be NULL. */
+ * does, the cheapest way the inputs and the output allow: folded text to SVG is merged as it
+ * is read when sorted (memory of the frames drawn), else summed and sorted within the
+ * "sort-buffer" option's bytes (spilling to $TMPDIR beyond them; an input may then be read
+ * again); everything else goes through a profile. The options' log handler hears how, and
+ * why. Output rules and errors as foldsvg_profile_write_as; STATS may be NULL. */
 FOLDSVG_API foldsvg_status foldsvg_convert(const char *const *inputs, size_t ninputs,
                                            const char *output, foldsvg_format format,
                                            const foldsvg_options *opts,

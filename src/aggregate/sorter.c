@@ -1,6 +1,5 @@
 #include "aggregate/sorter.h"
 
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,8 +11,8 @@
 #include "util/grow.h"
 #include "util/mismatch.h"
 #include "util/prefetch.h"
+#include "util/pool.h"
 #include "util/strmap.h"
-#include "util/thread.h"
 
 typedef struct counts {
     uint64_t count, before;
@@ -64,28 +63,28 @@ typedef struct chunk {
     uint32_t *sorted; /* sorted by the thread that filled it, handed over to be written */
 } chunk;
 
-/* A full chunk is sorted and written by a worker thread while the next one fills, so an
+/* A full chunk is sorted and written by a task of the pool while the next one fills, so an
  * input of many distinct stacks is read and sorted at once; sorting and writing take
- * longer than filling, so a chunk full before the worker is done is sorted by the thread
- * that filled it, and the worker only writes it. The worker owns the file and the run
- * list until it is joined. */
+ * longer than filling, so a chunk full before the task is done is sorted by the thread that
+ * filled it, and the task only writes it. The runs are added to the list by the thread that
+ * waits for the task. */
 struct fs_sorter {
     size_t budget;
     unsigned fanin;
+    fs_pool *pool;
     chunk chunks[2];
     chunk *cur;      /* the one filling */
-    fs_runfile file; /* fd -1 until the first spill */
+    fs_runfile file; /* fd -1 until the first spill; the task's while it runs */
     fs_run *runs;
     size_t nruns, runs_cap;
-    pthread_t worker;
-    int have_worker, no_worker, quit;
-    int retire; /* the sorter is spent: the worker frees the chunks and closes the file */
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    chunk *job;            /* handed to the worker; NULL when it is idle */
-    foldsvg_status job_st; /* the first failure of a job */
-    size_t sorted_here;    /* chunks sorted by the adding thread (fs_sorter_sorted_here) */
-    /* the input has ended: the worker's chunk, being sorted or written, stays in memory */
+    fs_task task;
+    chunk *job;            /* the task's chunk; NULL when there is none */
+    foldsvg_status job_st; /* its outcome... */
+    fs_run job_run;        /* ...and its run, when it wrote one */
+    int job_wrote;
+    int spilled_once;   /* a chunk was handed to the task or written */
+    size_t sorted_here; /* chunks sorted by the adding thread (fs_sorter_sorted_here) */
+    /* the input has ended: the task's chunk, being sorted or written, stays in memory */
     atomic_int stop_writing;
     size_t writes_stopped; /* fs_sorter_writes_stopped */
     int halves;            /* fs_sorter_sorted_in_halves */
@@ -97,7 +96,7 @@ struct fs_sorter {
     int looked_early;      /* at the first chunk's first EARLY-th */
 };
 
-foldsvg_status fs_sorter_new(fs_sorter **out, size_t budget, unsigned fanin)
+foldsvg_status fs_sorter_new(fs_sorter **out, size_t budget, unsigned fanin, fs_pool *pool)
 {
     fs_sorter *s = calloc(1, sizeof *s);
     *out = s;
@@ -105,6 +104,7 @@ foldsvg_status fs_sorter_new(fs_sorter **out, size_t budget, unsigned fanin)
         return FOLDSVG_E_NOMEM;
     s->budget = budget ? budget : DEFAULT_BUDGET;
     s->fanin = fanin >= 2 ? fanin : DEFAULT_FANIN;
+    s->pool = pool;
     for (int i = 0; i < 2; i++)
         fs_strmap_init(&s->chunks[i].map, FS_STRMAP_OWNED);
     s->cur = &s->chunks[0];
@@ -113,19 +113,7 @@ foldsvg_status fs_sorter_new(fs_sorter **out, size_t budget, unsigned fanin)
     return FOLDSVG_OK;
 }
 
-static void stop_worker(fs_sorter *s)
-{
-    if (!s->have_worker)
-        return;
-    pthread_mutex_lock(&s->mu);
-    s->quit = 1;
-    pthread_cond_broadcast(&s->cv);
-    pthread_mutex_unlock(&s->mu);
-    pthread_join(s->worker, NULL);
-    pthread_cond_destroy(&s->cv);
-    pthread_mutex_destroy(&s->mu);
-    s->have_worker = 0;
-}
+static foldsvg_status wait_job(fs_sorter *s);
 
 /* The chunks' memory and the file, returned. */
 static void free_chunks_and_file(fs_sorter *s)
@@ -147,41 +135,20 @@ void fs_sorter_free(fs_sorter *s)
 {
     if (!s)
         return;
-    stop_worker(s);
+    wait_job(s);
     free_chunks_and_file(s);
     free(s->runs);
     free(s);
 }
 
-/* The runs so far and their bytes (the worker adds runs, under the lock). */
-static void runs_so_far(fs_sorter *s, size_t *nruns, uint64_t *spilled)
-{
-    if (s->have_worker)
-        pthread_mutex_lock(&s->mu);
-    *nruns = s->nruns;
-    *spilled = s->spilled;
-    if (s->have_worker)
-        pthread_mutex_unlock(&s->mu);
-}
-
 size_t fs_sorter_runs(fs_sorter *s)
 {
-    size_t n;
-    uint64_t bytes;
-    runs_so_far(s, &n, &bytes);
-    return n;
+    return s->nruns;
 }
 
 int fs_sorter_file_open(fs_sorter *s)
 {
-    if (!s->have_worker)
-        return s->file.fd >= 0;
-    pthread_mutex_lock(&s->mu);
-    while (s->retire)
-        pthread_cond_wait(&s->cv, &s->mu);
-    int open = s->file.fd >= 0;
-    pthread_mutex_unlock(&s->mu);
-    return open;
+    return s->file.fd >= 0;
 }
 
 size_t fs_sorter_sorted_here(fs_sorter *s)
@@ -191,12 +158,7 @@ size_t fs_sorter_sorted_here(fs_sorter *s)
 
 size_t fs_sorter_writes_stopped(fs_sorter *s)
 {
-    if (!s->have_worker)
-        return s->writes_stopped;
-    pthread_mutex_lock(&s->mu);
-    size_t n = s->writes_stopped;
-    pthread_mutex_unlock(&s->mu);
-    return n;
+    return s->writes_stopped;
 }
 
 /* The memory a chunk holds: its stacks' bytes, the map's tables (key pointer, length and hash
@@ -252,10 +214,11 @@ static void prefetch_ahead(const fs_strmap *m, const uint32_t *order, uint32_t b
     }
 }
 
-/* Writes chunk C, sorted in ORDER, as a run and empties it. MAY_STOP: FS_STOP, the run
+/* Writes chunk C, sorted in ORDER, as run *R and empties it. MAY_STOP: FS_STOP, the run
  * dropped and C as it was, once the input has ended (C is then merged from memory: the
  * rest of its writing would only delay the final merge, which reads it back at once). */
-static foldsvg_status write_sorted(fs_sorter *s, chunk *c, const uint32_t *order, int may_stop)
+static foldsvg_status write_sorted(fs_sorter *s, chunk *c, const uint32_t *order, int may_stop,
+                                   fs_run *r)
 {
     if (may_stop && atomic_load_explicit(&s->stop_writing, memory_order_relaxed))
         return FS_STOP;
@@ -264,12 +227,11 @@ static foldsvg_status write_sorted(fs_sorter *s, chunk *c, const uint32_t *order
         st = fs_runfile_open(&s->file);
     const fs_strmap *m = &c->map;
     uint32_t n = fs_strmap_size(m);
-    fs_run r;
-    fs_run_begin(&s->file, &r);
+    fs_run_begin(&s->file, r);
     for (uint32_t i = 0; st == FOLDSVG_OK && i < n; i++) {
         if (may_stop && i % STOP_EVERY == 0 &&
             atomic_load_explicit(&s->stop_writing, memory_order_relaxed)) {
-            fs_run_discard(&s->file, &r);
+            fs_run_discard(&s->file, r);
             return FS_STOP;
         }
         prefetch_ahead(m, order, 0, i, n);
@@ -279,14 +241,7 @@ static foldsvg_status write_sorted(fs_sorter *s, chunk *c, const uint32_t *order
                         k->count, k->before, k->is_diff);
     }
     if (st == FOLDSVG_OK)
-        st = fs_run_end(&s->file, &r);
-    if (st == FOLDSVG_OK && s->have_worker) {
-        pthread_mutex_lock(&s->mu);
-        st = push_run(s, r);
-        pthread_mutex_unlock(&s->mu);
-    } else if (st == FOLDSVG_OK) {
-        st = push_run(s, r);
-    }
+        st = fs_run_end(&s->file, r);
     if (st == FOLDSVG_OK) {
         fs_strmap_clear(&c->map);
         c->lines = 0;
@@ -294,106 +249,71 @@ static foldsvg_status write_sorted(fs_sorter *s, chunk *c, const uint32_t *order
     return st;
 }
 
-static void *work(void *arg)
+/* Sorts and writes chunk C here (it is written as a run, and emptied). */
+static foldsvg_status spill_here(fs_sorter *s, chunk *c)
+{
+    uint32_t *order;
+    fs_run r;
+    foldsvg_status st = sort_chunk(c, &order);
+    if (st == FOLDSVG_OK)
+        st = write_sorted(s, c, order, 0, &r);
+    free(order);
+    return st ? st : push_run(s, r);
+}
+
+/* The task: the job's chunk sorted (unless the thread that filled it did) and written. */
+static void write_job(void *arg)
 {
     fs_sorter *s = arg;
-    pthread_mutex_lock(&s->mu);
-    for (;;) {
-        while (!s->job && !s->quit && !s->retire)
-            pthread_cond_wait(&s->cv, &s->mu);
-        if (s->retire) {
-            /* the file's pages dropped and the chunks unmapped here, not at the end of the
-             * run on the thread that writes its output (about 10 ms of the shuffled row) */
-            pthread_mutex_unlock(&s->mu);
-            free_chunks_and_file(s);
-            pthread_mutex_lock(&s->mu);
-            s->retire = 0;
-            pthread_cond_broadcast(&s->cv);
-            continue;
-        }
-        if (!s->job)
-            break;
-        chunk *c = s->job;
-        pthread_mutex_unlock(&s->mu);
-        uint32_t *order = c->sorted;
-        c->sorted = NULL;
-        foldsvg_status st = order ? FOLDSVG_OK : sort_chunk(c, &order);
-        if (st == FOLDSVG_OK)
-            st = write_sorted(s, c, order, 1);
-        pthread_mutex_lock(&s->mu);
-        if (st == FS_STOP) { /* merged from memory */
-            c->order = order;
-            s->writes_stopped++;
-            st = FOLDSVG_OK;
-        } else {
-            free(order);
-        }
-        if (st && !s->job_st)
-            s->job_st = st;
-        s->job = NULL;
-        pthread_cond_broadcast(&s->cv);
+    chunk *c = s->job;
+    uint32_t *order = c->sorted;
+    c->sorted = NULL;
+    foldsvg_status st = order ? FOLDSVG_OK : sort_chunk(c, &order);
+    if (st == FOLDSVG_OK)
+        st = write_sorted(s, c, order, 1, &s->job_run);
+    s->job_wrote = st == FOLDSVG_OK;
+    if (st == FS_STOP) { /* merged from memory */
+        c->order = order;
+        s->writes_stopped++;
+        st = FOLDSVG_OK;
+    } else {
+        free(order);
     }
-    pthread_mutex_unlock(&s->mu);
-    return NULL;
+    s->job_st = st;
 }
 
-/* Waits for the worker to be idle; the first failure of its jobs. */
-static foldsvg_status wait_idle(fs_sorter *s)
+/* Waits for the task, if there is one; its run joins the list. The first failure of the
+ * jobs. */
+static foldsvg_status wait_job(fs_sorter *s)
 {
-    if (!s->have_worker)
-        return FOLDSVG_OK;
-    pthread_mutex_lock(&s->mu);
-    while (s->job)
-        pthread_cond_wait(&s->cv, &s->mu);
-    foldsvg_status st = s->job_st;
-    pthread_mutex_unlock(&s->mu);
-    return st;
+    if (s->job) {
+        fs_task_wait(s->pool, &s->task);
+        s->job = NULL;
+        if (s->job_wrote && s->job_st == FOLDSVG_OK)
+            s->job_st = push_run(s, s->job_run);
+        s->job_wrote = 0;
+    }
+    return s->job_st;
 }
 
-/* The current chunk is full: the worker takes it and the other one fills. Without a worker
- * thread (none could be started) it is written here. */
+/* The current chunk is full: a task sorts and writes it while the other one fills. */
 static foldsvg_status spill(fs_sorter *s)
 {
-    if (!s->have_worker && !s->no_worker) {
-        if (pthread_mutex_init(&s->mu, NULL) == 0) {
-            if (pthread_cond_init(&s->cv, NULL) == 0) {
-                if (fs_thread_create(&s->worker, work, s) == 0)
-                    s->have_worker = 1;
-                else
-                    pthread_cond_destroy(&s->cv);
-            }
-            if (!s->have_worker)
-                pthread_mutex_destroy(&s->mu);
-        }
-        s->no_worker = !s->have_worker; /* do not try again */
-    }
-    if (!s->have_worker) {
-        uint32_t *order;
-        foldsvg_status st = sort_chunk(s->cur, &order);
-        if (st == FOLDSVG_OK)
-            st = write_sorted(s, s->cur, order, 0);
-        free(order);
-        return st;
-    }
-    /* The worker still on the chunk before: sorting and writing a chunk takes it longer
-     * than filling one takes this thread, which sorts its own chunk meanwhile instead of
-     * waiting (the worker then only writes it). */
-    pthread_mutex_lock(&s->mu);
-    int busy = s->job != NULL;
-    pthread_mutex_unlock(&s->mu);
+    s->spilled_once = 1;
+    /* The task still on the chunk before: sorting and writing a chunk takes it longer than
+     * filling one takes this thread, which sorts its own chunk meanwhile instead of waiting
+     * (the task then only writes it). */
     foldsvg_status st = FOLDSVG_OK;
-    if (busy) {
+    if (s->job && !fs_task_done(s->pool, &s->task)) {
         st = sort_chunk(s->cur, &s->cur->sorted);
         s->sorted_here++;
     }
     if (st == FOLDSVG_OK)
-        st = wait_idle(s);
+        st = wait_job(s);
     if (st)
         return st;
-    pthread_mutex_lock(&s->mu);
     s->job = s->cur;
-    pthread_cond_broadcast(&s->cv);
-    pthread_mutex_unlock(&s->mu);
+    fs_task_start(s->pool, &s->task, write_job, s);
     s->cur = s->cur == &s->chunks[0] ? &s->chunks[1] : &s->chunks[0];
     return FOLDSVG_OK;
 }
@@ -412,8 +332,7 @@ foldsvg_status fs_sorter_add(fs_sorter *s, const char *stack, size_t len, uint64
 static foldsvg_status full(fs_sorter *s)
 {
     chunk *c = s->cur;
-    /* never spilled (no worker yet: the run list is this thread's to read) */
-    if (!s->whole && !s->have_worker && s->nruns == 0 &&
+    if (!s->whole && !s->spilled_once &&
         c->lines * REPEATS_PER >= (uint64_t)fs_strmap_size(&c->map) * REPEATS) {
         s->whole = 1;
         return FOLDSVG_OK;
@@ -423,11 +342,8 @@ static foldsvg_status full(fs_sorter *s)
     if (!s->whole)
         return spill(s);
     s->whole = 0;
-    uint32_t *order;
-    foldsvg_status st = sort_chunk(c, &order);
-    if (st == FOLDSVG_OK)
-        st = write_sorted(s, c, order, 0);
-    free(order);
+    s->spilled_once = 1;
+    foldsvg_status st = spill_here(s, c);
     if (st == FOLDSVG_OK) { /* twice the budget: given back, as a chunk takes half of it now */
         fs_strmap_free(&c->map);
         free(c->c);
@@ -591,39 +507,27 @@ static int y_wins(const source *x, size_t hx, const source *y, size_t hy, size_t
     return y->len < x->len;
 }
 
-/* Where a merge's stacks go: FN takes each whole, or TFN its bytes past those it shares with
- * the stack before (which most of a run's stacks have in place: no copy is made), with what
- * the next one shares with it, and cut short below a count of CUT_BELOW
- * (fs_sorter_finish_split). */
+/* Where a merge's stacks go: FN takes each, cut short below a count of CUT_BELOW
+ * (fs_sorter_finish). */
 typedef struct sink {
     fs_sorted_fn fn;
-    fs_tail_fn tfn;
     void *user;
     uint64_t cut_below;
 } sink;
 
 static foldsvg_status put_out(const sink *out, source *top, size_t shared, size_t next_shared)
 {
-    if (out->tfn) {
-        size_t from = shared == SIZE_MAX ? 0 : shared < top->len ? shared : top->len;
-        size_t len = top->len;
-        /* its bytes past where it differs from both neighbours, and one more, are its frames
-         * alone: as wide as its count, too narrow to draw below CUT_BELOW */
-        if (next_shared != SIZE_MAX && top->count < out->cut_below && !top->is_diff) {
-            size_t keep = (next_shared > from ? next_shared : from) + 1;
-            if (keep < len)
-                len = keep;
-        }
-        /* the bytes a run's stack shares with the last output are at least those it shares
-         * with the stack before it in the run, which sorts no later: all but those are REST */
-        if (from < top->pre_len && top->pre_len < len)
-            FS_FORWARD_IF_ERROR(whole(top));
-        fs_relay_item it = {byte_at(top, from), from, len, shared,      top->count,    top->before,
-                            top->is_diff,       NULL, 0,   next_shared, len < top->len};
-        return out->tfn(out->user, &it);
-    }
     FS_FORWARD_IF_ERROR(whole(top));
-    return out->fn(out->user, top->pre, top->len, shared, top->count, top->before, top->is_diff);
+    size_t len = top->len;
+    /* its bytes past where it differs from both neighbours, and one more, are its frames
+     * alone: as wide as its count, too narrow to draw below CUT_BELOW */
+    if (next_shared != SIZE_MAX && top->count < out->cut_below && !top->is_diff) {
+        size_t from = shared == SIZE_MAX ? 0 : shared;
+        size_t keep = (next_shared > from ? next_shared : from) + 1;
+        if (keep < len)
+            len = keep;
+    }
+    return out->fn(out->user, top->pre, len, shared, top->count, top->before, top->is_diff);
 }
 
 /* The bytes SRC's next stack shares with its current one (0 when it has none), or SIZE_MAX
@@ -709,7 +613,7 @@ static foldsvg_status merge(fs_sorter *s, size_t first, size_t nrun, const memsr
     }
     while (st == FOLDSVG_OK && k > 0 && !src[win].done) {
         source *top = &src[win];
-        size_t next_shared = out->tfn ? next_share(src, k, win, loser, lcp) : SIZE_MAX;
+        size_t next_shared = out->cut_below ? next_share(src, k, win, loser, lcp) : SIZE_MAX;
         st = put_out(out, top, shared, next_shared);
         if (st == FOLDSVG_OK)
             st = advance(top);
@@ -750,20 +654,11 @@ typedef struct final_merge {
     uint64_t cut_below;
 } final_merge;
 
-static foldsvg_status final_to(final_merge *m, const sink *out)
-{
-    return merge(m->s, m->first, m->s->nruns - m->first, m->mem, m->nmem, out);
-}
-
 static foldsvg_status produce_final(void *user, fs_sorted_fn emit, void *emit_user)
 {
-    return final_to(user, &(sink){emit, NULL, emit_user, 0});
-}
-
-static foldsvg_status produce_final_tails(void *user, fs_tail_fn emit, void *emit_user)
-{
     final_merge *m = user;
-    return final_to(m, &(sink){NULL, emit, emit_user, m->cut_below});
+    return merge(m->s, m->first, m->s->nruns - m->first, m->mem, m->nmem,
+                 &(sink){emit, emit_user, m->cut_below});
 }
 
 /* Half of a chunk's entries sorted on a thread of its own. */
@@ -774,7 +669,7 @@ typedef struct half_sort {
     foldsvg_status st;
 } half_sort;
 
-static void *sort_half(void *arg)
+static void sort_half(void *arg)
 {
     half_sort *h = arg;
     const fs_strmap *m = &h->c->map;
@@ -782,24 +677,25 @@ static void *sort_half(void *arg)
     h->st = h->order ? fs_strsort(fs_strmap_key_array(m) + h->base,
                                   fs_strmap_len_array(m) + h->base, h->order, h->order + h->n, h->n)
                      : FOLDSVG_E_NOMEM;
-    return NULL;
 }
 
-/* The current chunk sorted into the merge M: in two halves at once when it is large and
- * nothing was spilled (the halves are merged as two sources), else whole into its ORDER. */
+/* The current chunk sorted into the merge M: in two halves at once when it is large, nothing
+ * was spilled and the pool has a second thread (the halves are merged as two sources), else
+ * whole into its ORDER. */
 static foldsvg_status sort_last(fs_sorter *s, final_merge *m, uint32_t **halves)
 {
     chunk *c = s->cur;
     uint32_t n = fs_strmap_size(&c->map);
-    pthread_t t;
     half_sort a = {c, 0, n / 2, NULL, FOLDSVG_OK}, b = {c, n / 2, n - n / 2, NULL, FOLDSVG_OK};
-    if (s->nruns > 0 || n < APART || fs_thread_create(&t, sort_half, &a) != 0) {
+    if (s->nruns > 0 || s->job || n < APART || fs_pool_threads(s->pool) < 2) {
         FS_FORWARD_IF_ERROR(sort_chunk(c, &c->order));
         m->mem[m->nmem++] = (memsrc){c, c->order, 0, n};
         return FOLDSVG_OK;
     }
+    fs_task t;
+    fs_task_start(s->pool, &t, sort_half, &a);
     sort_half(&b);
-    pthread_join(t, NULL);
+    fs_task_wait(s->pool, &t);
     s->halves = 1;
     halves[0] = a.order;
     halves[1] = b.order;
@@ -809,16 +705,14 @@ static foldsvg_status sort_last(fs_sorter *s, final_merge *m, uint32_t **halves)
     return FOLDSVG_OK;
 }
 
-/* FN or IFN takes the stacks (IFN: with their ';' when a thread merges). */
-static foldsvg_status finish(fs_sorter *s, fs_sorted_fn fn, fs_relay_item_fn ifn, void *user,
-                             uint64_t cut_below)
+foldsvg_status fs_sorter_finish(fs_sorter *s, uint64_t cut_below, fs_sorted_fn fn, void *user)
 {
     atomic_store_explicit(&s->stop_writing, 1, memory_order_relaxed);
     final_merge m = {s, 0, {{NULL, NULL, 0, 0}}, 0, cut_below};
     uint32_t *halves[2] = {NULL, NULL};
-    /* the last chunk sorts while the worker finishes the one before */
+    /* the last chunk sorts while the task finishes the one before */
     foldsvg_status st = sort_last(s, &m, halves);
-    foldsvg_status wst = wait_idle(s);
+    foldsvg_status wst = wait_job(s);
     if (st == FOLDSVG_OK)
         st = wst;
     chunk *other = s->cur == &s->chunks[0] ? &s->chunks[1] : &s->chunks[0];
@@ -835,48 +729,27 @@ static foldsvg_status finish(fs_sorter *s, fs_sorted_fn fn, fs_relay_item_fn ifn
             take = s->fanin;
         fs_run r;
         fs_run_begin(&s->file, &r);
-        st = merge(s, m.first, take, NULL, 0, &(sink){put_run, NULL, &s->file, 0});
+        st = merge(s, m.first, take, NULL, 0, &(sink){put_run, &s->file, 0});
         if (st == FOLDSVG_OK)
             st = fs_run_end(&s->file, &r);
         if (st == FOLDSVG_OK)
             st = push_run(s, r);
         m.first += take;
     }
-    /* runs are merged on a second thread while FN's takes the stacks (the chunks in memory
-     * are merged on this one: with the relay between, and the frames drawn ahead as they
-     * came, the shuffled bench file's 38,000 cut stacks took 1.5x the time) */
+    /* runs are merged on another core while FN's takes the stacks (the chunks in memory are
+     * merged on this one: handing them over would cost more than it saves) */
     if (st == FOLDSVG_OK && s->nruns > m.first)
-        st = fn ? fs_relay_run(produce_final, &m, fn, user)
-                : fs_relay_run_split(produce_final_tails, &m, ifn, user);
-    else if (st == FOLDSVG_OK && fn)
-        st = produce_final(&m, fn, user);
+        st = fs_relay_run(s->pool, produce_final, &m, fn, user);
     else if (st == FOLDSVG_OK)
-        st = produce_final_tails(&m, ifn, user);
+        st = produce_final(&m, fn, user);
     free(halves[0]);
     free(halves[1]);
-    if (s->have_worker) { /* spent: its memory and file go on the worker's thread */
-        pthread_mutex_lock(&s->mu);
-        s->retire = 1;
-        pthread_cond_broadcast(&s->cv);
-        pthread_mutex_unlock(&s->mu);
-    }
     return st;
-}
-
-foldsvg_status fs_sorter_finish(fs_sorter *s, fs_sorted_fn fn, void *user)
-{
-    return finish(s, fn, NULL, user, 0);
-}
-
-foldsvg_status fs_sorter_finish_split(fs_sorter *s, uint64_t cut_below, fs_relay_item_fn fn,
-                                      void *user)
-{
-    return finish(s, NULL, fn, user, cut_below);
 }
 
 foldsvg_status fs_sorter_reset(fs_sorter *s)
 {
-    if (s->have_worker || s->nruns > 0)
+    if (s->spilled_once)
         return FOLDSVG_E_ARG;
     for (int i = 0; i < 2; i++) {
         chunk *c = &s->chunks[i];
@@ -894,10 +767,7 @@ foldsvg_status fs_sorter_reset(fs_sorter *s)
 
 uint64_t fs_sorter_spilled(fs_sorter *s)
 {
-    size_t n;
-    uint64_t bytes;
-    runs_so_far(s, &n, &bytes);
-    return bytes;
+    return s->spilled;
 }
 
 int fs_sorter_sorted_in_halves(const fs_sorter *s)

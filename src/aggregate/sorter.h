@@ -12,13 +12,14 @@
 
 #include "aggregate/relay.h"
 #include "foldsvg.h"
+#include "util/pool.h"
 
 typedef struct fs_sorter fs_sorter;
 
 /* BUDGET: bytes of memory for a chunk (0: the default, 8 MiB); two chunks may be held at
- * once, one filling while the other is written. FANIN: most runs merged at once (0:
- * the default); more runs are merged in rounds. */
-foldsvg_status fs_sorter_new(fs_sorter **out, size_t budget, unsigned fanin);
+ * once, one filling while a task of POOL writes the other. FANIN: most runs merged at once
+ * (0: the default); more runs are merged in rounds. */
+foldsvg_status fs_sorter_new(fs_sorter **out, size_t budget, unsigned fanin, fs_pool *pool);
 void fs_sorter_free(fs_sorter *s);
 
 /* FOLDSVG_E_OVERFLOW when the stack's counts would pass 2^64-1 (nothing added),
@@ -31,20 +32,13 @@ foldsvg_status fs_sorter_add(fs_sorter *s, const char *stack, size_t len, uint64
 foldsvg_status fs_sorter_add_hashed(fs_sorter *s, const char *stack, size_t len, uint64_t hash,
                                     uint64_t count, uint64_t before, int is_diff);
 
-/* Passes every stack to FN in order, then the sorter is spent. A status other than OK from
- * FN stops and is returned. */
-foldsvg_status fs_sorter_finish(fs_sorter *s, fs_sorted_fn fn, void *user);
-/* The same, each stack given by its bytes past those it shares with the one before
- * (fs_relay_item.from: the merge reads most of them where they lie, in place), with the
- * positions of its ';' from there on when a second thread merges the runs and has time for
- * it (fs_relay_run_split); SEMIS is NULL for the others, and for all when the merge runs on
- * FN's thread (nothing was spilled). Each comes with what the next one shares with it
- * (NEXT_SHARED, where known), and one whose count is below CUT_BELOW (0: none), not
- * differential, is cut one byte past both shares (CUT): its frames past there are its own,
- * as wide as its count (fs_stream_next_shares), and most stacks of a large input have
- * hundreds of such bytes that no one draws. */
-foldsvg_status fs_sorter_finish_split(fs_sorter *s, uint64_t cut_below, fs_relay_item_fn fn,
-                                      void *user);
+/* Passes every stack to FN in order (the runs merged by a task of the pool while FN's thread
+ * takes them), then the sorter is spent. A status other than OK from FN stops and is
+ * returned. Each comes with what it shares with the one before (SHARED), and one whose count
+ * is below CUT_BELOW (0: none), not differential, is cut one byte past the bytes it shares
+ * with either neighbour: its frames past there are its own, as wide as its count, and most
+ * stacks of a large input have hundreds of such bytes that no one draws. */
+foldsvg_status fs_sorter_finish(fs_sorter *s, uint64_t cut_below, fs_sorted_fn fn, void *user);
 
 /* Empties a sorter that never spilled for stacks anew, keeping the memory its chunk has
  * used (new memory costs a page fault a page); fs_sorter_stop_before_spill is undone.
@@ -70,12 +64,10 @@ size_t fs_sorter_savable(fs_sorter *s);
 size_t fs_sorter_budget(const fs_sorter *s);
 /* Runs written so far (for tests and statistics). */
 size_t fs_sorter_runs(fs_sorter *s);
-/* Whether the temporary file is open (for tests): once the sorter is spent, a worker thread
- * closes it (and frees the chunks), so that the thread that takes the stacks goes on meanwhile
- * instead of dropping the file's pages at the end. */
+/* Whether the temporary file is open (for tests). */
 int fs_sorter_file_open(fs_sorter *s);
-/* Chunks the adding thread sorted itself while the worker was still busy with the one
- * before (for tests and statistics). */
+/* Chunks the adding thread sorted itself while the task was still busy with the one before
+ * (for tests and statistics). */
 size_t fs_sorter_sorted_here(fs_sorter *s);
 /* Runs whose writing stopped when the input ended, their chunk merged from memory (for
  * tests and statistics; after fs_sorter_finish). */

@@ -32,6 +32,7 @@ typedef struct diff_sink {
 
 typedef struct diff_run {
     const foldsvg_options *o;
+    fs_pool *pool;
     fs_diff_side side[2];
     fs_side_progress progress;
     int have_progress;
@@ -47,12 +48,6 @@ static int is_stdin(const char *path)
 {
     return strcmp(path, "-") == 0;
 }
-
-/* The default sort buffer, as for one input (api/convert.c takes half of it, two chunks): a
- * quarter a side. Chunks this small are sorted faster a byte than larger ones (their tables
- * stay in the caches): the shuffled --diff row 0.96x the wall time and 27 against 47 MiB of
- * 64M, --diff to folded text 0.89x. */
-#define FS_DIFF_SORT_BUFFER ((size_t)16 << 20)
 
 /* The usage rules of a diff, and the two sides. PATHS or PROFILES give them. */
 static foldsvg_status run_init(diff_run *r, const char *const paths[2],
@@ -70,7 +65,12 @@ static foldsvg_status run_init(diff_run *r, const char *const paths[2],
         return fs_error(err, FOLDSVG_E_USAGE, NULL,
                         "--diff: BEFORE and AFTER are both standard input: name a file for one "
                         "of them");
-    size_t budget = (o->sort_buffer ? o->sort_buffer : FS_DIFF_SORT_BUFFER) / 4;
+    /* each side a task of its own while this thread joins them: a thread more than the work
+     * asks for, the join's (it mostly waits) */
+    unsigned threads = o->threads ? o->threads : fs_pool_default_threads();
+    r->pool = fs_pool_new(threads > 1 ? threads + 1 : 1);
+    if (!r->pool)
+        return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
     if (o->progress) {
         r->have_progress = pthread_mutex_init(&r->progress.mu, NULL) == 0;
         r->progress.fn = o->progress;
@@ -80,14 +80,15 @@ static foldsvg_status run_init(diff_run *r, const char *const paths[2],
     for (int i = 0; i < 2; i++) {
         const foldsvg_profile *p = profiles ? profiles[i] : NULL;
         const char *label = p && p->facts.files[0] ? p->facts.files : labels[i];
-        fs_diff_side_init(&r->side[i], paths ? paths[i] : NULL, p, label, o, budget,
+        int dup = i == 1 && paths && is_stdin(paths[0]) && is_stdin(paths[1]);
+        fs_diff_side_init(&r->side[i], paths ? paths[i] : NULL, dup, p, label, o, r->pool,
                           r->have_progress ? &r->progress : NULL);
     }
     r->normalize = o->diff_normalize;
     /* a missing or unreadable side is named at once, BEFORE first (a pipe is left alone: it
      * cannot be opened twice) */
     for (int i = 0; paths && i < 2; i++) {
-        if (fs_diff_read_once(paths[i]))
+        if (r->side[i].src.once)
             continue;
         fs_input *in;
         FS_FORWARD_IF_ERROR(fs_input_open_file(&in, paths[i], err));
@@ -100,6 +101,7 @@ static void run_free(diff_run *r)
 {
     for (int i = 0; i < 2; i++)
         fs_diff_side_free(&r->side[i]);
+    fs_pool_free(r->pool);
     if (r->have_progress)
         pthread_mutex_destroy(&r->progress.mu);
 }
@@ -133,24 +135,18 @@ static foldsvg_status run_join(diff_run *r, diff_sink sink, foldsvg_error *err)
     r->sink = sink;
     int check = (r->normalize && !sink.rescales) || !sink.reset;
     for (int i = 0; i < 2; i++)
-        r->side[i].check_first = check;
+        r->side[i].check = check;
     for (;;) {
         fs_relay *a = NULL, *b = NULL;
-        foldsvg_status st = fs_relay_start(&a, fs_diff_side_produce, &r->side[0]);
+        foldsvg_status st = fs_relay_start(&a, r->pool, fs_diff_side_produce, &r->side[0]);
         if (st == FOLDSVG_OK)
-            st = fs_relay_start(&b, fs_diff_side_produce, &r->side[1]);
+            st = fs_relay_start(&b, r->pool, fs_diff_side_produce, &r->side[1]);
         if (st == FOLDSVG_OK)
             st = fs_diff_join(a, b, on_primed, on_joined, r, &r->stats);
         else
             st = fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
         foldsvg_status sides[2] = {fs_relay_end(a), fs_relay_end(b)};
-        int again = 0;
-        for (int i = 0; i < 2; i++) {
-            if (r->side[i].unsorted) {
-                r->side[i].mode = FS_SIDE_SORT;
-                again = 1;
-            }
-        }
+        int again = r->side[0].unsorted || r->side[1].unsorted; /* read sorted next */
         /* a side's own failure first, BEFORE's before AFTER's */
         for (int i = 0; i < 2; i++) {
             if (sides[i] != FOLDSVG_OK) {
@@ -386,7 +382,6 @@ static void fill_stats(foldsvg_convert_stats *stats, const diff_run *r, const fo
     stats->unique_stacks = r->drawn;
     snprintf(stats->count_name, sizeof stats->count_name, "%s",
              o->countname ? o->countname : sides_count_name(r));
-    stats->streamed = 1;
 }
 
 static uint64_t normalized(void *user, uint64_t before)
@@ -423,6 +418,7 @@ static foldsvg_status convert_svg(diff_run *r, const char *output, foldsvg_error
             .delta_max = k.s.delta_max,
             .opts = &o->svg,
             .countname = o->countname ? o->countname : sides_count_name(r),
+            .pool = r->pool,
         };
         st = fs_write_svg_frames(&in, o, output, err);
     }

@@ -22,6 +22,7 @@
 #include "util/buf.h"
 #include "util/decimal.h"
 #include "util/error.h"
+#include "util/pool.h"
 
 static const foldsvg_options defaults = {
     .svg =
@@ -36,6 +37,7 @@ static const foldsvg_options defaults = {
             .minwidth = 0.01,
             .factor = 1.0,
         },
+    .sort_buffer = FS_DEFAULT_SORT_BUFFER,
 };
 
 const foldsvg_options *fs_default_options(void)
@@ -163,6 +165,10 @@ static const opt_row rows[] = {
      .help = "memory for sorting unsorted folded text before it spills to\n"
              "$TMPDIR (K, M, G suffixes; default 16M, for the two\n"
              "sides of --diff together)"},
+    {"threads", 0, WHOLE(1, FS_POOL_MAX, C_UNSIGNED), IN, G_INPUT, FIELD(threads), .metavar = "N",
+     .expected = "a whole number from 1 to 256",
+     .help = "threads to use (default: $FOLDSVG_THREADS, else the cores, at\n"
+             "most 8); 1 does everything on one, with the same output"},
     {"flamechart", 0, T_FLAG, IN, G_INPUT, FIELD(stack.flamechart), .writes = FOLDSVG_WRITES_GRAPH,
      .help = "keep input order (a flame chart over time); title Flame Chart"},
 
@@ -178,7 +184,8 @@ static const opt_row rows[] = {
     {"no-javascript", 0, T_FLAG, RENDER, G_OUTPUT, FIELD(svg.no_javascript),
      .help = "leave the interactive script out"},
     {"quiet", 'q', CLI, G_OUTPUT, .help = "no warnings, no summary line"},
-    {"verbose", 'v', CLI, G_OUTPUT, .help = "accepted for inferno's sake; adds no messages yet"},
+    {"verbose", 'v', CLI, G_OUTPUT,
+     .help = "say on stderr how the inputs are read and why (the plan)"},
     {"help", 'h', CLI, G_OUTPUT, .help = "this help"},
     {"version", 'V', CLI, G_OUTPUT, .help = "the version"},
     {"list-options", 0, CLI, G_OUTPUT,
@@ -814,6 +821,14 @@ void foldsvg_options_set_progress_handler(foldsvg_options *o, foldsvg_progress_f
         return;
     o->progress = fn;
     o->progress_user = user;
+}
+
+void foldsvg_options_set_log_handler(foldsvg_options *o, foldsvg_log_fn fn, void *user)
+{
+    if (!o)
+        return;
+    o->log = fn;
+    o->log_user = user;
 }
 
 #define OFF(f) offsetof(foldsvg_options, f)

@@ -30,7 +30,8 @@ struct foldsvg_options {
     int cp;                 /* --cp: colors kept in the palette map */
     char *palette_map_path; /* where --cp reads and writes; NULL: "palette.map" */
     char *nameattr;         /* --nameattr FILE */
-    size_t sort_buffer;     /* bytes for sorting unsorted folded text; 0: the default */
+    size_t sort_buffer;     /* bytes for sorting unsorted folded text (--sort-buffer) */
+    unsigned threads;       /* --threads; 0: FOLDSVG_THREADS, else the cores (util/pool.h) */
     char *facts_out;        /* --facts-out FILE: this run folds a part (api/facts.h) */
     char *facts_from;       /* --facts-from FILE: the inputs the parts were folded from */
     int diff_normalize;     /* --normalize: a diff's BEFORE scaled to AFTER's total */
@@ -39,7 +40,12 @@ struct foldsvg_options {
     void *warn_user;
     foldsvg_progress_fn progress;
     void *progress_user;
+    foldsvg_log_fn log; /* --verbose: the plan of each run (api/plan.h) */
+    void *log_user;
 };
+
+/* --sort-buffer's default. */
+#define FS_DEFAULT_SORT_BUFFER ((size_t)16 << 20)
 
 /* Emits a warning through the handler, if any. */
 void fs_warn(const foldsvg_options *o, const foldsvg_error *w);

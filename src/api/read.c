@@ -8,9 +8,13 @@
 #include "api/facts.h"
 #include "api/options.h"
 #include "api/profile.h"
+#include "api/plan.h"
 #include "api/read.h"
+#include "api/run.h"
 #include "formats/registry.h"
 #include "input/input.h"
+#include "input/source.h"
+#include "util/pool.h"
 #include "transform/pipeline.h"
 #include "util/error.h"
 
@@ -247,15 +251,44 @@ foldsvg_status fs_profile_read_input(foldsvg_profile *p, fs_input *in, const fol
     return st;
 }
 
+foldsvg_status fs_run_tree(fs_run *r, foldsvg_profile *p, foldsvg_error *err)
+{
+    foldsvg_status st = FOLDSVG_OK;
+    for (size_t i = 0; st == FOLDSVG_OK && i < r->n; i++) {
+        fs_input *in;
+        FS_FORWARD_IF_ERROR(fs_source_open(&r->src[i], 1, &in, err));
+        fs_input_set_pool(in, r->pool);
+        st = fs_profile_read_input(p, in, r->o, err);
+        fs_input_close(in);
+    }
+    return st;
+}
+
 foldsvg_status foldsvg_profile_read_file(foldsvg_profile *p, const char *path,
                                          const foldsvg_options *opts, foldsvg_error *err)
 {
     if (!p)
         return fs_error(err, FOLDSVG_E_ARG, path, "NULL profile");
-    fs_input *in;
-    FS_FORWARD_IF_ERROR(fs_input_open_file(&in, path, err));
-    foldsvg_status st = fs_profile_read_input(p, in, opts, err);
-    fs_input_close(in);
+    const foldsvg_options *o = opts ? opts : fs_default_options();
+    fs_source src;
+    fs_source_init(&src, path, 0);
+    fs_pool *pool = fs_pool_new(o->threads);
+    fs_run r;
+    foldsvg_status st = pool ? fs_run_init(&r, o, &src, 1, pool, err)
+                             : fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
+    fs_plan_input in;
+    if (st == FOLDSVG_OK)
+        st = fs_run_look(&r, &in, 0, err);
+    fs_plan plan;
+    if (st == FOLDSVG_OK) {
+        fs_plan_make(&plan, FS_OUT_PROFILE, &in, 1, o, 0);
+        r.plan = &plan;
+        st = fs_run_tree(&r, p, err);
+    }
+    if (pool)
+        fs_run_free(&r);
+    fs_source_free(&src);
+    fs_pool_free(pool);
     return st;
 }
 

@@ -249,6 +249,28 @@ static void on_progress(void *user, const char *input, uint64_t done, uint64_t t
     progress_visible = 1;
 }
 
+/* S on stderr with the bytes a terminal acts on (control characters, DEL) written as \xNN:
+ * nothing an input holds reaches the terminal raw. */
+static void put_escaped(const char *str)
+{
+    for (const unsigned char *c = (const unsigned char *)str; *c; c++) {
+        if (*c < 0x20 || *c == 0x7f)
+            fprintf(stderr, "\\x%02x", *c);
+        else
+            fputc(*c, stderr);
+    }
+}
+
+/* --verbose: the plan of the run, a line each. */
+static void on_log(void *user, const char *line)
+{
+    (void)user;
+    clear_progress();
+    fputs("foldsvg: ", stderr);
+    put_escaped(line);
+    fputc('\n', stderr);
+}
+
 static void on_warning(void *user, const foldsvg_error *w)
 {
     const cli_state *s = user;
@@ -507,7 +529,7 @@ static int run_diff(cli_state *s, const char *output, foldsvg_format format)
         st = foldsvg_diff_convert(s->inputs[0], s->inputs[1], output, format, s->opts, &cs, &err);
         if (st)
             return report(&err, st);
-        print_diff_summary(s, cs.total_before, cs.total, cs.count_name, cs.unique_stacks);
+        print_diff_summary(s, cs.total_before, cs.total, cs.count_name, (size_t)cs.unique_stacks);
         return 0;
     }
     foldsvg_diff *d = foldsvg_diff_new();
@@ -546,6 +568,8 @@ static int run(cli_state *s, foldsvg_profile *p)
         return stdout_done();
     }
     foldsvg_options_set_warning_handler(s->opts, on_warning, s);
+    if (s->verbose && !s->quiet)
+        foldsvg_options_set_log_handler(s->opts, on_log, s);
     if (!s->quiet && isatty(STDERR_FILENO)) {
         clock_gettime(CLOCK_MONOTONIC, &progress.start);
         foldsvg_options_set_progress_handler(s->opts, on_progress, NULL);
@@ -620,7 +644,7 @@ static int run(cli_state *s, foldsvg_profile *p)
             return report(&err, st);
         clear_progress();
         if (!s->quiet)
-            print_summary(s, cs.total, cs.count_name, cs.unique_stacks);
+            print_summary(s, cs.total, cs.count_name, (size_t)cs.unique_stacks);
         return 0;
     }
     for (size_t i = 0; i < s->ninputs; i++) {

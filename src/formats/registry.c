@@ -1,8 +1,8 @@
 #include "formats/registry.h"
 
 #include "formats/firefox/firefox.h"
-#include "formats/folded/ahead.h"
 #include "formats/folded/folded.h"
+#include "formats/folded/split.h"
 #include "formats/foreign.h"
 #include "formats/perf/perf.h"
 #include "util/error.h"

@@ -17,8 +17,6 @@ foldsvg_status fs_stream_init(fs_stream *s, double minwidth)
     memset(s, 0, sizeof s[0]);
     s->minwidth = minwidth;
     s->compact_at = FS_COMPACT_MIN;
-    s->next_shared = SIZE_MAX;
-    s->opened_upto = SIZE_MAX;
     return fs_tree_init(&s->names);
 }
 
@@ -26,6 +24,7 @@ void fs_stream_free(fs_stream *s)
 {
     fs_tree_free(&s->names);
     fs_buf_free(&s->prev);
+    fs_buf_free(&s->held);
     fs_buf_free(&s->pending);
     free(s->open);
     free(s->kept);
@@ -154,80 +153,35 @@ static void finish_leaf(fs_stream *s)
     }
 }
 
-foldsvg_status fs_stream_add(fs_stream *s, const char *stack, size_t len, uint64_t count,
-                             uint64_t before, int is_diff, int *out_of_order)
-{
-    return fs_stream_add_split(s, stack, len, NULL, 0, SIZE_MAX, count, before, is_diff,
-                               out_of_order);
-}
-
-foldsvg_status fs_stream_add_split(fs_stream *s, const char *stack, size_t len,
-                                   const uint32_t *semis, size_t nsemis, size_t shared,
-                                   uint64_t count, uint64_t before, int is_diff, int *out_of_order)
-{
-    return fs_stream_add_from(s, stack, 0, len, semis, nsemis, shared, count, before, is_diff,
-                              out_of_order);
-}
-
-void fs_stream_next_shares(fs_stream *s, size_t next_shared, int cut)
-{
-    s->next_shared = next_shared;
-    s->next_cut = cut;
-}
-
 uint64_t fs_stream_cut_below(const fs_stream *s)
 {
     return s->defer || s->any_order ? 0 : fs_prune_least_kept(s->minwidth, s->final_total);
 }
 
-foldsvg_status fs_stream_add_from(fs_stream *s, const char *bytes, size_t from, size_t len,
-                                  const uint32_t *semis, size_t nsemis, size_t shared,
-                                  uint64_t count, uint64_t before, int is_diff, int *out_of_order)
+static void swap_bufs(fs_buf *a, fs_buf *b)
 {
-    *out_of_order = 0;
-    size_t next_shared = s->next_shared;
-    int cut = s->next_cut;
-    s->next_shared = SIZE_MAX;
-    s->next_cut = 0;
-    /* the stack's bytes from where it first differs from PREV (AT) on; the bytes before are
-     * PREV's, and once PREV is the new stack its ';' are looked for there */
-    const char *tail = bytes;
+    fs_buf t = *a;
+    *a = *b;
+    *b = t;
+}
+
+/* The held stack (HELD, what it shares with PREV: HELD_SHARED) becomes the current one:
+ * the frames it does not share with PREV are closed, its own opened. NEXT_SHARED: where the
+ * stack after it first differs from it (SIZE_MAX: none comes). A new frame that ends past
+ * that closes at the next stack: it is as wide as the count, and so are those below it; too
+ * narrow for the limit at this total, it is too narrow at any later one (prune.h): it and
+ * those below are left unopened (most frames of a large sorted input). */
+static foldsvg_status take_held(fs_stream *s, size_t next_shared)
+{
+    uint64_t count = s->held_count, before = s->held_before;
+    int is_diff = s->held_diff;
+    size_t len = s->held.len;
     if (count > UINT64_MAX - s->t)
         return FOLDSVG_E_OVERFLOW;
     size_t same = 0, pos = 0;
     if (s->depth > 0) {
-        const char *prev = s->prev.data;
-        size_t plen = s->prev.len;
-        size_t m = len < plen ? len : plen;
-        if (from > m)
-            return FOLDSVG_E_ARG; /* bytes of the stack that differ from PREV not given */
-        size_t at = shared <= m && shared >= from
-                        ? shared
-                        : from + fs_mismatch(bytes, from ? prev + from : prev, m - from);
-        tail = bytes + (at - from);
-        if (!s->any_order &&
-            (at > s->opened_upto ||
-             (at < m ? (unsigned char)tail[0] < (unsigned char)prev[at] : len < plen))) {
-            *out_of_order = 1;
-            return FOLDSVG_OK;
-        }
-        if (at == len && len == plen) {
-            /* the same stack again: it opens nothing; its counts add up */
-            s->t += count;
-            s->leaf_count += count;
-            if (s->defer) {
-                s->stack_after[s->nstacks - 1] += count;
-                s->stack_before[s->nstacks - 1] += is_diff ? before : 0;
-            }
-            if (is_diff) {
-                s->leaf_before += before;
-                if (!s->leaf_diff)
-                    for (size_t i = s->opened_from; i < s->depth; i++)
-                        s->open[i].has_delta = 1;
-                s->leaf_diff = 1;
-            }
-            return FOLDSVG_OK;
-        }
+        const char *stack = s->held.data, *prev = s->prev.data;
+        size_t at = s->held_shared, plen = s->prev.len;
         finish_leaf(s);
         /* An open frame stays open when it and the ';' after it lie before the first
          * difference, or when it was the previous leaf and the new stack goes deeper, or (in
@@ -235,24 +189,16 @@ foldsvg_status fs_stream_add_from(fs_stream *s, const char *bytes, size_t from, 
         same = 1; /* the root */
         while (same < s->depth) {
             size_t end = s->open[same].off + s->open[same].len;
-            if (!(end < at || (end == at && at == plen && tail[0] == ';') ||
+            if (!(end < at || (end == at && at == plen && stack[at] == ';') ||
                   (end == at && at == len && prev[at] == ';')))
                 break;
             same++;
         }
         pos = same > 1 ? s->open[same - 1].off + s->open[same - 1].len + 1 : 0;
-        foldsvg_status st = close_from(s, same);
-        if (st)
-            return st;
-        /* The kept frames' bytes are equal in both stacks: only the rest is copied. */
-        s->prev.len = at;
-        if (fs_buf_append(&s->prev, tail, len - at) != 0)
-            return FOLDSVG_E_NOMEM;
-    } else if (from > 0) {
-        return FOLDSVG_E_ARG; /* a first stack needs all of its bytes */
-    } else if (fs_buf_append(&s->prev, bytes, len) != 0) {
-        return FOLDSVG_E_NOMEM;
+        FS_FORWARD_IF_ERROR(close_from(s, same));
     }
+    swap_bufs(&s->prev, &s->held); /* the kept frames' bytes are equal in both stacks */
+    fs_buf_clear(&s->held);
     size_t opened_from = same;
     if (same == 0) {
         if (FS_GROW(s->open, s->open_cap, 1, 64) != FOLDSVG_OK)
@@ -264,49 +210,30 @@ foldsvg_status fs_stream_add_from(fs_stream *s, const char *bytes, size_t from, 
     /* the frames kept end at the first SAME - 1 separators: the new ones start after them;
      * none when the kept ones are all of the stack (in any order: a stack that ends where
      * the one before went on) */
-    size_t k = same - 1;
-    size_t own_from = SIZE_MAX;
-    if (pos > len)
-        goto opened;
-    /* A new frame that ends past NEXT_SHARED closes at the next stack: it is as wide as
-     * COUNT, and so are those below it. Too narrow for the limit at this total, it is too
-     * narrow at any later one (prune.h): it and those below are left unopened. */
-    if (next_shared < len && !is_diff && !s->defer && !s->any_order && prunable(s, count)) {
-        own_from = next_shared;
-        if (own_from < pos) /* every new frame ends past it */
-            goto opened;
-    } else if (cut) {
-        return FOLDSVG_E_ARG; /* a stack cut short whose own frames would count */
-    }
-    if (semis && shared != SIZE_MAX) {
-        /* the caller's list starts at the shared bytes, which lie after the kept frames'
-         * separators: at most one of it (a kept leaf's, at the first difference) is before POS */
-        k = 0;
-        while (k < nsemis && semis[k] < pos)
-            k++;
-    } else if (!semis) { /* found here, after them (past OWN_FROM, one is enough) */
+    size_t own_from =
+        next_shared < len && !is_diff && !s->defer && !s->any_order && prunable(s, count)
+            ? next_shared
+            : SIZE_MAX;
+    if (pos <= len && (own_from == SIZE_MAX || own_from >= pos)) {
+        /* the new frames' ';' (past OWN_FROM, one is enough) */
         size_t upto = own_from < len ? own_from + 1 : len;
         s->nscan = 0;
         if (fs_byte_positions_add((s->prev.data ? s->prev.data : "") + pos, upto - pos, ';',
                                   (uint32_t)pos, &s->scan, &s->scan_cap, &s->nscan) != FOLDSVG_OK)
             return FOLDSVG_E_NOMEM;
-        semis = s->scan;
-        nsemis = s->nscan;
-        k = 0;
+        for (size_t k = 0;;) {
+            int semi = k < s->nscan;
+            size_t flen = semi ? s->scan[k++] - pos : len - pos;
+            if (pos + flen > own_from)
+                break;
+            if (d == s->open_cap && FS_GROW(s->open, s->open_cap, d + 1, 64) != FOLDSVG_OK)
+                return FOLDSVG_E_NOMEM;
+            s->open[d++] = (fs_stream_open){pos, flen, s->t, 0, is_diff, SIZE_MAX};
+            if (!semi)
+                break;
+            pos += flen + 1;
+        }
     }
-    for (;;) {
-        int semi = k < nsemis;
-        size_t flen = semi ? semis[k++] - pos : len - pos;
-        if (pos + flen > own_from)
-            break;
-        if (d == s->open_cap && FS_GROW(s->open, s->open_cap, d + 1, 64) != FOLDSVG_OK)
-            return FOLDSVG_E_NOMEM;
-        s->open[d++] = (fs_stream_open){pos, flen, s->t, 0, is_diff, SIZE_MAX};
-        if (!semi)
-            break;
-        pos += flen + 1;
-    }
-opened:
     if (s->defer) {
         if (s->nstacks == s->stacks_cap) { /* parallel arrays: one capacity */
             size_t cap = fs_grow_cap(s->stacks_cap, s->nstacks + 1, 1024, sizeof(uint64_t));
@@ -319,18 +246,56 @@ opened:
         s->stack_after[s->nstacks++] = count;
     }
     s->opened_from = opened_from;
-    s->opened_upto = own_from;
     s->depth = d;
     s->leaf_count = count;
     s->leaf_before = is_diff ? before : 0;
     s->leaf_diff = is_diff;
     s->t += count;
     s->unique++;
+    s->have_held = 0;
+    return FOLDSVG_OK;
+}
+
+foldsvg_status fs_stream_add(fs_stream *s, const char *stack, size_t len, uint64_t count,
+                             uint64_t before, int is_diff, int *out_of_order)
+{
+    *out_of_order = 0;
+    size_t at = SIZE_MAX;
+    if (s->have_held) {
+        size_t plen = s->held.len, m = len < plen ? len : plen;
+        const char *p = s->held.data;
+        at = fs_mismatch(stack, p, m);
+        if (!s->any_order &&
+            (at < m ? (unsigned char)stack[at] < (unsigned char)p[at] : len < plen)) {
+            *out_of_order = 1;
+            return FOLDSVG_OK;
+        }
+        if (at == len && len == plen) {
+            /* the same stack again: its counts add up */
+            if (count > UINT64_MAX - s->held_count ||
+                (is_diff && before > UINT64_MAX - s->held_before))
+                return FOLDSVG_E_OVERFLOW;
+            s->held_count += count;
+            s->held_before += is_diff ? before : 0;
+            s->held_diff |= is_diff;
+            return FOLDSVG_OK;
+        }
+        FS_FORWARD_IF_ERROR(take_held(s, at));
+    }
+    if (fs_buf_append(&s->held, stack, len) != 0)
+        return FOLDSVG_E_NOMEM;
+    s->held_shared = at;
+    s->held_count = count;
+    s->held_before = is_diff ? before : 0;
+    s->held_diff = is_diff;
+    s->have_held = 1;
     return FOLDSVG_OK;
 }
 
 foldsvg_status fs_stream_finish(fs_stream *s)
 {
+    if (s->have_held)
+        FS_FORWARD_IF_ERROR(take_held(s, SIZE_MAX));
     finish_leaf(s);
     foldsvg_status st = close_from(s, 0);
     /* the frames too narrow for the final total are left out here rather than drawn: their

@@ -28,7 +28,13 @@ typedef struct fs_stream {
     uint64_t final_total; /* when known in advance (sorted input): prune against it */
     double limit;         /* frames narrower than this are pruned... */
     uint64_t limit_t;     /* ...at this total */
-    fs_buf prev;          /* the previous stack */
+    fs_buf prev;          /* the stack taken last */
+    /* The stack added last, held until the next one shows where they first differ (or the
+     * end comes): its frames past there are its own, as wide as its count */
+    fs_buf held;
+    size_t held_shared; /* where it first differs from PREV (SIZE_MAX: PREV is none) */
+    uint64_t held_count, held_before;
+    int held_diff, have_held;
     fs_stream_open *open;
     size_t depth, open_cap; /* open[0] is the root */
     uint64_t t;             /* running total */
@@ -55,49 +61,20 @@ typedef struct fs_stream {
     size_t nstacks, stacks_cap;
     size_t *kept_stack; /* parallel to kept */
     size_t kept_stack_cap;
-    uint32_t *scan; /* the new frames' ';' when the caller does not know them */
+    uint32_t *scan; /* the new frames' ';' */
     size_t nscan, scan_cap;
-    int any_order;      /* fs_stream_any_order: a flame chart's stacks, in the input's order */
-    size_t next_shared; /* fs_stream_next_shares, for the next stack only (else SIZE_MAX) */
-    int next_cut;
-    /* the last stack's frames that end past this were left unopened (else SIZE_MAX): a next
-     * stack that shares more with it would have kept one of them open */
-    size_t opened_upto;
+    int any_order; /* fs_stream_any_order: a flame chart's stacks, in the input's order */
 } fs_stream;
 
 foldsvg_status fs_stream_init(fs_stream *s, double minwidth);
 void fs_stream_free(fs_stream *s);
 
 /* Adds one stack. *OUT_OF_ORDER is set (and nothing changes) when STACK sorts before the
- * previous one: the input is not sorted and needs the tree. */
+ * previous one: the input is not sorted. A stack may come cut short past the frame where it
+ * first differs from both of its neighbours and one byte more, when its count is below
+ * fs_stream_cut_below: its own frames past there are too narrow to draw. */
 foldsvg_status fs_stream_add(fs_stream *s, const char *stack, size_t len, uint64_t count,
                              uint64_t before, int is_diff, int *out_of_order);
-/* The same with the positions of the ';' in STACK known (SEMIS[0..nsemis), in order, or
- * NULL), and, unless SHARED is SIZE_MAX, where STACK first differs from the stack added
- * before it (or the shorter one's length): the bytes before are not looked at. SEMIS lists
- * every ';' when SHARED is SIZE_MAX, else only those at SHARED or after. */
-foldsvg_status fs_stream_add_split(fs_stream *s, const char *stack, size_t len,
-                                   const uint32_t *semis, size_t nsemis, size_t shared,
-                                   uint64_t count, uint64_t before, int is_diff, int *out_of_order);
-/* The same with only the stack's bytes from FROM on given (BYTES, LEN - FROM of them): the
- * bytes before FROM are those of the stack added before it, where FROM is no further than
- * where the two first differ (SHARED, when known; it is then looked for from FROM on).
- * FROM is 0 for the first stack. A thread that hands stacks over to this one copies only
- * the bytes they do not share. */
-foldsvg_status fs_stream_add_from(fs_stream *s, const char *bytes, size_t from, size_t len,
-                                  const uint32_t *semis, size_t nsemis, size_t shared,
-                                  uint64_t count, uint64_t before, int is_diff, int *out_of_order);
-/* The stack added next first differs from the one after it at byte NEXT_SHARED (or that is
- * the shorter one's length): known to a caller that looks one stack ahead. Its frames that
- * end past both that and where it first differs from the stack before are its own alone,
- * as wide as its count: when that is too narrow to draw, they are not opened at all (in the
- * sorted bench file, 2.66 million of the 2.85 million frames opened; not for differential
- * stacks, whose leaf deltas count pruned or not, nor in any order). CUT: its bytes after
- * those frames' first were left out (fs_sorter_finish_split, below fs_stream_cut_below):
- * FOLDSVG_E_ARG if it does not qualify. A later stack that shares more with it than
- * NEXT_SHARED (the one after it was never added: a line the pipeline dropped) is out of
- * order, as frames it would have kept open may be missing. */
-void fs_stream_next_shares(fs_stream *s, size_t next_shared, int cut);
 /* The count below which a stack's own frames are too narrow to draw at the final total (0
  * when that is not known, or for a stream whose stacks' frames all count). */
 uint64_t fs_stream_cut_below(const fs_stream *s);

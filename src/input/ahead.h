@@ -1,6 +1,7 @@
-/* Decoded bytes of an input read ahead on a second thread, in blocks: that thread reads
- * (and gunzips, and decodes UTF-16) while the caller parses the block before, so reading
- * and parsing run on two cores. The input must not be used otherwise until fs_ahead_stop. */
+/* Decoded bytes of an input read ahead, in blocks: a task of the input's pool reads (and
+ * gunzips, and decodes UTF-16) the next block while the caller parses the one before, so
+ * reading and parsing run on two cores; without a pool each block is read as it is asked
+ * for. The input must not be used otherwise until fs_ahead_stop. */
 #ifndef FOLDSVG_INPUT_AHEAD_H
 #define FOLDSVG_INPUT_AHEAD_H
 
@@ -11,22 +12,21 @@
 
 typedef struct fs_ahead fs_ahead;
 
-/* Work the reading thread may do on a block before the caller gets it, when the caller is
- * behind (a full block already waits for it): what it finds goes to the block's SLOT, one
- * per block of the ring, made by SLOT_NEW (NULL: no memory; the job then never runs) and
- * freed by SLOT_FREE. RUN gets the block's bytes; it must not fail (it finds nothing). */
+/* Work the task that reads a block may do on it, on another thread, while the caller is still
+ * busy with the block before: what it finds goes to the block's SLOT, one per block, made by
+ * SLOT_NEW (NULL: no memory; the job then never runs) and freed by SLOT_FREE. RUN gets the block's
+ * bytes; it must not fail (it finds nothing). */
 typedef struct fs_ahead_job {
+    int always; /* it runs on every block, where the caller waits too (for tests) */
     void *ctx;
     void *(*slot_new)(void *ctx);
     void (*slot_free)(void *ctx, void *slot);
     void (*run)(void *ctx, void *slot, const unsigned char *data, size_t n);
 } fs_ahead_job;
 
-/* Whether reading IN ahead is worth a thread: more than a few blocks of BLOCK bytes (or a
- * size not known). */
-int fs_ahead_worth(const fs_input *in, size_t block);
-/* Starts reading IN ahead in blocks of BLOCK bytes, JOB (when not NULL; copied) run on some
- * of them; NULL when no thread could be started (read IN directly then). */
+/* Starts reading IN ahead in blocks of BLOCK bytes (on the input's pool when it holds more
+ * than a few blocks), JOB (when not NULL; copied) run on those the caller is not waiting
+ * for yet. NULL when out of memory. */
 fs_ahead *fs_ahead_start(fs_input *in, size_t block, const fs_ahead_job *job);
 /* The next block, fs_input_read's contract: *N = 0 at the end; errors (a failed read, a
  * corrupt gzip stream) come after the bytes before them. *P stays valid until the next
@@ -34,8 +34,8 @@ fs_ahead *fs_ahead_start(fs_input *in, size_t block, const fs_ahead_job *job);
  * when it did not run on it. */
 foldsvg_status fs_ahead_next(fs_ahead *a, const unsigned char **p, size_t *n, void **slot,
                              foldsvg_error *err);
-/* Stops the thread (when still reading) and frees A; IN is then wherever the thread
- * stopped. NULL is ignored. */
+/* Waits for a block being read and frees A; IN is then wherever the reading stopped. NULL
+ * is ignored. */
 void fs_ahead_stop(fs_ahead *a);
 
 #endif

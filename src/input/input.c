@@ -68,7 +68,8 @@ struct fs_input {
     char again[64];
     uint64_t base;
 
-    FILE *tee; /* every raw byte read is also written here (see fs_input_open_stream_tee) */
+    FILE *tee;     /* every raw byte read is also written here (see fs_input_open_stream_tee) */
+    fs_pool *pool; /* where reading ahead and reading in parts run (fs_input_set_pool) */
     int tee_failed;
 };
 
@@ -250,6 +251,11 @@ foldsvg_status fs_input_open_stream_tee(fs_input **out, FILE *f, const char *nam
     return finish_open(out, in, err);
 }
 
+void fs_input_own_file(fs_input *in)
+{
+    in->owns_file = 1;
+}
+
 void fs_input_untee(fs_input *in)
 {
     in->tee = NULL;
@@ -375,6 +381,16 @@ void fs_input_set_warn(fs_input *in, foldsvg_warning_fn fn, void *user)
 {
     in->warn = fn;
     in->warn_user = user;
+}
+
+void fs_input_set_pool(fs_input *in, fs_pool *pool)
+{
+    in->pool = pool;
+}
+
+fs_pool *fs_input_pool(const fs_input *in)
+{
+    return in->pool;
 }
 
 void fs_input_hold_warnings(fs_input *in)

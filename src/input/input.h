@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "foldsvg.h"
+#include "util/pool.h"
 
 /* How far formats are told apart from the first bytes (formats/registry.h). */
 #define FS_INPUT_PEEK_MAX (1 << 16)
@@ -22,6 +23,8 @@ foldsvg_status fs_input_open_stream(fs_input **out, FILE *in, const char *name, 
  * that cannot be read twice can then be read again from TEE. */
 foldsvg_status fs_input_open_stream_tee(fs_input **out, FILE *in, const char *name, FILE *tee,
                                         foldsvg_error *err);
+/* The stream IN reads is closed with IN. */
+void fs_input_own_file(fs_input *in);
 /* Stops copying to the tee. */
 void fs_input_untee(fs_input *in);
 /* Reads the rest of the raw input (so that a tee holds all of it). */
@@ -72,6 +75,11 @@ uint64_t fs_input_offset(const fs_input *in);
  * consumed so far (for progress). */
 uint64_t fs_input_raw_size(const fs_input *in);
 uint64_t fs_input_raw_consumed(const fs_input *in);
+
+/* The pool (util/pool.h) the input's readers run their tasks on (reading ahead, reading in
+ * parts); NULL, the default: none, everything on the calling thread. Not owned. */
+void fs_input_set_pool(fs_input *in, fs_pool *pool);
+fs_pool *fs_input_pool(const fs_input *in);
 
 /* Progress: FN is called after every raw read with the raw bytes read so far, the raw size
  * (0 when unknown) and the items (lines) a reader reported with fs_input_note_items. */

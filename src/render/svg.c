@@ -53,25 +53,7 @@ typedef struct svg_ctx {
     fs_buf unit;             /* the count unit, cleaned and escaped as the names are */
     fs_buf name, label, tip; /* scratch */
     size_t next_frame;       /* written in parts: where this part's writer is */
-    /* drawing ahead (fs_svg_pre): a y that the graph's depth decides is left as a mark,
-     * Y_MARK, 'R' (a rect's) or 'T' (a label's), the frame's depth, Y_END */
-    int defer_y;
-    size_t first; /* the frames before it were drawn ahead */
 } svg_ctx;
-
-/* PRE_MAX: the markup drawn ahead, at most (the frames after are drawn with the document:
- * memory stays that of the frames kept, whatever their number). */
-enum { Y_MARK = 1, Y_END = 2, PRE_MAX = 16 << 20 };
-
-struct fs_svg_pre {
-    svg_ctx c; /* its writer writes into OUT */
-    fs_svg_input in;
-    fs_svgnames names;
-    fs_buf out;
-    size_t n;   /* frames drawn */
-    size_t max; /* OUT's bytes at most (PRE_MAX) */
-    int keep;   /* OUT takes what the writer writes: not its opening, nor its closing */
-};
 
 /* Frames written on two cores: from this many on, in chunks of FRAME_CHUNK (four of them in
  * memory at a time: render/xmlpar.c). */
@@ -90,24 +72,6 @@ static void attr_u64(svg_ctx *c, const char *name, uint64_t v)
 {
     char buf[24];
     fs_xmlw_attr_rawlen(&c->x, name, buf, fs_fmt_u64(buf, v));
-}
-
-/* A y left to be put in (svg_ctx.defer_y): no cleaned name, label or attribute holds the
- * mark's bytes, which XML does not allow. */
-static void attr_mark(svg_ctx *c, char kind, uint32_t depth)
-{
-    char buf[32] = {Y_MARK, kind};
-    size_t n = 2 + fs_fmt_u64(buf + 2, depth);
-    buf[n++] = Y_END;
-    fs_xmlw_attr_rawlen(&c->x, "y", buf, n);
-}
-
-/* The y of a mark for a frame at DEPTH, into BUF: the rect's, or its label's. */
-static size_t mark_value(const svg_ctx *c, char kind, uint32_t depth, char *buf)
-{
-    unsigned y1 = c->H - c->ypad2 - (depth + 1) * c->fh + 1;
-    unsigned y2 = c->H - c->ypad2 - depth * c->fh;
-    return kind == 'R' ? fs_fmt_u64(buf, y1) : fs_fmt_fixed(buf, 3.0 + (y1 + y2) / 2.0, 2);
 }
 
 static void attr_rgb(svg_ctx *c, const char *name, fs_rgb rgb)
@@ -429,12 +393,8 @@ static int write_frame(void *user, const fs_frame *f)
     fs_xmlw_end(&c->x);
     fs_xmlw_start(&c->x, "rect");
     /* The hot loop: numbers are formatted by hand (same text as printf, see numfmt.h). */
-    int mark = c->defer_y && !c->o->inverted;
     attr_pct(c, "x", x1);
-    if (mark)
-        attr_mark(c, 'R', f->depth);
-    else
-        attr_u64(c, "y", y1);
+    attr_u64(c, "y", y1);
     attr_pct(c, "width", width);
     attr_u64(c, "height", y2 - y1);
     attr_rgb(c, "fill", rgb);
@@ -449,12 +409,8 @@ static int write_frame(void *user, const fs_frame *f)
         fs_xmlw_start(&c->x, "text");
         attr_pct(c, "x", x1 + 300.0 / c->W);
         char num[48];
-        if (mark) {
-            attr_mark(c, 'T', f->depth);
-        } else {
-            size_t num_len = fs_fmt_fixed(num, 3.0 + (y1 + y2) / 2.0, 2);
-            fs_xmlw_attr_rawlen(&c->x, "y", num, num_len);
-        }
+        size_t num_len = fs_fmt_fixed(num, 3.0 + (y1 + y2) / 2.0, 2);
+        fs_xmlw_attr_rawlen(&c->x, "y", num, num_len);
         if (label_raw) /* the name's escaped text, or a prefix of it that escapes nothing */
             fs_xmlw_raw(&c->x, label, label_len);
         else
@@ -472,7 +428,7 @@ static void skip_frames(svg_ctx *c, size_t from, size_t to)
     if (c->o->hash || c->o->deterministic)
         return;
     for (size_t i = from; i < to; i++) {
-        const fs_frame *f = &c->in->frames[c->first + i];
+        const fs_frame *f = &c->in->frames[i];
         fs_strref nm = frame_name(c, f);
         fs_rgb rgb;
         if (pruned(c, f) || fixed_color(c, f, nm.ptr, nm.len, 0, &rgb))
@@ -487,7 +443,7 @@ static int write_part(void *user, size_t from, size_t to)
     svg_ctx *c = user;
     skip_frames(c, c->next_frame, from);
     for (size_t i = from; i < to; i++)
-        if (write_frame(c, &c->in->frames[c->first + i]))
+        if (write_frame(c, &c->in->frames[i]))
             return 1;
     c->next_frame = to;
     return 0;
@@ -499,7 +455,7 @@ static int write_part(void *user, size_t from, size_t to)
 static int write_frames_parallel(svg_ctx *c)
 {
     if (!c->in->frames || c->in->palette_map || c->o->pretty_xml ||
-        c->in->nframes - c->first < PARALLEL_FRAMES)
+        c->in->nframes < PARALLEL_FRAMES)
         return 0;
     svg_ctx part[2] = {*c, *c};
     for (int i = 0; i < 2; i++) {
@@ -508,12 +464,9 @@ static int write_frames_parallel(svg_ctx *c)
         memset(&part[i].tip, 0, sizeof part[i].tip);
         part[i].next_frame = 0;
     }
-    fs_xmlpar p = {c->in->nframes - c->first,
-                   FRAME_CHUNK,
-                   write_part,
-                   {&part[0], &part[1]},
-                   {&part[0].x, &part[1].x}};
-    int rc = fs_xmlpar_run(&c->x, &p);
+    fs_xmlpar p = {
+        c->in->nframes, FRAME_CHUNK, write_part, {&part[0], &part[1]}, {&part[0].x, &part[1].x}};
+    int rc = fs_xmlpar_run(&c->x, &p, c->in->pool);
     for (int i = 0; i < 2; i++) {
         fs_buf_free(&part[i].name);
         fs_buf_free(&part[i].label);
@@ -522,53 +475,13 @@ static int write_frames_parallel(svg_ctx *c)
     return rc == 0;
 }
 
-/* The frames drawn ahead, each mark replaced by its y, copied into the document a piece
- * of about SPLICE bytes at a time. */
-enum { SPLICE = 256 << 10 };
-
-static void write_pre(svg_ctx *c)
-{
-    fs_svg_pre *p = c->in->pre;
-    fs_xmlw_check(&p->c.x, xmlTextWriterFlush(p->c.x.w));
-    if (p->c.x.failed || p->c.x.st || p->out.failed) {
-        c->x.st = p->c.x.st ? p->c.x.st : FOLDSVG_E_NOMEM;
-        return;
-    }
-    fs_buf all = {0};
-    const char *d = p->out.data ? p->out.data : "", *end = d + p->out.len;
-    while (d < end) {
-        const char *m = memchr(d, Y_MARK, (size_t)(end - d));
-        if (!m) {
-            fs_buf_append(&all, d, (size_t)(end - d));
-            break;
-        }
-        fs_buf_append(&all, d, (size_t)(m - d));
-        uint32_t depth = 0;
-        const char *q = m + 2;
-        while (q < end && *q != Y_END)
-            depth = depth * 10 + (uint32_t)(*q++ - '0');
-        char num[48];
-        fs_buf_append(&all, num, mark_value(c, m[1], depth, num));
-        d = q + 1;
-        if (all.len >= SPLICE && !all.failed) {
-            fs_xmlw_copy(&c->x, all.data, all.len);
-            fs_buf_clear(&all);
-        }
-    }
-    if (all.failed)
-        c->x.st = FOLDSVG_E_NOMEM;
-    else if (all.len)
-        fs_xmlw_copy(&c->x, all.data, all.len);
-    fs_buf_free(&all);
-}
-
 /* Runs FN over the frames in output order, from whichever source the input has. */
 static int each_frame(const svg_ctx *c, fs_frame_fn fn, void *user, foldsvg_status *st)
 {
     *st = FOLDSVG_OK;
     if (!c->in->frames)
         return fs_generate_frames(c->tree, c->in->log, fn, user, st);
-    for (size_t i = c->first; i < c->in->nframes; i++) {
+    for (size_t i = 0; i < c->in->nframes; i++) {
         int rc = fn(user, &c->in->frames[i]);
         if (rc)
             return rc;
@@ -785,8 +698,6 @@ static void write_document(svg_ctx *c)
     fs_xmlw_attrf(&c->x, "width", "%u", c->W - 20);
     fs_xmlw_attrf(&c->x, "total_samples", "%llu", (unsigned long long)c->total);
     foldsvg_status gst = FOLDSVG_OK;
-    if (c->in->pre) /* then the frames it did not take */
-        write_pre(c);
     if (!write_frames_parallel(c))
         each_frame(c, write_frame, c, &gst);
     if (gst && !c->x.st)
@@ -842,29 +753,9 @@ foldsvg_status fs_render_svg(const fs_svg_input *in, xmlOutputBufferPtr out, fol
         xmlOutputBufferClose(out);
         return fs_error(err, FOLDSVG_E_NO_DATA, NULL, "no stacks to draw (the total count is 0)");
     }
-    foldsvg_status st = FOLDSVG_OK;
-    if (in->pre) { /* pass 1 and the markup of the frames it took are done: its measures */
-        fs_svg_pre *p = in->pre;
-        if (p->c.total != in->tree->total || p->n > in->nframes)
-            st = FOLDSVG_E_ARG;
-        c = p->c;
-        memset(&p->c.unit, 0, sizeof p->c.unit); /* C's now */
-        memset(&p->c.name, 0, sizeof p->c.name);
-        memset(&p->c.label, 0, sizeof p->c.label);
-        memset(&p->c.tip, 0, sizeof p->c.tip);
-        c.in = in;
-        c.defer_y = 0;
-        c.first = p->n;
-        memset(&c.x, 0, sizeof c.x);
-        if (st == FOLDSVG_OK)
-            st = fs_svgnames_grow(c.names, in->tree->nnames);
-        if (st == FOLDSVG_OK && each_frame(&c, measure_frame, &c, &st) && st == FOLDSVG_OK)
-            st = FOLDSVG_E_NOMEM;
-    } else {
-        st = ctx_init(&c, in, in->tree->total, &names);
-        if (st == FOLDSVG_OK && each_frame(&c, measure_frame, &c, &st) && st == FOLDSVG_OK)
-            st = FOLDSVG_E_NOMEM; /* a name's entry */
-    }
+    foldsvg_status st = ctx_init(&c, in, in->tree->total, &names);
+    if (st == FOLDSVG_OK && each_frame(&c, measure_frame, &c, &st) && st == FOLDSVG_OK)
+        st = FOLDSVG_E_NOMEM; /* a name's entry */
     if (st) {
         fs_svgnames_free(&names);
         ctx_free(&c);
@@ -891,92 +782,4 @@ foldsvg_status fs_render_svg(const fs_svg_input *in, xmlOutputBufferPtr out, fol
     fs_svgnames_free(&names);
     ctx_free(&c);
     return st;
-}
-
-int fs_svg_pre_usable(const fs_svg_opts *o)
-{
-    return !o->pretty_xml;
-}
-
-static int pre_write(void *user, const char *buf, int len)
-{
-    fs_svg_pre *p = user;
-    if (p->keep && fs_buf_append(&p->out, buf, (size_t)len) != FOLDSVG_OK)
-        return -1;
-    return len;
-}
-
-foldsvg_status fs_svg_pre_new(fs_svg_pre **out, const fs_tree *tree, const fs_svg_opts *o,
-                              const char *countname, uint64_t total)
-{
-    fs_svg_pre *p = calloc(1, sizeof *p);
-    *out = p;
-    if (!p)
-        return FOLDSVG_E_NOMEM;
-    p->in = (fs_svg_input){.tree = tree, .opts = o, .countname = countname};
-    if (total == 0 || ctx_init(&p->c, &p->in, total, &p->names) != FOLDSVG_OK) {
-        fs_svg_pre_free(p);
-        *out = NULL;
-        return total == 0 ? FOLDSVG_E_ARG : FOLDSVG_E_NOMEM;
-    }
-    p->c.defer_y = 1;
-    p->max = PRE_MAX;
-    /* the frames go into an element whose start tag is closed already: that markup is
-     * written nowhere */
-    xmlInitParser();
-    xmlOutputBufferPtr xb = xmlOutputBufferCreateIO(pre_write, NULL, p, NULL);
-    fs_xmlw *x = &p->c.x;
-    if (!xb || fs_xmlw_begin(x, xb, "SVG", NULL) != FOLDSVG_OK) {
-        fs_svg_pre_free(p);
-        *out = NULL;
-        return FOLDSVG_E_NOMEM;
-    }
-    fs_xmlw_check(x, xmlTextWriterStartElement(x->w, FS_XC("x")));
-    fs_xmlw_check(x, xmlTextWriterWriteRawLen(x->w, FS_XC(""), 0));
-    fs_xmlw_check(x, xmlTextWriterFlush(x->w));
-    if (x->failed) {
-        fs_svg_pre_free(p);
-        *out = NULL;
-        return FOLDSVG_E_NOMEM;
-    }
-    p->keep = 1;
-    return FOLDSVG_OK;
-}
-
-foldsvg_status fs_svg_pre_add(fs_svg_pre *p, const fs_frame *f, size_t n)
-{
-    svg_ctx *c = &p->c;
-    FS_FORWARD_IF_ERROR(fs_svgnames_grow(&p->names, c->tree->nnames));
-    for (size_t i = 0; i < n; i++) {
-        if (f[i].has_delta)
-            return FOLDSVG_E_ARG;
-        if (p->out.len >= p->max)
-            return FS_STOP;
-        int failed = measure_frame(c, &f[i]) || write_frame(c, &f[i]);
-        if (failed || c->x.failed || c->x.st)
-            return c->x.st ? c->x.st : FOLDSVG_E_NOMEM;
-        p->n++;
-    }
-    return FOLDSVG_OK;
-}
-
-void fs_svg_pre_limit(fs_svg_pre *p, size_t max)
-{
-    p->max = max;
-}
-
-void fs_svg_pre_free(fs_svg_pre *p)
-{
-    if (!p)
-        return;
-    if (p->c.x.w) {
-        p->keep = 0;
-        xmlFreeTextWriter(p->c.x.w); /* closes its output (fs_xmlw_begin did when it failed) */
-        fs_xml_quiet_end(&p->c.x.quiet);
-    }
-    fs_buf_free(&p->c.x.clean);
-    fs_svgnames_free(&p->names);
-    ctx_free(&p->c);
-    fs_buf_free(&p->out);
-    free(p);
 }

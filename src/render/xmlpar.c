@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "util/buf.h"
-#include "util/thread.h"
 
 /* Two chunks being written and two written ahead of the copy. */
 enum { NSLOT = 4 };
@@ -120,7 +119,7 @@ static void written(par *r, slot *s, int failed)
     pthread_cond_broadcast(&r->cv);
 }
 
-static void *worker_main(void *arg)
+static void worker_main(void *arg)
 {
     par *r = arg;
     int ok = open_writer(r, 1) == 0;
@@ -144,7 +143,6 @@ static void *worker_main(void *arg)
     }
     pthread_mutex_unlock(&r->mu);
     close_writer(r, 1);
-    return NULL;
 }
 
 static slot *holding(par *r, size_t chunk)
@@ -188,8 +186,10 @@ static void run(par *r, fs_xmlw *out)
     pthread_mutex_unlock(&r->mu);
 }
 
-int fs_xmlpar_run(fs_xmlw *out, const fs_xmlpar *p)
+int fs_xmlpar_run(fs_xmlw *out, const fs_xmlpar *p, fs_pool *pool)
 {
+    if (fs_pool_threads(pool) < 2)
+        return -1;
     par r;
     memset(&r, 0, sizeof r);
     r.p = p;
@@ -208,15 +208,11 @@ int fs_xmlpar_run(fs_xmlw *out, const fs_xmlpar *p)
         close_writer(&r, 0);
         return -1;
     }
-    pthread_t thread;
-    if (fs_thread_create(&thread, worker_main, &r) != 0) {
-        pthread_cond_destroy(&r.cv);
-        pthread_mutex_destroy(&r.mu);
-        close_writer(&r, 0);
-        return -1;
-    }
+    /* a second writer where a worker takes it; the caller writes every chunk otherwise */
+    fs_task task;
+    fs_task_start(pool, &task, worker_main, &r);
     run(&r, out);
-    pthread_join(thread, NULL);
+    fs_task_cancel(pool, &task);
     /* the writers write into memory: whatever failed there, memory ran out */
     if (r.failed && !out->st) {
         foldsvg_status st = p->x[0]->st ? p->x[0]->st : p->x[1]->st;

@@ -1,6 +1,6 @@
 /* Markup for a long run of sibling items written on two cores: items [0, n) in chunks, each
- * chunk by whichever of two writers into memory is free (one on the caller's thread, one on
- * a second thread), copied into the caller's writer in order. The bytes are the ones one
+ * chunk by whichever of two writers into memory is free (one on the caller's thread, one a
+ * task of the pool), copied into the caller's writer in order. The bytes are the ones one
  * writer would have written: an item's markup must not depend on the writer's state (no
  * indenting) nor on the items written before it, except through what the item function
  * itself carries from item to item (each writer's chunks come in increasing order; it sees
@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "render/xmlw.h"
+#include "util/pool.h"
 
 typedef struct fs_xmlpar {
     size_t n, chunk;
@@ -23,8 +24,8 @@ typedef struct fs_xmlpar {
     fs_xmlw *x[2];
 } fs_xmlpar;
 
-/* Writes every item into OUT. 0: done (a failure of either side is in OUT's state); -1: no
- * second thread (or writer) could be started, nothing was written. */
-int fs_xmlpar_run(fs_xmlw *out, const fs_xmlpar *p);
+/* Writes every item into OUT. 0: done (a failure of either side is in OUT's state); -1: the
+ * pool has one thread (or no writer could be made), nothing was written. */
+int fs_xmlpar_run(fs_xmlw *out, const fs_xmlpar *p, fs_pool *pool);
 
 #endif

@@ -321,6 +321,37 @@ START_TEST(warn_unused_options)
 }
 END_TEST
 
+/* What a run said of its plan (the log handler: --verbose), and how often it read its
+ * inputs (a reading starts at 0 bytes). */
+typedef struct plan_seen {
+    char lines[8192];
+    int readings;
+} plan_seen;
+
+static void on_plan_line(void *user, const char *line)
+{
+    plan_seen *p = user;
+    size_t at = strlen(p->lines);
+    snprintf(p->lines + at, sizeof p->lines - at, "%s\n", line);
+}
+
+static void on_reading(void *user, const char *input, uint64_t done, uint64_t total, uint64_t lines)
+{
+    (void)input;
+    (void)total;
+    (void)lines;
+    plan_seen *p = user;
+    p->readings += done == 0;
+}
+
+/* O's runs say their plan into P (emptied). */
+static void watch_plan(foldsvg_options *o, plan_seen *p)
+{
+    memset(p, 0, sizeof *p);
+    foldsvg_options_set_log_handler(o, on_plan_line, p);
+    foldsvg_options_set_progress_handler(o, on_reading, p);
+}
+
 /* A graph of many frames: the streamed route writes them on two threads (in chunks, the
  * random colors carried across), the profile's tree walk on one; the bytes are the same.
  * Sized so that the input is read ahead too (more than one read block). */
@@ -342,10 +373,15 @@ START_TEST(many_frames_same_bytes_both_routes)
             ck_assert_int_eq(foldsvg_options_set(o, colors[k], NULL, &err), FOLDSVG_OK);
         const char *inputs[] = {in};
         foldsvg_convert_stats stats;
+        plan_seen plan;
+        watch_plan(o, &plan);
         ck_assert_int_eq(foldsvg_convert(inputs, 1, tmpdir_path(a, sizeof a, "many-a.svg"),
                                          FOLDSVG_FORMAT_AUTO, o, &stats, &err),
                          FOLDSVG_OK);
-        ck_assert(stats.streamed);
+        ck_assert_ptr_nonnull(strstr(plan.lines, "plan: engine stream:"));
+        ck_assert_int_eq(plan.readings, 1);
+        foldsvg_options_set_log_handler(o, NULL, NULL);
+        foldsvg_options_set_progress_handler(o, NULL, NULL);
         foldsvg_profile *p = foldsvg_profile_new();
         ck_assert_int_eq(foldsvg_profile_read_file(p, in, o, &err), FOLDSVG_OK);
         ck_assert_int_eq(foldsvg_profile_write(p, tmpdir_path(b, sizeof b, "many-b.svg"), o, &err),
@@ -424,13 +460,15 @@ START_TEST(unsorted_stacks_cut_same_bytes)
         const char *inputs[][1] = {{in}, {gz}};
         for (int g = 0; g < 2; g++) {
             foldsvg_convert_stats stats;
+            plan_seen plan;
+            watch_plan(o, &plan);
             ck_assert_int_eq(foldsvg_convert(inputs[g], 1, tmpdir_path(a, sizeof a, "cut-a.svg"),
                                              FOLDSVG_FORMAT_AUTO, o, &stats, &err),
                              FOLDSVG_OK);
-            ck_assert(stats.streamed);
             /* a first reading finds it unsorted, a second fills the sorter; the gzip input
              * spills its whole stacks, the plain one is read twice more */
-            ck_assert_uint_eq(stats.readings, g ? 2 : 4);
+            ck_assert_int_eq(plan.readings, g ? 2 : 4);
+            ck_assert_ptr_nonnull(strstr(plan.lines, g ? "sorted runs spill" : "a sketch bounds"));
             ck_assert_uint_eq(stats.unique_stacks, foldsvg_profile_unique_stacks(p));
             assert_same_files(a, b);
         }
@@ -467,16 +505,20 @@ START_TEST(cut_stacks_fit_where_whole_ones_spill)
     ck_assert_int_eq(foldsvg_options_set(o, "sort-buffer", "4M", &err), FOLDSVG_OK);
     const char *plain[] = {in}, *zipped[] = {gz};
     foldsvg_convert_stats stats;
+    plan_seen plan;
+    watch_plan(o, &plan);
     ck_assert_int_eq(foldsvg_convert(plain, 1, tmpdir_path(a, sizeof a, "deep-a.svg"),
                                      FOLDSVG_FORMAT_AUTO, o, &stats, &err),
                      FOLDSVG_OK);
-    ck_assert_uint_eq(stats.readings, 4);
-    ck_assert_uint_eq(stats.spilled_bytes, 0);
+    ck_assert_int_eq(plan.readings, 4);
+    ck_assert_ptr_nonnull(strstr(plan.lines, "a sketch bounds"));
+    ck_assert_ptr_null(strstr(plan.lines, "spill to"));
+    watch_plan(o, &plan);
     ck_assert_uint_eq(foldsvg_convert(zipped, 1, tmpdir_path(b, sizeof b, "deep-b.svg"),
                                       FOLDSVG_FORMAT_AUTO, o, &stats, &err),
                       FOLDSVG_OK);
-    ck_assert_uint_eq(stats.readings, 2);
-    ck_assert_uint_gt(stats.spilled_bytes, 4u << 20);
+    ck_assert_int_eq(plan.readings, 2);
+    ck_assert_ptr_nonnull(strstr(plan.lines, "sorted runs spill to"));
     assert_same_files(a, b);
     foldsvg_options_free(o);
 }
@@ -510,11 +552,16 @@ START_TEST(short_stacks_spill_without_a_sketch)
         ck_assert_int_eq(foldsvg_options_set(o, "sort-buffer", "64K", &err), FOLDSVG_OK);
         const char *inputs[] = {in};
         foldsvg_convert_stats stats;
+        plan_seen plan;
+        watch_plan(o, &plan);
         ck_assert_int_eq(foldsvg_convert(inputs, 1, tmpdir_path(a, sizeof a, "leafy-a.svg"),
                                          FOLDSVG_FORMAT_AUTO, o, &stats, &err),
                          FOLDSVG_OK);
-        ck_assert_uint_eq(stats.readings, 2);
-        ck_assert_uint_gt(stats.spilled_bytes, 0);
+        ck_assert_int_eq(plan.readings, 2);
+        ck_assert_ptr_nonnull(strstr(plan.lines, "sorted runs spill to"));
+        ck_assert_ptr_null(strstr(plan.lines, "a sketch bounds"));
+        foldsvg_options_set_log_handler(o, NULL, NULL);
+        foldsvg_options_set_progress_handler(o, NULL, NULL);
         foldsvg_profile *p = foldsvg_profile_new();
         ck_assert_int_eq(foldsvg_profile_read_file(p, in, o, &err), FOLDSVG_OK);
         ck_assert_int_eq(foldsvg_profile_write(p, tmpdir_path(b, sizeof b, "leafy-b.svg"), o, &err),
@@ -583,7 +630,7 @@ START_TEST(input_changed_between_readings)
                      FOLDSVG_OK);
     ck_assert_int_eq(ch.changed, 1);
     /* found unsorted, the sorter filled, bounded, cut (totals differ), sorted whole */
-    ck_assert_uint_eq(stats.readings, 5);
+    ck_assert_int_eq(ch.readings, 5);
     ck_assert_uint_eq(stats.total, 20000 + 8);
     foldsvg_options_set_progress_handler(o, NULL, NULL);
     foldsvg_profile *p = foldsvg_profile_new();

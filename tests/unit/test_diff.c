@@ -103,6 +103,9 @@ static foldsvg_status produce_seq(void *user, fs_sorted_fn emit, void *emit_user
     return q->fail;
 }
 
+/* Three threads: each side's producer on a worker of its own, the join here. */
+static fs_pool *tpool;
+
 /* Many stacks, each with its number, for crossing batches. */
 static foldsvg_status produce_many(void *user, fs_sorted_fn emit, void *emit_user)
 {
@@ -119,7 +122,7 @@ START_TEST(relay_pull_in_order_and_stop)
 {
     size_t n = 200000;
     fs_relay *r;
-    ck_assert_int_eq(fs_relay_start(&r, produce_many, &n), FOLDSVG_OK);
+    ck_assert_int_eq(fs_relay_start(&r, tpool, produce_many, &n), FOLDSVG_OK);
     char want[32];
     for (size_t i = 0;; i++) {
         fs_relay_item it;
@@ -139,14 +142,14 @@ START_TEST(relay_pull_in_order_and_stop)
     static const char *const stacks[] = {"a", "b", NULL};
     static const uint64_t counts[] = {1, 2};
     seq q = {stacks, counts, FOLDSVG_OK, FOLDSVG_OK, 0, 0};
-    ck_assert_int_eq(fs_relay_start(&r, produce_many, &n), FOLDSVG_OK);
+    ck_assert_int_eq(fs_relay_start(&r, tpool, produce_many, &n), FOLDSVG_OK);
     fs_relay_item it;
     int done;
     ck_assert_int_eq(fs_relay_next(r, &it, &done), FOLDSVG_OK);
     ck_assert_int_eq(fs_relay_end(r), FOLDSVG_OK);
     /* a failure: the batch being filled is dropped, the failure ends the sequence */
     q.fail = FOLDSVG_E_PARSE;
-    ck_assert_int_eq(fs_relay_start(&r, produce_seq, &q), FOLDSVG_OK);
+    ck_assert_int_eq(fs_relay_start(&r, tpool, produce_seq, &q), FOLDSVG_OK);
     ck_assert_int_eq(fs_relay_next(r, &it, &done), FOLDSVG_E_PARSE);
     ck_assert(done);
     ck_assert_int_eq(fs_relay_end(r), FOLDSVG_E_PARSE);
@@ -189,8 +192,8 @@ static foldsvg_status join(seq *a, seq *b, joined *j, fs_diff_join_stats *stats)
     j->a = a;
     j->b = b;
     fs_relay *ra, *rb;
-    ck_assert_int_eq(fs_relay_start(&ra, produce_seq, a), FOLDSVG_OK);
-    ck_assert_int_eq(fs_relay_start(&rb, produce_seq, b), FOLDSVG_OK);
+    ck_assert_int_eq(fs_relay_start(&ra, tpool, produce_seq, a), FOLDSVG_OK);
+    ck_assert_int_eq(fs_relay_start(&rb, tpool, produce_seq, b), FOLDSVG_OK);
     foldsvg_status st = fs_diff_join(ra, rb, on_primed, on_joined, j, stats);
     fs_relay_end(ra);
     fs_relay_end(rb);
@@ -319,8 +322,8 @@ START_TEST(join_random_sides)
         sa[na] = sb[nb] = NULL;
         seq a = {sa, ca, FOLDSVG_OK, FOLDSVG_OK, 0, 0}, b = {sb, cb, FOLDSVG_OK, FOLDSVG_OK, 0, 0};
         fs_relay *ra, *rb;
-        ck_assert_int_eq(fs_relay_start(&ra, produce_seq, &a), FOLDSVG_OK);
-        ck_assert_int_eq(fs_relay_start(&rb, produce_seq, &b), FOLDSVG_OK);
+        ck_assert_int_eq(fs_relay_start(&ra, tpool, produce_seq, &a), FOLDSVG_OK);
+        ck_assert_int_eq(fs_relay_start(&rb, tpool, produce_seq, &b), FOLDSVG_OK);
         fs_diff_join_stats st;
         ck_assert_int_eq(fs_diff_join(ra, rb, NULL, on_random, &r, &st), FOLDSVG_OK);
         fs_relay_end(ra);
@@ -493,6 +496,7 @@ END_TEST
 
 int main(void)
 {
+    tpool = fs_pool_new(3);
     Suite *s = suite_create("diff");
     TCase *tc = tcase_create("diff");
     tcase_add_test(tc, normalize_equal_totals_change_nothing);

@@ -15,6 +15,7 @@
 #include "formats/threadsel.h"
 #include "input/input.h"
 #include "testutil.h"
+#include "util/pool.h"
 #include "transform/fracsum.h"
 #include "transform/sanitize.h"
 #include "util/buf.h"
@@ -1353,6 +1354,9 @@ static char *gen_rows(size_t nrows, size_t bad_row, const char *bad, size_t *len
     return j;
 }
 
+/* Two threads: the next block read, and its rows parsed, on the other. */
+static fs_pool *pool2;
+
 /* JSON[0..len) read with rows parsed ahead on the reading thread (AHEAD) or not: every row
  * parsed by the parse's own thread, none taken (checked), to *OUT; the status. */
 static foldsvg_status run_ahead(const char *json, size_t len, int ahead, const fx_opts *o,
@@ -1360,13 +1364,15 @@ static foldsvg_status run_ahead(const char *json, size_t len, int ahead, const f
 {
     fs_input *in;
     ck_assert_int_eq(fs_input_open_mem(&in, json, len, "mem.json", err), FOLDSVG_OK);
-    ff_split_disable(!ahead);
+    if (ahead)
+        fs_input_set_pool(in, pool2);
+    ff_split_mode(ahead ? 2 : 1);
     uint64_t taken = ff_split_taken_rows();
     tsink s;
     foldsvg_status st = run_input(in, o, &s, out, err);
     if (!ahead)
         ck_assert_uint_eq(ff_split_taken_rows(), taken);
-    ff_split_disable(0);
+    ff_split_mode(0);
     fs_input_close(in);
     return st;
 }
@@ -1474,5 +1480,6 @@ static Suite *suite(void)
 
 int main(void)
 {
+    pool2 = fs_pool_new(2);
     return fs_test_run(suite());
 }

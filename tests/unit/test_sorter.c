@@ -1,5 +1,5 @@
 /* The sorter of unsorted input: its string sort against qsort, its run files, its spills and
- * merge rounds against a model, and the relay between threads. */
+ * merge rounds against a model, on two threads and on one, and the relay between threads. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -414,9 +414,8 @@ typedef struct agg {
     uint64_t *count, *before;
     int *diff;
     size_t n, cap, emitted;
-    size_t shared_known;              /* emissions that came with their share */
-    int fail_at;                      /* > 0: return an error on that emission */
-    size_t with_semis, without_semis; /* fs_sorter_finish_split's items */
+    size_t shared_known; /* emissions that came with their share */
+    int fail_at;         /* > 0: return an error on that emission */
 } agg;
 
 static foldsvg_status collect(void *user, const char *stack, size_t len, size_t shared,
@@ -465,39 +464,6 @@ static foldsvg_status collect(void *user, const char *stack, size_t len, size_t 
     return FOLDSVG_OK;
 }
 
-/* An item of fs_sorter_finish_split: its ';' positions, when it has them, must be every
- * ';' from its shared bytes on (all of them for the first), as the streaming merge takes
- * them without a look. */
-static foldsvg_status collect_item(void *user, const fs_relay_item *it)
-{
-    agg *a = user;
-    /* only the bytes from the shared ones on come: those before are the last stack's */
-    ck_assert_uint_eq(it->from, it->shared == SIZE_MAX ? 0 : it->shared);
-    ck_assert(it->from == 0 || (a->n > 0 && it->from <= a->lens[a->n - 1]));
-    char *stack = malloc(it->len + 1);
-    if (it->from)
-        memcpy(stack, a->s[a->n - 1], it->from);
-    memcpy(stack + it->from, it->stack, it->len - it->from);
-    if (it->semis) {
-        size_t k = 0;
-        for (size_t i = it->from; i < it->len; i++) {
-            if (stack[i] != ';')
-                continue;
-            ck_assert_uint_lt(k, it->nsemis);
-            ck_assert_uint_eq(it->semis[k], i);
-            k++;
-        }
-        ck_assert_uint_eq(k, it->nsemis);
-        a->with_semis++;
-    } else {
-        a->without_semis++;
-    }
-    foldsvg_status st =
-        collect(user, stack, it->len, it->shared, it->count, it->before, it->is_diff);
-    free(stack);
-    return st;
-}
-
 static void agg_free(agg *a)
 {
     for (size_t i = 0; i < a->n; i++)
@@ -514,11 +480,14 @@ static void agg_free(agg *a)
 static size_t last_sorted_here, last_writes_stopped;
 static int last_halves;
 
+/* Two threads for the sorters' tasks; NULL: one (every task runs where it is waited for). */
+static fs_pool *pool2;
+
 /* Lines of random stacks, with repeats, in random order, through a sorter of BUDGET and
- * FANIN; the output must be the model's: the distinct stacks in order with summed counts.
- * SPLIT: taken with fs_sorter_finish_split. */
-static size_t check_sorter_split(unsigned seed, size_t nlines, size_t budget, unsigned fanin,
-                                 int split)
+ * FANIN on POOL; the output must be the model's: the distinct stacks in order with summed
+ * counts. */
+static size_t check_sorter_on(unsigned seed, size_t nlines, size_t budget, unsigned fanin,
+                              fs_pool *pool)
 {
     rng_state = seed;
     uint32_t *lens;
@@ -527,7 +496,7 @@ static size_t check_sorter_split(unsigned seed, size_t nlines, size_t budget, un
     uint64_t *count = calloc(ndistinct, sizeof *count), *before = calloc(ndistinct, sizeof *before);
     int *diff = calloc(ndistinct, sizeof *diff), *used = calloc(ndistinct, sizeof *used);
     fs_sorter *so;
-    ck_assert_int_eq(fs_sorter_new(&so, budget, fanin), FOLDSVG_OK);
+    ck_assert_int_eq(fs_sorter_new(&so, budget, fanin, pool), FOLDSVG_OK);
     for (size_t i = 0; i < nlines; i++) {
         size_t k = rnd((unsigned)ndistinct);
         uint64_t c = rnd(1000), b = rnd(50);
@@ -539,26 +508,13 @@ static size_t check_sorter_split(unsigned seed, size_t nlines, size_t budget, un
         used[k] = 1;
     }
     agg a = {0};
-    ck_assert_int_eq(split ? fs_sorter_finish_split(so, 0, collect_item, &a)
-                           : fs_sorter_finish(so, collect, &a),
-                     FOLDSVG_OK);
+    ck_assert_int_eq(fs_sorter_finish(so, 0, collect, &a), FOLDSVG_OK);
     size_t runs = fs_sorter_runs(so);
     last_sorted_here = fs_sorter_sorted_here(so);
     last_writes_stopped = fs_sorter_writes_stopped(so);
     last_halves = fs_sorter_sorted_in_halves(so);
-    /* spent: the worker closed the file (and freed the chunks) before fs_sorter_free */
-    ck_assert_int_eq(fs_sorter_file_open(so), 0);
+    ck_assert_int_eq(fs_sorter_file_open(so), runs > 0);
     fs_sorter_free(so);
-    if (split) {
-        /* the runs are merged on a thread of their own, which finds the ';' (those of
-         * the first batch at least); the chunks alone are merged here, and the consumer
-         * finds them */
-        if (runs > 0)
-            ck_assert_uint_gt(a.with_semis, 0);
-        else
-            ck_assert_uint_eq(a.with_semis, 0);
-        ck_assert_uint_eq(a.with_semis + a.without_semis, a.emitted);
-    }
     /* the model: the used strings, sorted, equal ones merged */
     uint32_t *order = malloc(ndistinct * sizeof *order);
     ck_assert_int_eq(sort_strings((const char *const *)s, lens, order, ndistinct), FOLDSVG_OK);
@@ -598,9 +554,12 @@ static size_t check_sorter_split(unsigned seed, size_t nlines, size_t budget, un
     return runs;
 }
 
+/* The same on one thread (where the last chunk's writing stops before it starts: it is
+ * merged from memory) and on two. */
 static size_t check_sorter(unsigned seed, size_t nlines, size_t budget, unsigned fanin)
 {
-    return check_sorter_split(seed, nlines, budget, fanin, 0);
+    check_sorter_on(seed, nlines, budget, fanin, NULL);
+    return check_sorter_on(seed, nlines, budget, fanin, pool2);
 }
 
 START_TEST(sorter_in_memory)
@@ -617,8 +576,8 @@ START_TEST(sorter_sorts_a_large_chunk_in_halves)
 {
     ck_assert_uint_eq(check_sorter(8, 60000, 0, 0), 0);
     ck_assert_int_eq(last_halves, 1);
-    ck_assert_uint_eq(check_sorter_split(9, 60000, 0, 0, 1), 0);
-    ck_assert_int_eq(last_halves, 1);
+    ck_assert_uint_eq(check_sorter_on(9, 60000, 0, 0, NULL), 0); /* one thread: whole */
+    ck_assert_int_eq(last_halves, 0);
     ck_assert_uint_eq(check_sorter(10, 5000, 0, 0), 0); /* too few to pay for a thread */
     ck_assert_int_eq(last_halves, 0);
     ck_assert_uint_gt(check_sorter(11, 60000, 65536, 0), 2); /* runs: the chunk whole */
@@ -641,59 +600,41 @@ START_TEST(sorter_merges_in_rounds)
 }
 END_TEST
 
-START_TEST(sorter_split_gives_separators)
-{
-    ck_assert_uint_eq(check_sorter_split(8, 3000, 0, 0, 1), 0);
-    ck_assert_uint_gt(check_sorter_split(9, 5000, 4096, 0, 1), 2);
-    ck_assert_uint_gt(check_sorter_split(10, 5000, 1024, 2, 1), 8);
-}
-END_TEST
-
-/* fs_sorter_finish_split's items with a cut: each as handed over (its first FROM bytes the
- * item's before, as handed over too). */
+/* The sorter's output with a cut: each stack as it came, with its share. */
 typedef struct cut_items {
     char **s;
-    size_t *len, *from, *shared, *next_shared;
+    size_t *len, *shared;
     uint64_t *count;
-    int *cut, *diff;
+    int *diff;
     size_t n, cap;
 } cut_items;
 
-static foldsvg_status collect_cut(void *user, const fs_relay_item *it)
+static foldsvg_status collect_cut(void *user, const char *stack, size_t len, size_t shared,
+                                  uint64_t count, uint64_t before, int is_diff)
 {
+    (void)before;
     cut_items *c = user;
     if (c->n == c->cap) {
         c->cap = c->cap ? 2 * c->cap : 1024;
         c->s = realloc(c->s, c->cap * sizeof *c->s);
         c->len = realloc(c->len, c->cap * sizeof *c->len);
-        c->from = realloc(c->from, c->cap * sizeof *c->from);
         c->shared = realloc(c->shared, c->cap * sizeof *c->shared);
-        c->next_shared = realloc(c->next_shared, c->cap * sizeof *c->next_shared);
         c->count = realloc(c->count, c->cap * sizeof *c->count);
-        c->cut = realloc(c->cut, c->cap * sizeof *c->cut);
         c->diff = realloc(c->diff, c->cap * sizeof *c->diff);
     }
     size_t i = c->n++;
-    ck_assert(i > 0 || it->from == 0);
-    ck_assert(i == 0 || it->from <= c->len[i - 1]);
-    c->s[i] = malloc(it->len + 1);
-    if (it->from)
-        memcpy(c->s[i], c->s[i - 1], it->from);
-    memcpy(c->s[i] + it->from, it->stack, it->len - it->from);
-    c->len[i] = it->len;
-    c->from[i] = it->from;
-    c->shared[i] = it->shared;
-    c->next_shared[i] = it->next_shared;
-    c->count[i] = it->count;
-    c->cut[i] = it->cut;
-    c->diff[i] = it->is_diff;
+    c->s[i] = malloc(len + 1);
+    memcpy(c->s[i], stack, len);
+    c->len[i] = len;
+    c->shared[i] = shared;
+    c->count[i] = count;
+    c->diff[i] = is_diff;
     return FOLDSVG_OK;
 }
 
 /* The sorter's output with CUT_BELOW: a stack of a smaller count, not differential, comes
- * only up to one byte past where it differs from both neighbours, and says so; every other
- * comes whole; each says what the next shares with it; and all of them, summed, are still
- * the model's stacks and counts. Returns the cut items. */
+ * only up to one byte past where it differs from both neighbours; every other comes whole;
+ * and all of them, summed, are still the model's stacks and counts. Returns the cut ones. */
 static size_t check_cuts(unsigned seed, size_t nlines, size_t budget, unsigned fanin)
 {
     enum { CUT_BELOW = 500 };
@@ -704,7 +645,7 @@ static size_t check_cuts(unsigned seed, size_t nlines, size_t budget, unsigned f
     uint64_t *count = calloc(ndistinct, sizeof *count);
     int *diff = calloc(ndistinct, sizeof *diff), *used = calloc(ndistinct, sizeof *used);
     fs_sorter *so;
-    ck_assert_int_eq(fs_sorter_new(&so, budget, fanin), FOLDSVG_OK);
+    ck_assert_int_eq(fs_sorter_new(&so, budget, fanin, pool2), FOLDSVG_OK);
     for (size_t i = 0; i < nlines; i++) {
         size_t k = rnd((unsigned)ndistinct);
         uint64_t cnt = rnd(1000);
@@ -715,7 +656,7 @@ static size_t check_cuts(unsigned seed, size_t nlines, size_t budget, unsigned f
         used[k] = 1;
     }
     cut_items c = {0};
-    ck_assert_int_eq(fs_sorter_finish_split(so, CUT_BELOW, collect_cut, &c), FOLDSVG_OK);
+    ck_assert_int_eq(fs_sorter_finish(so, CUT_BELOW, collect_cut, &c), FOLDSVG_OK);
     fs_sorter_free(so);
     uint32_t *order = malloc(ndistinct * sizeof *order);
     ck_assert_int_eq(sort_strings((const char *const *)s, lens, order, ndistinct), FOLDSVG_OK);
@@ -733,20 +674,14 @@ static size_t check_cuts(unsigned seed, size_t nlines, size_t budget, unsigned f
         }
         order[nm++] = k;
     }
-    size_t j = 0, cuts = 0, known = 0;
+    size_t j = 0, cuts = 0;
     uint64_t sum = 0;
     for (size_t i = 0; i < c.n; i++) {
-        if (i + 1 < c.n && c.next_shared[i] != SIZE_MAX) {
-            ck_assert_uint_eq(c.next_shared[i], c.shared[i + 1]);
-            known++;
-        }
-        /* the item is the model's stack J, or, cut, a proper prefix of it; else J is done */
+        /* the item is the model's stack J, or a proper prefix of it; else J is done */
         for (;;) {
             ck_assert_uint_lt(j, nm);
             size_t ml = lens[order[j]];
-            int match = c.cut[i] ? c.len[i] < ml && memcmp(c.s[i], s[order[j]], c.len[i]) == 0
-                                 : c.len[i] == ml && memcmp(c.s[i], s[order[j]], ml) == 0;
-            if (match)
+            if (c.len[i] <= ml && memcmp(c.s[i], s[order[j]], c.len[i]) == 0)
                 break;
             ck_assert_uint_eq(sum, count[order[j]]);
             sum = 0;
@@ -754,12 +689,18 @@ static size_t check_cuts(unsigned seed, size_t nlines, size_t budget, unsigned f
         }
         sum += c.count[i];
         size_t ml = lens[order[j]];
-        size_t keep = (c.next_shared[i] > c.from[i] ? c.next_shared[i] : c.from[i]) + 1;
-        int want_cut =
-            c.next_shared[i] != SIZE_MAX && c.count[i] < CUT_BELOW && !c.diff[i] && keep < ml;
-        ck_assert_int_eq(c.cut[i], want_cut);
-        if (c.cut[i]) {
-            ck_assert_uint_eq(c.len[i], keep);
+        if (c.len[i] < ml) {
+            /* cut: narrow, not differential, one byte past its shares with both neighbours */
+            ck_assert_uint_lt(c.count[i], CUT_BELOW);
+            ck_assert_int_eq(c.diff[i], 0);
+            size_t before = c.shared[i] == SIZE_MAX ? 0 : c.shared[i], after = 0;
+            if (j + 1 < nm) {
+                const char *x = s[order[j]], *y = s[order[j + 1]];
+                size_t m = ml < lens[order[j + 1]] ? ml : lens[order[j + 1]];
+                while (after < m && x[after] == y[after])
+                    after++;
+            }
+            ck_assert_uint_eq(c.len[i], (before > after ? before : after) + 1);
             cuts++;
         }
         free(c.s[i]);
@@ -767,14 +708,10 @@ static size_t check_cuts(unsigned seed, size_t nlines, size_t budget, unsigned f
     ck_assert_uint_eq(j, nm ? nm - 1 : 0);
     if (nm)
         ck_assert_uint_eq(sum, count[order[j]]);
-    ck_assert_uint_ge(2 * known + 2, c.n); /* all but a few (the last, a window's end) */
     free(c.s);
     free(c.len);
-    free(c.from);
     free(c.shared);
-    free(c.next_shared);
     free(c.count);
-    free(c.cut);
     free(c.diff);
     free(order);
     free(count);
@@ -810,7 +747,7 @@ static size_t repeated_into_sorter(size_t d, unsigned times, unsigned seed)
         line[j] = t;
     }
     fs_sorter *so;
-    ck_assert_int_eq(fs_sorter_new(&so, 64 << 10, 0), FOLDSVG_OK);
+    ck_assert_int_eq(fs_sorter_new(&so, 64 << 10, 0, pool2), FOLDSVG_OK);
     char stack[200];
     memset(stack, 'x', sizeof stack);
     for (size_t i = 0; i < n; i++) {
@@ -819,7 +756,7 @@ static size_t repeated_into_sorter(size_t d, unsigned times, unsigned seed)
         ck_assert_int_eq(fs_sorter_add(so, stack, sizeof stack, line[i] + 1, 0, 0), FOLDSVG_OK);
     }
     agg a = {0};
-    ck_assert_int_eq(fs_sorter_finish(so, collect, &a), FOLDSVG_OK);
+    ck_assert_int_eq(fs_sorter_finish(so, 0, collect, &a), FOLDSVG_OK);
     size_t spilled = fs_sorter_runs(so) + fs_sorter_writes_stopped(so);
     fs_sorter_free(so);
     ck_assert_uint_eq(a.n, d);
@@ -891,13 +828,13 @@ END_TEST
 START_TEST(sorter_overflow)
 {
     fs_sorter *so;
-    ck_assert_int_eq(fs_sorter_new(&so, 0, 0), FOLDSVG_OK);
+    ck_assert_int_eq(fs_sorter_new(&so, 0, 0, pool2), FOLDSVG_OK);
     ck_assert_int_eq(fs_sorter_add(so, "a", 1, UINT64_MAX, 0, 0), FOLDSVG_OK);
     ck_assert_int_eq(fs_sorter_add(so, "a", 1, 1, 0, 0), FOLDSVG_E_OVERFLOW);
     ck_assert_int_eq(fs_sorter_add(so, "b", 1, 1, UINT64_MAX, 1), FOLDSVG_OK);
     ck_assert_int_eq(fs_sorter_add(so, "b", 1, 1, 1, 1), FOLDSVG_E_OVERFLOW);
     agg a = {0};
-    ck_assert_int_eq(fs_sorter_finish(so, collect, &a), FOLDSVG_OK);
+    ck_assert_int_eq(fs_sorter_finish(so, 0, collect, &a), FOLDSVG_OK);
     ck_assert_uint_eq(a.n, 2);
     ck_assert_uint_eq(a.count[0], UINT64_MAX); /* the refused addition left no trace */
     ck_assert_uint_eq(a.count[1], 1);
@@ -912,7 +849,7 @@ START_TEST(sorter_stops_before_spilling_and_resets)
 {
     fs_sorter *so;
     char name[64];
-    ck_assert_int_eq(fs_sorter_new(&so, 1 << 20, 0), FOLDSVG_OK);
+    ck_assert_int_eq(fs_sorter_new(&so, 1 << 20, 0, pool2), FOLDSVG_OK);
     fs_sorter_stop_before_spill(so, 1);
     foldsvg_status st = FOLDSVG_OK;
     int i;
@@ -932,7 +869,7 @@ START_TEST(sorter_stops_before_spilling_and_resets)
     }
     ck_assert_uint_gt(fs_sorter_runs(so), 0);
     agg a = {0};
-    ck_assert_int_eq(fs_sorter_finish(so, collect, &a), FOLDSVG_OK);
+    ck_assert_int_eq(fs_sorter_finish(so, 0, collect, &a), FOLDSVG_OK);
     ck_assert_uint_eq(a.n, 40000);
     for (size_t k = 0; k < a.n; k++) {
         int n = snprintf(name, sizeof name, "new;%05zu", k);
@@ -943,7 +880,7 @@ START_TEST(sorter_stops_before_spilling_and_resets)
     agg_free(&a);
     fs_sorter_free(so);
 
-    ck_assert_int_eq(fs_sorter_new(&so, 4096, 0), FOLDSVG_OK);
+    ck_assert_int_eq(fs_sorter_new(&so, 4096, 0, pool2), FOLDSVG_OK);
     for (i = 0; i < 3000; i++) {
         int n = snprintf(name, sizeof name, "spilled;%d", i);
         ck_assert_int_eq(fs_sorter_add(so, name, (size_t)n, 1, 0, 0), FOLDSVG_OK);
@@ -952,7 +889,7 @@ START_TEST(sorter_stops_before_spilling_and_resets)
     fs_sorter_free(so);
 
     /* stacks that repeat (each twice, mixed): the quarter says nothing, the full chunk stops */
-    ck_assert_int_eq(fs_sorter_new(&so, 1 << 20, 0), FOLDSVG_OK);
+    ck_assert_int_eq(fs_sorter_new(&so, 1 << 20, 0, pool2), FOLDSVG_OK);
     fs_sorter_stop_before_spill(so, 1);
     st = FOLDSVG_OK;
     for (i = 0; i < 100000 && st == FOLDSVG_OK; i++) {
@@ -971,7 +908,7 @@ START_TEST(sorter_says_what_a_cut_saves)
 {
     fs_sorter *so;
     char name[64];
-    ck_assert_int_eq(fs_sorter_new(&so, 0, 0), FOLDSVG_OK);
+    ck_assert_int_eq(fs_sorter_new(&so, 0, 0, pool2), FOLDSVG_OK);
     ck_assert_uint_eq(fs_sorter_savable(so), 0);
     for (int i = 0; i < 100; i++) {
         int n = snprintf(name, sizeof name, "main;run;leaf%03d", i);
@@ -979,14 +916,14 @@ START_TEST(sorter_says_what_a_cut_saves)
     }
     ck_assert_uint_eq(fs_sorter_savable(so), 0);
     fs_sorter_free(so);
-    ck_assert_int_eq(fs_sorter_new(&so, 0, 0), FOLDSVG_OK);
+    ck_assert_int_eq(fs_sorter_new(&so, 0, 0, pool2), FOLDSVG_OK);
     for (int i = 0; i < 100; i++) {
         int n = snprintf(name, sizeof name, "main;f%03d;tail;more", 99 - i);
         ck_assert_int_eq(fs_sorter_add(so, name, (size_t)n, 1, 0, 0), FOLDSVG_OK);
     }
     ck_assert_uint_eq(fs_sorter_savable(so), sizeof "tail;more" - 1);
     agg a = {0}; /* the chunk is sorted again, whole, at the end */
-    ck_assert_int_eq(fs_sorter_finish(so, collect, &a), FOLDSVG_OK);
+    ck_assert_int_eq(fs_sorter_finish(so, 0, collect, &a), FOLDSVG_OK);
     ck_assert_uint_eq(a.n, 100);
     agg_free(&a);
     fs_sorter_free(so);
@@ -1001,7 +938,7 @@ START_TEST(sorter_without_temporary_files)
     char *saved = old ? strdup(old) : NULL;
     setenv("TMPDIR", "/nonexistent/foldsvg-test", 1);
     fs_sorter *so;
-    ck_assert_int_eq(fs_sorter_new(&so, 1024, 0), FOLDSVG_OK);
+    ck_assert_int_eq(fs_sorter_new(&so, 1024, 0, pool2), FOLDSVG_OK);
     foldsvg_status st = FOLDSVG_OK;
     char buf[64];
     for (int i = 0; i < 2000 && st == FOLDSVG_OK; i++) {
@@ -1010,7 +947,7 @@ START_TEST(sorter_without_temporary_files)
     }
     agg a = {0};
     if (st == FOLDSVG_OK)
-        st = fs_sorter_finish(so, collect, &a);
+        st = fs_sorter_finish(so, 0, collect, &a);
     ck_assert_int_eq(st, FOLDSVG_E_IO);
     agg_free(&a);
     fs_sorter_free(so);
@@ -1026,7 +963,7 @@ END_TEST
 START_TEST(sorter_stops_on_consumer_failure)
 {
     fs_sorter *so;
-    ck_assert_int_eq(fs_sorter_new(&so, 2048, 0), FOLDSVG_OK);
+    ck_assert_int_eq(fs_sorter_new(&so, 2048, 0, pool2), FOLDSVG_OK);
     char buf[64];
     for (int i = 0; i < 20000; i++) {
         int n = snprintf(buf, sizeof buf, "main;f%d;g%d", i * 7919 % 20000, i);
@@ -1035,7 +972,7 @@ START_TEST(sorter_stops_on_consumer_failure)
     ck_assert_uint_gt(fs_sorter_runs(so), 1);
     agg a = {0};
     a.fail_at = 12345;
-    ck_assert_int_eq(fs_sorter_finish(so, collect, &a), FOLDSVG_E_LIMIT);
+    ck_assert_int_eq(fs_sorter_finish(so, 0, collect, &a), FOLDSVG_E_LIMIT);
     ck_assert_uint_eq(a.emitted, 12345);
     agg_free(&a);
     fs_sorter_free(so);
@@ -1098,134 +1035,43 @@ static foldsvg_status consume(void *user, const char *stack, size_t len, size_t 
     return FOLDSVG_OK;
 }
 
+/* On a worker (the ring bounded) and on the consumer's thread (a pool of one: the producer
+ * runs first, everything it emits kept): the same sequence. */
 START_TEST(relay_passes_everything_in_order)
 {
-    prod p = {300000, 0, 150000};
-    cons c = {0, 0, 150000};
-    ck_assert_int_eq(fs_relay_run(produce, &p, consume, &c), FOLDSVG_OK);
-    ck_assert_uint_eq(c.seen, p.n);
-    prod none = {0, 0, 1};
-    cons c0 = {0, 0, 1};
-    ck_assert_int_eq(fs_relay_run(produce, &none, consume, &c0), FOLDSVG_OK);
-    ck_assert_uint_eq(c0.seen, 0);
-}
-END_TEST
-
-/* Sorted stacks with their shares, as the sorter's merge emits them. */
-static const char *const split_stacks[] = {"a;b;c", "a;b;c", "a;b;c;d", "a;bb;c;", ";", "b"};
-
-static foldsvg_status produce_split(void *user, fs_tail_fn emit, void *emit_user)
-{
-    (void)user;
-    size_t n = sizeof split_stacks / sizeof *split_stacks;
-    foldsvg_status st = FOLDSVG_OK;
-    for (size_t i = 0; st == FOLDSVG_OK && i < n; i++) {
-        size_t len = strlen(split_stacks[i]), shared = SIZE_MAX;
-        if (i > 0) {
-            size_t plen = strlen(split_stacks[i - 1]);
-            shared = fs_mismatch(split_stacks[i], split_stacks[i - 1], len < plen ? len : plen);
-        }
-        size_t from = shared == SIZE_MAX ? 0 : shared;
-        fs_relay_item it = {split_stacks[i] + from, from, len, shared, i + 1, 0, 0, NULL, 0, i, 0};
-        st = emit(emit_user, &it);
+    fs_pool *pools[] = {pool2, NULL};
+    for (int k = 0; k < 2; k++) {
+        prod p = {300000, 0, 150000};
+        cons c = {0, 0, 150000};
+        ck_assert_int_eq(fs_relay_run(pools[k], produce, &p, consume, &c), FOLDSVG_OK);
+        ck_assert_uint_eq(c.seen, p.n);
+        prod none = {0, 0, 1};
+        cons c0 = {0, 0, 1};
+        ck_assert_int_eq(fs_relay_run(pools[k], produce, &none, consume, &c0), FOLDSVG_OK);
+        ck_assert_uint_eq(c0.seen, 0);
     }
-    return st;
-}
-
-static foldsvg_status consume_split(void *user, const fs_relay_item *it)
-{
-    size_t *seen = user;
-    /* the ';' from the shared bytes on: all of the first stack's, none of a repeat's */
-    static const uint32_t want[][3] = {{1, 3}, {0}, {5}, {4, 6}, {0}, {0}};
-    static const size_t nwant[] = {2, 0, 1, 2, 1, 0};
-    size_t i = (*seen)++;
-    ck_assert_uint_eq(it->count, i + 1);
-    ck_assert_uint_eq(it->len, strlen(split_stacks[i]));
-    ck_assert_uint_eq(it->next_shared, i); /* what the producer said, passed on */
-    ck_assert_int_eq(it->cut, 0);
-    /* only the bytes past those shared with the stack before: none of the repeat, ";d" after
-     * "a;b;c" */
-    static const size_t from[] = {0, 5, 5, 3, 0, 0};
-    ck_assert_uint_eq(it->from, from[i]);
-    ck_assert(memcmp(it->stack, split_stacks[i] + from[i], it->len - from[i]) == 0);
-    ck_assert_ptr_nonnull(it->semis);
-    ck_assert_uint_eq(it->nsemis, nwant[i]);
-    for (size_t k = 0; k < nwant[i]; k++)
-        ck_assert_uint_eq(it->semis[k], want[i][k]);
-    return FOLDSVG_OK;
-}
-
-/* Many stacks "i;i;...": the producer finds the ';' of the batches the consumer is slower
- * with; either side's must be right. */
-static foldsvg_status produce_many(void *user, fs_tail_fn emit, void *emit_user)
-{
-    size_t n = *(const size_t *)user;
-    char buf[64], prev[64];
-    size_t plen = 0;
-    foldsvg_status st = FOLDSVG_OK;
-    for (size_t i = 0; st == FOLDSVG_OK && i < n; i++) {
-        int len = snprintf(buf, sizeof buf, "%08zu;%zu;%zu", i, i % 7, i % 3);
-        size_t m = (size_t)len < plen ? (size_t)len : plen;
-        size_t shared = i ? fs_mismatch(buf, prev, m) : 0;
-        fs_relay_item it = {
-            buf + shared, shared, (size_t)len, i ? shared : SIZE_MAX, 1, 0, 0, NULL, 0,
-            SIZE_MAX,     0};
-        st = emit(emit_user, &it);
-        memcpy(prev, buf, (size_t)len);
-        plen = (size_t)len;
-    }
-    return st;
-}
-
-static foldsvg_status consume_many(void *user, const fs_relay_item *it)
-{
-    agg *a = user;
-    a->emitted++;
-    if (!it->semis) {
-        a->without_semis++;
-        return FOLDSVG_OK;
-    }
-    a->with_semis++;
-    size_t k = 0;
-    ck_assert_uint_eq(it->from, it->shared == SIZE_MAX ? 0 : it->shared);
-    for (size_t i = it->from; i < it->len; i++)
-        if (it->stack[i - it->from] == ';') {
-            ck_assert_uint_lt(k, it->nsemis);
-            ck_assert_uint_eq(it->semis[k++], i);
-        }
-    ck_assert_uint_eq(k, it->nsemis);
-    return FOLDSVG_OK;
-}
-
-START_TEST(relay_split_finds_separators)
-{
-    /* one batch: the producer finds them before it knows which side is the slower */
-    size_t seen = 0;
-    ck_assert_int_eq(fs_relay_run_split(produce_split, NULL, consume_split, &seen), FOLDSVG_OK);
-    ck_assert_uint_eq(seen, sizeof split_stacks / sizeof *split_stacks);
-    size_t n = 200000;
-    agg a = {0};
-    ck_assert_int_eq(fs_relay_run_split(produce_many, &n, consume_many, &a), FOLDSVG_OK);
-    ck_assert_uint_eq(a.emitted, n);
-    ck_assert_uint_gt(a.with_semis, 0);
 }
 END_TEST
 
 START_TEST(relay_failures)
 {
-    prod p = {300000, 0, 1};
-    cons c = {0, 1000, 1};
-    ck_assert_int_eq(fs_relay_run(produce, &p, consume, &c), FOLDSVG_E_LIMIT);
-    ck_assert_uint_eq(c.seen, 1001);
-    prod pf = {300000, 200000, 1};
-    cons cf = {0, 0, 1};
-    ck_assert_int_eq(fs_relay_run(produce, &pf, consume, &cf), FOLDSVG_E_IO);
-    ck_assert_uint_le(cf.seen, 200000);
+    fs_pool *pools[] = {pool2, NULL};
+    for (int k = 0; k < 2; k++) {
+        prod p = {300000, 0, 1};
+        cons c = {0, 1000, 1};
+        ck_assert_int_eq(fs_relay_run(pools[k], produce, &p, consume, &c), FOLDSVG_E_LIMIT);
+        ck_assert_uint_eq(c.seen, 1001);
+        prod pf = {300000, 200000, 1};
+        cons cf = {0, 0, 1};
+        ck_assert_int_eq(fs_relay_run(pools[k], produce, &pf, consume, &cf), FOLDSVG_E_IO);
+        ck_assert_uint_le(cf.seen, 200000);
+    }
 }
 END_TEST
 
 int main(void)
 {
+    pool2 = fs_pool_new(2);
     Suite *s = suite_create("sorter");
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 120);
@@ -1240,7 +1086,6 @@ int main(void)
     tcase_add_test(tc, sorter_spills_and_merges);
     tcase_add_test(tc, sorter_merges_in_rounds);
     tcase_add_test(tc, sorter_rounds_beside_two_chunks);
-    tcase_add_test(tc, sorter_split_gives_separators);
     tcase_add_test(tc, sorter_cuts_stacks_of_small_counts);
     tcase_add_test(tc, sorter_sorts_while_the_worker_writes);
     tcase_add_test(tc, sorter_holds_repeating_stacks_whole);
@@ -1252,7 +1097,6 @@ int main(void)
     tcase_add_test(tc, sorter_stops_on_consumer_failure);
     tcase_add_test(tc, relay_passes_everything_in_order);
     tcase_add_test(tc, relay_failures);
-    tcase_add_test(tc, relay_split_finds_separators);
     suite_add_tcase(s, tc);
     return fs_test_run(s);
 }

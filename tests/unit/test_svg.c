@@ -13,6 +13,7 @@
 #include "render/xmlpar.h"
 #include "render/xmltext.h"
 #include "testutil.h"
+#include "util/pool.h"
 #include "util/numfmt.h"
 #include "util/utf8.h"
 
@@ -385,6 +386,9 @@ static int buf_write(void *ctx, const char *data, int len)
     return fs_buf_append(ctx, data, (size_t)len) == FOLDSVG_OK ? len : -1;
 }
 
+/* Two threads: a long frame list written by two writers. */
+static fs_pool *pool2;
+
 /* The SVG of TREE: from the frame list FRAMES (the streaming routes' input; on two writers
  * when it is long) or, FRAMES NULL, from the tree itself (one writer). */
 static char *render_frames(const fs_tree *tree, const fs_test_frames *frames,
@@ -399,6 +403,7 @@ static char *render_frames(const fs_tree *tree, const fs_test_frames *frames,
     if (frames) {
         in.frames = frames->f;
         in.nframes = frames->n;
+        in.pool = pool2;
     }
     xmlOutputBufferPtr xb = xmlOutputBufferCreateIO(buf_write, NULL, &out, NULL);
     ck_assert_int_eq(fs_render_svg(&in, xb, &err), FOLDSVG_OK);
@@ -465,84 +470,6 @@ START_TEST(two_writers_write_what_one_writes)
 }
 END_TEST
 
-/* The SVG of TREE's frames FRAMES drawn ahead (fs_svg_pre) in batches of BATCH, at most MAX
- * bytes of them, the rest by the document. */
-static char *render_ahead(const fs_tree *tree, const fs_test_frames *frames,
-                          const char *const *opts, size_t batch, size_t max, size_t *ahead)
-{
-    foldsvg_options *o = foldsvg_options_new();
-    foldsvg_error err;
-    for (; opts && opts[0]; opts += 2)
-        ck_assert_int_eq(foldsvg_options_set(o, opts[0], opts[1], &err), FOLDSVG_OK);
-    fs_svg_pre *pre;
-    ck_assert_int_eq(fs_svg_pre_new(&pre, tree, &o->svg, "cycles", tree->total), FOLDSVG_OK);
-    fs_svg_pre_limit(pre, max);
-    size_t done = 0;
-    foldsvg_status st = FOLDSVG_OK;
-    while (st == FOLDSVG_OK && done < frames->n) {
-        size_t n = frames->n - done < batch ? frames->n - done : batch;
-        st = fs_svg_pre_add(pre, frames->f + done, n);
-        if (st == FOLDSVG_OK)
-            done += n;
-    }
-    ck_assert(st == FOLDSVG_OK || st == FS_STOP);
-    *ahead = st == FOLDSVG_OK ? done : 0;
-    fs_buf out = {0};
-    fs_svg_input in = {.tree = tree,
-                       .opts = &o->svg,
-                       .countname = "cycles",
-                       .frames = frames->f,
-                       .nframes = frames->n,
-                       .pre = pre};
-    xmlOutputBufferPtr xb = xmlOutputBufferCreateIO(buf_write, NULL, &out, NULL);
-    ck_assert_int_eq(fs_render_svg(&in, xb, &err), FOLDSVG_OK);
-    fs_svg_pre_free(pre);
-    foldsvg_options_free(o);
-    return out.data;
-}
-
-/* Frames drawn ahead, each y put in once the depth is known, are the frames drawn after:
- * all of them ahead, or the first ahead until it is full and the rest by the document (on
- * two writers when they are many), under options that move the frames and their colors. */
-START_TEST(frames_drawn_ahead_are_the_frames_drawn_after)
-{
-    static const char *const parts[] = {
-        "main",  "a<b", "q\"\r", "\xff\xfe",
-        "\x01x", "--",  "-",     "long_function_name_of_a_few_words"};
-    fs_tree t;
-    hostile_tree(&t, parts, 8, 4000, 9, 30, 89);
-    fs_test_frames l = {0};
-    foldsvg_status st;
-    ck_assert_int_eq(fs_generate_frames(&t, NULL, fs_test_collect_frame, &l, &st), 0);
-    ck_assert_uint_gt(l.n, 5000);
-    const char *random[] = {"minwidth", "0", NULL};
-    const char *hash[] = {"minwidth", "0.05", "hash", NULL, NULL};
-    const char *flags[] = {"inverted", NULL, "no-javascript", NULL, "deterministic", NULL, NULL};
-    const char *layout[] = {"subtitle", "s",     "height", "23", "fontsize",
-                            "15",       "width", "700",    NULL};
-    const char *const *sets[] = {random, hash, flags, layout};
-    for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
-        char *after = render_frames(&t, &l, sets[i]);
-        size_t ahead;
-        char *all = render_ahead(&t, &l, sets[i], 1000, SIZE_MAX, &ahead);
-        ck_assert_uint_eq(ahead, l.n);
-        ck_assert_msg(strcmp(after, all) == 0, "option set %zu differs, all ahead", i);
-        /* full after about a fifth: the rest, over 2,048 frames, on two writers */
-        char *part = render_ahead(&t, &l, sets[i], 7, strlen(after) / 5, &ahead);
-        ck_assert_msg(strcmp(after, part) == 0, "option set %zu differs, part ahead", i);
-        /* full at once: none ahead */
-        char *none = render_ahead(&t, &l, sets[i], 100, 0, &ahead);
-        ck_assert_msg(strcmp(after, none) == 0, "option set %zu differs, none ahead", i);
-        free(after);
-        free(all);
-        free(part);
-        free(none);
-    }
-    free(l.f);
-    fs_tree_free(&t);
-}
-END_TEST
-
 /* fs_xmlpar on its own: items in order whichever writer wrote them, each writer's chunks in
  * increasing order; a failing item stops the run (no hang) and is reported as the writers'
  * out of memory. */
@@ -578,7 +505,7 @@ static foldsvg_status par_items(size_t n, size_t fail_at, fs_buf *out)
     fs_xmlw_start(&x, "r");
     par_user u[2] = {{.fail_at = fail_at}, {.fail_at = fail_at}};
     fs_xmlpar p = {n, 10, par_write, {&u[0], &u[1]}, {&u[0].x, &u[1].x}};
-    ck_assert_int_eq(fs_xmlpar_run(&x, &p), 0);
+    ck_assert_int_eq(fs_xmlpar_run(&x, &p, pool2), 0);
     ck_assert_int_eq(u[0].order_broken | u[1].order_broken, 0);
     fs_xmlw_end(&x);
     foldsvg_error err;
@@ -644,6 +571,7 @@ END_TEST
 
 int main(void)
 {
+    pool2 = fs_pool_new(2);
     Suite *s = suite_create("svg");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, geometry);
@@ -660,7 +588,6 @@ int main(void)
     tcase_add_test(tc, themes);
     tcase_add_test(tc, escaped_names_in_titles_and_labels);
     tcase_add_test(tc, two_writers_write_what_one_writes);
-    tcase_add_test(tc, frames_drawn_ahead_are_the_frames_drawn_after);
     tcase_add_test(tc, parallel_items_in_order_and_failures);
     tcase_add_test(tc, copied_markup_in_order);
     suite_add_tcase(s, tc);

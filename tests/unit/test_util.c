@@ -3,7 +3,9 @@
  * temporary files (registered for signal handlers, written through symbolic links). */
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,14 +15,16 @@
 
 #include "render/template.h"
 #include "testutil.h"
+#include "util/batches.h"
 #include "util/buf.h"
 #include "util/bytepos.h"
+#include "util/error.h"
 #include "util/grow.h"
 #include "util/mismatch.h"
 #include "util/outfile.h"
 #include "util/pending.h"
+#include "util/pool.h"
 #include "util/strlist.h"
-#include "util/thread.h"
 #include "util/u64set.h"
 #include "util/utf8.h"
 
@@ -296,12 +300,6 @@ START_TEST(outfile_reserve_gives_back_the_rest)
 }
 END_TEST
 
-static void *mask_of_thread(void *arg)
-{
-    pthread_sigmask(SIG_BLOCK, NULL, arg);
-    return NULL;
-}
-
 static size_t plain_mismatch(const char *a, const char *b, size_t m)
 {
     size_t i = 0;
@@ -368,22 +366,146 @@ START_TEST(bytepos_and_mismatch_match_a_plain_loop)
 }
 END_TEST
 
-/* A library thread takes no signal (its handlers are the application's, for its threads),
- * and the creating thread's own mask is as it was. */
-START_TEST(threads_block_signals)
+/* The signal mask of the thread a task runs on. */
+typedef struct mask_task {
+    sigset_t seen;
+    pthread_t thread;
+} mask_task;
+
+static void record_mask(void *arg)
 {
-    sigset_t before, after, seen;
-    sigemptyset(&seen);
+    mask_task *m = arg;
+    pthread_sigmask(SIG_BLOCK, NULL, &m->seen);
+    m->thread = pthread_self();
+}
+
+/* A worker of the pool takes no signal (its handlers are the application's, for its
+ * threads), and the starting thread's own mask is as it was. The task is left to the worker:
+ * the test waits for it to be done before it waits for it. */
+START_TEST(pool_workers_block_signals)
+{
+    sigset_t before, after;
     pthread_sigmask(SIG_BLOCK, NULL, &before);
-    pthread_t t;
-    ck_assert_int_eq(fs_thread_create(&t, mask_of_thread, &seen), 0);
-    ck_assert_int_eq(pthread_join(t, NULL), 0);
+    fs_pool *p = fs_pool_new(2);
+    ck_assert_ptr_nonnull(p);
+    mask_task m;
+    sigemptyset(&m.seen);
+    fs_task t;
+    fs_task_start(p, &t, record_mask, &m);
+    while (!fs_task_done(p, &t))
+        sched_yield();
+    fs_task_wait(p, &t);
+    ck_assert(!pthread_equal(m.thread, pthread_self()));
     pthread_sigmask(SIG_BLOCK, NULL, &after);
     int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGXFSZ};
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
-        ck_assert(sigismember(&seen, sigs[i]));
+        ck_assert(sigismember(&m.seen, sigs[i]));
         ck_assert_int_eq(sigismember(&after, sigs[i]), sigismember(&before, sigs[i]));
     }
+    fs_pool_free(p);
+}
+END_TEST
+
+static void add_one(void *arg)
+{
+    atomic_fetch_add((atomic_int *)arg, 1);
+}
+
+/* A pool of one thread (and no pool) runs a task where it is waited for, on the waiting
+ * thread, and one cancelled before that not at all; a pool of four runs every task once. */
+START_TEST(pool_runs_each_task_once)
+{
+    fs_pool *one = fs_pool_new(1);
+    fs_pool *pools[] = {one, NULL};
+    for (int k = 0; k < 2; k++) {
+        atomic_int n;
+        atomic_init(&n, 0);
+        fs_task a, b;
+        fs_task_start(pools[k], &a, add_one, &n);
+        fs_task_start(pools[k], &b, add_one, &n);
+        ck_assert_int_eq(atomic_load(&n), 0);
+        ck_assert_int_eq(fs_task_done(pools[k], &a), 0);
+        fs_task_wait(pools[k], &a);
+        ck_assert_int_eq(atomic_load(&n), 1);
+        ck_assert_int_eq(fs_task_cancel(pools[k], &b), 0);
+        ck_assert_int_eq(atomic_load(&n), 1);
+        mask_task m;
+        fs_task t;
+        fs_task_start(pools[k], &t, record_mask, &m);
+        fs_task_wait(pools[k], &t);
+        ck_assert(pthread_equal(m.thread, pthread_self()));
+    }
+    fs_pool_free(one);
+    fs_pool *four = fs_pool_new(4);
+    ck_assert_uint_eq(fs_pool_threads(four), 4);
+    enum { N = 500 };
+    fs_task *t = calloc(N, sizeof *t);
+    atomic_int n;
+    atomic_init(&n, 0);
+    for (int i = 0; i < N; i++)
+        fs_task_start(four, &t[i], add_one, &n);
+    for (int i = 0; i < N; i++)
+        fs_task_wait(four, &t[i]);
+    ck_assert_int_eq(atomic_load(&n), N);
+    free(t);
+    fs_pool_free(four);
+}
+END_TEST
+
+/* The numbers 0..N-1 in batches of up to 100 (the last short). */
+typedef struct counter {
+    int next, n;
+} counter;
+
+typedef struct nums {
+    int v[100];
+    int len;
+} nums;
+
+static foldsvg_status fill_nums(void *user, void *batch)
+{
+    counter *c = user;
+    nums *b = batch;
+    b->len = 0;
+    while (b->len < 100 && c->next < c->n)
+        b->v[b->len++] = c->next++;
+    return c->next < c->n ? FOLDSVG_OK : FS_STOP;
+}
+
+/* Batches come in order whether a worker fills them or the caller does; stopped early, the
+ * fill under way is waited for and nothing runs after. */
+START_TEST(batches_in_order_on_any_pool)
+{
+    fs_pool *two = fs_pool_new(2);
+    fs_pool *pools[] = {two, NULL};
+    for (int k = 0; k < 2; k++) {
+        counter c = {0, 12345};
+        nums b0, b1;
+        fs_batches bs;
+        fs_batches_start(&bs, pools[k], fill_nums, &c, &b0, &b1);
+        int want = 0;
+        for (;;) {
+            void *got;
+            foldsvg_status st = fs_batches_next(&bs, &got);
+            if (!got)
+                break;
+            const nums *b = got;
+            for (int i = 0; i < b->len; i++)
+                ck_assert_int_eq(b->v[i], want++);
+            if (st == FS_STOP)
+                break;
+            ck_assert_int_eq(st, FOLDSVG_OK);
+        }
+        ck_assert_int_eq(want, 12345);
+        fs_batches_stop(&bs);
+        counter early = {0, 100000};
+        fs_batches_start(&bs, pools[k], fill_nums, &early, &b0, &b1);
+        void *got;
+        ck_assert_int_eq(fs_batches_next(&bs, &got), FOLDSVG_OK);
+        fs_batches_stop(&bs);
+        ck_assert_int_le(early.next, 200); /* this batch and at most the next */
+    }
+    fs_pool_free(two);
 }
 END_TEST
 
@@ -434,7 +556,9 @@ int main(void)
     tcase_add_test(tc, utf8_decode_and_clean);
     tcase_add_test(tc, strlist_push_copy_has);
     tcase_add_test(tc, template_holes_sections_comments);
-    tcase_add_test(tc, threads_block_signals);
+    tcase_add_test(tc, pool_workers_block_signals);
+    tcase_add_test(tc, pool_runs_each_task_once);
+    tcase_add_test(tc, batches_in_order_on_any_pool);
     tcase_add_test(tc, bytepos_and_mismatch_match_a_plain_loop);
     tcase_add_test(tc, u64set_new_once);
     suite_add_tcase(s, tc);

@@ -274,16 +274,16 @@ static int fits(const ff_parser *p, const ff_thread *t, const ff_seg *s)
 }
 
 static _Atomic uint64_t taken_rows;
-static atomic_int disabled;
+static atomic_int mode;
 
 uint64_t ff_split_taken_rows(void)
 {
     return atomic_load(&taken_rows);
 }
 
-void ff_split_disable(int off)
+void ff_split_mode(int m)
 {
-    atomic_store(&disabled, off);
+    atomic_store(&mode, m);
 }
 
 static int take(void *ctx, const void *slot)
@@ -304,12 +304,13 @@ static int take(void *ctx, const void *slot)
 
 ff_split *ff_split_new(void)
 {
-    if (atomic_load(&disabled))
+    if (atomic_load(&mode) == 1)
         return NULL;
     ff_split *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
     atomic_init(&s->where, 0);
+    s->hooks.job.always = atomic_load(&mode) == 2;
     s->hooks.job.ctx = s;
     s->hooks.job.slot_new = slot_new;
     s->hooks.job.slot_free = slot_free;

@@ -22,9 +22,9 @@ const fs_json_split *ff_split_hooks(const ff_split *s);
 
 /* Rows taken from the reading thread by every parse so far (for tests). */
 uint64_t ff_split_taken_rows(void);
-/* For tests: with OFF set, parses that start take no rows from the reading thread (what one
- * thread alone gives, to compare with). */
-void ff_split_disable(int off);
+/* For tests: MODE 1 makes ff_split_new return NULL (no rows parsed ahead); 2 has the rows of
+ * every block parsed ahead, by whichever thread reads it; 0 as in a run. */
+void ff_split_mode(int mode);
 
 /* P's hot state changed: tells the reading thread whether it is in sample rows, and their
  * columns. */

@@ -3,11 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/batches.h"
+#include "util/buf.h"
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/utf8.h"
-
-enum { FS_READ_BLOCK = 1 << 20 };
 
 /* A count: digits, optionally '.' and more digits; must fit in 64 bits. Returns 0 on
  * success. */
@@ -86,11 +86,6 @@ int fs_folded_parse_line(const char *line, size_t len, fs_folded_line *out, int 
     slen = trim_end(line, slen);
     out->is_diff = 0;
     out->before = 0;
-    out->has_hash = 0;
-    out->semis = NULL;
-    out->nsemis = 0;
-    out->shared_with = 0;
-    out->next_line = 0;
     /* Differential input: the stack itself ends in " <count>". Only the trailing run of
      * digits and dots is looked at, so ordinary lines cost nothing here. */
     size_t tok = slen;
@@ -134,69 +129,166 @@ foldsvg_status fs_folded_take(int r, fs_folded_line *fl, int frac, uint64_t line
     return sink->line(sink, fl, err);
 }
 
-static foldsvg_status handle_line(const char *line, size_t len, uint64_t lineno, fs_sink *sink,
-                                  fs_folded_stats *stats, foldsvg_error *err)
+/* ---- reading: blocks of lines, each parsed by the task that read it ------------------------- */
+
+enum { BLOCK = 1 << 20 };
+
+/* One line as the block's reader parsed it. */
+typedef struct rec {
+    uint32_t off, len; /* the stack, in the block's bytes (a block stays below 4 GiB) */
+    uint64_t count, before;
+    signed char verdict; /* fs_folded_parse_line's */
+    unsigned char is_diff, frac;
+} rec;
+
+typedef struct block {
+    char *data;
+    size_t cap, len;
+    rec *recs;
+    size_t nrec, rcap;
+    foldsvg_error err; /* the fill's failure, after the lines */
+    uint64_t done;     /* the raw bytes read once it was filled, for progress */
+} block;
+
+typedef struct reader {
+    fs_input *in;
+    block b[2];
+    fs_buf carry; /* the incomplete last line of the block before */
+    uint64_t lines;
+    int eof;
+} reader;
+
+static foldsvg_status record(block *b, size_t start, size_t end)
 {
+    FS_FORWARD_IF_ERROR(FS_GROW(b->recs, b->rcap, b->nrec + 1, 4096));
     fs_folded_line fl;
     int frac = 0;
-    int r = fs_folded_parse_line(line, len, &fl, &frac);
-    return fs_folded_take(r, &fl, frac, lineno, sink, stats, err);
+    int r = fs_folded_parse_line(b->data + start, end - start, &fl, &frac);
+    rec *x = &b->recs[b->nrec++];
+    *x = (rec){.verdict = (signed char)r, .frac = (unsigned char)frac};
+    if (r > 0) {
+        x->off = (uint32_t)(fl.stack - b->data);
+        x->len = (uint32_t)fl.len;
+        x->count = fl.count;
+        x->before = fl.before;
+        x->is_diff = (unsigned char)fl.is_diff;
+    }
+    return FOLDSVG_OK;
+}
+
+/* Reads the next block: the line carried over, then a block's worth of bytes or more (a line
+ * longer than that, up to the limit), its lines parsed; an incomplete last line is carried
+ * to the next one, but at the end, which ends it. */
+static foldsvg_status fill(void *user, void *batch)
+{
+    reader *r = user;
+    block *b = batch;
+    b->len = b->nrec = 0;
+    const char *name = fs_input_name(r->in);
+    if (r->carry.len > b->cap && fs_resize(&b->data, r->carry.len, 1) == FOLDSVG_OK)
+        b->cap = r->carry.len;
+    if (r->carry.len > b->cap || fs_buf_status(&r->carry))
+        return fs_error(&b->err, FOLDSVG_E_NOMEM, name, "out of memory");
+    memcpy(b->data, r->carry.data, r->carry.len);
+    b->len = r->carry.len;
+    fs_buf_clear(&r->carry);
+    size_t scan = b->len; /* (the carried line holds no line end) */
+    size_t start = 0;     /* of the first line not recorded */
+    while (!r->eof && (b->len < BLOCK || start == 0)) {
+        if (b->len == b->cap) {
+            /* a line longer than the block: grow up to the documented limit */
+            if (b->cap >= FS_MAX_LINE)
+                return fs_error_at_line(&b->err, FOLDSVG_E_LIMIT, name, r->lines + 1, 0,
+                                        "line longer than %zu bytes; is this a folded-stack "
+                                        "file?",
+                                        (size_t)FS_MAX_LINE);
+            if (fs_resize(&b->data, b->cap * 2, 1) != FOLDSVG_OK)
+                return fs_error(&b->err, FOLDSVG_E_NOMEM, name, "out of memory");
+            b->cap *= 2;
+        }
+        size_t got, room = b->cap - b->len < BLOCK ? b->cap - b->len : BLOCK;
+        FS_FORWARD_IF_ERROR(fs_input_read(r->in, b->data + b->len, room, &got, &b->err));
+        r->eof = got == 0;
+        b->len += got;
+        const char *nl;
+        while ((nl = memchr(b->data + scan, '\n', b->len - scan)) != NULL) {
+            size_t end = (size_t)(nl - b->data);
+            if (record(b, start, end) != FOLDSVG_OK)
+                return fs_error(&b->err, FOLDSVG_E_NOMEM, name, "out of memory");
+            r->lines++;
+            start = scan = end + 1;
+        }
+        scan = b->len;
+    }
+    if (r->eof && start < b->len) { /* the end of a file ends its last line */
+        if (record(b, start, b->len) != FOLDSVG_OK)
+            return fs_error(&b->err, FOLDSVG_E_NOMEM, name, "out of memory");
+        r->lines++;
+        start = b->len;
+    }
+    fs_buf_append(&r->carry, b->data + start, b->len - start);
+    b->done = fs_input_raw_consumed(r->in);
+    return r->eof ? FS_STOP : FOLDSVG_OK;
+}
+
+static void reader_free(reader *r)
+{
+    for (int i = 0; i < 2; i++) {
+        free(r->b[i].data);
+        free(r->b[i].recs);
+    }
+    fs_buf_free(&r->carry);
 }
 
 foldsvg_status fs_folded_read(fs_input *in, fs_sink *sink, fs_folded_stats *stats,
                               foldsvg_error *err)
 {
-    size_t cap = FS_READ_BLOCK;
-    char *buf = malloc(cap);
-    if (!buf)
-        return fs_error(err, FOLDSVG_E_NOMEM, fs_input_name(in), "out of memory");
-    size_t len = 0;                 /* bytes in buf, starting with an incomplete line */
-    uint64_t lineno = stats->lines; /* a part of the input goes on from the part before */
-    foldsvg_status st = FOLDSVG_OK;
-    for (;;) {
-        if (len == cap) {
-            /* A line longer than the buffer: grow up to the documented limit. */
-            if (cap >= FS_MAX_LINE) {
-                st = fs_error_at_line(err, FOLDSVG_E_LIMIT, fs_input_name(in), lineno + 1, 0,
-                                      "line longer than %zu bytes; is this a folded-stack "
-                                      "file?",
-                                      (size_t)FS_MAX_LINE);
-                break;
-            }
-            if (fs_resize(&buf, cap * 2, 1) != FOLDSVG_OK) {
-                st = fs_error(err, FOLDSVG_E_NOMEM, fs_input_name(in), "out of memory");
-                break;
-            }
-            cap *= 2;
+    reader r = {.in = in, .lines = stats->lines}; /* a part goes on from the part before */
+    for (int i = 0; i < 2; i++) {
+        r.b[i].cap = BLOCK;
+        if (!(r.b[i].data = malloc(BLOCK))) {
+            reader_free(&r);
+            return fs_error(err, FOLDSVG_E_NOMEM, fs_input_name(in), "out of memory");
         }
-        size_t got;
-        fs_input_note_items(in, lineno);
-        st = fs_input_read(in, buf + len, cap - len, &got, err);
+    }
+    /* read ahead on the input's pool unless it is one block anyway */
+    uint64_t size = fs_input_raw_size(in);
+    fs_pool *pool = size == 0 || size > BLOCK ? fs_input_pool(in) : NULL;
+    fs_batches bs;
+    fs_input_hold_warnings(in); /* given on this thread once the reading is over */
+    fs_batches_start(&bs, pool, fill, &r, &r.b[0], &r.b[1]);
+    uint64_t lineno = stats->lines;
+    foldsvg_status st;
+    for (;;) {
+        void *got;
+        foldsvg_status fst = fs_batches_next(&bs, &got);
+        const block *b = got;
+        st = FOLDSVG_OK;
+        for (size_t i = 0; b && st == FOLDSVG_OK && i < b->nrec; i++) {
+            const rec *x = &b->recs[i];
+            fs_folded_line fl = {.stack = b->data + x->off,
+                                 .len = x->len,
+                                 .count = x->count,
+                                 .before = x->before,
+                                 .is_diff = x->is_diff};
+            st = fs_folded_take(x->verdict, &fl, x->frac, ++lineno, sink, stats, err);
+        }
         if (st)
             break;
-        if (got == 0) {
-            /* The end of a file ends its last line. */
-            if (len > 0)
-                st = handle_line(buf, len, ++lineno, sink, stats, err);
+        if (fst != FOLDSVG_OK && fst != FS_STOP) {
+            if (err)
+                *err = b->err;
+            st = fst;
             break;
         }
-        size_t scan_from = len;
-        len += got;
-        size_t start = 0;
-        const char *nl;
-        while ((nl = memchr(buf + scan_from, '\n', len - scan_from)) != NULL) {
-            size_t end = (size_t)(nl - buf);
-            st = handle_line(buf + start, end - start, ++lineno, sink, stats, err);
-            if (st)
-                goto out;
-            start = end + 1;
-            scan_from = start;
-        }
-        memmove(buf, buf + start, len - start);
-        len -= start;
+        if (b)
+            fs_input_give_progress(in, b->done, lineno);
+        if (fst == FS_STOP)
+            break;
     }
-out:
-    free(buf);
+    fs_batches_stop(&bs);
+    fs_input_release_warnings(in);
+    reader_free(&r);
     return st;
 }
 

@@ -25,12 +25,15 @@ foldsvg_status fs_folded_take(int r, fs_folded_line *fl, int frac, uint64_t line
 
 /* Reads every line of IN into SINK->line (a non-OK status from it stops the read and is
  * returned, ERR filled by it). STATS (required) counts what was seen, for the warnings;
- * lines are numbered on from its count (a part of the input after another). */
+ * lines are numbered on from its count (a part of the input after another). The next block
+ * is read and its lines parsed on the input's pool (input/input.h) while the caller's thread
+ * hands the block before to the sink, which is only ever called on the caller's thread, in
+ * input order. */
 foldsvg_status fs_folded_read(fs_input *in, fs_sink *sink, fs_folded_stats *stats,
                               foldsvg_error *err);
 
-/* The registry's detection (formats/registry.c): folded text takes any input. Its reading is
- * fs_folded_read_input (formats/folded/ahead.h). */
+/* The registry's detection (formats/registry.c): folded text takes any input. Its reading
+ * is fs_folded_read_input (formats/folded/split.h). */
 int fs_folded_detect(const unsigned char *head, size_t len, int complete);
 
 #endif

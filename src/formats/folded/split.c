@@ -1,22 +1,22 @@
 #include "formats/folded/split.h"
 
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "formats/folded/folded.h"
 #include "util/error.h"
-#include "util/thread.h"
+#include "util/pool.h"
 
 /* How much of the first half is read between looks at whether the second half gave up. */
 #define LOOK_STEP ((uint64_t)16 << 20)
 
-/* The second half's reading, on its own thread. */
+/* The second half's reading, a task of the pool. */
 typedef struct part_job {
     fs_sink sink; /* first: what the reader calls, on to PART */
     fs_sink *part;
     fs_input *in; /* of its own, at the second half's start */
+    fs_task task;
     atomic_int cancel;
     atomic_int over;              /* ST is set */
     _Atomic uint64_t done, lines; /* its progress, for the first half's reports */
@@ -45,12 +45,11 @@ static void part_progress(void *user, const char *name, uint64_t done, uint64_t 
     atomic_store_explicit(&j->lines, lines, memory_order_relaxed);
 }
 
-static void *part_main(void *arg)
+static void part_main(void *arg)
 {
     part_job *j = arg;
     j->st = fs_folded_read(j->in, &j->sink, &j->stats, &j->err);
     atomic_store_explicit(&j->over, 1, memory_order_release);
-    return NULL;
 }
 
 /* The first line start at or after decoded offset MID that is not the end (0: none within
@@ -106,41 +105,13 @@ static void add_stats(fs_folded_stats *to, const fs_folded_stats *s)
     to->fractional += s->fractional;
 }
 
-foldsvg_status fs_folded_read_split(fs_input *in, fs_sink *sink, fs_folded_stats *stats,
-                                    fs_folded_part_fn read, int *ran, foldsvg_error *err)
+/* The first half, up to AT, in steps: a second half that gives up does so early (its table
+ * holds less than a step), and this thread then reads on to the end the usual way. */
+static foldsvg_status read_first(fs_input *in, uint64_t at, fs_sink *sink, fs_folded_stats *stats,
+                                 part_job *j, int *gave_up, foldsvg_error *err)
 {
-    *ran = 0;
-    uint64_t size = fs_input_raw_size(in);
-    if (!sink->fork || !fs_input_can_split(in) || size < FS_SPLIT_MIN || fs_input_offset(in) != 0)
-        return FOLDSVG_OK;
-    part_job *j = calloc(1, sizeof *j);
-    if (!j)
-        return FOLDSVG_OK;
-    j->sink.line = part_line;
-    j->part = sink->fork(sink);
-    /* where the second half starts */
-    uint64_t at = j->part ? line_start_after(in, size / 2) : 0;
-    j->in = at ? open_at(in, at) : NULL;
-    if (j->in) {
-        j->base = fs_input_raw_consumed(j->in);
-        fs_input_set_progress(j->in, part_progress, j);
-    }
-    pthread_t thread;
-    if (!j->in || fs_thread_create(&thread, part_main, j) != 0) {
-        if (j->part)
-            sink->drop(sink, j->part);
-        fs_input_close(j->in);
-        free(j);
-        return FOLDSVG_OK;
-    }
-    *ran = 1;
-    /* the first half on this thread alone, the other core having the second, in steps: a
-     * second half that gives up does so early (its table holds less than a step), and this
-     * thread then reads on to the end the usual way */
-    fs_input_progress_also(in, &j->done, &j->lines);
     foldsvg_status st = FOLDSVG_OK;
-    int gave_up = 0;
-    while (st == FOLDSVG_OK && !gave_up && fs_input_offset(in) < at) {
+    while (st == FOLDSVG_OK && !*gave_up && fs_input_offset(in) < at) {
         uint64_t from = fs_input_offset(in);
         uint64_t stop = at - from > 2 * LOOK_STEP ? line_start_after(in, from + LOOK_STEP) : 0;
         if (stop == 0 || stop > at)
@@ -149,13 +120,45 @@ foldsvg_status fs_folded_read_split(fs_input *in, fs_sink *sink, fs_folded_stats
         st = fs_folded_read(in, sink, stats, err);
         if (fs_input_offset(in) != stop)
             break; /* the file is shorter now */
-        gave_up = atomic_load_explicit(&j->over, memory_order_acquire) && j->st != FOLDSVG_OK;
+        *gave_up = atomic_load_explicit(&j->over, memory_order_acquire) && j->st != FOLDSVG_OK;
     }
-    fs_input_progress_also(in, NULL, NULL);
     fs_input_set_limit(in, UINT64_MAX);
+    return st;
+}
+
+foldsvg_status fs_folded_read_split(fs_input *in, fs_sink *sink, fs_folded_stats *stats,
+                                    foldsvg_error *err)
+{
+    uint64_t size = fs_input_raw_size(in);
+    fs_pool *pool = fs_input_pool(in);
+    part_job *j = NULL;
+    if (sink->fork && fs_pool_threads(pool) > 1 && fs_input_can_split(in) && size >= FS_SPLIT_MIN &&
+        fs_input_offset(in) == 0)
+        j = calloc(1, sizeof *j);
+    if (j) {
+        j->sink.line = part_line;
+        j->part = sink->fork(sink);
+    }
+    /* where the second half starts */
+    uint64_t at = j && j->part ? line_start_after(in, size / 2) : 0;
+    if (at)
+        j->in = open_at(in, at);
+    if (!j || !j->in) {
+        if (j && j->part)
+            sink->drop(sink, j->part);
+        free(j);
+        return fs_folded_read(in, sink, stats, err);
+    }
+    j->base = fs_input_raw_consumed(j->in);
+    fs_input_set_progress(j->in, part_progress, j);
+    fs_task_start(pool, &j->task, part_main, j);
+    fs_input_progress_also(in, &j->done, &j->lines);
+    int gave_up = 0;
+    foldsvg_status st = read_first(in, at, sink, stats, j, &gave_up, err);
+    fs_input_progress_also(in, NULL, NULL);
     if (st || gave_up)
         atomic_store(&j->cancel, 1);
-    pthread_join(thread, NULL);
+    fs_task_wait(pool, &j->task);
     int joined = 0;
     /* the first half must have ended at the line start the second begins with (a file cut
      * short since would not) */
@@ -169,6 +172,20 @@ foldsvg_status fs_folded_read_split(fs_input *in, fs_sink *sink, fs_folded_stats
     fs_input_close(j->in);
     free(j);
     if (st == FOLDSVG_OK && !joined)
-        st = read(in, sink, stats, err); /* the rest, here */
+        st = fs_folded_read(in, sink, stats, err); /* the rest, here */
     return st;
+}
+
+foldsvg_status fs_folded_read_input(fs_input *in, const fs_input_opts *opts, fs_sink *sink,
+                                    foldsvg_error *err)
+{
+    (void)opts;
+    if (sink->facts)
+        sink->facts(sink, "folded", "", 0, 0);
+    fs_folded_stats stats;
+    memset(&stats, 0, sizeof stats);
+    FS_FORWARD_IF_ERROR(fs_folded_read_split(in, sink, &stats, err));
+    if (sink->stats)
+        sink->stats(sink, &stats);
+    return FOLDSVG_OK;
 }

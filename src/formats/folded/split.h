@@ -1,7 +1,7 @@
 /* Folded text read in two parts at once, for a sink that sums its lines whatever their order
- * (fs_sink.fork): a second thread reads the second half of a plain file, from a line start,
- * through an input of its own into a part the sink forked off, while the calling thread reads
- * the first half into the sink; the part is then joined as if its lines had come after the
+ * (fs_sink.fork): a task of the input's pool reads the second half of a plain file, from a line
+ * start, through an input of its own into a part the sink forked off, while the calling thread
+ * reads the first half into the sink; the part is then joined as if its lines had come after the
  * first half's. Each core then does all of the work on its half (reading, line ends, counts,
  * summing) and no line crosses from one core to the other, which a reader thread handing
  * lines to the caller's cannot avoid. Whenever the part cannot stand for its lines (it gave
@@ -14,21 +14,22 @@
 #include <stdint.h>
 
 #include "foldsvg.h"
+#include "formats/reader.h"
 #include "formats/sink.h"
 #include "input/input.h"
-
-/* How the second half is read on the calling thread when the part cannot stand for it:
- * fs_folded_read's contract. */
-typedef foldsvg_status (*fs_folded_part_fn)(fs_input *in, fs_sink *sink, fs_folded_stats *stats,
-                                            foldsvg_error *err);
 
 /* Inputs smaller than this are read in one part: a second thread would not pay. */
 #define FS_SPLIT_MIN ((uint64_t)8 << 20)
 
-/* fs_folded_read's contract, IN read in two parts when SINK forks, IN can be split
- * (fs_input_can_split) and holds FS_SPLIT_MIN bytes or more; the second half read again by
- * READ when needed. *RAN is 0 when it was not: nothing was read then. */
+/* fs_folded_read's contract, IN read in two parts when SINK forks, IN's pool has a second
+ * thread, IN can be split (fs_input_can_split) and holds FS_SPLIT_MIN bytes or more; else in
+ * one. */
 foldsvg_status fs_folded_read_split(fs_input *in, fs_sink *sink, fs_folded_stats *stats,
-                                    fs_folded_part_fn read, int *ran, foldsvg_error *err);
+                                    foldsvg_error *err);
+
+/* The registry's reading of folded text (formats/registry.c): every valid line to sink->line
+ * (in two halves at once where it can), then the statistics to sink->stats. */
+foldsvg_status fs_folded_read_input(fs_input *in, const fs_input_opts *opts, fs_sink *sink,
+                                    foldsvg_error *err);
 
 #endif

@@ -225,10 +225,14 @@ foldsvg_status fs_json_parse(fs_json *j, const yajl_callbacks *callbacks, void *
     foldsvg_status st = FOLDSVG_OK;
     uint64_t base = 0;
     size_t pos = 0;
-    /* reading (and inflating) on a second core while this one parses */
-    fs_ahead *ahead = in && fs_ahead_worth(in, FS_JSON_CHUNK)
-                          ? fs_ahead_start(in, FS_JSON_CHUNK, j->split ? &j->split->job : NULL)
-                          : NULL;
+    /* reading (and inflating) on another core while this one parses */
+    fs_ahead *ahead =
+        in ? fs_ahead_start(in, FS_JSON_CHUNK, j->split ? &j->split->job : NULL) : NULL;
+    if (in && !ahead) {
+        yajl_free(h);
+        free(buf);
+        return fs_error(err, FOLDSVG_E_NOMEM, file, "out of memory");
+    }
     j->h = h;
     j->origin_offset = origin ? origin_offset : 0;
     yajl_status ys = yajl_status_ok;
@@ -236,7 +240,6 @@ foldsvg_status fs_json_parse(fs_json *j, const yajl_callbacks *callbacks, void *
     size_t got = 0;
     const unsigned char *rest = NULL; /* of the last block read ahead, not parsed yet */
     size_t rest_n = 0;
-    int eof = 0;          /* read directly: the input said so (a terminal is not asked twice) */
     size_t want = bufcap; /* the chunk size the last chunk called for */
     for (;;) {
         void *slot = NULL;
@@ -283,18 +286,6 @@ foldsvg_status fs_json_parse(fs_json *j, const yajl_callbacks *callbacks, void *
                 rest_n -= n;
             }
             j->copied += got;
-            chunk = buf;
-        } else if (in) {
-            /* A whole chunk (reads of pipes and inflate calls may give less): the rescans
-             * above are per yajl_parse call. */
-            got = 0;
-            while (!eof && got < bufcap) {
-                size_t n;
-                if ((st = fs_input_read(in, buf + got, bufcap - got, &n, err)))
-                    goto out;
-                eof = n == 0;
-                got += n;
-            }
             chunk = buf;
         } else {
             chunk = (const unsigned char *)text + pos;
