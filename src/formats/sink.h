@@ -29,35 +29,7 @@ typedef struct fs_folded_line {
     uint64_t before; /* differential lines: the first count */
     int is_diff;
     uint64_t lineno; /* 1-based, in the current input */
-    /* fs_strmap_hash of the stack, when HAS_HASH: the reader thread's (formats/folded/ahead.c),
-     * so that the caller's thread need not hash it again */
-    uint64_t hash;
-    int has_hash;
-    /* where the ';' of the stack are, in order (the reader thread's too), or NULL: every
-     * one, or when SHARED_WITH is set those at SHARED or after (the ones before are the
-     * line before's, which a merge already has) */
-    const uint32_t *semis;
-    size_t nsemis;
-    /* When SHARED_WITH is not 0: where the stack first differs from the stack of line
-     * SHARED_WITH (the input's valid line before it), or the shorter one's length: the
-     * reader thread's comparison, made where the bytes of both are at hand */
-    uint64_t shared_with;
-    size_t shared;
-    /* When NEXT_LINE is not 0: the input's next valid line is line NEXT_LINE, and the stack
-     * first differs from its stack at NEXT_SHARED (or the shorter one's length), as the
-     * reader thread found for that line; a merge that drops no line between sees what the
-     * next stack shares before it comes (fs_stream_next_shares) */
-    uint64_t next_line;
-    size_t next_shared;
 } fs_folded_line;
-
-static inline uint64_t fs_folded_line_hash(const fs_folded_line *l)
-{
-    return l->has_hash ? l->hash : fs_strmap_hash(l->stack, l->len);
-}
-
-/* What a reader thread may work out for line() besides the counts (fs_sink.hints). */
-enum { FS_HINT_HASH = 1, FS_HINT_SEMIS = 2, FS_HINT_SHARED = 4 };
 
 /* What a line-oriented input held, for the end-of-input warnings. */
 typedef struct fs_folded_stats {
@@ -99,8 +71,6 @@ struct fs_sink {
     /* The threads read, named for reports ("GeckoMain (0), DOM Worker (3)": name and
      * index); called after facts() by readers of profiles with threads. */
     void (*threads)(fs_sink *self, const char *names);
-    /* FS_HINT_*: what line() would use of fs_folded_line's hash and semis */
-    unsigned hints;
     /* Reading in parts at once (formats/folded/split.c), for a sink whose lines may come in
      * any order (it sums them): fork() makes a sink for lines from later in the input,
      * taken on another thread while this one takes the lines before them, sharing nothing

@@ -484,11 +484,6 @@ void fs_pipeline_reset_drops(fs_pipeline *pl)
     memset(&pl->drops, 0, sizeof pl->drops);
 }
 
-void fs_pipeline_set_hints(fs_pipeline *pl, unsigned hints)
-{
-    pl->sink.hints = pl->direct ? hints : 0; /* else lines are made again here */
-}
-
 int fs_pipeline_rewrites(const fs_pipeline *pl)
 {
     return pl->rewrites;

@@ -93,8 +93,6 @@ void fs_pipeline_free(fs_pipeline *pl);
 int fs_pipeline_rewrites(const fs_pipeline *pl);
 
 /* A new input named NAME (for messages; copied): the sink its reader feeds. */
-/* What of a reader's line hints (FS_HINT_*, formats/sink.h) the consumer's path() uses. */
-void fs_pipeline_set_hints(fs_pipeline *pl, unsigned hints);
 fs_sink *fs_pipeline_begin(fs_pipeline *pl, const char *name);
 /* The input ended well: fractional sums are rounded and passed on. */
 foldsvg_status fs_pipeline_end(fs_pipeline *pl, foldsvg_error *err);
