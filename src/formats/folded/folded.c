@@ -264,6 +264,8 @@ foldsvg_status fs_folded_read(fs_input *in, fs_sink *sink, fs_folded_stats *stat
         foldsvg_status fst = fs_batches_next(&bs, &got);
         const block *b = got;
         st = FOLDSVG_OK;
+        if (b) /* its bytes are read, whatever its lines make the sink do */
+            fs_input_give_progress(in, b->done, lineno + b->nrec);
         for (size_t i = 0; b && st == FOLDSVG_OK && i < b->nrec; i++) {
             const rec *x = &b->recs[i];
             fs_folded_line fl = {.stack = b->data + x->off,
@@ -281,8 +283,6 @@ foldsvg_status fs_folded_read(fs_input *in, fs_sink *sink, fs_folded_stats *stat
             st = fst;
             break;
         }
-        if (b)
-            fs_input_give_progress(in, b->done, lineno);
         if (fst == FS_STOP)
             break;
     }
