@@ -4,8 +4,14 @@
 # invocation (wc -l or cat on the same file; a bare yajl parse; a bare xmlTextWriter loop).
 # Not part of the test suite. Needs /usr/bin/time (Debian package "time"). The main rows
 # run foldsvg and its baseline alternating; cpu_s is user + system (foldsvg's second core
-# shows there, not in the wall time), cpu_x its ratio to the baseline's.
-#   [ZOOM_BASELINE=BIN|FILE.svg] bench/run.sh [BUILD_DIR=build-bench] [REPS=5]
+# shows there, not in the wall time), cpu_x and rss_x the ratios of CPU and peak RSS to the
+# baseline's.
+# BASELINE=BIN (another foldsvg, e.g. a Release build of main): every row's foldsvg command
+# also runs with BIN in its place, alternating run by run with the row's other commands, and
+# the row gains BIN's median time (bl_s) and peak RSS (bl_MiB) and the ratios to them (bl_t_x,
+# bl_rss_x); the flag column names each ratio above 1.3, the project's bound. BIN also draws
+# the Chromium row's baseline SVG unless ZOOM_BASELINE says otherwise.
+#   [BASELINE=BIN] [ZOOM_BASELINE=BIN|FILE.svg] bench/run.sh [BUILD_DIR=build-bench] [REPS=5]
 # Data goes to bench/data/ (about 2.7 GB; reused between runs, made again when a generator
 # changes).
 set -eu
@@ -14,6 +20,11 @@ tools="$root/tests/tools"
 build=${1:-$root/build-bench}; reps=${2:-5}
 data="$here/data"; mkdir -p "$data"
 command -v /usr/bin/time >/dev/null || { echo "bench: install the 'time' package" >&2; exit 1; }
+BASELINE=${BASELINE:-}
+if [ -n "$BASELINE" ]; then
+    case $BASELINE in /*) ;; *) BASELINE=$(pwd)/$BASELINE ;; esac
+    [ -x "$BASELINE" ] || { echo "bench: BASELINE=$BASELINE is no program" >&2; exit 1; }
+fi
 
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DFOLDSVG_TESTS=OFF >/dev/null
 cmake --build "$build" -j"$(nproc)" >/dev/null
@@ -48,7 +59,8 @@ vertx="$root/tests/data/compat/inputs/flamegraph/test/results/perf-vertx-stacks-
 # measure NAME CMD...: median wall seconds, max RSS (KiB) and median CPU seconds (user +
 # system) over REPS runs (the wall time from a nanosecond clock: /usr/bin/time's %e has 10 ms
 # steps). pair BASE_NAME BASE_CMD -- NAME CMD...: the two alternating, run by run (a drifting
-# machine moves both), printed as two such lines.
+# machine moves both), printed as two such lines. With BASELINE, a CMD that runs foldsvg
+# alternates with itself run by BASELINE too, whose three figures follow on its line.
 run_once() { # OUT CMD...
     out=$1; shift
     t0=$(date +%s%N)
@@ -57,10 +69,45 @@ run_once() { # OUT CMD...
     echo "$(( (t1 - t0) / 1000 )) $(cat "$data/rss")" |
         awk '{printf "%.6f %d %.2f\n", $1 / 1e6, $2, $3 + $4}' >>"$out"
 }
-summary() { # NAME FILE
-    cpu=$(sort -n -k3 "$2" | awk '{c[NR]=$3} END {printf "%.2f", c[int((NR+1)/2)]}')
-    sort -n "$2" | awk -v n="$1" -v c="$cpu" 'BEGIN {gsub(/ /, "_", n)} {t[NR]=$1; if ($2>m) m=$2}
-        END {printf "%s %.3f %d %s\n", n, t[int((NR+1)/2)], m, c}'
+stats() { # FILE: median wall seconds, max RSS, median CPU seconds
+    cpu=$(sort -n -k3 "$1" | awk '{c[NR]=$3} END {printf "%.2f", c[int((NR+1)/2)]}')
+    sort -n "$1" | awk -v c="$cpu" '{t[NR]=$1; if ($2>m) m=$2}
+        END {printf "%.6f %d %s", t[int((NR+1)/2)], m, c}'
+}
+summary() { # NAME FILE [BASELINE_FILE]
+    n=$(printf '%s' "$1" | tr ' ' _)
+    if [ -s "${3:-}" ]; then
+        echo "$n $(stats "$2") $(stats "$3")"
+    else
+        echo "$n $(stats "$2")"
+    fi
+}
+# on_baseline FN ARGS...: FN with every mention of this build's foldsvg in the ARGS made
+# BASELINE's (the program itself, or inside a command given to sh -c)
+swap() {
+    w=$1; o=
+    while :; do
+        case $w in
+        *"$bin"*) o=$o${w%%"$bin"*}$BASELINE; w=${w#*"$bin"} ;;
+        *) break ;;
+        esac
+    done
+    printf '%s' "$o$w"
+}
+on_baseline() {
+    fn=$1; shift
+    for a do
+        shift
+        set -- "$@" "$(swap "$a")"
+    done
+    "$fn" "$@"
+}
+paired() { # CMD...: BASELINE is set and CMD runs foldsvg
+    [ -n "$BASELINE" ] || return 1
+    for a do
+        case $a in *"$bin"*) return 0 ;; esac
+    done
+    return 1
 }
 # Each command runs once untimed first: its input back in the page cache (this machine's
 # kernel pages out what no one touched for a minute, so a row whose file sat idle while
@@ -71,42 +118,75 @@ warm() {
 measure() {
     name=$1; shift
     : >"$data/times"
+    : >"$data/otimes"
+    bl=; if paired "$@"; then bl=1; fi
+    if [ -n "$bl" ]; then on_baseline warm "$@"; fi
     warm "$@"
     i=0
     while [ $i -lt "$reps" ]; do
+        # BASELINE first: the outputs left are this build's
+        if [ -n "$bl" ]; then on_baseline run_once "$data/otimes" "$@"; fi
         run_once "$data/times" "$@"
         i=$((i + 1))
     done
-    summary "$name" "$data/times"
+    summary "$name" "$data/times" "$data/otimes"
 }
 pair() { # BASE_NAME BASE_CMD -- NAME CMD...: sets $base and $run
     bname=$1; bcmd=$2; shift 3
     name=$1; shift
     : >"$data/btimes"
     : >"$data/times"
+    : >"$data/otimes"
+    bl=; if paired "$@"; then bl=1; fi
     # shellcheck disable=SC2086
     warm $bcmd
+    if [ -n "$bl" ]; then on_baseline warm "$@"; fi
     warm "$@"
     i=0
     while [ $i -lt "$reps" ]; do
         # shellcheck disable=SC2086
         run_once "$data/btimes" $bcmd
+        if [ -n "$bl" ]; then on_baseline run_once "$data/otimes" "$@"; fi
         run_once "$data/times" "$@"
         i=$((i + 1))
     done
     base=$(summary "$bname" "$data/btimes")
-    run=$(summary "$name" "$data/times")
+    run=$(summary "$name" "$data/times" "$data/otimes")
 }
 
 echo "# $(date -u +%Y-%m-%d) $(uname -m), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
-printf '%-34s %9s %9s %10s %9s %8s %7s %7s\n' workload "median_s" "rss_MiB" "MB/s" "base_s" ratio cpu_s cpu_x
-row() { # SIZE_BYTES "base_name base_s base_rss base_cpu" "name t rss cpu"
-    sz=$1
-    # shellcheck disable=SC2086
-    set -- $2 $3
-    awk -v n="$5" -v t="$6" -v r="$7" -v c="$8" -v b="$2" -v bc="$4" -v sz="$sz" 'BEGIN {
-        printf "%-34s %9.3f %9.1f %10.0f %9.3f %8.2f %7.2f %7s\n", n, t, r/1024, (t>0? sz/1e6/t : 0), b,
-            (b>0? t/b : 0), c, (bc>0? sprintf("%.1f", c/bc) : "-") }'
+if [ -n "$BASELINE" ]; then
+    echo "# BASELINE $BASELINE ($("$BASELINE" --version 2>&1 | head -n 1)), alternating with $bin"
+    printf '%-34s %9s %9s %10s %9s %8s %7s %7s %7s %9s %9s %7s %8s %s\n' workload "median_s" "rss_MiB" \
+        "MB/s" "base_s" ratio cpu_s cpu_x rss_x bl_s bl_MiB bl_t_x bl_rss_x flag
+else
+    printf '%-34s %9s %9s %10s %9s %8s %7s %7s %7s %s\n' workload "median_s" "rss_MiB" "MB/s" \
+        "base_s" ratio cpu_s cpu_x rss_x flag
+fi
+# row SIZE_BYTES BASE RUN [LIMIT]: BASE and RUN as summary prints them. With LIMIT, cpu_x or
+# rss_x above it is flagged; with BASELINE, bl_t_x or bl_rss_x above 1.3.
+row() {
+    awk -v sz="$1" -v b="$2" -v r="$3" -v lim="${4:-}" -v bl="${BASELINE:+1}" '
+    function x(a, b) { return b > 0 ? sprintf("%.2f", a / b) : "-" }
+    function over(v, l, what) { if (v != "-" && v + 0 > l + 0) flag = flag (flag == "" ? "" : ",") what ">" l }
+    BEGIN {
+        split(b, B, " "); k = split(r, R, " ")
+        t = R[2]; rss = R[3]; c = R[4]; flag = ""
+        cx = x(c, B[4]); rx = x(rss, B[3])
+        if (lim != "") { over(cx, lim, "cpu_x"); over(rx, lim, "rss_x") }
+        line = sprintf("%-34s %9.3f %9.1f %10.0f %9.3f %8s %7.2f %7s %7s", R[1], t, rss / 1024,
+            (t > 0 ? sz / 1e6 / t : 0), B[2], x(t, B[2]), c, cx, rx)
+        if (bl) {
+            if (k >= 7) {
+                ox = x(t, R[5]); orx = x(rss, R[6])
+                over(ox, 1.3, "bl_t_x"); over(orx, 1.3, "bl_rss_x")
+                line = line sprintf(" %9.3f %9.1f %7s %8s", R[5], R[6] / 1024, ox, orx)
+            } else {
+                line = line sprintf(" %9s %9s %7s %8s", "-", "-", "-", "-")
+            }
+        }
+        print line (flag == "" ? "" : " " flag)
+    }'
 }
 size() { stat -L -c %s "$1"; }
 
@@ -154,6 +234,14 @@ row "$(size "$data/sp1.json.gz")" "$base" "$run"
 # --flamechart keeps the line order: the profile route, memory with the lines
 pair "wc-l" "wc -l $data/sorted.folded" -- "sorted --flamechart" "$bin" -q --hash --flamechart "$data/sorted.folded" -o "$data/out.svg"
 row "$(size "$data/sorted.folded")" "$base" "$run"
+# the stack stage's passes over every frame, against the same run without them: Rust hashes
+# stripped (this file has none to strip), a regex that matches no frame with the recursion
+# collapsed; the bound is 1.3x the CPU and the memory
+f="$data/sorted.folded"
+pair "sorted" "$bin -q --hash $f -o $data/out.svg" -- "sorted --strip-rust-hash" "$bin" -q --hash --strip-rust-hash "$f" -o "$data/out.svg"
+row "$(size "$f")" "$base" "$run" 1.3
+pair "sorted" "$bin -q --hash $f -o $data/out.svg" -- "sorted --exclude ^x --collapse-rec" "$bin" -q --hash --exclude '^x' --collapse-recursion "$f" -o "$data/out.svg"
+row "$(size "$f")" "$base" "$run" 1.3
 # the findings: --summary against --top 5 of the same input (same reading, same tables)
 base=$(measure "top-5" "$bin" -q --top 5 "$data/shuffled.folded")
 run=$(measure "shuffled --summary (/--top 5)" "$bin" -q --summary "$data/shuffled.folded")
@@ -226,8 +314,10 @@ echo "# for orientation (not run here): inferno-collapse-perf, 2 threads, x100 -
 # same graph) when it is set, loads alternating; needs node, playwright-core (npm ci) and
 # /usr/bin/chromium
 if command -v node >/dev/null && [ -x /usr/bin/chromium ] && [ -d "$root/node_modules/playwright-core" ]; then
-    FOLDSVG_BIN="$bin" node "$here/zoom_bench.mjs" --loads "$reps" ${ZOOM_BASELINE:+--baseline "$ZOOM_BASELINE"}
+    zb=${ZOOM_BASELINE:-$BASELINE}
+    FOLDSVG_BIN="$bin" node "$here/zoom_bench.mjs" --loads "$reps" ${zb:+--baseline "$zb"}
 else
     echo "# zoom_bench.mjs not run: needs node, node_modules/playwright-core and /usr/bin/chromium"
 fi
-rm -f "$data/out.svg" "$data/out.folded" "$data/big.svg" "$data/base.svg" "$data/times" "$data/btimes" "$data/rss"
+rm -f "$data/out.svg" "$data/out.folded" "$data/big.svg" "$data/base.svg" "$data/times" "$data/btimes" \
+    "$data/otimes" "$data/rss"

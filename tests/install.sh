@@ -13,8 +13,8 @@ for f in bin/foldsvg include/foldsvg.h share/man/man1/foldsvg.1 share/bash-compl
 done
 [ -e "$libdir/libfoldsvg.a" ] && [ -e "$libdir/pkgconfig/foldsvg.pc" ] &&
     [ -e "$libdir/cmake/foldsvg/foldsvgConfig.cmake" ] || { echo "FAIL library files missing"; exit 1; }
-# The program carries its dependencies when the build linked it so (FOLDSVG_STATIC_CLI, the
-# third argument: binding libxml2's chain at start-up was most of a small graph's time).
+# The program needs the system's shared libxml2, unless the build linked its dependencies'
+# archives in (FOLDSVG_STATIC_CLI, the third argument).
 needed=$(objdump -p "$prefix/bin/foldsvg" | awk '/NEEDED/ {print $2}')
 chain=$(echo "$needed" | grep -E '^lib(xml2|icu|stdc\+\+|lzma|yajl|pcre2|z\.|gcc_s)' || true)
 case "${3:-OFF}" in
