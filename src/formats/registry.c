@@ -73,7 +73,9 @@ const fs_format *const fs_formats[] = {
     &ghcprof,
     &dtrace,
     &fs_foreign_binary,
+    &fs_foreign_text,
     &folded,
+    &fs_foreign_unknown,
     NULL,
 };
 
@@ -103,7 +105,7 @@ foldsvg_status fs_format_detect(fs_input *in, const fs_format **out, foldsvg_err
             *out = fs_formats[i - 1];
             return FOLDSVG_OK;
         }
-        if (r == 0) /* not even folded text: cannot happen, it takes anything */
+        if (r == 0) /* not even the last: cannot happen, it takes anything */
             return fs_error(err, FOLDSVG_E_PARSE, fs_input_name(in), "not a known input format");
         /* A format cannot tell yet: read further ahead, and ask again from the first. */
         int more;
