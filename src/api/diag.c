@@ -125,9 +125,8 @@ foldsvg_status fs_no_data_error(foldsvg_error *err, const char *name, const fs_f
 foldsvg_status fs_profile_no_data(const foldsvg_profile *p, foldsvg_format format,
                                   const foldsvg_options *o, foldsvg_error *err)
 {
-    /* nothing to draw is an error whatever the output, folded text too; but a part of a run
-     * (--facts-out) leaves the judging to the run */
-    if (format == FOLDSVG_FORMAT_FOLDED && o && o->facts_out)
+    int invalid = p->pending_name[0] && p->pending.invalid;
+    if (format == FOLDSVG_FORMAT_FOLDED && !invalid && !fs_drops_by_option(&p->drops))
         return FOLDSVG_OK;
     if (p->pending_name[0])
         return fs_no_data_error(err, p->pending_name, &p->pending, &p->drops, o);
