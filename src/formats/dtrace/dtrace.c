@@ -115,8 +115,12 @@ static void add_part(fs_buf *b, const char *p, size_t n, int semicolon, int spli
         p++;
         n--;
     }
-    for (size_t i = 0; i < n; i++)
-        fs_buf_append(b, semicolon && p[i] == ';' ? ":" : p + i, 1);
+    size_t at = b->len;
+    fs_buf_append(b, p, n);
+    if (semicolon && fs_buf_status(b) == FOLDSVG_OK)
+        for (size_t i = at; i < b->len; i++)
+            if (b->data[i] == ';')
+                b->data[i] = ':';
     if (inlined)
         fs_buf_append(b, "_[i]", 4);
 }

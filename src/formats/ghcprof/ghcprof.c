@@ -33,6 +33,11 @@ static foldsvg_status nomem(reader *r)
  * White_Space. */
 static size_t char_at(const char *s, size_t n, int *space)
 {
+    unsigned char c = (unsigned char)s[0];
+    if (c < 0x80) {
+        *space = c == ' ' || (c >= '\t' && c <= '\r');
+        return 1;
+    }
     uint32_t cp;
     size_t k = fs_utf8_decode((const unsigned char *)s, n, &cp);
     if (k == 0) {
