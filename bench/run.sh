@@ -309,6 +309,36 @@ for k in 10 100; do
     row "$(size "$f")" "$base" "$run"
 done
 echo "# for orientation (not run here): inferno-collapse-perf, 2 threads, x100 -> folded 0.83 s, 6.8 MB"
+# inferno's other text collapsers: each reference input grown to about 60 MB by repeating its
+# body (the stacks) between its header and its end, so that the distinct stacks stay those of
+# the reference (memory must not grow with the copies); against wc -l of the same file
+cc="$root/tests/data/compat-collapse/inputs"
+# grow OUT IN FIRST LAST: IN's lines FIRST..LAST (1-based; LAST 0: to the end) repeated to about
+# 60 MB, the lines before and after kept once
+grow() {
+    [ -s "$1" ] && return 0
+    n=$(wc -l <"$2")
+    last=$4; [ "$last" -eq 0 ] && last=$n
+    k=$(( 60000000 / ($(sed -n "$3,${last}p" "$2" | wc -c) + 1) + 1 ))
+    { head -n $(($3 - 1)) "$2"
+      i=0; while [ $i -lt $k ]; do sed -n "$3,${last}p" "$2"; i=$((i + 1)); done
+      tail -n +$((last + 1)) "$2"; } >"$1.tmp" && mv "$1.tmp" "$1"
+}
+line_of() { grep -n "$2" "$1" | head -n 1 | cut -d: -f1; }
+grow "$data/dtrace-x.txt" "$cc/dtrace-dtrace-example.txt" "$(($(line_of "$cc/dtrace-dtrace-example.txt" '^$') + 1))" 0
+grow "$data/sample-x.txt" "$cc/sample-sample.txt" "$(($(line_of "$cc/sample-sample.txt" '^Call graph:') + 1))" \
+    "$(($(line_of "$cc/sample-sample.txt" '^Total number in stack') - 2))"
+grow "$data/vtune-x.csv" "$cc/vtune-vtune.csv" 2 0
+grow "$data/vsprof-x.csv" "$cc/vsprof-CallTreeSummary.csv" 2 0
+grow "$data/ghcprof-x.prof" "$cc/ghcprof-ticks.prof" "$(($(line_of "$cc/ghcprof-ticks.prof" 'COST CENTRE.*no\.') + 2))" \
+    "$(($(wc -l <"$cc/ghcprof-ticks.prof") - 1))"
+for f in dtrace-x.txt sample-x.txt vtune-x.csv vsprof-x.csv ghcprof-x.prof; do
+    base=$(measure "wc-l" wc -l "$data/$f")
+    run=$(measure "${f%%-*} x->folded (/wc-l)" "$bin" -q "$data/$f" -o "$data/out.folded")
+    row "$(size "$data/$f")" "$base" "$run"
+    run=$(measure "${f%%-*} x->svg (/wc-l)" "$bin" -q "$data/$f" -o "$data/out.svg")
+    row "$(size "$data/$f")" "$base" "$run"
+done
 # the script in Chromium: the 50k-frame graph of bench/graph50k.mjs loaded and zoomed, against
 # the SVG that ZOOM_BASELINE draws (a foldsvg binary, e.g. a build of main, or an SVG of the
 # same graph) when it is set, loads alternating; needs node, playwright-core (npm ci) and

@@ -122,7 +122,7 @@ printf 'garbage\n\0\1\2 binary\n' >noise.folded
 expect 1 no-data "$bin" noise.folded -o nd.svg
 [ ! -e nd.svg ] && ok || bad "no-data run created its output"
 lines no-data-one-line err 1
-has no-data-msg err 'no valid stacks'
+has no-data-msg err 'not a profile foldsvg reads'
 : >empty.folded
 expect 1 empty "$bin" empty.folded -o e.svg
 [ ! -e e.svg ] && ok || bad "empty input created its output"

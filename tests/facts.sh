@@ -20,7 +20,7 @@ cp "$data/filters/gecko.json" gecko.json
 cp "$data/firefox/processed-v49-samply-style.firefox-profiler.json.gz" samply.json.gz
 cp "$data/filters/stacks.folded" stacks.folded
 cp "$data/filters/sp1.json" sp1.json
-printf 'garbage\nmain;tail 7\n' >"odd	name.folded"
+printf 'main;tail 7\ngarbage\n' >"odd	name.folded"
 gzip -c stacks.folded >stacks.folded.gz
 
 # part GROUP FLAGS... -- INPUTS...: folds a group into pGROUP.folded and pGROUP.facts
@@ -60,10 +60,10 @@ done
 grep -q '<dd>mixed (gzip)</dd>' parts-o.html && ok || bad "the report's format is not the inputs': $(grep -o '<dl.*</dl>' parts-o.html)"
 grep -q 'odd	name.folded' parts-o.html && ok || bad "a name with a tab is not carried"
 grep -q 'samples' parts-o.svg && ok || bad "the unit (samples) is not carried"
-grep -q "odd.name.folded:1: ignored 1 line" parts.err && ok || bad "the warning is not replayed: $(cat parts.err)"
+grep -q "odd.name.folded:2: ignored 1 line" parts.err && ok || bad "the warning is not replayed: $(cat parts.err)"
 
 # a part with nothing to draw is not an error; the run is, as one run would be
-printf 'junk\n' >junk.folded
+printf 'a 0\njunk\n' >junk.folded
 part 4 junk.folded
 [ ! -s p4.folded ] && ok || bad "nothing folded is not empty: $(cat p4.folded)"
 "$bin" junk.folded junk.folded -o one.svg 2>one.err; one=$?

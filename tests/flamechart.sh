@@ -90,7 +90,7 @@ done
 # nothing to draw (zero counts only: an error, exit 1), and invalid lines skipped (a
 # warning): the same message either way
 printf 'a;b 0\nc 0\n' >zero.folded
-printf 'garbage\na;b 3\nbad line x\nc 1\n' >warn.folded
+printf 'a;b 3\ngarbage\nbad line x\nc 1\n' >warn.folded
 for kind in zero warn; do
     tree t.svg --hash -- $kind.folded
     stream s.svg --hash -- $kind.folded

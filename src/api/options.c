@@ -80,11 +80,15 @@ typedef enum opt_group {
     G_FILTERS,
     G_PROFILES,
     G_PERF,
+    G_DTRACE,
+    G_MODULES,
+    G_GHC,
     G_REPORTS,
     G_DIFF
 } opt_group;
 
-/* A group's READS: the input format (fs_format.name) its options apply to, when one. */
+/* A group's READS: the input formats (fs_format.name, separated by spaces) its options apply
+ * to, when they apply to some only. */
 static const struct {
     const char *word, *title, *reads;
 } groups[] = {
@@ -98,6 +102,11 @@ static const struct {
                 "perf script output (read as is: the collapse step built in, as "
                 "inferno-collapse-perf)",
                 "perf"},
+    [G_DTRACE] = {"dtrace", "DTrace stack aggregations (as inferno-collapse-dtrace)", "dtrace"},
+    [G_MODULES] = {"modules",
+                   "macOS sample reports and VTune CSV (as inferno-collapse-sample and -vtune)",
+                   "sample vtune"},
+    [G_GHC] = {"ghc", "GHC .prof reports (as inferno-collapse-ghcprof; one of these)", "ghcprof"},
     [G_REPORTS] = {"reports", "Reports"},
     [G_DIFF] = {"diff", "Differential profiles (foldsvg --diff BEFORE AFTER)"},
 };
@@ -291,6 +300,17 @@ static const opt_row rows[] = {
      .help = "only samples of EVENT (default: the first event named)"},
     {"skip-after", 0, T_LIST, IN, G_PERF, FIELD(input.perf.skip_after), .metavar = "FUNC",
      .help = "leave out the callers of frames named FUNC (repeatable)"},
+
+    {"includeoffset", 0, T_FLAG, IN, G_DTRACE, FIELD(input.collapse.includeoffset),
+     .help = "keep the frames' offsets (+0x12), but the leaf's"},
+    {"no-modules", 0, T_FLAG, IN, G_MODULES, FIELD(input.collapse.no_modules),
+     .help = "functions without their modules (not module`function)"},
+    {"time", 0, T_FLAG, IN, G_GHC, FIELD(input.collapse.ghc_time),
+     .help = "weigh cost centres by their own %time, in tenths (default)"},
+    {"ticks", 0, T_FLAG, IN, G_GHC, FIELD(input.collapse.ghc_ticks),
+     .help = "by their own ticks (a profile made with +RTS -P)"},
+    {"bytes", 0, T_FLAG, IN, G_GHC, FIELD(input.collapse.ghc_bytes),
+     .help = "by the bytes they allocated (+RTS -P)"},
 
     {"top", 0, WHOLE(1, 1000000000, C_SIZE), REPORT, G_REPORTS, FIELD(report.top), .writes = W_ANY,
      .expected = "a number of rows, 1 or more", .metavar = "N",
@@ -738,16 +758,29 @@ foldsvg_status fs_options_check_inputs(const foldsvg_options *o, unsigned format
         const char *reads = groups[r->group].reads;
         if (!reads || !row_set(o, r))
             continue;
-        size_t k = 0;
-        while (fs_formats[k] && strcmp(fs_formats[k]->name, reads) != 0)
-            k++;
-        if (fs_formats[k] && (formats & (1u << k)))
+        /* the formats it applies to, by name; one of them read is enough */
+        char applies[256] = "";
+        int read_one = 0;
+        for (const char *w = reads; *w;) {
+            size_t n = strcspn(w, " ");
+            size_t k = 0;
+            while (fs_formats[k] &&
+                   (strlen(fs_formats[k]->name) != n || strncmp(fs_formats[k]->name, w, n) != 0))
+                k++;
+            if (fs_formats[k] && (formats & (1u << k)))
+                read_one = 1;
+            size_t at = strlen(applies);
+            snprintf(applies + at, sizeof applies - at, "%s%s", at ? " or " : "",
+                     fs_formats[k] ? fs_formats[k]->what : reads);
+            w += n;
+            w += *w == ' ';
+        }
+        if (read_one)
             continue;
         int one_kind = (formats & (formats - 1)) == 0;
         return fs_error(err, FOLDSVG_E_USAGE, input,
                         "--%s does nothing: it applies to %s, and %s %s%s; drop --%s", r->name,
-                        fs_formats[k] ? fs_formats[k]->what : reads,
-                        one_kind ? "this is" : "no input is one (this is", what,
+                        applies, one_kind ? "this is" : "no input is one (this is", what,
                         one_kind ? "" : ")", r->name);
     }
     return FOLDSVG_OK;

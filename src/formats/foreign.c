@@ -8,8 +8,8 @@
 
 /* What to say instead, after "which foldsvg does not read". */
 static const char reads[] =
-    "(it reads folded stacks, Firefox-Profiler JSON and perf script output, "
-    "plain or gzip)";
+    "(it reads folded stacks, Firefox-Profiler JSON, perf script output, DTrace stacks, macOS "
+    "sample reports, VTune and Visual Studio CSV, GHC .prof and xctrace XML, plain or gzip)";
 
 /* What a foreign format's read looks at: the head read ahead when it was detected. */
 static const unsigned char *head_of(fs_input *in, size_t *len)
@@ -17,6 +17,30 @@ static const unsigned char *head_of(fs_input *in, size_t *len)
     const unsigned char *head;
     fs_input_head(in, &head, len);
     return head;
+}
+
+static const char *fs_memmem_(const char *p, size_t n, const char *w)
+{
+    size_t k = strlen(w);
+    for (size_t i = 0; i + k <= n; i++)
+        if (memcmp(p + i, w, k) == 0)
+            return p + i;
+    return NULL;
+}
+
+static int fs_starts_nocase_(const char *p, size_t n, const char *w)
+{
+    size_t k = strlen(w);
+    if (n < k)
+        return 0;
+    for (size_t i = 0; i < k; i++) {
+        char c = p[i];
+        if (c >= 'A' && c <= 'Z')
+            c = (char)(c - 'A' + 'a');
+        if (c != w[i])
+            return 0;
+    }
+    return 1;
 }
 
 /* ---- magic numbers ------------------------------------------------------------------------ */
@@ -46,6 +70,13 @@ static const struct {
     {"\x7f"
      "ELF",
      4, "an ELF file (a program or a library), not a profile"},
+    {"FLR\0", 4,
+     "a Java Flight Recorder recording (JFR, binary); fold its samples with async-profiler's "
+     "converter first: jfrconv --cpu -o collapsed FILE.jfr out.folded"},
+    {"bplist00", 8,
+     "a binary property list (a part of an Instruments .trace bundle?); export the Time "
+     "Profiler table: xctrace export --input X.trace --xpath "
+     "'/trace-toc/run[@number=\"1\"]/data/table[@schema=\"time-profile\"]' > out.xml"},
 };
 
 /* Whether HEAD[0..n) matches MAGIC['s first N bytes ('?' a digit 1-9). */
@@ -178,6 +209,8 @@ typedef enum json_kind {
     J_V8,
     J_SPEEDSCOPE,
     J_ARRAY,
+    J_HEAP,
+    J_SNAPSHOT,
     J_BAD /* not JSON after all */
 } json_kind;
 
@@ -193,6 +226,9 @@ static const struct {
               firefox_imports},
     [J_SPEEDSCOPE] = {"speedscope's own JSON format", NULL},
     [J_ARRAY] = {"a JSON array of objects, not a Firefox-Profiler profile", NULL},
+    [J_HEAP] = {"a V8 sampling heap profile (.heapprofile JSON: allocations, not time)",
+                firefox_imports},
+    [J_SNAPSHOT] = {"a V8 heap snapshot (.heapsnapshot: objects in memory, no stacks)", NULL},
 };
 
 typedef struct scan {
@@ -297,6 +333,10 @@ static json_kind object_keys(scan *s, int top)
                 return J_CHROME;
             if (strcmp(key, "nodes") == 0)
                 return J_V8;
+            if (strcmp(key, "head") == 0)
+                return J_HEAP;
+            if (strcmp(key, "snapshot") == 0)
+                return J_SNAPSHOT;
             /* what Firefox-Profiler JSON has at its top (a wrapped one under "profile") */
             if (strcmp(key, "meta") == 0 || strcmp(key, "threads") == 0 ||
                 strcmp(key, "profile") == 0 || strcmp(key, "processes") == 0 ||
@@ -469,4 +509,145 @@ static foldsvg_status binary_read(fs_input *in, const fs_input_opts *opts, fs_si
 
 const fs_format fs_foreign_binary = {
     "binary", "binary data", FS_FORMAT_FOREIGN, binary_detect, binary_read, NULL,
+};
+
+/* ---- text of other kinds ------------------------------------------------------------------ */
+
+/* What text that is not a profile foldsvg reads looks like, from its first lines, and what to
+ * do with it; NULL when it cannot tell. */
+static const char *text_kind(const unsigned char *head, size_t len)
+{
+    const char *p = (const char *)head, *end = p + len;
+    if (len >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0)
+        p += 3;
+    while (p < end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'))
+        p++;
+    size_t n = (size_t)(end - p);
+    const char *nl = memchr(p, '\n', n);
+    size_t first = nl ? (size_t)(nl - p) : n;
+#define STARTS(w) (n >= sizeof(w) - 1 && memcmp(p, w, sizeof(w) - 1) == 0)
+#define HAS(w) (fs_memmem_(p, n, w) != NULL)
+    if (STARTS("<svg") || (STARTS("<?xml") && HAS("<svg")))
+        return HAS("foldsvg") || HAS("Flame Graph") || HAS("flamegraph")
+                   ? "an SVG flamegraph (foldsvg's or inferno's output), not a profile; did you "
+                     "mean -o FILE.svg? (every name without -o is an input)"
+                   : "an SVG image, not a profile; did you mean -o FILE.svg? (every name "
+                     "without -o is an input)";
+    if (fs_starts_nocase_(p, n, "<!doctype html") || fs_starts_nocase_(p, n, "<html"))
+        return HAS("foldsvg")
+                   ? "foldsvg's own HTML report, not a profile; did you mean -o FILE.html? "
+                     "(every name without -o is an input)"
+                   : "an HTML page, not a profile; did you mean -o FILE.html? (every name "
+                     "without -o is an input)";
+    if (STARTS("<?xml") && HAS("<trace-toc"))
+        return "an Instruments trace's table of contents (xctrace export --toc); export the "
+               "Time Profiler table instead: xctrace export --input X.trace --xpath "
+               "'/trace-toc/run[@number=\"1\"]/data/table[@schema=\"time-profile\"]'";
+    if (STARTS("# callgrind format") || (STARTS("version:") && HAS("\nfn=")) ||
+        ((STARTS("events:") || HAS("\nevents:")) && HAS("\nfn=")))
+        return "a callgrind profile (costs per function and call edge, not stacks), which "
+               "foldsvg does not read; record stacks instead (perf record -g, then perf script "
+               "| foldsvg)";
+    if (STARTS("v8-version,") || STARTS("shared-library,") || STARTS("code-creation,"))
+        return "a V8 log (node --prof), which foldsvg does not read; node --cpu-prof writes a "
+               ".cpuprofile instead, which the Firefox Profiler imports";
+    static const char *const gperf[] = {"--- contention:",
+                                        "--- heapz",
+                                        "--- heap",
+                                        "--- symbol",
+                                        "--- threadz",
+                                        "--- growthz",
+                                        "heap profile:",
+                                        "heap_v2/",
+                                        "goroutine profile:",
+                                        "threadcreate profile:",
+                                        "%%% "};
+    for (size_t i = 0; i < sizeof gperf / sizeof gperf[0]; i++)
+        if (first >= strlen(gperf[i]) && memcmp(p, gperf[i], strlen(gperf[i])) == 0)
+            return "a gperftools or legacy Go text profile (pprof's old format), which foldsvg "
+                   "does not read; convert it to pprof's protobuf: pprof -proto PROGRAM FILE > "
+                   "profile.pb.gz";
+#undef STARTS
+#undef HAS
+    return NULL;
+}
+
+static int text_detect(const unsigned char *head, size_t len, int complete)
+{
+    if (!complete && len < 4096)
+        return -1;
+    return text_kind(head, len) != NULL;
+}
+
+static foldsvg_status text_read(fs_input *in, const fs_input_opts *opts, fs_sink *sink,
+                                foldsvg_error *err)
+{
+    (void)opts;
+    (void)sink;
+    size_t len;
+    const unsigned char *head = head_of(in, &len);
+    return fs_error(err, FOLDSVG_E_PARSE, fs_input_name(in), "this is %s", text_kind(head, len));
+}
+
+const fs_format fs_foreign_text = {
+    "text", "text of another kind", FS_FORMAT_FOREIGN, text_detect, text_read, NULL,
+};
+
+/* ---- anything else ------------------------------------------------------------------------ */
+
+static int unknown_detect(const unsigned char *head, size_t len, int complete)
+{
+    (void)head;
+    (void)len;
+    (void)complete;
+    return 1;
+}
+
+/* The first line that is neither blank nor a comment, where folded text would have its first
+ * stack: its number (1-based) and bytes. */
+static uint64_t first_line(const unsigned char *head, size_t len, const char **line, size_t *n)
+{
+    const char *p = (const char *)head, *end = p + len;
+    for (uint64_t no = 1; p < end; no++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *e = nl ? nl : end;
+        fs_folded_line l;
+        int frac = 0;
+        if (fs_folded_parse_line(p, (size_t)(e - p), &l, &frac) != 0) {
+            *line = p;
+            *n = (size_t)(e - p);
+            return no;
+        }
+        p = nl ? nl + 1 : end;
+    }
+    *line = "";
+    *n = 0;
+    return 1;
+}
+
+static foldsvg_status unknown_read(fs_input *in, const fs_input_opts *opts, fs_sink *sink,
+                                   foldsvg_error *err)
+{
+    (void)opts;
+    (void)sink;
+    size_t len;
+    const unsigned char *head = head_of(in, &len);
+    const char *line;
+    size_t n;
+    uint64_t no = first_line(head, len, &line, &n);
+    fs_folded_line l;
+    int frac = 0;
+    if (fs_folded_parse_line(line, n, &l, &frac) > 0)
+        return fs_error(err, FOLDSVG_E_PARSE, fs_input_name(in),
+                        "not a profile foldsvg reads: most of its first lines are not stacks "
+                        "(frame;frame;... COUNT) %s",
+                        reads);
+    return fs_error_at_line(err, FOLDSVG_E_PARSE, fs_input_name(in), no, 0,
+                            "not a profile foldsvg reads: this line (\"%.*s%s\") is not a stack "
+                            "(frame;frame;... COUNT) %s",
+                            (int)(n > 60 ? 60 : n), line, n > 60 ? "..." : "", reads);
+}
+
+const fs_format fs_foreign_unknown = {
+    "unknown", "text that is not a profile", FS_FORMAT_FOREIGN, unknown_detect, unknown_read, NULL,
 };

@@ -18,5 +18,9 @@ extern const fs_format fs_foreign_magic;  /* perf.data, archives, compressions, 
 extern const fs_format fs_foreign_pprof;  /* pprof's protobuf (gzip undone) */
 extern const fs_format fs_foreign_json;   /* Chrome trace events, .cpuprofile, speedscope */
 extern const fs_format fs_foreign_binary; /* anything else that is not text */
+/* SVG and HTML (foldsvg's own output), callgrind, V8 logs, gperftools text profiles ... */
+extern const fs_format fs_foreign_text;
+/* After folded text: what no reader took (its first stack line invalid, or most lines) */
+extern const fs_format fs_foreign_unknown;
 
 #endif

@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "foldsvg.h"
+#include "formats/collapse.h"
 #include "formats/perf/perf.h"
 #include "formats/sink.h"
 #include "input/input.h"
@@ -21,6 +22,7 @@ typedef struct fs_input_opts {
     int ordered;        /* the stacks in the input's order, one thread (--flamechart; set by
                          * lib from the stack options, not an option of its own) */
     fs_perf_opts perf;  /* perf script output: inferno-collapse-perf's options */
+    fs_collapse_opts collapse; /* the other inferno collapsers' options */
 } fs_input_opts;
 
 enum {

@@ -4,7 +4,13 @@
 #include "formats/folded/folded.h"
 #include "formats/folded/split.h"
 #include "formats/foreign.h"
+#include "formats/dtrace/dtrace.h"
+#include "formats/ghcprof/ghcprof.h"
 #include "formats/perf/perf.h"
+#include "formats/sample/sample.h"
+#include "formats/vsprof/vsprof.h"
+#include "formats/vtune/vtune.h"
+#include "formats/xctrace/xctrace.h"
 #include "util/error.h"
 
 /* Its samples come in time order (--flamechart: one thread's), not as folded paths. */
@@ -24,6 +30,27 @@ static const fs_format perf = {
     "perf", "perf script output", FS_FORMAT_ORDERED, fs_perf_detect, perf_read, NULL,
 };
 
+/* inferno's other collapsers' inputs: read as their collapsers read them (formats/collapse.h),
+ * each stack given as the folded line the collapser writes. */
+static const fs_format dtrace = {
+    "dtrace", "DTrace stack aggregations", 0, fs_dtrace_detect, fs_dtrace_read, NULL,
+};
+static const fs_format sample = {
+    "sample", "a macOS sample report", 0, fs_sample_detect, fs_sample_read, NULL,
+};
+static const fs_format vtune = {
+    "vtune", "a VTune top-down CSV", 0, fs_vtune_detect, fs_vtune_read, NULL,
+};
+static const fs_format vsprof = {
+    "vsprof", "a Visual Studio call tree CSV", 0, fs_vsprof_detect, fs_vsprof_read, NULL,
+};
+static const fs_format ghcprof = {
+    "ghcprof", "a GHC .prof report", 0, fs_ghcprof_detect, fs_ghcprof_read, NULL,
+};
+static const fs_format xctrace = {
+    "xctrace", "an xctrace export (XML)", 0, fs_xctrace_detect, fs_xctrace_read, NULL,
+};
+
 static const fs_format folded = {
     "folded",         "folded text",        FS_FORMAT_ORDERED | FS_FORMAT_PATHS,
     fs_folded_detect, fs_folded_read_input, NULL,
@@ -39,8 +66,16 @@ const fs_format *const fs_formats[] = {
     &fs_foreign_json,
     &firefox,
     &perf,
+    &xctrace,
+    &vsprof,
+    &vtune,
+    &sample,
+    &ghcprof,
+    &dtrace,
     &fs_foreign_binary,
+    &fs_foreign_text,
     &folded,
+    &fs_foreign_unknown,
     NULL,
 };
 
@@ -70,7 +105,7 @@ foldsvg_status fs_format_detect(fs_input *in, const fs_format **out, foldsvg_err
             *out = fs_formats[i - 1];
             return FOLDSVG_OK;
         }
-        if (r == 0) /* not even folded text: cannot happen, it takes anything */
+        if (r == 0) /* not even the last: cannot happen, it takes anything */
             return fs_error(err, FOLDSVG_E_PARSE, fs_input_name(in), "not a known input format");
         /* A format cannot tell yet: read further ahead, and ask again from the first. */
         int more;

@@ -268,14 +268,16 @@ START_TEST(kernel_frames)
                       &k),
         "swapper;[unknown];__vdso_time_[k];ipv4_conntrack_local_[k];"
         "vfs_read_[k];native_safe_halt_[k] 1\n");
-    /* A versioned vmlinux (perf found the debug image by its release) does not end in
-     * "vmlinux": inferno's rule (ends_with) leaves it unmarked, and so do we. */
+    /* a versioned vmlinux (perf found the debug image by its release) and a module file are
+     * the kernel's too; a library named like one is not */
     ck_assert_str_eq(
         collapse_with("a 1 cycles:\n"
                       "\tffffffff81001 schedule (/usr/lib/debug/boot/vmlinux-5.10.0-20-"
-                      "amd64)\n",
+                      "amd64)\n"
+                      "\tffffffff81002 nf_hook (/lib/modules/5.10/kernel/nf_tables.ko)\n"
+                      "\t1003 f (/usr/lib/libvmlinux-x.so)\n",
                       &k),
-        "a;schedule 1\n");
+        "a;f;nf_hook_[k];schedule_[k] 1\n");
     /* --all is --kernel and --jit; [unknown] modules are never kernel frames */
     fs_perf_opts all = {.kernel = 1, .jit = 1};
     ck_assert_str_eq(collapse_with("a 1 cycles:\n\t1 [unknown] ([unknown])\n"
@@ -299,7 +301,7 @@ START_TEST(go_and_cpp_names)
                               "\t4 main+0xZZ (/a)\n"),
                      /* the '(' of "(deleted)" makes it a process name, skipped; an offset
                       * that is not hex stays */
-                     "a;main+0xZZ;ns::(anonymous namespace)::helper(int);std::vector<int>::"
+                     "a;main+0xZZ;ns::(anonymous namespace)::helper;std::vector<int>::"
                      "push_back 1\n");
     /* no symbol at all ("addr  (module)"): the frame is " ", as the Perl names it */
     ck_assert_str_eq(collapse("a 1 cycles:\n\t7f1e2215d058  (/lib/libc.so)\n"), "a;  1\n");
@@ -323,8 +325,17 @@ START_TEST(rust_symbols)
     /* control characters and upper-case hex are not escapes */
     ck_assert_int_eq(fs_perf_fix_rust_symbol("a$u7$b$u7B$::h0123456789abcdef", 30, &b), 1);
     ck_assert_str_eq(b.data, "a$u7$b$u7B$");
+    /* inferno knows twenty escapes, no other $u...$ */
     ck_assert_int_eq(fs_perf_fix_rust_symbol("a$u3b1$::h0123456789abcdef", 26, &b), 1);
-    ck_assert_str_eq(b.data, "a\xce\xb1");
+    ck_assert_str_eq(b.data, "a$u3b1$");
+    /* a leading "_$" loses its '_' (inferno's rule, as rustc-demangle's) */
+    static const char term[] =
+        "_$LT$term..terminfo..TerminfoTerminal$LT$T$GT$$GT$::new::h0123456789abcdef";
+    ck_assert_int_eq(fs_perf_fix_rust_symbol(term, sizeof term - 1, &b), 1);
+    ck_assert_str_eq(b.data, "<term::terminfo::TerminfoTerminal<T>>::new");
+    /* a hash needs no "::" before it; the upper-case digits of one are hex too */
+    ck_assert_int_eq(fs_perf_fix_rust_symbol("fooh0123456789ABCDEF", 20, &b), 1);
+    ck_assert_str_eq(b.data, "foo");
     /* no hash, a short hash: not a legacy Rust symbol */
     ck_assert_int_eq(fs_perf_fix_rust_symbol("a$LT$b", 6, &b), 0);
     ck_assert_int_eq(fs_perf_fix_rust_symbol("a::h0123456789abcde", 19, &b), 0);
@@ -411,23 +422,57 @@ END_TEST
 
 START_TEST(skip_after)
 {
-    /* the callers of a frame so named are left out (leaf-most match; the comm stays) */
+    /* the callers of a frame so named are left out, the command name with them (inferno's
+     * rule: "dd;do_work" would not merge with do_work's stacks that have no caller) */
     fs_perf_opts o = {0};
     ck_assert_int_eq(fs_strlist_push(&o.skip_after, "main"), FOLDSVG_OK);
-    ck_assert_int_eq(fs_strlist_push(&o.skip_after, "java/lang/Thread:.run"), FOLDSVG_OK);
+    ck_assert_int_eq(fs_strlist_push(&o.skip_after, "Ljava/lang/Thread;.run"), FOLDSVG_OK);
+    ck_assert_int_eq(fs_strlist_push(&o.skip_after, "p->q"), FOLDSVG_OK);
     ck_assert_str_eq(collapse_with("a 1 cycles:\n\t1 work (m)\n\t2 main+0x1 (m)\n"
                                    "\t3 __libc_start_main (m)\n\t4 _start (m)\n",
                                    &o),
-                     "a;main;work 1\n");
-    /* names are compared as the output shows them (';' written ':') */
+                     "main;work 1\n");
+    /* a sample whose outermost frame matches: the same stack as one cut there */
+    ck_assert_str_eq(collapse_with("a 1 cycles:\n\t1 work (m)\n\t2 main (m)\n\n"
+                                   "a 1 cycles:\n\t1 work (m)\n\t2 main (m)\n\t3 _start (m)\n",
+                                   &o),
+                     "main;work 2\n");
+    /* names are compared as perf printed them (offset cut), before any tidying */
     ck_assert_str_eq(collapse_with("java 1 cycles:\n\t1 Lfoo/X;.y (m)\n"
                                    "\t2 Ljava/lang/Thread;.run (m)\n\t3 start_thread (m)\n",
                                    &o),
-                     "java;java/lang/Thread:.run;foo/X:.y 1\n");
-    /* inside an inlined chain: the parts outside the match go too */
+                     "java/lang/Thread:.run;foo/X:.y 1\n");
+    ck_assert_str_eq(collapse_with("a 1 cycles:\n\t1 work (m)\n\t2 main(int) (m)\n\t3 s (m)\n", &o),
+                     "a;s;main;work 1\n");
+    /* an inlined chain matches whole, and keeps its parts */
     ck_assert_str_eq(collapse_with("a 1 cycles:\n\t1 x->main->y (m)\n\t2 z (m)\n", &o),
-                     "a;main_[i];y_[i] 1\n");
+                     "a;z;x;main_[i];y_[i] 1\n");
+    ck_assert_str_eq(collapse_with("a 1 cycles:\n\t1 p->q (m)\n\t2 z (m)\n", &o), "p;q_[i] 1\n");
     fs_strlist_free(&o.skip_after);
+}
+END_TEST
+
+START_TEST(cpp_names_as_inferno)
+{
+    /* parentheses inside <>, {} and [] are not the argument list */
+    ck_assert_str_eq(collapse("a 1 cycles:\n"
+                              "\t1 std::function<int (int, int)>::operator()(int, int) const (m)\n"
+                              "\t2 main::{lambda(int)#1}::operator()(int) const (m)\n"
+                              "\t3 main::{lambda(int)#2}::operator()(int) const (m)\n"
+                              "\t4 foo<Vec::<usize>>(Vec<usize>) (m)\n"
+                              "\t5 [(foo)]::bar() (m)\n"),
+                     "a;[(foo)]::bar;foo<Vec::<usize>>;main::{lambda(int)#2}::operator;"
+                     "main::{lambda(int)#1}::operator;std::function<int (int, int)>::operator 1\n");
+    /* a Go method's "(*T)" follows a '.', an anonymous namespace keeps its parentheses */
+    ck_assert_str_eq(
+        collapse("a 1 cycles:\n\t1 ns::(anonymous namespace)::myBar() (m)\n"
+                 "\t2 go/build.(*importReader).readByte (m)\n\t3 .run()V (m)\n"),
+        "a;.run;go/build.(*importReader).readByte;ns::(anonymous namespace)::myBar 1\n");
+    /* inlined frames already marked keep one mark */
+    ck_assert_str_eq(collapse("a 1 cycles:\n\t1 x->y_[i] (m)\n"), "a;x;y_[i] 1\n");
+    /* Java names are tidied for any command starting with "java" */
+    ck_assert_str_eq(collapse("javaw 1 cycles:\n\t1 Lfoo/Bar;.baz(I)V (m)\n"),
+                     "javaw;foo/Bar:.baz 1\n");
 }
 END_TEST
 
@@ -563,6 +608,7 @@ int main(void)
     tcase_add_test(tc, periods);
     tcase_add_test(tc, roots_and_addresses);
     tcase_add_test(tc, skip_after);
+    tcase_add_test(tc, cpp_names_as_inferno);
     tcase_add_test(tc, headers_and_comments);
     tcase_add_test(tc, detection);
     tcase_add_test(tc, line_parts);

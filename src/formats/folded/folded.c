@@ -294,8 +294,26 @@ foldsvg_status fs_folded_read(fs_input *in, fs_sink *sink, fs_folded_stats *stat
 
 int fs_folded_detect(const unsigned char *head, size_t len, int complete)
 {
-    (void)head;
-    (void)len;
-    (void)complete;
-    return 1;
+    /* Folded text when its first stack line is one and most lines of the head are: anything
+     * else (another tool's text, a report, an SVG) is not drawn as if it were. A line the
+     * head cuts short (past its room) is not judged. */
+    const char *p = (const char *)head, *end = p + len;
+    uint64_t valid = 0, invalid = 0;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (!nl && !complete)
+            return valid + invalid ? (invalid > valid ? 0 : 1) : -1;
+        if (!nl && len >= FS_INPUT_PEEK_MAX)
+            break;
+        const char *e = nl ? nl : end;
+        fs_folded_line l;
+        int frac = 0;
+        int r = fs_folded_parse_line(p, (size_t)(e - p), &l, &frac);
+        if (r < 0 && valid + invalid == 0)
+            return 0;
+        valid += r > 0;
+        invalid += r < 0;
+        p = nl ? nl + 1 : end;
+    }
+    return invalid > valid ? 0 : 1;
 }

@@ -32,8 +32,10 @@ foldsvg_status fs_folded_take(int r, fs_folded_line *fl, int frac, uint64_t line
 foldsvg_status fs_folded_read(fs_input *in, fs_sink *sink, fs_folded_stats *stats,
                               foldsvg_error *err);
 
-/* The registry's detection (formats/registry.c): folded text takes any input. Its reading
- * is fs_folded_read_input (formats/folded/split.h). */
+/* The registry's detection (formats/registry.c): folded text is an input whose first line
+ * that is neither blank nor a comment is a valid folded line, and most of whose first lines
+ * (those the head holds) are; an input without such a line (empty) is folded text too. Its
+ * reading is fs_folded_read_input (formats/folded/split.h). */
 int fs_folded_detect(const unsigned char *head, size_t len, int complete);
 
 #endif

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/utf8.h"
+#include "formats/collapse.h"
 
 void fs_perf_frames_clear(fs_perf_frames *f)
 {
@@ -51,87 +51,9 @@ static size_t strip_offset(const char *f, size_t n)
     return n;
 }
 
-/* "$u7b$" -> '{': lower-case hex, a Unicode scalar value, not a control character
- * (rustc-demangle's rule). Returns the code point or -1. */
-static long unicode_escape(const char *e, size_t n)
-{
-    if (n < 2 || e[0] != 'u' || n - 1 > 8)
-        return -1;
-    uint32_t c = 0;
-    for (size_t i = 1; i < n; i++) {
-        unsigned char d = (unsigned char)e[i];
-        if (d >= '0' && d <= '9')
-            c = c * 16 + (uint32_t)(d - '0');
-        else if (d >= 'a' && d <= 'f')
-            c = c * 16 + (uint32_t)(d - 'a' + 10);
-        else
-            return -1;
-    }
-    if (c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF) || c < 0x20 || (c >= 0x7F && c <= 0x9F))
-        return -1;
-    return (long)c;
-}
-
-static const char *named_escape(const char *e, size_t n)
-{
-    static const struct {
-        const char *code, *text;
-    } table[] = {{"SP", "@"}, {"BP", "*"}, {"RF", "&"}, {"LT", "<"},
-                 {"GT", ">"}, {"LP", "("}, {"RP", ")"}, {"C", ","}};
-    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
-        if (strlen(table[i].code) == n && memcmp(table[i].code, e, n) == 0)
-            return table[i].text;
-    return NULL;
-}
-
 int fs_perf_fix_rust_symbol(const char *sym, size_t n, fs_buf *out)
 {
-    enum { HASH = 16 };
-    /* "...::h" + 16 hex digits at the very end */
-    if (n < HASH + 3 || sym[n - HASH - 1] != 'h' || sym[n - HASH - 2] != ':' ||
-        sym[n - HASH - 3] != ':')
-        return 0;
-    for (size_t i = n - HASH; i < n; i++)
-        if (!is_hex((unsigned char)sym[i]))
-            return 0;
-    const char *p = sym, *end = sym + n - HASH - 3;
-    fs_buf_clear(out);
-    if (fs_buf_reserve(out, (size_t)(end - p)) != 0)
-        return -1;
-    /* rustc-demangle's legacy loop, minus its "_$" rule (inferno keeps the '_'); an
-     * escape it does not know ends the decoding, the rest is copied as it is. */
-    while (p < end) {
-        if (*p == '.') {
-            int two = p + 1 < end && p[1] == '.';
-            fs_buf_append(out, two ? "::" : ".", two ? 2 : 1);
-            p += two ? 2 : 1;
-        } else if (*p == '$') {
-            const char *close = memchr(p + 1, '$', (size_t)(end - p - 1));
-            if (!close)
-                break;
-            const char *e = p + 1;
-            size_t elen = (size_t)(close - e);
-            const char *text = named_escape(e, elen);
-            long cp = text ? -1 : unicode_escape(e, elen);
-            if (text)
-                fs_buf_puts(out, text);
-            else if (cp >= 0)
-                fs_utf8_encode(out, (uint32_t)cp);
-            else
-                break;
-            p = close + 1;
-        } else {
-            const char *q = p;
-            while (q < end && *q != '$' && *q != '.')
-                q++;
-            if (q == end)
-                break;
-            fs_buf_append(out, p, (size_t)(q - p));
-            p = q;
-        }
-    }
-    fs_buf_append(out, p, (size_t)(end - p));
-    return fs_buf_status(out) ? -1 : 1;
+    return fs_rust_fix(sym, n, out);
 }
 
 static int ends_with(fs_strref s, const char *suffix)
@@ -146,12 +68,20 @@ static int starts_with(fs_strref s, const char *prefix)
     return s.len >= n && memcmp(s.ptr, prefix, n) == 0;
 }
 
+/* inferno's rule: "[kernel.kallsyms]" and other names in brackets (but "[unknown]"), a kernel
+ * module (*.ko), vmlinux and vmlinux-VERSION, wherever they lie. */
 static int is_kernel(fs_strref module)
 {
     static const char unknown[] = "[unknown]";
-    int is_unknown =
-        module.len == sizeof unknown - 1 && memcmp(module.ptr, unknown, module.len) == 0;
-    return (starts_with(module, "[") || ends_with(module, "vmlinux")) && !is_unknown;
+    if (module.len == sizeof unknown - 1 && memcmp(module.ptr, unknown, module.len) == 0)
+        return 0;
+    if (starts_with(module, "[") || ends_with(module, ".ko") || ends_with(module, "vmlinux"))
+        return 1;
+    const char *base = module.ptr + module.len;
+    while (base > module.ptr && base[-1] != '/')
+        base--;
+    fs_strref b = {base, (size_t)(module.ptr + module.len - base)};
+    return starts_with(b, "vmlinux-");
 }
 
 static int is_jit(fs_strref module)
@@ -167,23 +97,58 @@ static int is_jit(fs_strref module)
     return 0;
 }
 
-/* Equal as the output shows them: ';' is written ':'. */
-static int same_name(const char *a, size_t n, const char *b)
-{
-    for (size_t i = 0; i < n; i++, b++) {
-        if (!*b)
-            return 0;
-        char x = a[i] == ';' ? ':' : a[i], y = *b == ';' ? ':' : *b;
-        if (x != y)
-            return 0;
-    }
-    return *b == '\0';
-}
-
+/* inferno compares the symbol as perf printed it, its offset cut and its Rust name finished,
+ * before any other change: "do_work" matches "do_work+0x1f", not "do_work(int)". */
 static int skip_after(const fs_perf_name_opts *o, const char *name, size_t n)
 {
     for (size_t i = 0; i < o->nskip_after; i++)
-        if (same_name(name, n, o->skip_after[i]))
+        if (strlen(o->skip_after[i]) == n && memcmp(o->skip_after[i], name, n) == 0)
+            return 1;
+    return 0;
+}
+
+/* inferno's tidy_generic: the argument list goes, the first '(' outside <>, {} and [] (so
+ * "std::function<void (int)>::operator()" and "{lambda(int)#1}" keep theirs), unless it
+ * follows a '.' (a Go method: "net/http.(*Client).Do") or starts "(anonymous namespace)". */
+static size_t tidy_generic(const char *name, size_t n)
+{
+    static const char anon[] = "(anonymous namespace)";
+    long depth = 0;
+    size_t after_dot = SIZE_MAX;
+    for (size_t i = 0; i < n; i++) {
+        switch (name[i]) {
+        case '<':
+        case '{':
+        case '[':
+            depth++;
+            break;
+        case '>':
+        case '}':
+        case ']':
+        case ')':
+            depth--;
+            break;
+        case '(':
+            if (depth == 0 && after_dot != i &&
+                !(n - i >= sizeof anon - 1 && memcmp(name + i, anon, sizeof anon - 1) == 0))
+                return i;
+            depth++;
+            break;
+        case '.':
+            after_dot = i + 1;
+            break;
+        default:
+            break;
+        }
+    }
+    return n;
+}
+
+static int contains(const char *s, size_t n, const char *w)
+{
+    size_t k = strlen(w);
+    for (size_t i = 0; i + k <= n; i++)
+        if (memcmp(s + i, w, k) == 0)
             return 1;
     return 0;
 }
@@ -225,35 +190,23 @@ static int add_part(fs_strref part, int inlined, const fs_perf_frame_line *fl,
     }
     if (fs_buf_status(b))
         return -1;
-    /* The argument list goes, unless the first '(' starts a C++ anonymous namespace or
-     * follows a '.' (a Go method: "net/http.(*Client).Do"). */
     char *name = b->data + start;
-    size_t n = b->len - start;
-    char *paren = memchr(name, '(', n);
-    static const char anon[] = "(anonymous namespace)";
-    if (paren) {
-        size_t at = (size_t)(paren - name);
-        int keep = (n - at >= sizeof anon - 1 && memcmp(paren, anon, sizeof anon - 1) == 0) ||
-                   (at > 0 && name[at - 1] == '.');
-        if (!keep)
-            n = at;
-    }
+    size_t n = tidy_generic(name, b->len - start);
     if (o->java && n > 0 && name[0] == 'L' && memchr(name, '/', n)) {
         memmove(name, name + 1, n - 1);
         n--;
     }
     b->len = start + n;
-    int matched = skip_after(o, name, n);
     const char *note = NULL;
     if (inlined)
-        note = "_[i]";
+        note = contains(name, n, "_[i]") ? NULL : "_[i]";
     else if (o->kernel && is_kernel(fl->module))
         note = "_[k]";
-    else if (o->jit && is_jit(fl->module))
+    else if (o->jit && is_jit(fl->module) && !contains(name, n, "_[j]"))
         note = "_[j]";
     if ((note && fs_buf_append(b, note, 4) != 0) || push_end(out) != 0)
         return -1;
-    return matched;
+    return 0;
 }
 
 int fs_perf_add_frames(const fs_perf_frame_line *fl, const fs_perf_name_opts *o,
@@ -271,16 +224,9 @@ int fs_perf_add_frames(const fs_perf_frame_line *fl, const fs_perf_name_opts *o,
         f = scratch->data;
         n = scratch->len;
     }
+    *cut = skip_after(o, f, n);
     /* The parts of "a->b->c" (c inlined into b into a), the innermost first: the stack
-     * is built leaf first. A match of skip_after drops the parts outside it too. */
-    const char *dash = memchr(f, '-', n);
-    while (dash && (size_t)(dash - f) + 1 < n && dash[1] != '>')
-        dash = memchr(dash + 1, '-', n - (size_t)(dash + 1 - f));
-    if (!dash || (size_t)(dash - f) + 1 >= n) {
-        int m = add_part((fs_strref){f, n}, 0, fl, o, out);
-        *cut = m > 0;
-        return m < 0 ? -1 : 0;
-    }
+     * is built leaf first. */
     size_t end = n;
     for (;;) {
         size_t i = end, start = 0;
@@ -293,13 +239,8 @@ int fs_perf_add_frames(const fs_perf_frame_line *fl, const fs_perf_name_opts *o,
             }
             i--;
         }
-        int m = add_part((fs_strref){f + start, end - start}, more, fl, o, out);
-        if (m < 0)
+        if (add_part((fs_strref){f + start, end - start}, more, fl, o, out) < 0)
             return -1;
-        if (m) {
-            *cut = 1;
-            return 0;
-        }
         if (!more)
             return 0;
         end = start - 2;

@@ -104,14 +104,16 @@ static foldsvg_status emit(reader *r)
         r->refs = nr;
         r->refs_cap = cap;
     }
+    /* a stack cut by --skip-after loses its command name too, as inferno's does */
+    size_t root = r->cut ? 0 : 1;
     r->refs[0] = (fs_strref){r->root.data, r->root.len};
     const char *names = r->frames.names.data;
     for (size_t i = 0; i < n; i++) {
         size_t leaf_i = n - 1 - i;
         size_t start = leaf_i ? r->frames.ends[leaf_i - 1] : 0;
-        r->refs[i + 1] = (fs_strref){names + start, r->frames.ends[leaf_i] - start};
+        r->refs[i + root] = (fs_strref){names + start, r->frames.ends[leaf_i] - start};
     }
-    return r->sink->stack(r->sink, r->refs, n + 1, r->count, r->err);
+    return r->sink->stack(r->sink, r->refs, n + root, r->count, r->err);
 }
 
 /* The end of a record: its stack goes to the sink unless it was filtered or has no
@@ -190,7 +192,8 @@ static foldsvg_status start_event(reader *r, const fs_perf_event *ev)
     r->weighted |= ev->has_period;
     if (set_root(r, ev) != 0)
         return nomem(r);
-    r->names.java = same(ev->comm.ptr, ev->comm.len, "java", 4);
+    /* inferno tidies Java names when the root starts "java" (java, javaw, java-PID) */
+    r->names.java = ev->comm.len >= 4 && memcmp(ev->comm.ptr, "java", 4) == 0;
     /* A sample without a call chain has its one frame on the header line. */
     fs_perf_frame_line fl;
     if (ev->rest.len && fs_perf_parse_frame(ev->rest.ptr, ev->rest.len, &fl)) {
