@@ -44,18 +44,14 @@ struct foldsvg_options {
     void *log_user;
 };
 
-/* --sort-buffer's default. */
-#define FS_DEFAULT_SORT_BUFFER ((size_t)16 << 20)
+/* The stage of the command line's own rows in the table (api/cli.h). */
+#define FS_STAGE_CLI 4
 
 /* Emits a warning through the handler, if any. */
 void fs_warn(const foldsvg_options *o, const foldsvg_error *w);
 
 /* Defaults shared by foldsvg_options_new and the NULL-options case. */
 const foldsvg_options *fs_default_options(void);
-
-/* Whether any option of STAGE is set to other than its default: with
- * FOLDSVG_STAGE_STACK, whether stacks are transformed at all. */
-int fs_options_stage_set(const foldsvg_options *o, foldsvg_option_stage stage);
 
 /* The options about one input format (--thread, the perf options...) against the inputs
  * read: FORMATS has bit K set when an input of fs_formats[K] was read (0: none was, nothing

@@ -109,13 +109,6 @@ size_t fs_utf8_put(unsigned char *b, uint32_t c)
     return 4;
 }
 
-foldsvg_status fs_utf8_encode(fs_buf *out, uint32_t c)
-{
-    unsigned char b[4];
-    size_t n = fs_utf8_put(b, c);
-    return fs_buf_append(out, (const char *)b, n);
-}
-
 int fs_utf8_is_space(uint32_t cp)
 {
     return (cp >= 0x09 && cp <= 0x0d) || cp == 0x20 || cp == 0x85 || cp == 0xa0 || cp == 0x1680 ||
