@@ -14,7 +14,8 @@
  * only where two tokens would otherwise read as one, and a line end only where automatic
  * semicolon insertion may depend on it (none is kept after ; { , ( [ nor before ) ] }).
  * Whether a slash starts a regular expression or divides is decided from the token before
- * it, as a parser does; a slash where that is not clear (after "}", "++" or "--") is an error.
+ * it, as a parser does (after the ")" of if, for, while and with it starts one); a slash
+ * where that is not clear (after "}", "++" or "--") is an error.
  *
  * Errors, each naming the file and line, fail the build: anything left open, brackets that do
  * not match, text outside strings and comments that is not ASCII, an unknown or misplaced
@@ -39,10 +40,12 @@ typedef struct {
     const char *s;
     size_t n, i;
     int line;
-    int linestart;      /* only white space since the last line end */
-    int prev;           /* the kind of the last token (T_*) */
-    char prevc, prev2c; /* T_PUNCT: its character, and the one right before it, if any */
-    char stack[512];    /* open brackets; '`': a template literal's ${ */
+    int linestart;       /* only white space since the last line end */
+    int prev;            /* the kind of the last token (T_*) */
+    char prevc, prev2c;  /* T_PUNCT: its character, and the one right before it, if any */
+    int ctl;             /* the last token is "if", "while", "for" or "with" */
+    char stack[512];     /* open brackets; '`': a template literal's ${ */
+    char stack_ctl[512]; /* a "(" after ctl: after its ")" a statement starts */
     int stack_line[512];
     int depth;
     struct {
@@ -220,6 +223,7 @@ static void token(src *f, size_t start, int kind)
     f->prev = kind;
     f->prevc = kind == T_PUNCT ? f->s[start] : 0;
     f->linestart = 0;
+    f->ctl = 0;
 }
 
 /* A template literal's text from F->i (just past its ` or }) to its closing ` or its next
@@ -386,11 +390,17 @@ static void lex(src *f)
         } else if (name_char(c)) {
             while (f->i < f->n && name_char((unsigned char)s[f->i]))
                 f->i++;
-            token(f, start, is_keyword(s + start, f->i - start) ? T_KEYWORD : T_VALUE);
+            size_t n = f->i - start;
+            token(f, start, is_keyword(s + start, n) ? T_KEYWORD : T_VALUE);
+            f->ctl = (n == 2 && memcmp(s + start, "if", 2) == 0) ||
+                     (n == 3 && memcmp(s + start, "for", 3) == 0) ||
+                     (n == 4 && memcmp(s + start, "with", 4) == 0) ||
+                     (n == 5 && memcmp(s + start, "while", 5) == 0);
         } else if (c == '(' || c == '[' || c == '{') {
             if (f->depth == (int)sizeof f->stack)
                 fail(f, "brackets nested too deep");
             f->stack_line[f->depth] = f->line;
+            f->stack_ctl[f->depth] = (char)(c == '(' && f->ctl);
             f->stack[f->depth++] = (char)c;
             f->i++;
             token(f, start, T_PUNCT);
@@ -407,6 +417,8 @@ static void lex(src *f)
                      f->stack_line[f->depth]);
             } else {
                 token(f, start, T_PUNCT);
+                if (f->stack_ctl[f->depth])
+                    f->prev = T_KEYWORD; /* if (...) /re/: a statement starts */
             }
         } else if (c < 0x80 && c > 0x20 && c != '\\' && c != '#' && c != '@' && c != 0x7f) {
             f->i++;
@@ -468,6 +480,8 @@ static void bundle(const char *path)
     f.linestart = 1;
     char *text = slurp(path, &f.n);
     f.s = text;
+    if (memchr(text, '\0', f.n))
+        fail(NULL, "%s: holds a NUL byte", path);
     lex(&f);
     free(text);
     nesting--;

@@ -29,12 +29,13 @@ same strings-out "var a=\"// not a comment\",b='/* nor this */';var c=a+ +b,d=a-
 cat >regex.js <<'EOF'
 var r = /[/]\/x/g.test(s) ? x / 2 / y : (a) / 3;
 var q = f(a)[1] / 2, u = typeof /x/;
+if (a) / x y /.test(s);
 function k() {
     return /re \/ /i;
 }
 EOF
 expect 0 regex "$jsbundle" regex.js res
-same regex-out 'var r=/[/]\/x/g.test(s)?x/2/y:(a)/3;var q=f(a)[1]/2,u=typeof/x/;function k(){return/re \/ /i;}'
+same regex-out 'var r=/[/]\/x/g.test(s)?x/2/y:(a)/3;var q=f(a)[1]/2,u=typeof/x/;if(a)/ x y /.test(s);function k(){return/re \/ /i;}'
 
 cat >template.js <<'EOF'
 var t = `a ${ b + `c ${ { d: 1 }.d } e` } // kept
@@ -113,6 +114,9 @@ refuse no-file 'no-such.js: cannot open' '//#include "no-such.js"'
 refuse cdata-end 'would hold "]]>"' 'var s = "]]>";'
 refuse script-end 'would hold "</script"' 'var s = "</SCRIPT>";'
 refuse html-comment 'would hold "<!--"' 'var s = "<!--";'
+printf 'var s = "\000]]>";\n' >nul.js
+expect 1 nul "$jsbundle" nul.js res
+has nul-msg err 'nul.js: holds a NUL byte'
 
 # ---- the scripts foldsvg embeds ---------------------------------------------------------
 # the text of the <script> elements of FILE, one after another, in scripts
