@@ -18,9 +18,9 @@
  * where that is not clear (after "}", "++" or "--") is an error.
  *
  * Errors, each naming the file and line, fail the build: anything left open, brackets that do
- * not match, text outside strings and comments that is not ASCII, an unknown or misplaced
- * //# line, and an output holding text that would end its CDATA section or <script> element
- * early ("]]>", "</script") or start an HTML-like comment ("<!--", "-->"). */
+ * not match, text outside strings and comments that is not ASCII, a NUL byte, an unknown or
+ * misplaced //# line, and an output holding text that would end its CDATA section or
+ * <script> element early ("]]>", "</script") or start an HTML-like comment ("<!--", "-->"). */
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
