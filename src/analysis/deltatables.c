@@ -23,21 +23,30 @@ static void format_real(long double v, int sep, char *buf)
     fs_tables_format_cents(whole, (uint64_t)roundl((a - (long double)whole) * 100.0L), sep, buf);
 }
 
+void fs_delta_format_before(const fs_delta_row *r, uint64_t per_before, int sep, char *buf)
+{
+    if (r->scale > 0)
+        format_real(fs_delta_before(r, per_before), sep, buf);
+    else
+        fs_delta_format_count(r->before, per_before, sep, buf);
+}
+
 void fs_delta_format_delta(const fs_delta_row *r, uint64_t per_before, uint64_t per_after, int sep,
                            char *buf)
 {
     char mag[56];
-    if (r->delta == 0 || (r->after == r->before && per_before == per_after)) {
-        strcpy(buf, per_before > 1 || per_after > 1 ? "0.00" : "0");
+    int exact = per_before == per_after && !(r->scale > 0);
+    if (r->delta == 0 || (r->after == r->before && exact)) {
+        strcpy(buf, per_before > 1 || per_after > 1 || r->scale > 0 ? "0.00" : "0");
         return;
     }
-    if (per_before == per_after) { /* exact: the difference of the counts, divided once */
+    if (exact) { /* the difference of the counts, divided once */
         uint64_t d = r->after > r->before ? r->after - r->before : r->before - r->after;
         fs_tables_format_count(d, per_before, sep, mag);
     } else {
         format_real(r->delta, sep, mag);
     }
-    int negative = per_before == per_after ? r->after < r->before : r->delta < 0;
+    int negative = exact ? r->after < r->before : r->delta < 0;
     snprintf(buf, 64, "%s%s", negative ? "-" : "+", mag);
 }
 
@@ -55,7 +64,7 @@ void fs_delta_format_change(const fs_delta_row *r, uint64_t per_before, char *bu
 
 void fs_delta_format_row(const fs_delta_row *r, const fs_deltas *d, fs_delta_cells *out)
 {
-    fs_delta_format_count(r->before, d->per_before, 1, out->before);
+    fs_delta_format_before(r, d->per_before, 1, out->before);
     fs_delta_format_count(r->after, d->per_after, 1, out->after);
     fs_delta_format_delta(r, d->per_before, d->per_after, 1, out->delta);
     fs_delta_format_change(r, d->per_before, out->change);
@@ -63,9 +72,8 @@ void fs_delta_format_row(const fs_delta_row *r, const fs_deltas *d, fs_delta_cel
 
 fs_delta_row fs_delta_totals(const fs_deltas *d)
 {
-    fs_delta_row r = {"", 0, d->total_before, d->total_after,
-                      fs_delta_scaled(d->total_after, d->per_after) -
-                          fs_delta_scaled(d->total_before, d->per_before)};
+    fs_delta_row r = {"", 0, d->total_before, d->total_after, 0, d->scale};
+    r.delta = fs_delta_scaled(d->total_after, d->per_after) - fs_delta_before(&r, d->per_before);
     return r;
 }
 
@@ -86,7 +94,11 @@ static void text_side(fs_textout *o, const char *label, const fs_deltas *d, cons
 {
     uint64_t total = i ? d->total_after : d->total_before, per = i ? d->per_after : d->per_before;
     char num[64], raw[64];
-    fs_delta_format_count(total, per, 1, num);
+    fs_delta_row tot = fs_delta_totals(d);
+    if (i)
+        fs_delta_format_count(total, per, 1, num);
+    else
+        fs_delta_format_before(&tot, per, 1, num);
     fs_text_printf(o, "%s %s %s%s", label, num, unit, per > 1 ? " per iteration" : "");
     if (per > 1) {
         fs_delta_format_count(total, 0, 1, raw);
@@ -199,10 +211,25 @@ static void write_markdown(fs_textout *o, const fs_deltas *d, const fs_delta_sid
 
 void fs_delta_json(fs_jsonout *j, const fs_delta_row *r, uint64_t per_before, uint64_t per_after)
 {
+    if (r->scale > 0) { /* a real: four decimals at most, as every share */
+        fs_json_real(j, (double)r->delta);
+        return;
+    }
     char num[64];
     fs_delta_format_delta(r, per_before, per_after, 0, num);
     const char *s = num[0] == '+' ? num + 1 : num;
     fs_json_num(j, s, strlen(s));
+}
+
+void fs_delta_json_before(fs_jsonout *j, const fs_delta_row *r, uint64_t per_before)
+{
+    if (r->scale > 0) {
+        fs_json_real(j, (double)fs_delta_before(r, per_before));
+        return;
+    }
+    char num[64];
+    fs_delta_format_before(r, per_before, 0, num);
+    fs_json_num(j, num, strlen(num));
 }
 
 static void json_percent(fs_jsonout *j, const fs_delta_row *r, const fs_deltas *d)
@@ -224,7 +251,7 @@ static void json_rows(fs_jsonout *j, const fs_delta_table *t, size_t top, const 
         fs_json_key(j, "name");
         fs_json_name(j, r->name, r->len);
         fs_json_key(j, "before");
-        fs_tables_json_count(j, r->before, d->per_before);
+        fs_delta_json_before(j, r, d->per_before);
         fs_json_key(j, "after");
         fs_tables_json_count(j, r->after, d->per_after);
         fs_json_key(j, "delta");
@@ -259,7 +286,7 @@ static foldsvg_status write_json(fs_textout *o, const fs_deltas *d, const fs_del
     if (h)
         h->head(h->user, o, &j);
     fs_json_key(&j, "total_before");
-    fs_tables_json_count(&j, d->total_before, d->per_before);
+    fs_delta_json_before(&j, &tot, d->per_before);
     fs_json_key(&j, "total_after");
     fs_tables_json_count(&j, d->total_after, d->per_after);
     fs_json_key(&j, "delta");

@@ -24,6 +24,8 @@ typedef struct fs_delta_sides {
  * iteration; the signed delta ("+1,200", "-3.50", "0"); the change in percent of BEFORE
  * ("+12.50%", or "new" when BEFORE is 0). */
 void fs_delta_format_count(uint64_t count, uint64_t per, int sep, char *buf);
+/* R's BEFORE as it is compared (scaled: two decimals). */
+void fs_delta_format_before(const fs_delta_row *r, uint64_t per_before, int sep, char *buf);
 void fs_delta_format_delta(const fs_delta_row *r, uint64_t per_before, uint64_t per_after, int sep,
                            char *buf);
 void fs_delta_format_change(const fs_delta_row *r, uint64_t per_before, char *buf);
@@ -31,6 +33,8 @@ void fs_delta_format_change(const fs_delta_row *r, uint64_t per_before, char *bu
 struct fs_jsonout;
 void fs_delta_json(struct fs_jsonout *j, const fs_delta_row *r, uint64_t per_before,
                    uint64_t per_after);
+/* R's BEFORE as a JSON number, as fs_delta_format_before writes it. */
+void fs_delta_json_before(struct fs_jsonout *j, const fs_delta_row *r, uint64_t per_before);
 
 /* A row's four cells as the tables show them (with separators). */
 typedef struct fs_delta_cells {

@@ -55,7 +55,7 @@ static void json_value(fs_jsonout *j, const fs_findings *f, const fs_finding_ite
         fs_tables_json_count(j, it->after, f->per_after);
         return;
     }
-    fs_delta_row r = {it->name, it->len, it->before, it->after, fs_finding_value(f, it)};
+    fs_delta_row r = {it->name, it->len, it->before, it->after, fs_finding_value(f, it), f->scale};
     fs_delta_json(j, &r, f->per_before, f->per_after);
 }
 

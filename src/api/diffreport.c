@@ -6,6 +6,8 @@
 
 #include "analysis/delta.h"
 #include "analysis/deltatables.h"
+#include "aggregate/diffjoin.h"
+#include "analysis/findings.h"
 #include "api/deltatop.h"
 #include "api/diff.h"
 #include "api/options.h"
@@ -36,7 +38,9 @@ static foldsvg_status compute(const foldsvg_diff *d, const foldsvg_options *o, f
                               foldsvg_error *err)
 {
     const fs_report_opts *r = &o->report;
-    if (fs_deltas_compute(&d->p->tree, fs_delta_per(r->per_before, r->per),
+    long double scale;
+    const fs_tree *t = fs_diff_numbers(d, &scale);
+    if (fs_deltas_compute(t, scale, fs_delta_per(r->per_before, r->per),
                           fs_delta_per(r->per_after, r->per), out) != FOLDSVG_OK)
         return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
     return FOLDSVG_OK;
@@ -82,8 +86,10 @@ foldsvg_status foldsvg_diff_write_summary(const foldsvg_diff *d, FILE *out,
     fs_deltas deltas;
     FS_FORWARD_IF_ERROR(compute(d, o, &deltas, err));
     fs_delta_sides sides = sides_of(d);
+    long double scale;
+    const fs_tree *t = fs_diff_numbers(d, &scale);
     foldsvg_status st =
-        fs_write_delta_summary(&d->p->tree, &deltas, &sides, unit_of(d, o), o, out, err);
+        fs_write_delta_summary(t, scale, &deltas, &sides, unit_of(d, o), o, out, err);
     fs_deltas_free(&deltas);
     return st;
 }
@@ -113,7 +119,8 @@ static foldsvg_status add_facts(fs_diff_section *s, const foldsvg_diff *d, const
         FS_FORWARD_IF_ERROR(fs_diff_section_fact(s, "Threads", vb, va, ""));
     }
     /* the totals as read; the change of the totals as read */
-    fs_delta_row tot = {"", 0, b->total, a->total, (long double)a->total - (long double)b->total};
+    fs_delta_row tot = {"", 0, b->total, a->total, (long double)a->total - (long double)b->total,
+                        0};
     char dl[64], pc[64];
     fs_delta_format_delta(&tot, 1, 1, 1, dl);
     fs_delta_format_change(&tot, 1, pc);
@@ -151,6 +158,21 @@ static foldsvg_status fill_diff(fs_diff_section *s, const foldsvg_diff *d, const
     return st ? fs_error(err, st, NULL, "out of memory") : FOLDSVG_OK;
 }
 
+/* The findings of the change, from the diff's numbers (api/diff.h). */
+static foldsvg_status diff_findings(fs_report_section *s, const foldsvg_diff *d,
+                                    const foldsvg_options *o, foldsvg_error *err)
+{
+    const fs_report_opts *r = &o->report;
+    long double scale;
+    const fs_tree *t = fs_diff_numbers(d, &scale);
+    if (fs_findings_compute_scaled(t, scale, fs_delta_per(r->per_before, r->per),
+                                   fs_delta_per(r->per_after, r->per), &r->thresholds,
+                                   &s->findings) != FOLDSVG_OK)
+        return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
+    s->has_findings = 1;
+    return FOLDSVG_OK;
+}
+
 typedef struct diff_section_args {
     const foldsvg_diff *d;
     const char *heading;
@@ -171,7 +193,7 @@ static foldsvg_status make_diff_section(fs_report_section *s, const void *what,
                             ? fill_diff(s->diff, a->d, o, err)
                             : fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
     if (st == FOLDSVG_OK)
-        st = fs_report_section_findings(s, &a->d->p->tree, 1, o, err);
+        st = diff_findings(s, a->d, o, err);
     if (st)
         fs_report_section_free(s);
     return st;
@@ -211,6 +233,48 @@ static foldsvg_status diff_page(const foldsvg_diff *d, const foldsvg_options *o,
     return st;
 }
 
+/* Folded text of a normalized diff: every stack of the join, each BEFORE scaled and truncated
+ * as inferno-diff-folded writes it (those taken to 0 0 too), from the counts as read. */
+typedef struct raw_lines {
+    const foldsvg_diff *d;
+    foldsvg_stack_fn line;
+    void *line_user;
+} raw_lines;
+
+static int raw_line(void *user, const char *path, size_t len, uint64_t count, uint64_t before,
+                    int has_before)
+{
+    const raw_lines *k = user;
+    (void)has_before;
+    before = fs_diff_normalize(before, k->d->side[0].total, k->d->side[1].total);
+    return k->line(k->line_user, path, len, count, before, 1);
+}
+
+static foldsvg_status produce_raw(void *user, foldsvg_stack_fn line, void *line_user)
+{
+    raw_lines *k = user;
+    k->line = line;
+    k->line_user = line_user;
+    return foldsvg_profile_foreach(k->d->raw, raw_line, k);
+}
+
+/* The job of drawing D in FORMAT (SVG or folded text) into OUT's destination. */
+static foldsvg_status output_diff(const foldsvg_diff *d, foldsvg_format format,
+                                  const foldsvg_options *o, const char *path, FILE *out,
+                                  foldsvg_error *err)
+{
+    fs_profile_job job = {d->p, format, o};
+    raw_lines k = {d, NULL, NULL};
+    fs_folded_job lines = {produce_raw, &k};
+    fs_output_fn fn = fs_output_profile;
+    const void *what = &job;
+    if (format == FOLDSVG_FORMAT_FOLDED && d->raw) {
+        fn = fs_output_folded;
+        what = &lines;
+    }
+    return out ? fs_output_stream(fn, what, o, out, err) : fs_output_file(fn, what, o, path, err);
+}
+
 foldsvg_status foldsvg_diff_write(const foldsvg_diff *d, const char *path, foldsvg_format format,
                                   const foldsvg_options *opts, foldsvg_error *err)
 {
@@ -225,8 +289,7 @@ foldsvg_status foldsvg_diff_write(const foldsvg_diff *d, const char *path, folds
         foldsvg_report_free(r);
         return st;
     }
-    fs_profile_job job = {d->p, format, o};
-    return fs_output_file(fs_output_profile, &job, o, path, err);
+    return output_diff(d, format, o, path, NULL, err);
 }
 
 foldsvg_status foldsvg_diff_render(const foldsvg_diff *d, foldsvg_format format,
@@ -245,6 +308,5 @@ foldsvg_status foldsvg_diff_render(const foldsvg_diff *d, foldsvg_format format,
         foldsvg_report_free(r);
         return st;
     }
-    fs_profile_job job = {d->p, format, o};
-    return fs_output_stream(fs_output_profile, &job, o, out, err);
+    return output_diff(d, format, o, NULL, out, err);
 }

@@ -368,7 +368,7 @@ START_TEST(deltas_self_inclusive_ranked)
     add_diff(&t, "main;b;a;b", 0, 9); /* a, b recur: once each in inclusive time */
     add_diff(&t, "gone", 3, 0);
     fs_deltas d;
-    ck_assert_int_eq(fs_deltas_compute(&t, 0, 0, &d), FOLDSVG_OK);
+    ck_assert_int_eq(fs_deltas_compute(&t, 0, 0, 0, &d), FOLDSVG_OK);
     ck_assert_uint_eq(d.total_before, 18);
     ck_assert_uint_eq(d.total_after, 18);
     ck_assert_uint_eq(d.per_before, 1);
@@ -391,7 +391,7 @@ START_TEST(deltas_self_inclusive_ranked)
     ck_assert(fs_delta_percent(row(&d.incl, "main"), 1, &is_new) == 20.0 && !is_new);
     fs_deltas_free(&d);
     /* per iteration: BEFORE ran 5 times, AFTER 2: main 15/5 = 3 -> 18/2 = 9, +6 */
-    ck_assert_int_eq(fs_deltas_compute(&t, 5, 2, &d), FOLDSVG_OK);
+    ck_assert_int_eq(fs_deltas_compute(&t, 0, 5, 2, &d), FOLDSVG_OK);
     ck_assert(row(&d.incl, "main")->delta == 6);
     ck_assert(fs_delta_percent(row(&d.incl, "main"), 5, &is_new) == 200.0);
     ck_assert(d.incl.rows[0].delta == 6); /* main and a, by name */
