@@ -1,5 +1,6 @@
 #include "analysis/deltatables.h"
 
+#include <errno.h>
 #include <math.h>
 #include <string.h>
 
@@ -161,8 +162,9 @@ static void write_text(fs_textout *o, const fs_deltas *d, const fs_delta_sides *
 /* ---- Markdown ---------------------------------------------------------------------------- */
 
 static void md_table(fs_textout *o, const char *title, const fs_delta_table *t, size_t top,
-                     const fs_deltas *d, const char *unit)
+                     const fs_deltas *d, const char *unit, size_t max_name)
 {
+    fs_buf name = {0};
     size_t n = shown(t, top);
     fs_text_printf(o, "\n### %s, biggest changes first (top %zu of %zu)\n\n", title, n, t->n);
     const char *per = divided(d) ? " per iteration" : "";
@@ -173,13 +175,17 @@ static void md_table(fs_textout *o, const char *title, const fs_delta_table *t, 
         const fs_delta_row *r = &t->rows[i];
         fs_delta_format_row(r, d, &x);
         fs_text_printf(o, "| %s | %s | %s | %s | ", x.before, x.after, x.delta, x.change);
-        fs_text_md_code(o, r->name, r->len);
+        fs_buf_clear(&name);
+        if (fs_text_elide(r->name, r->len, max_name, &name) != FOLDSVG_OK)
+            o->failed = 1, o->errnum = ENOMEM;
+        fs_text_md_code(o, name.data ? name.data : "", name.len);
         fs_text_puts(o, " |\n");
     }
+    fs_buf_free(&name);
 }
 
 static void write_markdown(fs_textout *o, const fs_deltas *d, const fs_delta_sides *s, size_t top,
-                           const char *unit)
+                           const char *unit, size_t max_name)
 {
     fs_delta_row tot = fs_delta_totals(d);
     fs_delta_cells x;
@@ -203,8 +209,8 @@ static void write_markdown(fs_textout *o, const fs_deltas *d, const fs_delta_sid
         fs_text_printf(o, "; before divided by %llu, after by %llu",
                        (unsigned long long)d->per_before, (unsigned long long)d->per_after);
     fs_text_puts(o, ".*\n");
-    md_table(o, "Self time", &d->self, top, d, unit);
-    md_table(o, "Inclusive time", &d->incl, top, d, unit);
+    md_table(o, "Self time", &d->self, top, d, unit, max_name);
+    md_table(o, "Inclusive time", &d->incl, top, d, unit, max_name);
 }
 
 /* ---- JSON -------------------------------------------------------------------------------- */
@@ -276,48 +282,54 @@ static void json_side(fs_jsonout *j, const char *key, const fs_delta_sides *s, i
     fs_json_check(j, yajl_gen_map_close(j->g));
 }
 
+void fs_deltas_json(fs_jsonout *j, fs_textout *o, const fs_deltas *d, const fs_delta_sides *s,
+                    size_t top, const char *unit, const fs_text_hook *h)
+{
+    fs_delta_row tot = fs_delta_totals(d);
+    fs_json_check(j, yajl_gen_map_open(j->g));
+    if (h)
+        h->head(h->user, o, j);
+    fs_json_key(j, "total_before");
+    fs_delta_json_before(j, &tot, d->per_before);
+    fs_json_key(j, "total_after");
+    fs_tables_json_count(j, d->total_after, d->per_after);
+    fs_json_key(j, "delta");
+    fs_delta_json(j, &tot, d->per_before, d->per_after);
+    fs_json_key(j, "percent");
+    json_percent(j, &tot, d);
+    fs_json_key(j, "count_name");
+    fs_json_str(j, unit, strlen(unit));
+    fs_json_key(j, "unique_stacks");
+    fs_json_u64(j, d->unique);
+    fs_json_key(j, "only_before");
+    fs_json_u64(j, s->only_before);
+    fs_json_key(j, "only_after");
+    fs_json_u64(j, s->only_after);
+    fs_json_key(j, "normalized");
+    fs_json_check(j, yajl_gen_bool(j->g, s->normalized));
+    if (divided(d)) {
+        fs_json_key(j, "per_before");
+        fs_json_u64(j, d->per_before);
+        fs_json_key(j, "per_after");
+        fs_json_u64(j, d->per_after);
+    }
+    json_side(j, "before", s, 0);
+    json_side(j, "after", s, 1);
+    fs_json_key(j, "self");
+    json_rows(j, &d->self, top, d);
+    fs_json_key(j, "inclusive");
+    json_rows(j, &d->incl, top, d);
+    if (h)
+        h->tail(h->user, o, j);
+    fs_json_check(j, yajl_gen_map_close(j->g));
+}
+
 static foldsvg_status write_json(fs_textout *o, const fs_deltas *d, const fs_delta_sides *s,
                                  size_t top, const char *unit, const fs_text_hook *h)
 {
     fs_jsonout j;
     FS_FORWARD_IF_ERROR(fs_json_begin(&j, o));
-    fs_delta_row tot = fs_delta_totals(d);
-    fs_json_check(&j, yajl_gen_map_open(j.g));
-    if (h)
-        h->head(h->user, o, &j);
-    fs_json_key(&j, "total_before");
-    fs_delta_json_before(&j, &tot, d->per_before);
-    fs_json_key(&j, "total_after");
-    fs_tables_json_count(&j, d->total_after, d->per_after);
-    fs_json_key(&j, "delta");
-    fs_delta_json(&j, &tot, d->per_before, d->per_after);
-    fs_json_key(&j, "percent");
-    json_percent(&j, &tot, d);
-    fs_json_key(&j, "count_name");
-    fs_json_str(&j, unit, strlen(unit));
-    fs_json_key(&j, "unique_stacks");
-    fs_json_u64(&j, d->unique);
-    fs_json_key(&j, "only_before");
-    fs_json_u64(&j, s->only_before);
-    fs_json_key(&j, "only_after");
-    fs_json_u64(&j, s->only_after);
-    fs_json_key(&j, "normalized");
-    fs_json_check(&j, yajl_gen_bool(j.g, s->normalized));
-    if (divided(d)) {
-        fs_json_key(&j, "per_before");
-        fs_json_u64(&j, d->per_before);
-        fs_json_key(&j, "per_after");
-        fs_json_u64(&j, d->per_after);
-    }
-    json_side(&j, "before", s, 0);
-    json_side(&j, "after", s, 1);
-    fs_json_key(&j, "self");
-    json_rows(&j, &d->self, top, d);
-    fs_json_key(&j, "inclusive");
-    json_rows(&j, &d->incl, top, d);
-    if (h)
-        h->tail(h->user, o, &j);
-    fs_json_check(&j, yajl_gen_map_close(j.g));
+    fs_deltas_json(&j, o, d, s, top, unit, h);
     return fs_json_end(&j);
 }
 
@@ -340,7 +352,7 @@ foldsvg_status fs_deltas_write_hooked(const fs_deltas *d, const fs_delta_sides *
         if (h)
             h->head(h->user, &o, NULL);
         if (format == FOLDSVG_TOP_MARKDOWN)
-            write_markdown(&o, d, sides, top, unit);
+            write_markdown(&o, d, sides, top, unit, h ? h->max_name : 0);
         else
             write_text(&o, d, sides, top, unit);
         if (h)

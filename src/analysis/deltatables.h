@@ -56,4 +56,10 @@ foldsvg_status fs_deltas_write_hooked(const fs_deltas *d, const fs_delta_sides *
                                       int format, const char *countname,
                                       const struct fs_text_hook *h, FILE *out, foldsvg_error *err);
 
+/* The JSON object of the tables (and H's keys) as a value of J, which O's text hooks get. */
+struct fs_textout;
+void fs_deltas_json(struct fs_jsonout *j, struct fs_textout *o, const fs_deltas *d,
+                    const fs_delta_sides *s, size_t top, const char *unit,
+                    const struct fs_text_hook *h);
+
 #endif

@@ -15,21 +15,36 @@ typedef struct summary_ctx {
     int format;
 } summary_ctx;
 
+/* Where a finding's words go: names shortened to MAX bytes in Markdown (0: whole). */
+typedef struct words_out {
+    fs_textout *o;
+    size_t max;
+    fs_buf name;
+} words_out;
+
 static void word_text(void *user, fs_word_kind kind, const char *s, size_t n)
 {
+    words_out *w = user;
     if (kind == FS_WORD_CODE)
-        fs_text_puts(user, "`");
-    fs_text_put(user, s, n);
+        fs_text_puts(w->o, "`");
+    fs_text_put(w->o, s, n);
     if (kind == FS_WORD_CODE)
-        fs_text_puts(user, "`");
+        fs_text_puts(w->o, "`");
 }
 
 static void word_markdown(void *user, fs_word_kind kind, const char *s, size_t n)
 {
-    if (kind == FS_WORD_TEXT)
-        fs_text_put(user, s, n);
-    else
-        fs_text_md_code_inline(user, s, n);
+    words_out *w = user;
+    if (kind == FS_WORD_TEXT) {
+        fs_text_put(w->o, s, n);
+        return;
+    }
+    fs_buf_clear(&w->name);
+    if (fs_text_elide(s, n, kind == FS_WORD_NAME ? w->max : 0, &w->name) != FOLDSVG_OK) {
+        w->o->failed = 1;
+        return;
+    }
+    fs_text_md_code_inline(w->o, w->name.data ? w->name.data : "", w->name.len);
 }
 
 static void head(void *user, fs_textout *o, fs_jsonout *j)
@@ -106,12 +121,20 @@ static void json_findings(fs_jsonout *j, const summary_ctx *c)
 static void tail(void *user, fs_textout *o, fs_jsonout *j)
 {
     const summary_ctx *c = user;
-    const fs_findings *f = c->f;
+    fs_summary_findings(c->f, c->unit, c->format, 0, o, j);
+}
+
+void fs_summary_findings(const fs_findings *f, const char *unit, int format, size_t max_name,
+                         fs_textout *o, fs_jsonout *j)
+{
+    summary_ctx cx = {f, NULL, unit, format};
+    const summary_ctx *c = &cx;
     if (j) {
         json_findings(j, c);
         return;
     }
     int md = c->format == FOLDSVG_TOP_MARKDOWN;
+    words_out w = {o, max_name, {0}};
     const char *title = f->diff ? "What explains the change" : "What stands out";
     if (md)
         fs_text_printf(o, "\n### %s\n\n", title);
@@ -125,9 +148,10 @@ static void tail(void *user, fs_textout *o, fs_jsonout *j)
             fs_text_printf(o, "- **%s** · ", fs_finding_rule(x));
         else
             fs_text_printf(o, "- [%s] ", fs_finding_rule(x));
-        fs_finding_words(f, x, c->unit, md ? word_markdown : word_text, o);
+        fs_finding_words(f, x, c->unit, md ? word_markdown : word_text, &w);
         fs_text_puts(o, "\n");
     }
+    fs_buf_free(&w.name);
 }
 
 foldsvg_status fs_summary_write(const fs_tables *tb, const fs_findings *f, const char *input,
@@ -135,7 +159,7 @@ foldsvg_status fs_summary_write(const fs_tables *tb, const fs_findings *f, const
                                 foldsvg_error *err)
 {
     summary_ctx c = {f, input ? input : "<stdin>", unit, format};
-    fs_text_hook h = {head, tail, &c};
+    fs_text_hook h = {head, tail, &c, 0};
     return fs_tables_write_hooked(tb, format, per, unit, &h, out, err);
 }
 
@@ -144,6 +168,6 @@ foldsvg_status fs_summary_write_diff(const fs_deltas *d, const fs_delta_sides *s
                                      foldsvg_error *err)
 {
     summary_ctx c = {f, NULL, unit, format};
-    fs_text_hook h = {head, tail, &c};
+    fs_text_hook h = {head, tail, &c, 0};
     return fs_deltas_write_hooked(d, sides, top, format, unit, &h, out, err);
 }

@@ -6,6 +6,7 @@
 
 #include "analysis/findings.h"
 #include "analysis/summary.h"
+#include "analysis/verdict.h"
 #include "api/options.h"
 #include "util/buf.h"
 #include "util/error.h"
@@ -32,13 +33,21 @@ foldsvg_status fs_write_delta_summary(const fs_tree *t, long double scale, const
                                       const fs_delta_sides *sides, const char *unit,
                                       const foldsvg_options *o, FILE *out, foldsvg_error *err)
 {
+    fs_gate gate;
+    FS_FORWARD_IF_ERROR(fs_gate_eval(deltas, (const char *const *)o->fail_if.v, o->fail_if.n,
+                                     o->fail_min_share, &gate, err));
     fs_findings f;
     if (fs_findings_compute_scaled(t, scale, deltas->per_before, deltas->per_after,
-                                   &o->report.thresholds, &f) != FOLDSVG_OK)
+                                   &o->report.thresholds, &f) != FOLDSVG_OK) {
+        fs_gate_free(&gate);
         return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
-    foldsvg_status st = fs_summary_write_diff(deltas, sides, fs_summary_rows(o), &f,
-                                              o->report.top_format, unit, out, err);
+    }
+    int format = o->report.top_format;
+    fs_verdict_in in = {deltas, sides, &f, &gate, fs_summary_rows(o), format, unit};
+    foldsvg_status st =
+        fs_verdict_write(&in, format == FOLDSVG_TOP_MARKDOWN ? FS_COMMENT_LIMIT : 0, out, err);
     fs_findings_free(&f);
+    fs_gate_free(&gate);
     return st;
 }
 

@@ -38,4 +38,37 @@ static inline const fs_tree *fs_diff_numbers(const foldsvg_diff *d, long double 
     return d->raw ? &d->raw->tree : &d->p->tree;
 }
 
+#include "analysis/deltatables.h"
+#include "analysis/findings.h"
+#include "analysis/gate.h"
+#include "analysis/verdict.h"
+
+struct fs_deltas;
+/* What the tables name D's sides, and the unit they speak (O's --countname, else D's). */
+fs_delta_sides fs_diff_sides(const foldsvg_diff *d);
+const char *fs_diff_unit(const foldsvg_diff *d, const foldsvg_options *o);
+
+/* The summary of D (--diff --summary) made of its parts, by O's options: IN points into
+ * the others and into D (api/verdict.c). */
+typedef struct fs_diff_parts {
+    fs_deltas deltas;
+    fs_delta_sides sides;
+    fs_findings findings;
+    fs_gate gate;
+    fs_verdict_in in;
+} fs_diff_parts;
+foldsvg_status fs_diff_parts_make(const foldsvg_diff *d, const foldsvg_options *o, fs_diff_parts *p,
+                                  foldsvg_error *err);
+void fs_diff_parts_free(fs_diff_parts *p);
+/* D's delta tables, every row, by O's report options (the sides' divisors), from its numbers.
+ * FOLDSVG_E_NOMEM. */
+foldsvg_status fs_diff_deltas(const foldsvg_diff *d, const foldsvg_options *o,
+                              struct fs_deltas *out, foldsvg_error *err);
+/* D measured against O's thresholds (api/gate.c), FN called once per threshold with PAIR. */
+foldsvg_status fs_diff_gate_report(const foldsvg_diff *d, const foldsvg_options *o,
+                                   const char *pair, foldsvg_threshold_fn fn, void *user,
+                                   size_t *broken, foldsvg_error *err);
+/* FOLDSVG_E_ARG for no diff, FOLDSVG_E_NO_DATA for one that holds nothing yet. */
+foldsvg_status fs_diff_check_data(const foldsvg_diff *d, foldsvg_error *err);
+
 #endif

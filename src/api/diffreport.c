@@ -19,12 +19,12 @@
 #include "util/error.h"
 #include "util/numfmt.h"
 
-static const char *unit_of(const foldsvg_diff *d, const foldsvg_options *o)
+const char *fs_diff_unit(const foldsvg_diff *d, const foldsvg_options *o)
 {
     return o->countname ? o->countname : d->p->count_name;
 }
 
-static foldsvg_status check_diff(const foldsvg_diff *d, foldsvg_error *err)
+foldsvg_status fs_diff_check_data(const foldsvg_diff *d, foldsvg_error *err)
 {
     if (!d)
         return fs_error(err, FOLDSVG_E_ARG, NULL, "NULL diff");
@@ -34,7 +34,7 @@ static foldsvg_status check_diff(const foldsvg_diff *d, foldsvg_error *err)
     return FOLDSVG_OK;
 }
 
-static foldsvg_status compute(const foldsvg_diff *d, const foldsvg_options *o, fs_deltas *out,
+foldsvg_status fs_diff_deltas(const foldsvg_diff *d, const foldsvg_options *o, fs_deltas *out,
                               foldsvg_error *err)
 {
     const fs_report_opts *r = &o->report;
@@ -46,7 +46,7 @@ static foldsvg_status compute(const foldsvg_diff *d, const foldsvg_options *o, f
     return FOLDSVG_OK;
 }
 
-static fs_delta_sides sides_of(const foldsvg_diff *d)
+fs_delta_sides fs_diff_sides(const foldsvg_diff *d)
 {
     fs_delta_sides s;
     memset(&s, 0, sizeof s);
@@ -64,32 +64,14 @@ static fs_delta_sides sides_of(const foldsvg_diff *d)
 foldsvg_status foldsvg_diff_write_top(const foldsvg_diff *d, FILE *out, const foldsvg_options *opts,
                                       foldsvg_error *err)
 {
-    FS_FORWARD_IF_ERROR(check_diff(d, err));
+    FS_FORWARD_IF_ERROR(fs_diff_check_data(d, err));
     if (!out)
         return fs_error(err, FOLDSVG_E_ARG, NULL, "NULL stream");
     const foldsvg_options *o = opts ? opts : fs_default_options();
     fs_deltas deltas;
-    FS_FORWARD_IF_ERROR(compute(d, o, &deltas, err));
-    fs_delta_sides sides = sides_of(d);
-    foldsvg_status st = fs_write_delta_tables(&deltas, &sides, unit_of(d, o), o, out, err);
-    fs_deltas_free(&deltas);
-    return st;
-}
-
-foldsvg_status foldsvg_diff_write_summary(const foldsvg_diff *d, FILE *out,
-                                          const foldsvg_options *opts, foldsvg_error *err)
-{
-    FS_FORWARD_IF_ERROR(check_diff(d, err));
-    if (!out)
-        return fs_error(err, FOLDSVG_E_ARG, NULL, "NULL stream");
-    const foldsvg_options *o = opts ? opts : fs_default_options();
-    fs_deltas deltas;
-    FS_FORWARD_IF_ERROR(compute(d, o, &deltas, err));
-    fs_delta_sides sides = sides_of(d);
-    long double scale;
-    const fs_tree *t = fs_diff_numbers(d, &scale);
-    foldsvg_status st =
-        fs_write_delta_summary(t, scale, &deltas, &sides, unit_of(d, o), o, out, err);
+    FS_FORWARD_IF_ERROR(fs_diff_deltas(d, o, &deltas, err));
+    fs_delta_sides sides = fs_diff_sides(d);
+    foldsvg_status st = fs_write_delta_tables(&deltas, &sides, fs_diff_unit(d, o), o, out, err);
     fs_deltas_free(&deltas);
     return st;
 }
@@ -140,10 +122,10 @@ static foldsvg_status fill_diff(fs_diff_section *s, const foldsvg_diff *d, const
                                 foldsvg_error *err)
 {
     fs_deltas full;
-    FS_FORWARD_IF_ERROR(compute(d, o, &full, err));
+    FS_FORWARD_IF_ERROR(fs_diff_deltas(d, o, &full, err));
     foldsvg_status st = fs_diff_section_cut(s, &full, fs_delta_top_rows(o));
     fs_deltas_free(&full);
-    s->sides = sides_of(d);
+    s->sides = fs_diff_sides(d);
     s->negate = o->svg.negate;
     for (int i = 0; st == FOLDSVG_OK && i < 2; i++) {
         s->side_name[i] = strdup(d->side[i].name);
@@ -151,7 +133,7 @@ static foldsvg_status fill_diff(fs_diff_section *s, const foldsvg_diff *d, const
         if (!s->side_name[i])
             st = FOLDSVG_E_NOMEM;
     }
-    if (st == FOLDSVG_OK && !(s->countname = strdup(unit_of(d, o))))
+    if (st == FOLDSVG_OK && !(s->countname = strdup(fs_diff_unit(d, o))))
         st = FOLDSVG_E_NOMEM;
     if (st == FOLDSVG_OK)
         st = add_facts(s, d, s->countname);
@@ -183,10 +165,10 @@ static foldsvg_status make_diff_section(fs_report_section *s, const void *what,
 {
     const diff_section_args *a = what;
     memset(s, 0, sizeof *s);
-    FS_FORWARD_IF_ERROR(check_diff(a->d, err));
+    FS_FORWARD_IF_ERROR(fs_diff_check_data(a->d, err));
     FS_FORWARD_IF_ERROR(fs_report_section_svg(s, a->d->p, o, err));
     s->per = o->report.per;
-    s->countname = strdup(unit_of(a->d, o));
+    s->countname = strdup(fs_diff_unit(a->d, o));
     s->heading = a->heading ? strdup(a->heading) : NULL;
     s->diff = calloc(1, sizeof *s->diff);
     foldsvg_status st = s->countname && (!a->heading || s->heading) && s->diff
@@ -204,7 +186,7 @@ foldsvg_status foldsvg_report_add_diff(foldsvg_report *r, const foldsvg_diff *d,
 {
     if (!r)
         return fs_error(err, FOLDSVG_E_ARG, NULL, "NULL report");
-    FS_FORWARD_IF_ERROR(check_diff(d, err));
+    FS_FORWARD_IF_ERROR(fs_diff_check_data(d, err));
     diff_section_args a = {d, heading};
     return fs_report_add_section(r, make_diff_section, &a, err);
 }
@@ -278,7 +260,7 @@ static foldsvg_status output_diff(const foldsvg_diff *d, foldsvg_format format,
 foldsvg_status foldsvg_diff_write(const foldsvg_diff *d, const char *path, foldsvg_format format,
                                   const foldsvg_options *opts, foldsvg_error *err)
 {
-    FS_FORWARD_IF_ERROR(check_diff(d, err));
+    FS_FORWARD_IF_ERROR(fs_diff_check_data(d, err));
     const foldsvg_options *o = opts ? opts : fs_default_options();
     if (format == FOLDSVG_FORMAT_AUTO)
         format = foldsvg_format_for_path(path);
@@ -295,7 +277,7 @@ foldsvg_status foldsvg_diff_write(const foldsvg_diff *d, const char *path, folds
 foldsvg_status foldsvg_diff_render(const foldsvg_diff *d, foldsvg_format format,
                                    const foldsvg_options *opts, FILE *out, foldsvg_error *err)
 {
-    FS_FORWARD_IF_ERROR(check_diff(d, err));
+    FS_FORWARD_IF_ERROR(fs_diff_check_data(d, err));
     if (!out)
         return fs_error(err, FOLDSVG_E_ARG, NULL, "NULL stream");
     const foldsvg_options *o = opts ? opts : fs_default_options();

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "analysis/findings.h"
+#include "analysis/gate.h"
 #include "api/cli.h"
 #include "formats/threadsel.h"
 #include "render/colors.h"
@@ -51,7 +52,7 @@ typedef enum opt_type {
 
 typedef enum c_type { C_UNSIGNED, C_SIZE, C_U64, C_LONG } c_type;
 
-enum { F_MIN_INCLUSIVE = 1 };
+enum { F_MIN_INCLUSIVE = 1, F_PERCENT = 2 /* T_REAL: a '%' may end the value */ };
 
 typedef enum opt_group {
     G_INPUT,
@@ -129,6 +130,7 @@ enum { W_ANY = 0x100 };
 static foldsvg_status check_id_prefix(const char *name, const char *v, foldsvg_error *err);
 static foldsvg_status check_pattern(const char *name, const char *v, foldsvg_error *err);
 static foldsvg_status check_thread(const char *name, const char *v, foldsvg_error *err);
+static foldsvg_status check_gate(const char *name, const char *v, foldsvg_error *err);
 
 static const char *const top_formats[] = {"text", "markdown", "json", NULL};
 static const char *const weights[] = {"auto", "samples", NULL};
@@ -377,6 +379,19 @@ static const opt_row rows[] = {
      .expected = "a whole number, 1 or more", .metavar = "K",
      .help = "divide AFTER's counts in the tables by K (default --per)",
      .key = FOLDSVG_OPT_PER_AFTER},
+    {"fail-if", 0, T_LIST, REPORT, G_DIFF, FIELD(fail_if), .metavar = "EXPR", .check = check_gate,
+     .writes = W_ANY,
+     .help = "exit 3 when the change breaks EXPR (repeatable): MEASURE OP\n"
+             "LIMIT, MEASURE total, self, inclusive, self[NAME],\n"
+             "inclusive[NAME] or new, OP >, >=, < or <=, LIMIT a count\n"
+             "or a percent of before's total: 'total > +2%', 'self > +5%'",
+     .key = FOLDSVG_OPT_FAIL_IF},
+    {"fail-min-share", 0, T_REAL, REPORT, G_DIFF, FIELD(fail_min_share),
+     .flags = F_MIN_INCLUSIVE | F_PERCENT, .dmin = 0, .dmax = 100, .metavar = "PCT",
+     .expected = "a percent from 0 to 100", .needs = "fail-if", .writes = W_ANY,
+     .help = "--fail-if's self, inclusive and new leave out the functions\n"
+             "under PCT% of their side's total on both sides",
+     .default_value = "0", .key = FOLDSVG_OPT_FAIL_MIN_SHARE},
 };
 
 #define NROWS (sizeof rows / sizeof rows[0])
@@ -622,6 +637,13 @@ static foldsvg_status check_thread(const char *name, const char *v, foldsvg_erro
     return fs_threadsel_check(v, err);
 }
 
+/* A threshold of a diff (analysis/gate.h); the message says what is wrong. */
+static foldsvg_status check_gate(const char *name, const char *v, foldsvg_error *err)
+{
+    fs_gate_rule rule;
+    return fs_gate_parse(v, name, &rule, err);
+}
+
 /* The generic setter: parses V by the row's type into its field (and notes that it was given,
  * where the row says so). */
 static foldsvg_status set_value(foldsvg_options *o, const opt_row *r, const char *v,
@@ -654,7 +676,15 @@ static foldsvg_status set_value(foldsvg_options *o, const opt_row *r, const char
     }
     case T_REAL: {
         double x;
-        int ok = parse_double(v, &x) == 0 &&
+        char num[64];
+        size_t vn = strlen(v);
+        if ((r->flags & F_PERCENT) && vn > 1 && vn < sizeof num && v[vn - 1] == '%') {
+            memcpy(num, v, vn - 1);
+            num[vn - 1] = '\0';
+        } else {
+            snprintf(num, sizeof num, "%s", vn < sizeof num ? v : "");
+        }
+        int ok = parse_double(num, &x) == 0 &&
                  ((r->flags & F_MIN_INCLUSIVE) ? x >= r->dmin : x > r->dmin) &&
                  (r->dmax <= r->dmin || x <= r->dmax);
         if (!ok)
@@ -1062,5 +1092,13 @@ foldsvg_status foldsvg_options_check(const foldsvg_options *o, foldsvg_error *er
                             "--%s cannot be used with --%s: drop one of them", conflicts[i].na,
                             conflicts[i].nb);
     }
+    fs_gate_rule rule;
+    for (size_t i = 0; o->diff_normalize && i < o->fail_if.n; i++)
+        if (fs_gate_parse(o->fail_if.v[i], "fail-if", &rule, NULL) == FOLDSVG_OK &&
+            rule.measure == FS_GATE_TOTAL)
+            return fs_error(err, FOLDSVG_E_USAGE, NULL,
+                            "--fail-if '%.200s' cannot be used with --normalize, which makes the "
+                            "totals equal: drop one of them",
+                            o->fail_if.v[i]);
     return FOLDSVG_OK;
 }

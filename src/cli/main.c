@@ -1,18 +1,20 @@
 /* foldsvg: the command line. Options become library calls; nothing here knows formats.
- * Exit codes: 0 done (warnings allowed), 1 input or output failure, 2 usage error. */
+ * Exit codes: 0 done (warnings allowed), 1 input or output failure, 2 usage error, 3 a
+ * --fail-if threshold broken. */
 #include <errno.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "api/cli.h"
 #include "foldsvg.h"
 
-enum { EXIT_INPUT = 1, EXIT_USAGE = 2 };
+enum { EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_BROKEN = 3 };
 
 typedef struct cli_state {
     foldsvg_options *opts;
@@ -25,6 +27,7 @@ typedef struct cli_state {
     const char *countname;  /* --countname, which the summary line speaks too */
     int facts_out, facts_from;
     const char *diff_only; /* an option that needs --diff, as spelled; NULL: none given */
+    int gate;              /* --fail-if given: the diff's verdict decides the exit code */
 } cli_state;
 
 /* --help: these lines around the option table (foldsvg_option_info), which gives the rest. */
@@ -34,7 +37,8 @@ static const char usage_head[] =
     "Turn folded stacks or Firefox-Profiler JSON (plain or gzip) into an SVG flamegraph.\n"
     "With no INPUT, or INPUT '-', read standard input. Options and inputs mix freely.\n";
 static const char usage_tail[] =
-    "Exit status: 0 done (warnings allowed), 1 input or output failure, 2 usage error.\n"
+    "Exit status: 0 done (warnings allowed), 1 input or output failure, 2 usage error,\n"
+    "3 a --fail-if threshold broken.\n"
     "See foldsvg(1) for details and examples.\n";
 
 enum { HELP_COLUMN = 28, HELP_WIDTH = 90 };
@@ -351,8 +355,10 @@ static int apply(cli_state *s, const fs_cli_row *row, const char *value, const c
     s->facts_out |= key == FOLDSVG_OPT_FACTS_OUT;
     s->facts_from |= key == FOLDSVG_OPT_FACTS_FROM;
     if (!s->diff_only && (key == FOLDSVG_OPT_NORMALIZE || key == FOLDSVG_OPT_PER_BEFORE ||
-                          key == FOLDSVG_OPT_PER_AFTER))
+                          key == FOLDSVG_OPT_PER_AFTER || key == FOLDSVG_OPT_FAIL_IF ||
+                          key == FOLDSVG_OPT_FAIL_MIN_SHARE))
         s->diff_only = spelled;
+    s->gate |= key == FOLDSVG_OPT_FAIL_IF;
     foldsvg_error err;
     foldsvg_status st = foldsvg_options_set(s->opts, row->d.name, value, &err);
     return st ? report(&err, st) : 0;
@@ -481,8 +487,61 @@ static void print_diff_summary(const cli_state *s, uint64_t before, uint64_t aft
     }
 }
 
-/* --diff BEFORE AFTER: straight to SVG or folded text; through a diff object for a report
- * or the delta tables. */
+/* A threshold that broke: one line, always (it is why the run exits 3). */
+static void on_threshold(void *user, const char *pair, const char *threshold, int broken,
+                         const char *measured)
+{
+    (void)user;
+    if (!broken)
+        return;
+    clear_progress();
+    fputs("foldsvg: ", stderr);
+    if (pair) {
+        put_escaped(pair);
+        fputs(": ", stderr);
+    }
+    fputs("threshold broken: ", stderr);
+    put_escaped(threshold);
+    fputs(": ", stderr);
+    put_escaped(measured);
+    fputc('\n', stderr);
+}
+
+static int is_dir(const char *path)
+{
+    struct stat sb;
+    return strcmp(path, "-") != 0 && stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
+}
+
+/* --diff BEFORE_DIR AFTER_DIR: the pairs of files of the same name; the summary on standard
+ * output, the HTML report of every pair to -o. */
+static int run_diff_dirs(cli_state *s, const char *output, foldsvg_format format)
+{
+    if (s->output && format != FOLDSVG_FORMAT_HTML) {
+        fprintf(stderr,
+                "foldsvg: --diff of two directories writes an HTML report (-o NAME.html) "
+                "and the summary (--summary, --top): not %s (see foldsvg --help)\n",
+                output);
+        return EXIT_USAGE;
+    }
+    foldsvg_error err;
+    foldsvg_dirs_stats ds;
+    foldsvg_status st =
+        foldsvg_diff_dirs(s->inputs[0], s->inputs[1], s->output ? output : NULL,
+                          prints(s) ? stdout : NULL, s->opts, on_threshold, NULL, &ds, &err);
+    if (st)
+        return report(&err, st);
+    clear_progress();
+    if (!s->flag[FS_CLI_QUIET])
+        fprintf(stderr,
+                "foldsvg: %zu pair%s compared, %zu failed; %zu only before, %zu only after\n",
+                ds.pairs, ds.pairs == 1 ? "" : "s", ds.failed, ds.only_before, ds.only_after);
+    int rc = prints(s) ? stdout_done() : 0;
+    return rc ? rc : ds.failed ? EXIT_BROKEN : 0;
+}
+
+/* --diff BEFORE AFTER: straight to SVG or folded text; through a diff object for a report,
+ * the delta tables or the thresholds. */
 static int run_diff(cli_state *s, const char *output, foldsvg_format format)
 {
     if (s->flag[FS_CLI_SECTIONS]) {
@@ -490,9 +549,22 @@ static int run_diff(cli_state *s, const char *output, foldsvg_format format)
                         "both inputs): drop one of them (see foldsvg --help)\n");
         return EXIT_USAGE;
     }
+    int dirs = is_dir(s->inputs[0]) + is_dir(s->inputs[1]);
+    fs_cli_warn_unused(s->opts,
+                       writes_of(s, dirs == 2 && !s->output ? FOLDSVG_FORMAT_FOLDED : format));
+    if (dirs == 2)
+        return run_diff_dirs(s, output, format);
+    if (dirs == 1) {
+        fprintf(stderr,
+                "foldsvg: --diff: %s is a directory and %s is not: give two files or "
+                "two directories (see foldsvg --help)\n",
+                is_dir(s->inputs[0]) ? s->inputs[0] : s->inputs[1],
+                is_dir(s->inputs[0]) ? s->inputs[1] : s->inputs[0]);
+        return EXIT_USAGE;
+    }
     foldsvg_error err;
     foldsvg_status st;
-    if (!prints(s) && format != FOLDSVG_FORMAT_HTML) {
+    if (!prints(s) && format != FOLDSVG_FORMAT_HTML && !s->gate) {
         foldsvg_convert_stats cs;
         st = foldsvg_diff_convert(s->inputs[0], s->inputs[1], output, format, s->opts, &cs, &err);
         if (st)
@@ -515,13 +587,16 @@ static int run_diff(cli_state *s, const char *output, foldsvg_format format)
                                      : foldsvg_diff_write_top(d, stdout, s->opts, &err);
         name_output(&err, st, "-");
     }
+    size_t broken = 0; /* after the outputs: a failed job keeps its artifacts */
+    if (st == FOLDSVG_OK)
+        st = foldsvg_diff_check(d, s->opts, on_threshold, NULL, &broken, &err);
     if (st == FOLDSVG_OK)
         print_diff_summary(s, foldsvg_diff_total(d, FOLDSVG_BEFORE),
                            foldsvg_diff_total(d, FOLDSVG_AFTER),
                            foldsvg_profile_count_name(foldsvg_diff_profile(d)),
                            foldsvg_profile_unique_stacks(foldsvg_diff_profile(d)));
     foldsvg_diff_free(d);
-    return st ? report(&err, st) : 0;
+    return st ? report(&err, st) : broken ? EXIT_BROKEN : 0;
 }
 
 /* Everything after parsing; returns the exit code. */
