@@ -7,16 +7,16 @@
 #include "api/diag.h"
 #include "api/facts.h"
 #include "api/options.h"
-#include "api/profile.h"
 #include "api/plan.h"
+#include "api/profile.h"
 #include "api/read.h"
 #include "api/run.h"
 #include "formats/registry.h"
 #include "input/input.h"
 #include "input/source.h"
-#include "util/pool.h"
 #include "transform/pipeline.h"
 #include "util/error.h"
+#include "util/pool.h"
 
 /* The tree as the pipeline's consumer, for one input. */
 typedef struct tree_in {

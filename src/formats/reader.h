@@ -14,7 +14,7 @@
 #include "input/input.h"
 #include "util/strlist.h"
 
-/* What the input options say (rows of stage "input" in src/api/options.c write here), for
+/* What the input options say (rows of stage "input" in src/api/optrow.c write here), for
  * every reader. */
 typedef struct fs_input_opts {
     fs_strlist threads; /* Firefox: the --thread values (formats/threadsel.h); none: all merged */
