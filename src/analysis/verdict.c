@@ -25,8 +25,9 @@ typedef struct level {
 
 /* Each table row takes 20 bytes at least: more than 3,000 cannot fit 65,000. */
 static const level levels[] = {
-    {3000, 100, 25, 1, ALL}, {25, 80, 10, 1, ALL}, {10, 60, 5, 1, ALL},
-    {5, 40, 3, 0, 200},      {0, 40, 0, 0, 50},    {0, 40, 0, 0, 0},
+    {3000, 100, 25, 1, ALL}, {1000, 100, 25, 1, ALL}, {300, 100, 25, 1, ALL}, {100, 80, 25, 1, ALL},
+    {50, 80, 10, 1, ALL},    {25, 80, 10, 1, ALL},    {10, 60, 5, 1, ALL},    {5, 40, 3, 0, 200},
+    {0, 40, 0, 0, 50},       {0, 40, 0, 0, 0},
 };
 #define NLEVELS (sizeof levels / sizeof levels[0])
 static const level whole = {ALL, 0, ALL, 1, ALL};

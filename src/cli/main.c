@@ -426,6 +426,8 @@ static unsigned writes_of(const cli_state *s, foldsvg_format format)
         w = format == FOLDSVG_FORMAT_HTML  ? FS_WRITES_GRAPH | FS_WRITES_TABLES
             : format == FOLDSVG_FORMAT_SVG ? FS_WRITES_GRAPH
                                            : 0;
+    if (s->gate) /* the thresholds are measured on the tables' numbers (--per divides them) */
+        w |= FS_WRITES_TABLES;
     return prints(s) ? w | FS_WRITES_TABLES | FS_WRITES_TOP : w;
 }
 
