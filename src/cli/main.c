@@ -34,6 +34,7 @@ typedef struct cli_state {
 static const char usage_head[] =
     "Usage: foldsvg [OPTIONS] [INPUT...] [-o OUTPUT]\n"
     "       foldsvg --diff BEFORE AFTER [OPTIONS] [-o OUTPUT]\n"
+    "       foldsvg --diff BEFORE_DIR AFTER_DIR [OPTIONS] [-o REPORT.html]\n"
     "Turn folded stacks or Firefox-Profiler JSON (plain or gzip) into an SVG flamegraph.\n"
     "With no INPUT, or INPUT '-', read standard input. Options and inputs mix freely.\n";
 static const char usage_tail[] =
