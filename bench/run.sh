@@ -284,6 +284,15 @@ row "$(( $(size "$data/shuffled.folded") + $(size "$v") ))" "$base" "$run"
 base=$(measure "variant->folded" "$bin" -q "$v" -o "$data/out.folded")
 run=$(measure "diff ->folded (/variant->folded)" "$bin" -q --diff "$data/sorted.folded" "$v" -o "$data/out.folded")
 row "$(( $(size "$data/sorted.folded") + $(size "$v") ))" "$base" "$run"
+# the gate (thresholds that hold: a broken one exits 3): on the totals it keeps the streamed
+# route (against the plain diff); on functions it measures the tables --top computes
+# (against --top alone). The target: no measurable cost.
+base=$(measure "diff ->svg" "$bin" -q --hash --diff "$data/sorted.folded" "$v" -o "$data/out.svg")
+run=$(measure "diff --fail-if total ->svg" "$bin" -q --hash --diff "$data/sorted.folded" "$v" -o "$data/out.svg" --fail-if 'total > +50%')
+row "$(( $(size "$data/sorted.folded") + $(size "$v") ))" "$base" "$run"
+base=$(measure "diff --top 5" "$bin" -q --diff "$data/sorted.folded" "$v" --top 5)
+run=$(measure "diff --top 5 --fail-if self" "$bin" -q --diff "$data/sorted.folded" "$v" --top 5 --fail-if 'self > +50%' --fail-if 'total > +50%')
+row "$(( $(size "$data/sorted.folded") + $(size "$v") ))" "$base" "$run"
 
 # a small graph: start-up and set-up dominate (30 alternating runs)
 keep=$reps; reps=30

@@ -46,6 +46,16 @@ breaks total-ge 'total >= +54'
 holds total-percent 'total > +5.4%'
 breaks total-percent 'total > +5.39%'
 holds total-below 'total < +54'
+# the totals alone keep the streamed route; the tables' route says the same
+for o in '-o d.svg' '-o d.folded' '-o d.svg --top 1' '-o d.html'; do
+    # shellcheck disable=SC2086 # the options are words
+    exits "route $o" 3 "$bin" --diff before.folded after.folded --fail-if 'total > +5.3%' $o --per-after 2 --fail-if 'total < -472'
+    grep 'threshold broken' err >"route-$(echo "$o" | tr -cd 'a-z')"
+done
+for f in route-odfolded route-odsvgtop route-odhtml; do
+    cmp -s route-odsvg "$f" && ok || bad "the routes' lines differ: $(cat route-odsvg "$f")"
+done
+has route-line route-odsvg 'threshold broken: total < -472: -47.30% (-473.00 cycles per iteration; 1,000 -> 527.00), 1 cycles under'
 breaks total-below 'total <= +54'
 holds self-any 'self > +30'
 breaks self-any 'self > +29'

@@ -7,6 +7,7 @@
 #include "analysis/delta.h"
 #include "analysis/gate.h"
 #include "analysis/verdict.h"
+#include "api/cli.h"
 #include "api/deltatop.h"
 #include "api/diff.h"
 #include "api/options.h"
@@ -63,6 +64,30 @@ foldsvg_status foldsvg_diff_write_summary(const foldsvg_diff *d, FILE *out,
     return st;
 }
 
+/* DELTAS measured against O's thresholds, FN called once per threshold with PAIR. */
+static foldsvg_status gate_report(const fs_deltas *deltas, const foldsvg_options *o,
+                                  const char *unit, const char *pair, foldsvg_threshold_fn fn,
+                                  void *user, size_t *broken, foldsvg_error *err)
+{
+    fs_gate g;
+    FS_FORWARD_IF_ERROR(fs_gate_eval(deltas, (const char *const *)o->fail_if.v, o->fail_if.n,
+                                     o->fail_min_share, &g, err));
+    foldsvg_status st = FOLDSVG_OK;
+    fs_buf line = {0};
+    for (size_t i = 0; st == FOLDSVG_OK && i < g.n; i++) {
+        fs_buf_clear(&line);
+        if (fs_gate_describe(&g.v[i], deltas, unit, MESSAGE_NAME, 1, &line) != FOLDSVG_OK)
+            st = fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
+        else if (fn)
+            fn(user, pair, g.v[i].expr, g.v[i].broken, line.data ? line.data : "");
+    }
+    if (st == FOLDSVG_OK && broken)
+        *broken = g.broken;
+    fs_buf_free(&line);
+    fs_gate_free(&g);
+    return st;
+}
+
 foldsvg_status fs_diff_gate_report(const foldsvg_diff *d, const foldsvg_options *o,
                                    const char *pair, foldsvg_threshold_fn fn, void *user,
                                    size_t *broken, foldsvg_error *err)
@@ -73,24 +98,61 @@ foldsvg_status fs_diff_gate_report(const foldsvg_diff *d, const foldsvg_options 
         return FOLDSVG_OK;
     fs_deltas deltas;
     FS_FORWARD_IF_ERROR(fs_diff_deltas(d, o, &deltas, err));
-    fs_gate g;
-    foldsvg_status st = fs_gate_eval(&deltas, (const char *const *)o->fail_if.v, o->fail_if.n,
-                                     o->fail_min_share, &g, err);
-    fs_buf line = {0};
-    const char *unit = fs_diff_unit(d, o);
-    for (size_t i = 0; st == FOLDSVG_OK && i < g.n; i++) {
-        fs_buf_clear(&line);
-        if (fs_gate_describe(&g.v[i], &deltas, unit, MESSAGE_NAME, 1, &line) != FOLDSVG_OK)
-            st = fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
-        else if (fn)
-            fn(user, pair, g.v[i].expr, g.v[i].broken, line.data ? line.data : "");
-    }
-    if (st == FOLDSVG_OK && broken)
-        *broken = g.broken;
-    fs_buf_free(&line);
-    fs_gate_free(&g); /* empty when fs_gate_eval failed */
+    foldsvg_status st = gate_report(&deltas, o, fs_diff_unit(d, o), pair, fn, user, broken, err);
     fs_deltas_free(&deltas);
     return st;
+}
+
+foldsvg_status fs_cli_diff_print(const foldsvg_diff *d, FILE *out, const foldsvg_options *o,
+                                 int summary, foldsvg_threshold_fn fn, void *user, size_t *broken,
+                                 foldsvg_error *err)
+{
+    if (broken)
+        *broken = 0;
+    FS_FORWARD_IF_ERROR(fs_diff_check_data(d, err));
+    fs_deltas deltas;
+    FS_FORWARD_IF_ERROR(fs_diff_deltas(d, o, &deltas, err));
+    fs_delta_sides sides = fs_diff_sides(d);
+    const char *unit = fs_diff_unit(d, o);
+    long double scale;
+    const fs_tree *t = fs_diff_numbers(d, &scale);
+    foldsvg_status st = summary
+                            ? fs_write_delta_summary(t, scale, &deltas, &sides, unit, o, out, err)
+                            : fs_write_delta_tables(&deltas, &sides, unit, o, out, err);
+    if (st) {
+        if (err && !err->file[0])
+            snprintf(err->file, sizeof err->file, "<stdout>");
+    } else if (o->fail_if.n) {
+        st = gate_report(&deltas, o, unit, NULL, fn, user, broken, err);
+    }
+    fs_deltas_free(&deltas);
+    return st;
+}
+
+int fs_cli_gate_needs_functions(const foldsvg_options *o)
+{
+    fs_gate_rule rule;
+    for (size_t i = 0; i < o->fail_if.n; i++)
+        if (fs_gate_parse(o->fail_if.v[i], "fail-if", &rule, NULL) != FOLDSVG_OK ||
+            rule.measure != FS_GATE_TOTAL)
+            return 1;
+    return 0;
+}
+
+foldsvg_status fs_cli_gate_totals(const foldsvg_options *o, uint64_t before, uint64_t after,
+                                  const char *unit, foldsvg_threshold_fn fn, void *user,
+                                  size_t *broken, foldsvg_error *err)
+{
+    if (broken)
+        *broken = 0;
+    const fs_report_opts *r = &o->report;
+    fs_deltas deltas;
+    memset(&deltas, 0, sizeof deltas);
+    deltas.total_before = before;
+    deltas.total_after = after;
+    deltas.per_before = fs_delta_per(r->per_before, r->per);
+    deltas.per_after = fs_delta_per(r->per_after, r->per);
+    return gate_report(&deltas, o, o->countname ? o->countname : unit, NULL, fn, user, broken, err);
 }
 
 foldsvg_status foldsvg_diff_check(const foldsvg_diff *d, const foldsvg_options *opts,

@@ -567,13 +567,19 @@ static int run_diff(cli_state *s, const char *output, foldsvg_format format)
     }
     foldsvg_error err;
     foldsvg_status st;
-    if (!prints(s) && format != FOLDSVG_FORMAT_HTML && !s->gate) {
+    /* thresholds on the totals only keep the streamed route: its totals are all they need */
+    if (!prints(s) && format != FOLDSVG_FORMAT_HTML &&
+        !(s->gate && fs_cli_gate_needs_functions(s->opts))) {
         foldsvg_convert_stats cs;
+        size_t broken = 0;
         st = foldsvg_diff_convert(s->inputs[0], s->inputs[1], output, format, s->opts, &cs, &err);
+        if (st == FOLDSVG_OK && s->gate)
+            st = fs_cli_gate_totals(s->opts, cs.total_before, cs.total, cs.count_name, on_threshold,
+                                    NULL, &broken, &err);
         if (st)
             return report(&err, st);
         print_diff_summary(s, cs.total_before, cs.total, cs.count_name, (size_t)cs.unique_stacks);
-        return 0;
+        return broken ? EXIT_BROKEN : 0;
     }
     foldsvg_diff *d = foldsvg_diff_new();
     if (!d) {
@@ -585,13 +591,11 @@ static int run_diff(cli_state *s, const char *output, foldsvg_format format)
         st = foldsvg_diff_write(d, output, s->format, s->opts, &err);
         name_output(&err, st, output);
     }
-    if (st == FOLDSVG_OK && prints(s)) {
-        st = s->flag[FS_CLI_SUMMARY] ? foldsvg_diff_write_summary(d, stdout, s->opts, &err)
-                                     : foldsvg_diff_write_top(d, stdout, s->opts, &err);
-        name_output(&err, st, "-");
-    }
     size_t broken = 0; /* after the outputs: a failed job keeps its artifacts */
-    if (st == FOLDSVG_OK)
+    if (st == FOLDSVG_OK && prints(s))
+        st = fs_cli_diff_print(d, stdout, s->opts, s->flag[FS_CLI_SUMMARY], on_threshold, NULL,
+                               &broken, &err);
+    else if (st == FOLDSVG_OK)
         st = foldsvg_diff_check(d, s->opts, on_threshold, NULL, &broken, &err);
     if (st == FOLDSVG_OK)
         print_diff_summary(s, foldsvg_diff_total(d, FOLDSVG_BEFORE),
