@@ -379,6 +379,18 @@ FOLDSVG_API foldsvg_status foldsvg_list_threads(const char *path, const foldsvg_
                                                 foldsvg_thread_fn fn, void *user,
                                                 foldsvg_error *err);
 
+/* One sample type of a pprof profile: INDEX (what the "sample-type" option takes, as does
+ * TYPE), TYPE and UNIT as the profile names them ("cpu", "nanoseconds"), and the TOTAL of its
+ * values over the samples. Strings live only for the call. */
+typedef void (*foldsvg_sample_type_fn)(void *user, size_t index, const char *type, const char *unit,
+                                       int64_t total);
+
+/* Reads the pprof profile PATH (NULL or "-": standard input) and calls FN once per sample
+ * type, in order. An input of another format is FOLDSVG_E_USAGE (it has no sample types). */
+FOLDSVG_API foldsvg_status foldsvg_list_sample_types(const char *path, const foldsvg_options *opts,
+                                                     foldsvg_sample_type_fn fn, void *user,
+                                                     foldsvg_error *err);
+
 /* ---------------------------------------------------------------------------------------
  * HTML reports of several profiles (one section each)
  *

@@ -78,11 +78,13 @@ typedef enum opt_group {
     G_FILTERS,
     G_PROFILES,
     G_PERF,
+    G_PPROF,
     G_REPORTS,
     G_DIFF
 } opt_group;
 
-/* A group's READS: the input format (fs_format.name) its options apply to, when one. */
+/* A group's READS: the input formats (fs_format.name, space-separated) its options apply to,
+ * when not all; a row's own READS, when set, instead. */
 static const struct {
     const char *word, *title, *reads;
 } groups[] = {
@@ -91,11 +93,14 @@ static const struct {
     [G_LAYOUT] = {"layout", "Layout and text"},
     [G_COLORS] = {"colors", "Colors"},
     [G_FILTERS] = {"filters", "Filters (PCRE2 regular expressions, applied in this order)"},
-    [G_PROFILES] = {"profiles", "Profiles (Firefox-Profiler JSON)", "firefox"},
+    [G_PROFILES] = {"profiles",
+                    "Profiles with threads (Firefox-Profiler, pprof labels, Chrome, speedscope)",
+                    "firefox pprof chrome speedscope"},
     [G_PERF] = {"perf",
                 "perf script output (read as is: the collapse step built in, as "
                 "inferno-collapse-perf)",
                 "perf"},
+    [G_PPROF] = {"pprof", "pprof (profile.proto, plain or gzip)", "pprof"},
     [G_REPORTS] = {"reports", "Reports"},
     [G_DIFF] = {"diff", "Differential profiles (foldsvg --diff BEFORE AFTER)"},
 };
@@ -125,6 +130,7 @@ typedef struct opt_row {
     double dmax;       /* T_REAL: at most this, when above dmin */
     unsigned writes;   /* does something only for these outputs (W_*); 0: by its stage */
     const char *needs; /* does something only when this other option is set too */
+    const char *reads; /* the formats it applies to, when not its group's */
 } opt_row;
 
 /* What an option is about, when not its stage's: FOLDSVG_WRITES_* bits, or W_ANY. */
@@ -267,7 +273,7 @@ static const opt_row rows[] = {
     {"list-threads", 0, CLI, G_PROFILES,
      .help = "list the threads (INDEX NAME PROCESS SAMPLES WEIGHT), exit"},
     {"weight", 0, T_ENUM, IN, G_PROFILES, FIELD(input.weight_samples), .values = weights,
-     .default_value = "auto", .metavar = "auto|samples",
+     .reads = "firefox", .default_value = "auto", .metavar = "auto|samples",
      .help = "weigh samples by the profile (SP1 cycles) or 1 each"},
 
     {"pid", 0, T_FLAG, IN, G_PERF, FIELD(input.perf.pid),
@@ -284,6 +290,16 @@ static const opt_row rows[] = {
      .help = "only samples of EVENT (default: the first event named)"},
     {"skip-after", 0, T_LIST, IN, G_PERF, FIELD(input.perf.skip_after), .metavar = "FUNC",
      .help = "leave out the callers of frames named FUNC (repeatable)"},
+
+    {"sample-type", 0, T_STRING, IN, G_PPROF, FIELD(input.pprof.sample_type), .metavar = "TYPE",
+     .help = "the sample type whose values are the weights: its name (cpu,\n"
+             "alloc_space, inuse_objects, ...) or index (default: the\n"
+             "profile's default_sample_type, else the last)"},
+    {"tag-root", 0, T_LIST, IN, G_PPROF, FIELD(input.pprof.tag_root), .metavar = "KEY",
+     .help = "root each stack at KEY=VALUE of the samples' label KEY\n"
+             "(repeatable, the first outermost; pprof -tagroot)"},
+    {"list-sample-types", 0, CLI, G_PPROF,
+     .help = "list the sample types (INDEX TYPE UNIT TOTAL), exit"},
 
     {"top", 0, WHOLE(1, 1000000000, C_SIZE), REPORT, G_REPORTS, FIELD(report.top), .writes = W_ANY,
      .expected = "a number of rows, 1 or more", .metavar = "N",
@@ -728,20 +744,34 @@ foldsvg_status fs_options_check_inputs(const foldsvg_options *o, unsigned format
         return FOLDSVG_OK;
     for (size_t i = 0; i < NROWS; i++) {
         const opt_row *r = &rows[i];
-        const char *reads = groups[r->group].reads;
+        const char *reads = r->reads ? r->reads : groups[r->group].reads;
         if (!reads || !row_set(o, r))
             continue;
-        size_t k = 0;
-        while (fs_formats[k] && strcmp(fs_formats[k]->name, reads) != 0)
-            k++;
-        if (fs_formats[k] && (formats & (1u << k)))
+        /* the formats READS names, and what they are for the message */
+        unsigned bits = 0;
+        fs_buf whats = {0};
+        size_t nwhat = 0;
+        for (size_t k = 0; fs_formats[k]; k++) {
+            size_t n = strlen(fs_formats[k]->name);
+            for (const char *w = reads; *w; w += strcspn(w, " "), w += *w == ' ') {
+                if (strcspn(w, " ") != n || strncmp(w, fs_formats[k]->name, n) != 0)
+                    continue;
+                bits |= 1u << k;
+                fs_buf_printf(&whats, "%s%s", nwhat++ ? ", " : "", fs_formats[k]->what);
+            }
+        }
+        if (formats & bits) {
+            fs_buf_free(&whats);
             continue;
+        }
         int one_kind = (formats & (formats - 1)) == 0;
-        return fs_error(err, FOLDSVG_E_USAGE, input,
-                        "--%s does nothing: it applies to %s, and %s %s%s; drop --%s", r->name,
-                        fs_formats[k] ? fs_formats[k]->what : reads,
-                        one_kind ? "this is" : "no input is one (this is", what,
-                        one_kind ? "" : ")", r->name);
+        foldsvg_status st = fs_error(err, FOLDSVG_E_USAGE, input,
+                                     "--%s does nothing: it applies to %s, and %s %s%s; drop --%s",
+                                     r->name, nwhat ? fs_buf_str(&whats) : reads,
+                                     one_kind ? "this is" : "no input is one (this is", what,
+                                     one_kind ? "" : ")", r->name);
+        fs_buf_free(&whats);
+        return st;
     }
     return FOLDSVG_OK;
 }

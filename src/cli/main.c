@@ -20,7 +20,7 @@ typedef struct cli_state {
     const char *output; /* NULL: standard output */
     foldsvg_format format;
     int quiet, verbose;
-    int help, version, list_threads, list_options;
+    int help, version, list_threads, list_sample_types, list_options;
     int top;               /* --top given: tables on standard output */
     int summary;           /* --summary: the summary on standard output */
     int sections;          /* --sections: one report section per input */
@@ -275,6 +275,15 @@ static void print_thread(void *user, size_t index, const char *name, const char 
                weight);
 }
 
+/* USER as print_thread's. */
+static void print_sample_type(void *user, size_t index, const char *type, const char *unit,
+                              int64_t total)
+{
+    if (user)
+        printf("%s\t", *(const char **)user);
+    printf("%zu\t%s\t%s\t%lld\n", index, type, unit, (long long)total);
+}
+
 static int parse_format(const char *v, foldsvg_format *out)
 {
     if (strcmp(v, "svg") == 0)
@@ -301,6 +310,7 @@ static int cli_option(cli_state *s, const char *name, const char *value)
         {"help", offsetof(cli_state, help)},
         {"version", offsetof(cli_state, version)},
         {"list-threads", offsetof(cli_state, list_threads)},
+        {"list-sample-types", offsetof(cli_state, list_sample_types)},
         {"list-options", offsetof(cli_state, list_options)},
         {"sections", offsetof(cli_state, sections)},
         {"summary", offsetof(cli_state, summary)},
@@ -563,11 +573,26 @@ static int run(cli_state *s, foldsvg_profile *p)
     }
     if (s->ninputs == 0)
         s->inputs[s->ninputs++] = "-";
-    if (s->list_threads && (s->output || s->format || prints(s) || s->sections)) {
-        fprintf(stderr, "foldsvg: --list-threads prints the threads and writes nothing else: "
-                        "drop -o, --format, --top, --summary and --sections (see foldsvg "
-                        "--help)\n");
+    if ((s->list_threads || s->list_sample_types) &&
+        (s->output || s->format || prints(s) || s->sections ||
+         (s->list_threads && s->list_sample_types))) {
+        fprintf(stderr,
+                "foldsvg: --%s prints the %s and writes nothing else: drop -o, --format, "
+                "--top, --summary, --sections%s (see foldsvg --help)\n",
+                s->list_threads ? "list-threads" : "list-sample-types",
+                s->list_threads ? "threads" : "sample types",
+                s->list_threads ? " and --list-sample-types" : " and --list-threads");
         return EXIT_USAGE;
+    }
+    if (s->list_sample_types) {
+        for (size_t i = 0; i < s->ninputs; i++) {
+            const char *file = strcmp(s->inputs[i], "-") ? s->inputs[i] : "<stdin>";
+            st = foldsvg_list_sample_types(s->inputs[i], s->opts, print_sample_type,
+                                           s->ninputs > 1 ? &file : NULL, &err);
+            if (st)
+                return report(&err, st);
+        }
+        return stdout_done();
     }
     if (s->list_threads) {
         for (size_t i = 0; i < s->ninputs; i++) {

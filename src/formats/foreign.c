@@ -8,8 +8,8 @@
 
 /* What to say instead, after "which foldsvg does not read". */
 static const char reads[] =
-    "(it reads folded stacks, Firefox-Profiler JSON and perf script output, "
-    "plain or gzip)";
+    "(it reads folded stacks, perf script output, Firefox-Profiler JSON, pprof, Chrome and V8 "
+    "profiles, trace events and speedscope JSON, plain or gzip)";
 
 /* What a foreign format's read looks at: the head read ahead when it was detected. */
 static const unsigned char *head_of(fs_input *in, size_t *len)
@@ -92,78 +92,7 @@ static foldsvg_status magic_read(fs_input *in, const fs_input_opts *opts, fs_sin
 
 const fs_format fs_foreign_magic = {
     "magic", "a file foldsvg does not read", FS_FORMAT_FOREIGN, magic_detect, magic_read, NULL,
-};
-
-/* ---- pprof: a protobuf Profile message (gzip, as pprof writes it, is undone already) ---- */
-
-/* A varint at *P (before END): 1 and the value, 0 when it does not end before END, -1 when
- * it is longer than ten bytes. */
-static int varint(const unsigned char **p, const unsigned char *end, uint64_t *v)
-{
-    *v = 0;
-    for (int shift = 0; shift < 70; shift += 7) {
-        if (*p == end)
-            return 0;
-        unsigned char b = *(*p)++;
-        *v |= (uint64_t)(b & 0x7f) << shift;
-        if (!(b & 0x80))
-            return 1;
-    }
-    return -1;
-}
-
-/* Whether HEAD is a Profile message as far as it goes (1), not one (0), or too short to
- * tell (-1): it starts with a sample_type (a short ValueType message: its type and unit
- * fields), and its fields are those of profile.proto with their wire types, at least two of
- * them whole. */
-static int pprof_detect(const unsigned char *head, size_t len, int complete)
-{
-    if (len < 3)
-        return complete || (len && head[0] != 0x0a) ? 0 : -1;
-    if (head[0] != 0x0a || head[1] >= 0x80 || (head[2] != 0x08 && head[2] != 0x10))
-        return 0;
-    /* profile.proto: 1-6 and 11 are messages or strings (LEN), 7-10, 12 and 14 integers;
-     * 13 (comment) is repeated int64, packed or not */
-    static const signed char wire[15] = {-1, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 2, 0, 99, 0};
-    const unsigned char *p = head, *end = head + len;
-    int fields = 0;
-    while (p < end) {
-        uint64_t key, v;
-        int r = varint(&p, end, &key);
-        if (r <= 0)
-            break;
-        uint64_t field = key >> 3, wt = key & 7;
-        if (field == 0 || field > 14 || (wire[field] != 99 && (uint64_t)wire[field] != wt) ||
-            (wire[field] == 99 && wt != 0 && wt != 2))
-            return 0;
-        r = varint(&p, end, &v);
-        if (r < 0)
-            return 0;
-        if (r == 0)
-            break;
-        if (wt == 2) {
-            if (v > (uint64_t)(end - p))
-                break; /* goes on past the head */
-            p += v;
-        }
-        fields++;
-    }
-    if (fields >= 2)
-        return 1;
-    return complete ? 0 : -1;
-}
-
-static foldsvg_status pprof_read(fs_input *in, const fs_input_opts *opts, fs_sink *sink,
-                                 foldsvg_error *err)
-{
-    (void)opts;
-    (void)sink;
-    return fs_error(err, FOLDSVG_E_PARSE, fs_input_name(in),
-                    "this is a pprof profile (protobuf), which foldsvg does not read %s", reads);
-}
-
-const fs_format fs_foreign_pprof = {
-    "pprof", "a pprof profile", FS_FORMAT_FOREIGN, pprof_detect, pprof_read, NULL,
+    NULL,
 };
 
 /* ---- other profilers' JSON ------------------------------------------------------------- */
@@ -373,7 +302,7 @@ static foldsvg_status json_read(fs_input *in, const fs_input_opts *opts, fs_sink
 }
 
 const fs_format fs_foreign_json = {
-    "json", "another profiler's JSON", FS_FORMAT_FOREIGN, json_detect, json_read, NULL,
+    "json", "another profiler's JSON", FS_FORMAT_FOREIGN, json_detect, json_read, NULL, NULL,
 };
 
 /* ---- binary data ------------------------------------------------------------------------ */
@@ -468,5 +397,5 @@ static foldsvg_status binary_read(fs_input *in, const fs_input_opts *opts, fs_si
 }
 
 const fs_format fs_foreign_binary = {
-    "binary", "binary data", FS_FORMAT_FOREIGN, binary_detect, binary_read, NULL,
+    "binary", "binary data", FS_FORMAT_FOREIGN, binary_detect, binary_read, NULL, NULL,
 };

@@ -15,7 +15,6 @@
 /* In detection order; each before what it could be taken for (the JSON ones before
  * Firefox-Profiler JSON, binary data before folded text). */
 extern const fs_format fs_foreign_magic;  /* perf.data, archives, compressions, programs */
-extern const fs_format fs_foreign_pprof;  /* pprof's protobuf (gzip undone) */
 extern const fs_format fs_foreign_json;   /* Chrome trace events, .cpuprofile, speedscope */
 extern const fs_format fs_foreign_binary; /* anything else that is not text */
 

@@ -5,12 +5,19 @@
 #include "formats/folded/folded.h"
 #include "formats/foreign.h"
 #include "formats/perf/perf.h"
+#include "formats/pprof/pprof.h"
+#include "formats/pprof/wire.h"
 #include "util/error.h"
 
 /* Its samples come in time order (--flamechart: one thread's), not as folded paths. */
 static const fs_format firefox = {
-    "firefox",       "a Firefox-Profiler profile", FS_FORMAT_ORDERED, fs_firefox_detect,
-    fs_firefox_read, fs_firefox_list_threads,
+    "firefox",
+    "a Firefox-Profiler profile",
+    FS_FORMAT_ORDERED,
+    fs_firefox_detect,
+    fs_firefox_read,
+    fs_firefox_list_threads,
+    NULL,
 };
 
 static foldsvg_status perf_read(fs_input *in, const fs_input_opts *opts, fs_sink *sink,
@@ -21,27 +28,36 @@ static foldsvg_status perf_read(fs_input *in, const fs_input_opts *opts, fs_sink
 
 /* Its samples come in time order (--flamechart), but not sorted by stack (--no-sort). */
 static const fs_format perf = {
-    "perf", "perf script output", FS_FORMAT_ORDERED, fs_perf_detect, perf_read, NULL,
+    "perf", "perf script output", FS_FORMAT_ORDERED, fs_perf_detect, perf_read, NULL, NULL,
+};
+
+/* Its samples have no order (pprof sums them per stack as it records). */
+static const fs_format pprof = {
+    "pprof",
+    "a pprof profile",
+    0,
+    fs_pprof_detect,
+    fs_pprof_read,
+    fs_pprof_list_threads,
+    fs_pprof_list_sample_types,
 };
 
 static const fs_format folded = {
-    "folded",         "folded text",        FS_FORMAT_ORDERED | FS_FORMAT_PATHS,
-    fs_folded_detect, fs_folded_read_input, NULL,
+    "folded",
+    "folded text",
+    FS_FORMAT_ORDERED | FS_FORMAT_PATHS,
+    fs_folded_detect,
+    fs_folded_read_input,
+    NULL,
+    NULL,
 };
 
-/* In detection order: formats foldsvg does not read first, each before what it could be
- * taken for (magic numbers and pprof's protobuf; other profilers' JSON before
- * Firefox-Profiler JSON, which starts with '{'); perf script output starts with an event
+/* In detection order: magic numbers of what foldsvg does not read first; pprof's protobuf,
+ * recognized by walking its fields, before binary data; other profilers' JSON before
+ * Firefox-Profiler JSON, which starts with '{'; perf script output starts with an event
  * header line; binary data before folded text, which is anything else. */
 const fs_format *const fs_formats[] = {
-    &fs_foreign_magic,
-    &fs_foreign_pprof,
-    &fs_foreign_json,
-    &firefox,
-    &perf,
-    &fs_foreign_binary,
-    &folded,
-    NULL,
+    &fs_foreign_magic, &pprof, &fs_foreign_json, &firefox, &perf, &fs_foreign_binary, &folded, NULL,
 };
 
 unsigned fs_format_bit(const fs_format *f)
