@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "formats/folded/folded.h"
+#include "formats/json/sniff.h"
 #include "util/error.h"
 #include "util/utf8.h"
 
@@ -95,195 +96,14 @@ const fs_format fs_foreign_magic = {
     NULL,
 };
 
-/* ---- other profilers' JSON ------------------------------------------------------------- */
+/* ---- JSON arrays of other objects --------------------------------------------------------- */
 
-static const char firefox_imports[] = "; the Firefox Profiler (profiler.firefox.com) imports "
-                                      "it and saves a profile that foldsvg reads";
-
-typedef enum json_kind {
-    J_UNSURE = -1, /* the head ends before it says */
-    J_NONE,        /* not JSON, or JSON that no other profiler writes (Firefox-Profiler's) */
-    J_CHROME,
-    J_V8,
-    J_SPEEDSCOPE,
-    J_ARRAY,
-    J_BAD /* not JSON after all */
-} json_kind;
-
-/* Each kind, and what to do with it (NULL: say what foldsvg reads). */
-static const struct {
-    const char *what, *hint;
-} json_what[] = {
-    [J_CHROME] = {"Chrome trace events (JSON, as chrome://tracing, Perfetto and DevTools "
-                  "save them)",
-                  firefox_imports},
-    [J_V8] = {"a V8 CPU profile (.cpuprofile JSON, as Chrome DevTools and node --cpu-prof "
-              "write it)",
-              firefox_imports},
-    [J_SPEEDSCOPE] = {"speedscope's own JSON format", NULL},
-    [J_ARRAY] = {"a JSON array of objects, not a Firefox-Profiler profile", NULL},
-};
-
-typedef struct scan {
-    const unsigned char *p, *end;
-} scan;
-
-static int at_end(const scan *s)
-{
-    return s->p >= s->end;
-}
-
-static void skip_ws(scan *s)
-{
-    while (!at_end(s) && (*s->p == ' ' || *s->p == '\t' || *s->p == '\n' || *s->p == '\r'))
-        s->p++;
-}
-
-/* A string at s->p (its '"'); its first bytes into OUT (NUL-terminated, escapes kept).
- * 0 when it does not end in the head. */
-static int read_string(scan *s, char *out, size_t cap)
-{
-    size_t n = 0;
-    for (s->p++; !at_end(s); s->p++) {
-        unsigned char c = *s->p;
-        if (c == '\\') {
-            if (++s->p == s->end)
-                return 0;
-        } else if (c == '"') {
-            s->p++;
-            out[n] = '\0';
-            return 1;
-        }
-        if (n + 1 < cap)
-            out[n++] = (char)c;
-    }
-    return 0;
-}
-
-/* Any value at s->p, nested or not. 0 when it does not end in the head. */
-static int skip_value(scan *s)
-{
-    char ignored[2];
-    size_t depth = 0;
-    do {
-        skip_ws(s);
-        if (at_end(s))
-            return 0;
-        unsigned char c = *s->p;
-        if (c == '"') {
-            if (!read_string(s, ignored, sizeof ignored))
-                return 0;
-        } else if (c == '{' || c == '[') {
-            depth++;
-            s->p++;
-        } else if (c == '}' || c == ']') {
-            if (depth == 0)
-                return 1; /* the end of the enclosing one: no value */
-            depth--;
-            s->p++;
-        } else if (c == ',' || c == ':') {
-            s->p++;
-        } else {
-            while (!at_end(s) && *s->p != ',' && *s->p != '}' && *s->p != ']' && *s->p != ' ' &&
-                   *s->p != '\n' && *s->p != '\r' && *s->p != '\t')
-                s->p++;
-            if (at_end(s))
-                return 0;
-        }
-    } while (depth > 0);
-    return 1;
-}
-
-/* The keys of the object at s->p (its '{'), as far as the head goes: what they say. */
-static json_kind object_keys(scan *s, int top)
-{
-    s->p++;
-    for (;;) {
-        skip_ws(s);
-        if (at_end(s))
-            return J_UNSURE;
-        if (*s->p == '}')
-            return J_NONE;
-        if (*s->p == ',') {
-            s->p++;
-            continue;
-        }
-        char key[32], value[64] = "";
-        if (*s->p != '"')
-            return J_BAD;
-        if (!read_string(s, key, sizeof key))
-            return J_UNSURE;
-        skip_ws(s);
-        if (at_end(s))
-            return J_UNSURE;
-        if (*s->p++ != ':')
-            return J_BAD;
-        skip_ws(s);
-        if (at_end(s))
-            return J_UNSURE;
-        if (top) {
-            if (strcmp(key, "traceEvents") == 0)
-                return J_CHROME;
-            if (strcmp(key, "nodes") == 0)
-                return J_V8;
-            /* what Firefox-Profiler JSON has at its top (a wrapped one under "profile") */
-            if (strcmp(key, "meta") == 0 || strcmp(key, "threads") == 0 ||
-                strcmp(key, "profile") == 0 || strcmp(key, "processes") == 0 ||
-                strcmp(key, "libs") == 0)
-                return J_NONE;
-        } else if (strcmp(key, "ph") == 0) {
-            return J_CHROME;
-        }
-        if (*s->p == '"') {
-            if (!read_string(s, value, sizeof value))
-                return J_UNSURE;
-            if (top && ((strcmp(key, "$schema") == 0 && strstr(value, "speedscope")) ||
-                        (strcmp(key, "exporter") == 0 && strncmp(value, "speedscope", 10) == 0)))
-                return J_SPEEDSCOPE;
-        } else if (!skip_value(s)) {
-            return J_UNSURE;
-        }
-    }
-}
-
-static json_kind json_classify(const unsigned char *head, size_t len, int complete)
-{
-    scan s = {head, head + len};
-    skip_ws(&s);
-    json_kind k = J_NONE;
-    if (at_end(&s)) {
-        k = complete ? J_NONE : J_UNSURE;
-    } else if (*s.p == '{') {
-        k = object_keys(&s, 1);
-        if (k == J_BAD || (k == J_UNSURE && complete))
-            k = J_NONE; /* the Firefox-Profiler reader says what is wrong with it */
-    } else if (*s.p == '[') {
-        /* an array of objects (Chrome writes events so, its closing ']' optional); folded
-         * text may start with '[' too ("[unknown];main 1"), never with '[', '{' and a key */
-        s.p++;
-        skip_ws(&s);
-        scan at = s;
-        if (!at_end(&at) && *at.p == '{') {
-            at.p++;
-            skip_ws(&at);
-        }
-        int objects = !at_end(&s) && *s.p == '{' && !at_end(&at) && *at.p == '"';
-        if (objects)
-            k = object_keys(&s, 0);
-        else if (at_end(&at))
-            k = J_UNSURE;
-        if (objects && (k == J_NONE || (k == J_UNSURE && complete)))
-            k = J_ARRAY;
-        else if (k == J_BAD || (k == J_UNSURE && complete))
-            k = J_NONE;
-    }
-    return k;
-}
-
+/* An array of objects none of which says what it is (Chrome trace events are read as such,
+ * formats/chrome/chrome.h): not a Firefox-Profiler profile either. */
 static int json_detect(const unsigned char *head, size_t len, int complete)
 {
-    json_kind k = json_classify(head, len, complete);
-    return k == J_UNSURE ? -1 : k != J_NONE && k != J_BAD;
+    fs_json_kind k = fs_json_sniff(head, len, complete);
+    return k == FS_JSON_UNSURE ? -1 : k == FS_JSON_ARRAY;
 }
 
 static foldsvg_status json_read(fs_input *in, const fs_input_opts *opts, fs_sink *sink,
@@ -291,14 +111,10 @@ static foldsvg_status json_read(fs_input *in, const fs_input_opts *opts, fs_sink
 {
     (void)opts;
     (void)sink;
-    size_t len;
-    const unsigned char *head = head_of(in, &len);
-    json_kind k = json_classify(head, len, 1);
-    int known = k > J_NONE && k < J_BAD;
-    const char *hint = known && json_what[k].hint ? json_what[k].hint : NULL;
-    return fs_error(
-        err, FOLDSVG_E_PARSE, fs_input_name(in), "this is %s, which foldsvg does not read%s%s",
-        known ? json_what[k].what : "JSON of another kind", hint ? hint : " ", hint ? "" : reads);
+    return fs_error(err, FOLDSVG_E_PARSE, fs_input_name(in),
+                    "this is a JSON array of objects that are not trace events (none has a "
+                    "\"ph\"), which foldsvg does not read %s",
+                    reads);
 }
 
 const fs_format fs_foreign_json = {

@@ -1,5 +1,6 @@
 #include "formats/registry.h"
 
+#include "formats/chrome/chrome.h"
 #include "formats/firefox/firefox.h"
 #include "formats/folded/ahead.h"
 #include "formats/folded/folded.h"
@@ -42,6 +43,17 @@ static const fs_format pprof = {
     fs_pprof_list_sample_types,
 };
 
+/* Its samples and events come in time order (--flamechart: one thread's). */
+static const fs_format chrome = {
+    "chrome",
+    "a Chrome or V8 profile (.cpuprofile, trace events)",
+    FS_FORMAT_ORDERED,
+    fs_chrome_detect,
+    fs_chrome_read,
+    fs_chrome_list_threads,
+    NULL,
+};
+
 static const fs_format folded = {
     "folded",
     "folded text",
@@ -57,7 +69,15 @@ static const fs_format folded = {
  * Firefox-Profiler JSON, which starts with '{'; perf script output starts with an event
  * header line; binary data before folded text, which is anything else. */
 const fs_format *const fs_formats[] = {
-    &fs_foreign_magic, &pprof, &fs_foreign_json, &firefox, &perf, &fs_foreign_binary, &folded, NULL,
+    &fs_foreign_magic,  /* */
+    &pprof,             /* */
+    &chrome,            /* */
+    &fs_foreign_json,   /* */
+    &firefox,           /* */
+    &perf,              /* */
+    &fs_foreign_binary, /* */
+    &folded,            /* */
+    NULL,
 };
 
 unsigned fs_format_bit(const fs_format *f)
