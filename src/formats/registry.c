@@ -8,6 +8,7 @@
 #include "formats/perf/perf.h"
 #include "formats/pprof/pprof.h"
 #include "formats/pprof/wire.h"
+#include "formats/speedscope/speedscope.h"
 #include "util/error.h"
 
 /* Its samples come in time order (--flamechart: one thread's), not as folded paths. */
@@ -54,6 +55,17 @@ static const fs_format chrome = {
     NULL,
 };
 
+/* Its profiles' samples and events come in their order (--flamechart: one profile's). */
+static const fs_format speedscope = {
+    "speedscope",
+    "a speedscope file",
+    FS_FORMAT_ORDERED,
+    fs_speedscope_detect,
+    fs_speedscope_read,
+    fs_speedscope_list_threads,
+    NULL,
+};
+
 static const fs_format folded = {
     "folded",
     "folded text",
@@ -72,6 +84,7 @@ const fs_format *const fs_formats[] = {
     &fs_foreign_magic,  /* */
     &pprof,             /* */
     &chrome,            /* */
+    &speedscope,        /* */
     &fs_foreign_json,   /* */
     &firefox,           /* */
     &perf,              /* */

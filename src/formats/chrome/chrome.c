@@ -86,6 +86,15 @@ static char *dup_name(const char *s)
 static foldsvg_status collect(reading *r)
 {
     cr_doc *d = &r->d;
+    /* chunks of a profile no Profile event declared: speedscope leaves them out */
+    size_t kept = 0;
+    for (size_t i = 0; i < d->nprofiles; i++) {
+        if (d->profiles[i]->declared)
+            d->profiles[kept++] = d->profiles[i];
+        else
+            cr_profile_free(d->profiles[i]);
+    }
+    d->nprofiles = kept;
     r->k = d->nprofiles ? K_PROFILES : d->has_samples ? K_SAMPLES : K_EVENTS;
     size_t n = r->k == K_PROFILES ? d->nprofiles : d->nthreads;
     r->t = calloc(n ? n : 1, sizeof *r->t);

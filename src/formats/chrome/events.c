@@ -254,7 +254,7 @@ typedef struct evrun {
     cr_thread *t;
     uint32_t *stack; /* open frames: names */
     uint32_t *nodes; /* and the trie node of each depth */
-    size_t depth, cap;
+    size_t depth, cap, nodes_cap;
     double last;
     int started;
 } evrun;
@@ -278,8 +278,7 @@ static foldsvg_status enter(evrun *r, const qev *b)
     FS_FORWARD_IF_ERROR(advance(r, b->ts));
     if (FS_GROW(r->stack, r->cap, r->depth + 1, 64))
         return nomem(r->d);
-    size_t cap = r->cap - 1;
-    if (fs_grow(&r->nodes, &cap, r->depth + 1, sizeof *r->nodes, 64))
+    if (FS_GROW(r->nodes, r->nodes_cap, r->depth + 1, 64))
         return nomem(r->d);
     uint32_t parent = r->depth ? r->nodes[r->depth - 1] : 0, node;
     foldsvg_status st = fs_trie_child(&r->t->trie, parent, b->name, &node);
@@ -307,7 +306,7 @@ foldsvg_status cr_thread_build(cr_doc *d, cr_thread *t)
         nb += t->ev[i].ph == 'B', ne += t->ev[i].ph == 'E', nx += t->ev[i].ph == 'X';
     qev *bq = malloc((nb + nx + 1) * sizeof *bq), *eq = malloc((ne + nx + 1) * sizeof *eq);
     qev *xq = malloc((nx + 1) * sizeof *xq);
-    evrun r = {d, t, NULL, NULL, 0, 0, 0, 0};
+    evrun r = {d, t, NULL, NULL, 0, 0, 0, 0, 0};
     foldsvg_status st = bq && eq && xq ? FOLDSVG_OK : nomem(d);
     size_t b = 0, e = 0, x = 0;
     for (size_t i = 0; st == FOLDSVG_OK && i < t->nev; i++) {

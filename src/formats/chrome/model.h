@@ -33,6 +33,8 @@ typedef struct cr_node {
 typedef struct cr_profile {
     char *key;    /* the trace's profile id, or "pid:tid"; "" for a .cpuprofile */
     char *pidtid; /* "pid:tid" of the event that declared it, or NULL */
+    int declared; /* a Profile or CpuProfile event (or the .cpuprofile) made it: chunks may
+                   * come before their Profile event, which speedscope orders by time */
     cr_node *nodes;
     size_t nnodes, cap;
     fs_u64map by_id;        /* node id -> index */

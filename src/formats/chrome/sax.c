@@ -665,10 +665,13 @@ static int end_event(parser *p)
         }
         cr_profile *pr;
         const char *key = e->has_id ? e->id.data : p->text.data;
-        if (!failed(p, cr_profile_get(d, key, p->text.data, !chunk_ev, &pr)))
+        if (!failed(p, cr_profile_get(d, key, NULL, 1, &pr)))
             return 0;
-        if (!pr) /* a chunk of a profile no Profile event declared: speedscope ignores it */
-            return 1;
+        if (!chunk_ev && !pr->declared) {
+            pr->declared = 1;
+            if (!pr->pidtid && !(pr->pidtid = strdup(p->text.data)))
+                return fail_nomem(p);
+        }
         return failed(p, apply(p, &p->ev_chunk, pr));
     }
     if (e->has_name && e->has_arg_name && is_name(&e->name, "thread_name"))
@@ -802,6 +805,8 @@ foldsvg_status cr_parse(cr_doc *d, fs_input *in)
     if (st == FOLDSVG_OK && d->is_cpuprofile) {
         cr_profile *pr;
         st = cr_profile_get(d, "", NULL, 1, &pr);
+        if (st == FOLDSVG_OK)
+            pr->declared = 1;
         if (st == FOLDSVG_OK)
             st = apply(&p, &p.top_chunk, pr);
         if (st == FOLDSVG_OK && p.reg_samples.present)
