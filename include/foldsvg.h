@@ -247,10 +247,13 @@ FOLDSVG_API foldsvg_status foldsvg_profile_read_buffer(foldsvg_profile *p, const
 FOLDSVG_API const char *foldsvg_profile_count_name(const foldsvg_profile *p);
 
 typedef enum foldsvg_format {
-    FOLDSVG_FORMAT_AUTO = 0, /* by the output name: .svg -> SVG, .html/.htm -> HTML, else folded */
+    FOLDSVG_FORMAT_AUTO = 0, /* by the output name: .svg -> SVG, .html/.htm -> HTML,
+                              * .speedscope.json -> speedscope, else folded */
     FOLDSVG_FORMAT_SVG,
     FOLDSVG_FORMAT_FOLDED,
-    FOLDSVG_FORMAT_HTML
+    FOLDSVG_FORMAT_HTML,
+    FOLDSVG_FORMAT_SPEEDSCOPE /* speedscope's file format: one sampled profile, the stacks
+                               * with their counts (the runs in order with "flamechart") */
 } foldsvg_format;
 
 /* The format that the file name PATH selects (AUTO rules above; NULL or "-" -> SVG). */
@@ -267,7 +270,8 @@ FOLDSVG_API foldsvg_status foldsvg_profile_render_mem(const foldsvg_profile *p,
                                                       size_t *len, foldsvg_error *err);
 
 /* Writes the profile to PATH: SVG when PATH ends in ".svg" (any case), folded text sorted by
- * path otherwise (".html" or ".htm", any case: the HTML report). A regular
+ * path otherwise (".html" or ".htm", any case: the HTML report; ".speedscope.json": a
+ * speedscope file). A regular
  * target is written to a temporary file beside it and renamed on success (keeping an
  * existing file's permissions); a failed write leaves no file and an existing one
  * untouched. A symbolic link is followed: the file it names is written (atomically, beside

@@ -142,7 +142,7 @@ static foldsvg_status check_thread(const char *name, const char *v, foldsvg_erro
 
 static const char *const top_formats[] = {"text", "markdown", "json", NULL};
 static const char *const weights[] = {"auto", "samples", NULL};
-static const char *const out_formats[] = {"svg", "folded", "html", NULL};
+static const char *const out_formats[] = {"svg", "folded", "html", "speedscope", NULL};
 
 #define FIELD(f) .off = offsetof(foldsvg_options, f), .size = sizeof(((foldsvg_options *)0)->f)
 #define SET(f) .set_off = offsetof(foldsvg_options, f) + 1
@@ -174,9 +174,10 @@ static const opt_row rows[] = {
 
     {"output", 'o', CLI, G_OUTPUT, .metavar = "FILE",
      .help = "FILE.svg: SVG; FILE.html: HTML report (flamegraph and tables);\n"
-             "any other name: folded text; '-': stdout SVG"},
+             "FILE.speedscope.json: a speedscope file; any other name:\n"
+             "folded text; '-': stdout SVG"},
     {"format", 0, CLI, G_OUTPUT, .metavar = "FMT", .values = out_formats,
-     .help = "svg, folded or html, overriding the name of -o"},
+     .help = "svg, folded, html or speedscope, overriding the name of -o"},
     {"id-prefix", 0, T_STRING, RENDER, G_OUTPUT, FIELD(svg.id_prefix), .metavar = "P",
      .check = check_id_prefix, .expected = "a letter followed by letters, digits, '_' or '-'",
      .help = "prefix of the SVG's element ids (default: a content hash)"},

@@ -292,6 +292,8 @@ static int parse_format(const char *v, foldsvg_format *out)
         *out = FOLDSVG_FORMAT_FOLDED;
     else if (strcmp(v, "html") == 0)
         *out = FOLDSVG_FORMAT_HTML;
+    else if (strcmp(v, "speedscope") == 0)
+        *out = FOLDSVG_FORMAT_SPEEDSCOPE;
     else
         return -1;
     return 0;
@@ -437,9 +439,11 @@ static unsigned writes_of(const cli_state *s, foldsvg_format format)
 {
     unsigned w = 0;
     if (!prints(s) || s->output)
-        w = format == FOLDSVG_FORMAT_HTML  ? FOLDSVG_WRITES_GRAPH | FOLDSVG_WRITES_TABLES
-            : format == FOLDSVG_FORMAT_SVG ? FOLDSVG_WRITES_GRAPH
-                                           : 0;
+        /* a speedscope file is drawn by speedscope: --flamechart keeps its order */
+        w = format == FOLDSVG_FORMAT_HTML ? FOLDSVG_WRITES_GRAPH | FOLDSVG_WRITES_TABLES
+            : format == FOLDSVG_FORMAT_SVG || format == FOLDSVG_FORMAT_SPEEDSCOPE
+                ? FOLDSVG_WRITES_GRAPH
+                : 0;
     return prints(s) ? w | FOLDSVG_WRITES_TABLES | FOLDSVG_WRITES_TOP : w;
 }
 
