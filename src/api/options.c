@@ -748,17 +748,24 @@ foldsvg_status fs_options_check_inputs(const foldsvg_options *o, unsigned format
         const char *reads = r->reads ? r->reads : groups[r->group].reads;
         if (!reads || !row_set(o, r))
             continue;
-        /* the formats READS names, and what they are for the message */
+        /* the formats READS names, in its order, and what they are for the message */
         unsigned bits = 0;
         fs_buf whats = {0};
-        size_t nwhat = 0;
-        for (size_t k = 0; fs_formats[k]; k++) {
-            size_t n = strlen(fs_formats[k]->name);
-            for (const char *w = reads; *w; w += strcspn(w, " "), w += *w == ' ') {
-                if (strcspn(w, " ") != n || strncmp(w, fs_formats[k]->name, n) != 0)
+        size_t nwhat = 0, nwords = 0;
+        for (const char *w = reads; *w; w += strcspn(w, " "), w += *w == ' ')
+            nwords++;
+        for (const char *w = reads; *w; w += strcspn(w, " "), w += *w == ' ') {
+            size_t n = strcspn(w, " ");
+            for (size_t k = 0; fs_formats[k]; k++) {
+                if (strlen(fs_formats[k]->name) != n || strncmp(w, fs_formats[k]->name, n) != 0)
                     continue;
                 bits |= 1u << k;
-                fs_buf_printf(&whats, "%s%s", nwhat++ ? ", " : "", fs_formats[k]->what);
+                nwhat++;
+                fs_buf_printf(&whats, "%s%s",
+                              nwhat == 1        ? ""
+                              : nwhat == nwords ? " or "
+                                                : ", ",
+                              fs_formats[k]->what);
             }
         }
         if (formats & bits) {

@@ -9,7 +9,7 @@
 
 #include "foldsvg.h"
 #include "formats/perf/perf.h"
-#include "formats/pprof/pprof.h"
+#include "formats/pprof/opts.h"
 #include "formats/sink.h"
 #include "input/input.h"
 #include "util/strlist.h"

@@ -10,7 +10,8 @@
 
 #include "foldsvg.h"
 #include "input/input.h"
-#include "profile.pb-c.h"
+/* protoc-c's code for formats/pprof/profile.proto, generated in the build tree */
+#include <profile.pb-c.h>
 #include "util/arena.h"
 #include "util/buf.h"
 #include "util/strref.h"

@@ -27,27 +27,21 @@
 #include "foldsvg.h"
 #include "formats/sink.h"
 #include "input/input.h"
-#include "util/strlist.h"
 
-/* What the pprof options say. */
-typedef struct fs_pprof_opts {
-    const char *sample_type; /* --sample-type: a type's name or index; NULL: the default */
-    fs_strlist tag_root;     /* --tag-root KEY, in order */
-} fs_pprof_opts;
-
-struct fs_input_opts;
+#include "formats/pprof/opts.h"
+#include "formats/reader.h"
 
 /* The registry's entry points (formats/registry.c). Errors: FOLDSVG_E_PARSE for a protobuf
  * that is not a Profile (truncated or corrupt: the byte offset and the field), for tables
  * that do not hold together (a sample's location that no location has, a string index past
  * the table: the element named); FOLDSVG_E_USAGE for a --sample-type or --thread that picks
  * nothing. */
-foldsvg_status fs_pprof_read(fs_input *in, const struct fs_input_opts *opts, fs_sink *sink,
+foldsvg_status fs_pprof_read(fs_input *in, const fs_input_opts *opts, fs_sink *sink,
                              foldsvg_error *err);
-foldsvg_status fs_pprof_list_threads(fs_input *in, const struct fs_input_opts *opts,
-                                     foldsvg_thread_fn fn, void *user, foldsvg_error *err);
+foldsvg_status fs_pprof_list_threads(fs_input *in, const fs_input_opts *opts, foldsvg_thread_fn fn,
+                                     void *user, foldsvg_error *err);
 /* Calls FN once per sample type, in order, with its total over the samples. */
-foldsvg_status fs_pprof_list_sample_types(fs_input *in, const struct fs_input_opts *opts,
+foldsvg_status fs_pprof_list_sample_types(fs_input *in, const fs_input_opts *opts,
                                           foldsvg_sample_type_fn fn, void *user,
                                           foldsvg_error *err);
 
