@@ -3,7 +3,7 @@
 (thread labels, inlined lines, address-only locations, several sample types, Go's field order)
 and the bench (a large one).
 
-usage: gen_pprof.py OUT [--samples N] [--functions N] [--depth N] [--seed S] [--gzip]
+usage: gen_pprof.py [-o] OUT [--samples N] [--functions N] [--depth N] [--seed S] [--gzip]
                         [--go-order] [--labels] [--inline] [--addresses]
                         [--default-type NAME] [--size-mb M]
 --size-mb M: samples are added until the encoded profile reaches about M MB."""
@@ -54,7 +54,8 @@ class Strings:
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("out")
+    ap.add_argument("out", nargs="?")
+    ap.add_argument("-o", dest="out_opt")
     ap.add_argument("--samples", type=int, default=1000)
     ap.add_argument("--functions", type=int, default=200)
     ap.add_argument("--depth", type=int, default=12)
@@ -67,6 +68,9 @@ def main():
     ap.add_argument("--default-type", default="")
     ap.add_argument("--size-mb", type=float, default=0)
     a = ap.parse_args()
+    a.out = a.out_opt or a.out
+    if not a.out:
+        ap.error("no output file")
     rnd = random.Random(a.seed)
     st = Strings()
     types = [("samples", "count"), ("cpu", "nanoseconds"), ("alloc_space", "bytes")]
