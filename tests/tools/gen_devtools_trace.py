@@ -36,7 +36,8 @@ def main():
         for _ in range(k):
             i = next_id[0]
             next_id[0] += 1
-            parent = 1 if i <= 3 else rnd.choice(list(nodes)[-400:])
+            # (program) and (garbage collector) have no children in V8's profiles
+            parent = 1 if i <= 4 else rnd.choice([n for n in list(nodes)[-400:] if n not in (2, 3)])
             nodes[i] = parent
             out.append(node_obj(i, parent))
         return out

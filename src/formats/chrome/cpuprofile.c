@@ -55,6 +55,7 @@ void cr_profile_free(cr_profile *p)
     free(p->key);
     free(p->pidtid);
     free(p->nodes);
+    free(p->dense);
     fs_u64map_free(&p->by_id);
     fs_u64map_free(&p->child_parent);
     fs_u64map_free(&p->memo);
@@ -80,7 +81,19 @@ foldsvg_status cr_profile_node(cr_doc *d, cr_profile *p, int64_t id, int64_t par
         return FOLDSVG_OK;
     if (FS_GROW(p->nodes, p->cap, p->nnodes + 1, 64))
         return nomem(d);
-    p->nodes[p->nnodes++] = (cr_node){id, parent_id, name, flags};
+    p->nodes[p->nnodes++] = (cr_node){id, parent_id, name, flags, 0, 0};
+    /* small ids also index an array: the lookup of every sample's node */
+    if (id >= 0 && id < ((int64_t)1 << 22)) {
+        size_t need = (size_t)id + 1;
+        if (need > p->dense_cap) {
+            size_t cap = p->dense_cap;
+            if (fs_grow(&p->dense, &cap, need, sizeof *p->dense, 1024))
+                return nomem(d);
+            memset(p->dense + p->dense_cap, 0, (cap - p->dense_cap) * sizeof *p->dense);
+            p->dense_cap = cap;
+        }
+        p->dense[id] = idx + 1;
+    }
     return FOLDSVG_OK;
 }
 
@@ -112,10 +125,61 @@ static uint32_t up(const cr_profile *p, uint32_t x, uint32_t top)
     return v == FS_U64MAP_NONE ? CR_NONE : v;
 }
 
+/* Whether X is simple (cr_node.simple), working out its path's stack when it is: the
+ * stack a sample of a simple node opens is its path, whatever the stack before it (every
+ * simple node on a stack has its path below it), so only the others need the walk below. */
+static foldsvg_status simple(cr_doc *d, cr_profile *p, uint32_t x, int *yes)
+{
+    /* up to the first node known (or the root), then down again */
+    size_t n = 0;
+    uint32_t y = x;
+    while (y != CR_NONE && !p->nodes[y].simple) {
+        if (FS_GROW(p->open, p->open_cap, n + 1, 64))
+            return nomem(d);
+        p->open[n++] = y;
+        if (n > p->nnodes)
+            return fs_error(d->err, FOLDSVG_E_PARSE, d->file,
+                            "profile node %lld: its parents go round in a cycle",
+                            (long long)p->nodes[x].id);
+        y = up(p, y, CR_NONE);
+    }
+    /* the chain's base: the root's side (no node), or a node known */
+    uint8_t base = y == CR_NONE ? 1 : p->nodes[y].simple;
+    uint32_t at = y == CR_NONE ? 0 : p->nodes[y].nat;
+    for (size_t k = n; k-- > 0;) {
+        cr_node *c = &p->nodes[p->open[k]];
+        if (base != 1 || (c->flags & CR_ON_TOP)) {
+            c->simple = base = 2;
+            continue;
+        }
+        if (c->flags & CR_IGNORED) {
+            /* a left-out node is simple only as the root of its path */
+            c->simple = (k + 1 == n && y == CR_NONE) ? 1 : 2;
+            c->nat = 0;
+            base = c->simple;
+            continue;
+        }
+        foldsvg_status st = fs_trie_child(&p->trie, at, p->open[k], &at);
+        if (st)
+            return st == FOLDSVG_E_NOMEM ? nomem(d)
+                                         : fs_error(d->err, st, d->file, "more than 2^32 stacks");
+        c->simple = 1;
+        c->nat = at;
+    }
+    *yes = p->nodes[x].simple == 1;
+    return FOLDSVG_OK;
+}
+
 /* The stack after the current one when a sample of node X comes (speedscope: close the
  * frames down to the lowest one the new stack shares, open the new ones). */
 static foldsvg_status transition(cr_doc *d, cr_profile *p, uint32_t x, uint32_t *next)
 {
+    int yes = 0;
+    FS_FORWARD_IF_ERROR(simple(d, p, x, &yes));
+    if (yes) {
+        *next = p->nodes[x].nat;
+        return FOLDSVG_OK;
+    }
     uint64_t mkey = (uint64_t)p->cur << 32 | x;
     uint32_t known = fs_u64map_get(&p->memo, mkey);
     if (known != FS_U64MAP_NONE) {
@@ -197,7 +261,8 @@ foldsvg_status cr_profile_sample(cr_doc *d, cr_profile *p, int64_t id, double de
     if (p->nsamples > 1 && fs_trie_add(&p->trie, p->cur, at - p->run_start))
         return nomem(d);
     p->run_start = at;
-    uint32_t x = fs_u64map_get(&p->by_id, (uint64_t)id);
+    uint32_t x = id >= 0 && (uint64_t)id < p->dense_cap ? p->dense[id] - 1
+                                                        : fs_u64map_get(&p->by_id, (uint64_t)id);
     if (x == FS_U64MAP_NONE) /* no such node: speedscope leaves the stack as it is */
         return FOLDSVG_OK;
     return transition(d, p, x, &p->cur);

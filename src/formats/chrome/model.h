@@ -28,6 +28,9 @@ typedef struct cr_node {
     uint32_t name;     /* in cr_doc.names */
     uint8_t flags;     /* CR_IGNORED: (root), (idle), native dummy.js; CR_ON_TOP: (program) and
                         * (garbage collector), drawn on the stack before them as speedscope does */
+    uint8_t simple;    /* 0: not known yet; 1: no (program)/(garbage collector) above it and
+                        * no left-out frame but at the root: its stack is its path, NAT; 2: not */
+    uint32_t nat;      /* its path's stack (a trie node), when SIMPLE is 1 */
 } cr_node;
 
 typedef struct cr_profile {
@@ -37,7 +40,9 @@ typedef struct cr_profile {
                    * come before their Profile event, which speedscope orders by time */
     cr_node *nodes;
     size_t nnodes, cap;
-    fs_u64map by_id;        /* node id -> index */
+    fs_u64map by_id; /* node id -> index */
+    uint32_t *dense; /* node id -> index + 1, for ids below dense_cap (V8's are 1..n) */
+    size_t dense_cap;
     fs_u64map child_parent; /* node id -> the index of the node whose children list it */
     fs_trie trie;           /* items: node indexes */
     fs_u64map memo;         /* current stack << 32 | node -> the stack after it */

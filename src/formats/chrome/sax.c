@@ -190,7 +190,8 @@ static int scalar(parser *p, uint8_t r, fs_json_value v, const char *s, size_t l
     pnode *n = p->depth && top(p)->node != CR_NONE && c ? &c->nodes[top(p)->node] : NULL;
     int is_str = v.tag == FS_JSON_STR;
     char numtext[32];
-    if (!is_str && (v.tag == FS_JSON_INT || v.tag == FS_JSON_NUM)) {
+    int keyed = r == V_PID || r == V_TID || r == V_ID || r == V_SF;
+    if (keyed && !is_str && (v.tag == FS_JSON_INT || v.tag == FS_JSON_NUM)) {
         /* ids written as numbers are keys as their text */
         if (v.tag == FS_JSON_INT)
             snprintf(numtext, sizeof numtext, "%lld", (long long)v.v.i);
@@ -646,13 +647,18 @@ static int end_event(parser *p)
 {
     event *e = &p->ev;
     cr_doc *d = p->d;
-    if (!e->has_name && e->ph != 'B' && e->ph != 'E' && e->ph != 'X')
+    int bex = e->ph == 'B' || e->ph == 'E' || e->ph == 'X';
+    if (!e->has_name && !bex)
         return 1;
-    if (!pidtid(p))
-        return 0;
     int profile = e->has_name && is_name(&e->name, "Profile"),
         chunk_ev = e->has_name && is_name(&e->name, "ProfileChunk"),
         whole = e->has_name && is_name(&e->name, "CpuProfile");
+    int meta = e->has_name && e->has_arg_name &&
+               (is_name(&e->name, "thread_name") || is_name(&e->name, "process_name"));
+    if (!profile && !chunk_ev && !whole && !meta && (!bex || !e->has_ts || d->has_cpu_events))
+        return 1; /* nothing read uses it: its pid and tid are not looked at */
+    if (!pidtid(p))
+        return 0;
     if (profile || chunk_ev || whole) {
         if (!d->has_cpu_events) {
             /* a CPU profile: the trace events are not what is read */

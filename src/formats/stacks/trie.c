@@ -97,7 +97,12 @@ uint32_t fs_trie_ancestor(const fs_trie *t, uint32_t node, uint32_t depth)
 
 foldsvg_status fs_trie_add(fs_trie *t, uint32_t node, double v)
 {
-    fs_weight_add(&t->w[node], v);
+    /* time in whole microseconds, mostly */
+    int64_t whole = (int64_t)v;
+    if ((double)whole == v && whole >= 0 && whole < ((int64_t)1 << 52))
+        t->w[node].whole += whole;
+    else
+        fs_weight_add(&t->w[node], v);
     if (!t->keep_runs || v == 0)
         return FOLDSVG_OK;
     if (t->nruns && t->runs[t->nruns - 1].node == node) {
