@@ -113,8 +113,12 @@ static foldsvg_status sum_samples(pp_read *r)
 static foldsvg_status frames_of(pp_read *r, uint32_t k, fs_strref **frames, size_t *cap, size_t *n,
                                 fs_buf *names)
 {
-    const uint64_t *key = (const uint64_t *)(const void *)fs_strmap_key(&r->stacks, k);
+    /* an owned key's bytes are not aligned: read it from a copy */
     size_t nkey = fs_strmap_key_len(&r->stacks, k) / sizeof(uint64_t);
+    if (FS_GROW(r->scratch, r->scratch_cap, nkey ? nkey : 1, 64))
+        return nomem(r);
+    memcpy(r->scratch, fs_strmap_key(&r->stacks, k), nkey * sizeof(uint64_t));
+    const uint64_t *key = r->scratch;
     *n = 0;
     fs_buf_clear(names);
     size_t ends[64];
