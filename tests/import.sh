@@ -100,6 +100,8 @@ python3 "$tools/gen_pprof.py" other.pb --labels --samples 300 --functions 40 --s
 expect 0 "diff pprof" "$bin" -q --diff labels.pb other.pb -o diff.folded
 expect 0 "diff pprof and folded" "$bin" -q --diff labels.pb d.folded -o diff2.folded
 if awk '$(NF-1) != $NF {exit 1}' diff2.folded; then ok; else bad "diff of a profile and its folded self changes"; fi
+expect 2 "diff to speedscope" "$bin" -q --diff labels.pb other.pb -o d.speedscope.json
+has "diff to speedscope" err "--diff draws SVG, HTML or folded text, not a speedscope file"
 expect 0 "summary" "$bin" -q labels.pb --summary
 has "summary names the input" out "labels.pb"
 expect 0 "report" "$bin" -q labels.pb -o r.html

@@ -514,6 +514,12 @@ static int run_diff(cli_state *s, const char *output, foldsvg_format format)
                         "both inputs): drop one of them (see foldsvg --help)\n");
         return EXIT_USAGE;
     }
+    if (format == FOLDSVG_FORMAT_SPEEDSCOPE) {
+        fprintf(stderr, "foldsvg: --diff draws SVG, HTML or folded text, not a speedscope file "
+                        "(speedscope has no differential profiles): choose another -o or "
+                        "--format (see foldsvg --help)\n");
+        return EXIT_USAGE;
+    }
     foldsvg_error err;
     foldsvg_status st;
     if (!prints(s) && format != FOLDSVG_FORMAT_HTML) {

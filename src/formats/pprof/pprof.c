@@ -156,7 +156,7 @@ static foldsvg_status frames_of(pp_read *r, uint32_t k, fs_strref **frames, size
 static foldsvg_status emit(pp_read *r, fs_sink *sink)
 {
     fs_strref *frames = NULL;
-    size_t cap = 0, n;
+    size_t cap = 0, n = 0;
     fs_buf names = {0};
     uint64_t negative = 0;
     foldsvg_status st = FOLDSVG_OK;
