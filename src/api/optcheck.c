@@ -94,13 +94,16 @@ foldsvg_status fs_options_check_inputs(const foldsvg_options *o, unsigned format
     const opt_row *rows = fs_opt_rows(&nrows);
     for (size_t i = 0; i < nrows; i++) {
         const opt_row *r = &rows[i];
-        const char *reads = fs_opt_group_reads(r->group);
+        const char *reads = fs_opt_reads(r);
         if (!reads || !row_set(o, r))
             continue;
-        /* the formats it applies to, by name; one of them read is enough */
+        /* the formats it applies to, by name ("A, B or C"); one of them read is enough */
         char applies[256] = "";
         int read_one = 0;
-        for (const char *w = reads; *w;) {
+        size_t words = 0, word = 0;
+        for (const char *w = reads; *w; w += strcspn(w, " "), w += *w == ' ')
+            words++;
+        for (const char *w = reads; *w; word++) {
             size_t n = strcspn(w, " ");
             size_t k = 0;
             while (fs_formats[k] &&
@@ -109,7 +112,10 @@ foldsvg_status fs_options_check_inputs(const foldsvg_options *o, unsigned format
             if (fs_formats[k] && (formats & (1u << k)))
                 read_one = 1;
             size_t at = strlen(applies);
-            snprintf(applies + at, sizeof applies - at, "%s%s", at ? " or " : "",
+            snprintf(applies + at, sizeof applies - at, "%s%s",
+                     word == 0           ? ""
+                     : word + 1 == words ? " or "
+                                         : ", ",
                      fs_formats[k] ? fs_formats[k]->what : reads);
             w += n;
             w += *w == ' ';

@@ -32,11 +32,14 @@ static const struct {
     [G_LAYOUT] = {"layout", "Layout and text"},
     [G_COLORS] = {"colors", "Colors"},
     [G_FILTERS] = {"filters", "Filters (PCRE2 regular expressions, applied in this order)"},
-    [G_PROFILES] = {"profiles", "Profiles (Firefox-Profiler JSON)", "firefox"},
+    [G_PROFILES] = {"profiles",
+                    "Profiles with threads (Firefox-Profiler, pprof labels, Chrome, speedscope)",
+                    "firefox pprof chrome speedscope"},
     [G_PERF] = {"perf",
                 "perf script output (read as is: the collapse step built in, as "
                 "inferno-collapse-perf)",
                 "perf"},
+    [G_PPROF] = {"pprof", "pprof (profile.proto, plain or gzip)", "pprof"},
     [G_DTRACE] = {"dtrace", "DTrace stack aggregations (as inferno-collapse-dtrace)", "dtrace"},
     [G_MODULES] = {"modules",
                    "macOS sample reports and VTune CSV (as inferno-collapse-sample and -vtune)",
@@ -57,7 +60,7 @@ static const char *const stage_names[] = {
 static const char *const top_formats[] = {"text", "markdown", "json", NULL};
 static const char *const weights[] = {"auto", "samples", NULL};
 /* foldsvg_format's names, from FOLDSVG_FORMAT_SVG on */
-static const char *const out_formats[] = {"svg", "folded", "html", NULL};
+static const char *const out_formats[] = {"svg", "folded", "html", "speedscope", NULL};
 
 #define FIELD(f) .off = offsetof(foldsvg_options, f), .size = sizeof(((foldsvg_options *)0)->f)
 #define SET(f) .set_off = offsetof(foldsvg_options, f) + 1
@@ -96,9 +99,10 @@ static const opt_row rows[] = {
 
     {"output", 'o', CLI(FS_CLI_OUTPUT), G_OUTPUT, .metavar = "FILE",
      .help = "FILE.svg: SVG; FILE.html: HTML report (flamegraph and tables);\n"
-             "any other name: folded text; '-': stdout SVG"},
+             "FILE.speedscope.json: a speedscope file; any other name:\n"
+             "folded text; '-': stdout SVG"},
     {"format", 0, CLI(FS_CLI_FORMAT), G_OUTPUT, .metavar = "FMT", .values = out_formats,
-     .help = "svg, folded or html, overriding the name of -o"},
+     .help = "svg, folded, html or speedscope, overriding the name of -o"},
     {"id-prefix", 0, T_STRING, RENDER, G_OUTPUT, FIELD(svg.id_prefix), .metavar = "P",
      .check = fs_opt_check_id_prefix,
      .expected = "a letter followed by letters, digits, '_' or '-'",
@@ -216,7 +220,7 @@ static const opt_row rows[] = {
     {"list-threads", 0, CLI(FS_CLI_LIST_THREADS), G_PROFILES,
      .help = "list the threads (INDEX NAME PROCESS SAMPLES WEIGHT), exit"},
     {"weight", 0, T_ENUM, IN, G_PROFILES, FIELD(input.weight_samples), .values = weights,
-     .default_value = "auto", .metavar = "auto|samples",
+     .reads = "firefox", .default_value = "auto", .metavar = "auto|samples",
      .help = "weigh samples by the profile (SP1 cycles) or 1 each", .key = FOLDSVG_OPT_WEIGHT},
 
     {"pid", 0, T_FLAG, IN, G_PERF, FIELD(input.perf.pid),
@@ -237,6 +241,18 @@ static const opt_row rows[] = {
     {"skip-after", 0, T_LIST, IN, G_PERF, FIELD(input.perf.skip_after), .metavar = "FUNC",
      .help = "leave out the callers of frames named FUNC (repeatable)",
      .key = FOLDSVG_OPT_SKIP_AFTER},
+
+    {"sample-type", 0, T_STRING, IN, G_PPROF, FIELD(input.pprof.sample_type), .metavar = "TYPE",
+     .help = "the sample type whose values are the weights: its name (cpu,\n"
+             "alloc_space, inuse_objects, ...) or index (default: the\n"
+             "profile's default_sample_type, else the last)",
+     .key = FOLDSVG_OPT_SAMPLE_TYPE},
+    {"tag-root", 0, T_LIST, IN, G_PPROF, FIELD(input.pprof.tag_root), .metavar = "KEY",
+     .help = "root each stack at KEY=VALUE of the samples' label KEY\n"
+             "(repeatable, the first outermost; pprof -tagroot)",
+     .key = FOLDSVG_OPT_TAG_ROOT},
+    {"list-sample-types", 0, CLI(FS_CLI_LIST_SAMPLE_TYPES), G_PPROF,
+     .help = "list the sample types (INDEX TYPE UNIT TOTAL), exit"},
 
     {"includeoffset", 0, T_FLAG, IN, G_DTRACE, FIELD(input.collapse.includeoffset),
      .help = "keep the frames' offsets (+0x12), but the leaf's", .key = FOLDSVG_OPT_INCLUDEOFFSET},
@@ -325,9 +341,9 @@ const opt_row *fs_opt_rows(size_t *n)
     return rows;
 }
 
-const char *fs_opt_group_reads(unsigned group)
+const char *fs_opt_reads(const opt_row *r)
 {
-    return groups[group].reads;
+    return r->reads ? r->reads : groups[r->group].reads;
 }
 
 const opt_row *fs_opt_find(const char *name)

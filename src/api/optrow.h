@@ -36,6 +36,7 @@ typedef enum opt_group {
     G_FILTERS,
     G_PROFILES,
     G_PERF,
+    G_PPROF,
     G_DTRACE,
     G_MODULES,
     G_GHC,
@@ -62,6 +63,7 @@ typedef struct opt_row {
     double dmax;       /* T_REAL: at most this, when above dmin */
     unsigned writes;   /* does something only for these outputs (W_*); 0: by its stage */
     const char *needs; /* does something only when this other option is set too */
+    const char *reads; /* the input formats it applies to, when not its group's */
     int key;           /* foldsvg_option; -1 for the command line's own (CLI_ID says which) */
     int cli_id;        /* fs_cli_option */
 } opt_row;
@@ -75,9 +77,9 @@ const opt_row *fs_opt_rows(size_t *n);
 const opt_row *fs_opt_find(const char *name);
 /* Whether the row's option takes a value. */
 int fs_opt_takes_value(const opt_row *r);
-/* A group's READS: the input formats (fs_format.name, separated by spaces) its options apply
- * to, when they apply to some only; else NULL. */
-const char *fs_opt_group_reads(unsigned group);
+/* The input formats (fs_format.name, separated by spaces) the row's option applies to, when
+ * it applies to some only (its own READS, else its group's); else NULL. */
+const char *fs_opt_reads(const opt_row *r);
 
 static inline void *fs_opt_field(foldsvg_options *o, const opt_row *r)
 {
