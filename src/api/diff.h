@@ -1,4 +1,5 @@
-/* The object behind foldsvg_diff, for the writers of its outputs (api/diffreport.c). */
+/* The object behind foldsvg_diff, for the writers of its outputs (api/diffreport.c) and its
+ * verdict (api/verdict.c, api/diffdirs.c). */
 #ifndef FOLDSVG_API_DIFF_H
 #define FOLDSVG_API_DIFF_H
 
@@ -6,6 +7,10 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "analysis/deltatables.h"
+#include "analysis/findings.h"
+#include "analysis/gate.h"
+#include "analysis/verdict.h"
 #include "api/profile.h"
 #include "foldsvg.h"
 #include "util/error.h"
@@ -40,12 +45,6 @@ static inline const fs_tree *fs_diff_numbers(const foldsvg_diff *d, long double 
     return d->raw ? &d->raw->tree : &d->p->tree;
 }
 
-#include "analysis/deltatables.h"
-#include "analysis/findings.h"
-#include "analysis/gate.h"
-#include "analysis/verdict.h"
-
-struct fs_deltas;
 /* What the tables name D's sides, and the unit they speak (O's --countname, else D's). */
 fs_delta_sides fs_diff_sides(const foldsvg_diff *d);
 const char *fs_diff_unit(const foldsvg_diff *d, const foldsvg_options *o);
@@ -66,7 +65,7 @@ void fs_diff_parts_free(fs_diff_parts *p);
  * FOLDSVG_E_NOMEM. */
 foldsvg_status fs_diff_deltas(const foldsvg_diff *d, const foldsvg_options *o,
                               struct fs_deltas *out, foldsvg_error *err);
-/* D measured against O's thresholds (api/gate.c), FN called once per threshold with PAIR. */
+/* D measured against O's thresholds (api/verdict.c), FN called once per threshold with PAIR. */
 foldsvg_status fs_diff_gate_report(const foldsvg_diff *d, const foldsvg_options *o,
                                    const char *pair, foldsvg_threshold_fn fn, void *user,
                                    size_t *broken, foldsvg_error *err);
