@@ -197,7 +197,8 @@ PY
 exits dirs-report 0 "$bin" -q --diff B A -o dirs.html
 has dirs-report-x dirs.html 'x.folded'
 exits dirs-svg 2 "$bin" --diff B A -o dirs.svg
-exits dir-and-file 2 "$bin" --diff B after.folded -o d.svg
+exits dir-and-file 1 "$bin" --diff B after.folded -o d.svg
+has dir-and-file-line err 'is a directory'
 mkdir C
 cp before.folded C/other.folded
 exits dirs-no-pair 1 "$bin" --diff B C --summary

@@ -567,16 +567,8 @@ static int run_diff(cli_state *s, const char *output, foldsvg_format format)
     int dirs = is_dir(s->inputs[0]) + is_dir(s->inputs[1]);
     fs_cli_warn_unused(s->opts,
                        writes_of(s, dirs == 2 && !s->output ? FOLDSVG_FORMAT_FOLDED : format));
-    if (dirs == 2)
+    if (dirs == 2) /* one directory beside a file is a side that cannot be read (exit 1) */
         return run_diff_dirs(s, output, format);
-    if (dirs == 1) {
-        fprintf(stderr,
-                "foldsvg: --diff: %s is a directory and %s is not: give two files or "
-                "two directories (see foldsvg --help)\n",
-                is_dir(s->inputs[0]) ? s->inputs[0] : s->inputs[1],
-                is_dir(s->inputs[0]) ? s->inputs[1] : s->inputs[0]);
-        return EXIT_USAGE;
-    }
     foldsvg_error err;
     foldsvg_status st;
     /* thresholds on the totals only keep the streamed route: its totals are all they need */
