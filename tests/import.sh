@@ -159,4 +159,62 @@ printf '[{"pid":1,"tid":1,"ph":"i","name":"x","ts":1}]' >none.json
 expect 1 "nothing to draw" "$bin" none.json -o x.folded
 has "nothing to draw" err "no CPU profile and no B, E or X trace events"
 
+# ---- B/E/X trace events: taken as they come, in memory by stacks ---------------------------
+# Read from a file they are taken as they come (read again, kept, when out of time order);
+# from standard input they are kept and sorted by time, speedscope's way: both give the same
+# profile, for traces in time order with many ties, and for traces out of order.
+python3 - <<'PY'
+import json, random
+for seed in range(60):
+    rnd = random.Random(seed)
+    ev, t = [], 0
+    for i in range(rnd.randint(1, 80)):
+        t += rnd.choice([0, 0, 1, 2, 5])
+        ph, name, tid = rnd.choice("BBEEX"), rnd.choice("abcd"), rnd.choice([1, 1, 2])
+        e = {"pid": 1, "tid": tid, "ph": ph, "name": name, "ts": t}
+        if ph == "X":
+            e["dur"] = rnd.choice([0, 1, 2, 3, 7] + ([-1] if seed % 5 == 0 else []))
+        ev.append(e)
+    if seed % 3 == 0:
+        rnd.shuffle(ev)
+    json.dump(ev, open("bex-%d.json" % seed, "w"))
+PY
+for f in bex-*.json; do
+    "$bin" "$f" --top 1000000 --top-format json >stream.out 2>&1
+    "$bin" - --top 1000000 --top-format json <"$f" 2>&1 | sed "s/<stdin>/$f/" >kept.out
+    same "$f taken as they come" kept.out stream.out
+done
+# Memory follows the stacks, not the events: ten times the events (B/E pairs in time order, X
+# events in time order) take nearly no more memory.
+python3 - <<'PY'
+for n in (20000, 200000):
+    with open("be-%d.json" % n, "w") as f:
+        f.write("[")
+        for i in range(n):
+            t = i * 10
+            f.write('{"pid":1,"tid":1,"ph":"B","name":"main","ts":%d},'
+                    '{"pid":1,"tid":1,"ph":"B","name":"work","ts":%d},'
+                    '{"pid":1,"tid":1,"ph":"E","name":"work","ts":%d},'
+                    '{"pid":1,"tid":1,"ph":"E","name":"main","ts":%d},' % (t, t + 1, t + 5, t + 8))
+        f.write('{"pid":1,"tid":1,"ph":"i","name":"end","ts":0}]')
+    with open("x-%d.json" % n, "w") as f:
+        f.write("[")
+        f.write(",".join('{"pid":1,"tid":1,"ph":"X","name":"%s","ts":%d,"dur":%d}'
+                         % (("main", i * 10, 8) if i % 2 == 0 else ("work", i * 10 - 9, 4))
+                         for i in range(n)))
+        f.write("]")
+PY
+peak() { # peak CMD...: its peak resident size in KiB (-1 when it fails)
+    python3 -c 'import resource, subprocess, sys
+r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss if r.returncode == 0 else -1)' "$@"
+}
+for shape in be x; do
+    small=$(peak "$bin" -q "$shape-20000.json" -o x.svg)
+    big=$(peak "$bin" -q "$shape-200000.json" -o x.svg)
+    if [ "$small" -gt 0 ] && [ "$big" -gt 0 ] && [ "$big" -lt $((small * 3 / 2)) ]; then ok; else
+        bad "$shape events: $small KiB for 20,000, $big KiB for 200,000 (the bound: 1.5 times)"
+    fi
+done
+
 finish import

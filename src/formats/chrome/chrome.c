@@ -9,6 +9,7 @@
 #include "formats/chrome/model.h"
 #include "formats/json/sniff.h"
 #include "formats/threadsel.h"
+#include "input/input.h"
 #include "util/error.h"
 
 int fs_chrome_detect(const unsigned char *head, size_t len, int complete)
@@ -204,8 +205,23 @@ static foldsvg_status open_read(reading *r, fs_input *in, const fs_input_opts *o
                                 foldsvg_error *err)
 {
     memset(r, 0, sizeof *r);
-    cr_doc_init(&r->d, fs_input_name(in), err, opts ? opts->ordered : 0);
+    int ordered = opts ? opts->ordered : 0, again = fs_input_can_reopen(in);
+    uint64_t base = fs_input_offset(in);
+    /* B/E/X events are taken as they come; when they do not come in time order, the input is
+     * read again keeping them (from the start when it cannot be read twice) */
+    cr_doc_init(&r->d, fs_input_name(in), err, ordered, !again);
     FS_FORWARD_IF_ERROR(cr_parse(&r->d, in));
+    if (r->d.disordered && !r->d.has_cpu_events && !r->d.has_samples) {
+        fs_input *in2;
+        cr_doc_free(&r->d);
+        cr_doc_init(&r->d, fs_input_name(in), err, ordered, 1);
+        FS_FORWARD_IF_ERROR(fs_input_reopen(in, &in2, err));
+        foldsvg_status st = fs_input_seek(in2, base, err);
+        if (st == FOLDSVG_OK)
+            st = cr_parse(&r->d, in2);
+        fs_input_close(in2);
+        FS_FORWARD_IF_ERROR(st);
+    }
     FS_FORWARD_IF_ERROR(collect(r));
     if (!select || !opts || (!opts->threads.n && !opts->ordered))
         return FOLDSVG_OK;

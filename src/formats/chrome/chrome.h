@@ -10,8 +10,10 @@
  *
  * The text is read as a stream (yajl, formats/json/json.h): memory follows the distinct
  * nodes and stacks and one event at a time, never the samples (a .cpuprofile's samples and
- * deltas are read again, side by side, from where they lie). B/E/X events are kept per
- * thread, a few words each, as speedscope orders them by time before it reads them.
+ * deltas are read again, side by side, from where they lie). B/E/X events are taken as they
+ * come while they come in time order (formats/chrome/bex.c); a trace whose events do not
+ * is read again with them kept per thread, a few words each, and sorted by time, as
+ * speedscope reads them (a trace that cannot be read twice: kept from the start).
  *
  * Threads: each CPU profile (in the order their Profile events come), or each (pid, tid) of
  * the trace events (in pid, tid order); named by the trace's thread_name metadata.

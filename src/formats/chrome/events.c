@@ -1,12 +1,7 @@
-/* Trace events as speedscope's importTraceEvents reads them: per thread (pid, tid), the B
- * and E events, and each X event as a B at its ts and an E at ts + dur (tdur when it has no
- * dur), into two queues ordered by time (ties: B events in their order, then X events, longer
- * first); the queues are taken in time order, an E at the time of a B first when it closes
- * that B; an E closes the frame on top when its name is that frame's (of the E events at its
- * time, one that matches the top is taken first); frames open at the end close at the last
- * time. Each stack weighs the time it was on top. Also the samples-over-stackFrames form:
- * each sample weighs the time to the thread's next sample. The documents, names and
- * metadata of the reader live here too. */
+/* Trace events, per thread (pid, tid): the threads themselves (their B/E/X events are taken
+ * by formats/chrome/bex.c) and the samples-over-stackFrames form, where each sample weighs
+ * the time to the thread's next sample. The documents, names and metadata of the reader live
+ * here too. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,9 +23,10 @@ foldsvg_status cr_intern(cr_doc *d, const char *name, size_t len, uint32_t *out)
     return FOLDSVG_OK;
 }
 
-void cr_doc_init(cr_doc *d, const char *file, foldsvg_error *err, int ordered)
+void cr_doc_init(cr_doc *d, const char *file, foldsvg_error *err, int ordered, int keep)
 {
     memset(d, 0, sizeof *d);
+    d->keep = keep;
     d->file = file;
     d->err = err;
     d->ordered = ordered;
@@ -141,18 +137,10 @@ void cr_thread_free(cr_thread *t)
         return;
     free(t->pidtid);
     free(t->ev);
+    cr_bex_free(t->bex);
     fs_trie_free(&t->trie);
     fs_trie_free(&t->samples);
     free(t);
-}
-
-foldsvg_status cr_thread_event(cr_doc *d, cr_thread *t, char ph, double ts, double dur,
-                               uint32_t name)
-{
-    if (FS_GROW(t->ev, t->cap, t->nev + 1, 64))
-        return nomem(d);
-    t->ev[t->nev++] = (cr_event){ts, dur, name, ph};
-    return FOLDSVG_OK;
 }
 
 /* ---- samples over stackFrames ---------------------------------------------------------- */
@@ -221,144 +209,4 @@ foldsvg_status cr_stackframe_frames(cr_doc *d, uint32_t sf, fs_strref **frames, 
         (*frames)[j - 1] = x;
     }
     return FOLDSVG_OK;
-}
-
-/* ---- B, E and X events into stacks --------------------------------------------------------- */
-
-typedef struct qev {
-    double ts, dur;
-    uint32_t name;
-    uint32_t seq; /* the order of the file (X events: after every B) */
-} qev;
-
-static int by_x_order(const void *a, const void *b)
-{
-    const qev *x = a, *y = b;
-    if (x->ts != y->ts)
-        return x->ts < y->ts ? -1 : 1;
-    if (x->dur != y->dur)
-        return x->dur > y->dur ? -1 : 1;
-    return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-static int by_ts(const void *a, const void *b)
-{
-    const qev *x = a, *y = b;
-    if (x->ts != y->ts)
-        return x->ts < y->ts ? -1 : 1;
-    return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-typedef struct evrun {
-    cr_doc *d;
-    cr_thread *t;
-    uint32_t *stack; /* open frames: names */
-    uint32_t *nodes; /* and the trie node of each depth */
-    size_t depth, cap, nodes_cap;
-    double last;
-    int started;
-} evrun;
-
-/* The time from the last event to AT goes to the stack on top. */
-static foldsvg_status advance(evrun *r, double at)
-{
-    if (r->started && at > r->last) {
-        uint32_t node = r->depth ? r->nodes[r->depth - 1] : 0;
-        if (fs_trie_add(&r->t->trie, node, at - r->last))
-            return nomem(r->d);
-    }
-    if (!r->started || at > r->last)
-        r->last = at;
-    r->started = 1;
-    return FOLDSVG_OK;
-}
-
-static foldsvg_status enter(evrun *r, const qev *b)
-{
-    FS_FORWARD_IF_ERROR(advance(r, b->ts));
-    if (FS_GROW(r->stack, r->cap, r->depth + 1, 64))
-        return nomem(r->d);
-    if (FS_GROW(r->nodes, r->nodes_cap, r->depth + 1, 64))
-        return nomem(r->d);
-    uint32_t parent = r->depth ? r->nodes[r->depth - 1] : 0, node;
-    foldsvg_status st = fs_trie_child(&r->t->trie, parent, b->name, &node);
-    if (st)
-        return st == FOLDSVG_E_NOMEM ? nomem(r->d)
-                                     : fs_error(r->d->err, st, r->d->file, "too many stacks");
-    r->stack[r->depth] = b->name;
-    r->nodes[r->depth++] = node;
-    return FOLDSVG_OK;
-}
-
-static foldsvg_status leave(evrun *r, const qev *e)
-{
-    if (!r->depth || r->stack[r->depth - 1] != e->name)
-        return FOLDSVG_OK; /* speedscope leaves the stack as it is */
-    FS_FORWARD_IF_ERROR(advance(r, e->ts));
-    r->depth--;
-    return FOLDSVG_OK;
-}
-
-foldsvg_status cr_thread_build(cr_doc *d, cr_thread *t)
-{
-    size_t nb = 0, ne = 0, nx = 0;
-    for (size_t i = 0; i < t->nev; i++)
-        nb += t->ev[i].ph == 'B', ne += t->ev[i].ph == 'E', nx += t->ev[i].ph == 'X';
-    qev *bq = malloc((nb + nx + 1) * sizeof *bq), *eq = malloc((ne + nx + 1) * sizeof *eq);
-    qev *xq = malloc((nx + 1) * sizeof *xq);
-    evrun r = {d, t, NULL, NULL, 0, 0, 0, 0, 0};
-    foldsvg_status st = bq && eq && xq ? FOLDSVG_OK : nomem(d);
-    size_t b = 0, e = 0, x = 0;
-    for (size_t i = 0; st == FOLDSVG_OK && i < t->nev; i++) {
-        const cr_event *v = &t->ev[i];
-        qev q = {v->ts, v->dur, v->name, (uint32_t)i};
-        if (v->ph == 'B')
-            bq[b++] = q;
-        else if (v->ph == 'E')
-            eq[e++] = q;
-        else
-            xq[x++] = q;
-    }
-    if (st == FOLDSVG_OK) {
-        qsort(xq, nx, sizeof *xq, by_x_order);
-        for (size_t i = 0; i < nx; i++) {
-            qev q = xq[i];
-            q.seq = (uint32_t)(t->nev + i);
-            bq[b++] = q;
-            q.ts = xq[i].ts + xq[i].dur;
-            eq[e++] = q;
-        }
-        qsort(bq, b, sizeof *bq, by_ts);
-        qsort(eq, e, sizeof *eq, by_ts);
-    }
-    size_t bi = 0, ei = 0;
-    while (st == FOLDSVG_OK && (bi < b || ei < e)) {
-        int take_b = ei == e || (bi < b && (bq[bi].ts < eq[ei].ts || (bq[bi].ts == eq[ei].ts &&
-                                                                      bq[bi].name == eq[ei].name)));
-        if (take_b) {
-            st = enter(&r, &bq[bi++]);
-            continue;
-        }
-        /* of the E events at this time, one that closes the frame on top first */
-        if (r.depth) {
-            uint32_t top = r.stack[r.depth - 1];
-            for (size_t k = ei + 1; k < e && eq[k].ts <= eq[ei].ts; k++)
-                if (eq[k].name == top) {
-                    qev tmp = eq[ei];
-                    eq[ei] = eq[k];
-                    eq[k] = tmp;
-                    break;
-                }
-        }
-        st = leave(&r, &eq[ei++]);
-    }
-    free(bq);
-    free(eq);
-    free(xq);
-    free(r.stack);
-    free(r.nodes);
-    free(t->ev);
-    t->ev = NULL;
-    t->nev = t->cap = 0;
-    return st;
 }

@@ -69,10 +69,14 @@ typedef struct cr_event {
     char ph;        /* 'B', 'E' or 'X' */
 } cr_event;
 
+typedef struct cr_bex cr_bex; /* B/E/X events as they come (formats/chrome/bex.c) */
+
 typedef struct cr_thread {
     char *pidtid; /* "pid:tid" */
     double pid, tid;
-    cr_event *ev;
+    cr_bex *bex;
+    int disordered; /* an event came before a time already taken: read again, kept */
+    cr_event *ev;   /* the events kept (cr_doc.keep) */
     size_t nev, cap;
     /* samples over stackFrames: the last sample's frame and time */
     fs_trie samples; /* depth-1 nodes, items: stack frame indexes */
@@ -93,6 +97,8 @@ typedef struct cr_doc {
     const char *file;
     foldsvg_error *err;
     int ordered;
+    int keep;        /* B/E/X events are kept and sorted, not taken as they come */
+    int disordered;  /* a thread's events did not come in time order */
     fs_strmap names; /* every frame name */
     cr_profile **profiles;
     size_t nprofiles, profiles_cap;
@@ -152,8 +158,11 @@ foldsvg_status cr_thread_sample(cr_doc *d, cr_thread *t, const char *sf, size_t 
 /* A stackFrames entry: KEY's name and parent key (NULL: none). */
 foldsvg_status cr_stackframe_set(cr_doc *d, const char *key, size_t key_len, uint32_t name,
                                  const char *parent, size_t parent_len);
-/* The B/E/X events of T into its trie (speedscope's eventListToProfile). */
+/* The rest of T's B/E/X events into its trie (speedscope's eventListToProfile). */
 foldsvg_status cr_thread_build(cr_doc *d, cr_thread *t);
+/* Forgets T's B/E/X events and their stacks (the trace has CPU profiles). */
+foldsvg_status cr_thread_drop_events(cr_doc *d, cr_thread *t);
+void cr_bex_free(cr_bex *x);
 void cr_thread_free(cr_thread *t);
 /* The frames of stack frame SF, root first, into *FRAMES. FOLDSVG_E_PARSE for a parent that
  * is no stack frame or a cycle. */
@@ -166,7 +175,7 @@ foldsvg_status cr_name_process(cr_doc *d, const char *pid, const char *name, siz
 const char *cr_thread_name_of(const cr_doc *d, const char *pidtid);
 const char *cr_process_name_of(const cr_doc *d, const char *pid, size_t len);
 
-void cr_doc_init(cr_doc *d, const char *file, foldsvg_error *err, int ordered);
+void cr_doc_init(cr_doc *d, const char *file, foldsvg_error *err, int ordered, int keep);
 void cr_doc_free(cr_doc *d);
 
 /* The parse (formats/chrome/sax.c). */

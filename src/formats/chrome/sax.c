@@ -182,6 +182,16 @@ static double num_of(fs_json_value v)
     return v.tag == FS_JSON_INT ? (double)v.v.i : v.tag == FS_JSON_NUM ? v.v.d : (double)NAN;
 }
 
+static int all_digits(const char *s, size_t len)
+{
+    if (!s || !len || len > 18 || (s[0] == '0' && len > 1))
+        return 0;
+    for (size_t i = 0; i < len; i++)
+        if ((unsigned)(unsigned char)s[i] - '0' > 9)
+            return 0;
+    return 1;
+}
+
 /* A scalar (a number, or a string where one may stand) in the role R. */
 static int scalar(parser *p, uint8_t r, fs_json_value v, const char *s, size_t len)
 {
@@ -191,8 +201,9 @@ static int scalar(parser *p, uint8_t r, fs_json_value v, const char *s, size_t l
     int is_str = v.tag == FS_JSON_STR;
     char numtext[32];
     int keyed = r == V_PID || r == V_TID || r == V_ID || r == V_SF;
-    if (keyed && !is_str && (v.tag == FS_JSON_INT || v.tag == FS_JSON_NUM)) {
-        /* ids written as numbers are keys as their text */
+    if (keyed && !is_str && (v.tag == FS_JSON_INT || v.tag == FS_JSON_NUM) &&
+        !(v.tag == FS_JSON_INT && all_digits(s, len))) {
+        /* ids written as numbers are keys as their text (plain digits are that already) */
         if (v.tag == FS_JSON_INT)
             snprintf(numtext, sizeof numtext, "%lld", (long long)v.v.i);
         else
@@ -369,6 +380,10 @@ static int cb_bool(void *ctx, int b)
 static int cb_number(void *ctx, const char *s, size_t len)
 {
     parser *p = ctx;
+    if (!p->depth || (top(p)->child == R_SKIP && top(p)->role != R_STACKFRAME)) {
+        p->j.events++; /* a number nothing reads: not converted */
+        return 1;
+    }
     int64_t small;
     fs_json_value v;
     if (fs_json_small_uint(s, len, &small)) {
@@ -663,11 +678,9 @@ static int end_event(parser *p)
         if (!d->has_cpu_events) {
             /* a CPU profile: the trace events are not what is read */
             d->has_cpu_events = 1;
-            for (size_t i = 0; i < d->nthreads; i++) {
-                free(d->threads[i]->ev);
-                d->threads[i]->ev = NULL;
-                d->threads[i]->nev = d->threads[i]->cap = 0;
-            }
+            for (size_t i = 0; i < d->nthreads; i++)
+                if (!failed(p, cr_thread_drop_events(d, d->threads[i])))
+                    return 0;
         }
         cr_profile *pr;
         const char *key = e->has_id ? e->id.data : p->text.data;
