@@ -185,7 +185,7 @@ static int value(sdoc *d, fs_json_value v, const char *s, size_t len)
     double num = v.tag == FS_JSON_INT ? (double)v.v.i : v.tag == FS_JSON_NUM ? v.v.d : (double)NAN;
     switch (r) {
     case V_NAME:
-        if (!str)
+        if (!str || !s)
             return 1;
         if (top(d)->role == S_FRAME) {
             d->has_name = 1;
@@ -198,7 +198,7 @@ static int value(sdoc *d, fs_json_value v, const char *s, size_t len)
         }
         return 1;
     case V_UNIT:
-        if (str && p) {
+        if (str && s && p) {
             free(p->unit);
             if (!(p->unit = strndup(s, len)))
                 return nomem(d);
