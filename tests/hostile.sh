@@ -301,6 +301,39 @@ one_line closed-threads closed.err '<stdout>: write failed: Bad file descriptor'
 printf 'precious\n' >x.html
 (ulimit -f 100; exec "$bin" big.folded --minwidth 0 -o x.html) 2>xfsz.err
 one_line xfsz-html xfsz.err 'x.html: write failed: File too large'
+# One pipe named twice (issue 47): BEFORE and AFTER of a diff, or two inputs, that open one
+# pipe, FIFO or device however spelled would split its bytes between two readers (a torn,
+# silently wrong result): a usage error. "- -" keeps its meaning (the second reading finds
+# the end), and a regular file named twice is read twice.
+for pair in '/dev/stdin -' '- /dev/stdin' '/proc/self/fd/0 -' '/dev/stdin /proc/self/fd/0'; do
+    # shellcheck disable=SC2086
+    cat big.folded | "$bin" --diff $pair -o twice.folded 2>twice.err
+    rc=$?
+    [ $rc -eq 2 ] && ok || bad "diff $pair on one pipe: exit $rc (want 2)"
+    one_line "diff $pair on one pipe" twice.err 'one pipe, FIFO or device'
+    # shellcheck disable=SC2086
+    cat big.folded | "$bin" $pair -o twice.folded 2>twice.err
+    rc=$?
+    [ $rc -eq 2 ] && ok || bad "inputs $pair on one pipe: exit $rc (want 2)"
+    one_line "inputs $pair on one pipe" twice.err 'one pipe, FIFO or device'
+done
+mkfifo fifo
+for args in '--diff fifo fifo' 'fifo fifo' '--diff /dev/null /dev/null'; do
+    cat big.folded >fifo &
+    writer=$!
+    # shellcheck disable=SC2086
+    "$bin" $args -o twice.folded 2>twice.err
+    rc=$?
+    : <>fifo # a writer still waiting for a reader goes
+    wait $writer
+    [ $rc -eq 2 ] && ok || bad "$args: exit $rc (want 2)"
+    one_line "$args" twice.err 'one pipe, FIFO or device'
+done
+"$bin" --diff - /dev/stdin -o twice.folded <na.folded 2>twice.err && ok ||
+    bad "diff of a regular file named twice: $(cat twice.err)"
+cat na.folded | "$bin" - - -o twice.folded 2>twice.err && grep -q '^main;a;b 3$' twice.folded &&
+    ok || bad "'- -' on a pipe: $(cat twice.err)"
+
 # Out of memory anywhere (address-space caps from too small to start, to enough): each run
 # succeeds or fails with one line naming a file and saying out of memory.
 if [ "$sanitized" -eq 0 ]; then

@@ -282,6 +282,15 @@ foldsvg_status foldsvg_convert(const char *const *inputs, size_t ninputs, const 
         int is_stdin = !inputs[i] || strcmp(inputs[i], "-") == 0;
         fs_source_init(&src[i], inputs[i], is_stdin && nstdin++ > 0);
     }
+    /* "-" named again is read from where the first left it; any other spelling of one pipe
+     * would split it */
+    for (size_t i = 0; src && st == FOLDSVG_OK && i < ninputs; i++)
+        for (size_t k = 0; st == FOLDSVG_OK && src[i].known && !src[i].regular && k < i; k++)
+            if (fs_source_same_stream(&src[k], &src[i]) && !(src[k].is_stdin && src[i].is_stdin))
+                st = fs_error(err, FOLDSVG_E_USAGE, NULL,
+                              "inputs '%s' and '%s' are one pipe, FIFO or device, which two "
+                              "readings would split between them: name it once",
+                              src[k].name, src[i].name);
     if (st == FOLDSVG_OK)
         st = fs_run_init(&r, o, src, ninputs, pool, err);
     int copy = format == FOLDSVG_FORMAT_SVG || format == FOLDSVG_FORMAT_FOLDED;
@@ -302,7 +311,7 @@ foldsvg_status foldsvg_convert(const char *const *inputs, size_t ninputs, const 
         st = convert_tree(&r, output, format, stats, err);
     /* A failure no input is to blame for (sorting, memory) happened making the output: it
      * names that, so every failure names a file. */
-    if (st && err && !err->file[0])
+    if (st && st != FOLDSVG_E_USAGE && err && !err->file[0])
         snprintf(err->file, sizeof err->file, "%s", strcmp(output, "-") ? output : "<stdout>");
     fs_run_free(&r);
     for (size_t i = 0; src && i < ninputs; i++)

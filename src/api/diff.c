@@ -85,6 +85,11 @@ static foldsvg_status run_init(diff_run *r, const char *const paths[2],
                           r->have_progress ? &r->progress : NULL);
     }
     r->normalize = o->diff_normalize;
+    if (paths && fs_source_same_stream(&r->side[0].src, &r->side[1].src))
+        return fs_error(err, FOLDSVG_E_USAGE, NULL,
+                        "--diff: BEFORE '%s' and AFTER '%s' are one pipe, FIFO or device, which "
+                        "two readers would split between them: give each side an input of its own",
+                        paths[0], paths[1]);
     /* a missing or unreadable side is named at once, BEFORE first (a pipe is left alone: it
      * cannot be opened twice) */
     for (int i = 0; paths && i < 2; i++) {
