@@ -334,6 +334,30 @@ done
 cat na.folded | "$bin" - - -o twice.folded 2>twice.err && grep -q '^main;a;b 3$' twice.folded &&
     ok || bad "'- -' on a pipe: $(cat twice.err)"
 
+# A facts file (issue 47) is read a bounded line at a time: a line longer than any that
+# --facts-out writes, or a device without end, is one line naming the file and the line and
+# exit 1, within any memory (it was read whole, and running out of memory taken for its end:
+# exit 0 and the facts gone). Sanitizer builds reserve more address space than the cap.
+printf 'main;a 1\n' >part.folded
+if [ "$sanitized" -eq 0 ]; then cap=200000; else cap=unlimited; fi
+# shellcheck disable=SC3045
+(ulimit -v $cap; exec "$bin" --facts-from /dev/zero part.folded -o facts.svg) 2>facts.err
+rc=$?
+[ $rc -eq 1 ] && ok || bad "facts from /dev/zero: exit $rc (want 1)"
+one_line facts-zero facts.err '/dev/zero:1: ' 'longer than 64 KiB'
+rm -f facts.svg
+# shellcheck disable=SC3045
+{ printf '# foldsvg facts 2\n'; head -c 300000000 /dev/zero | tr '\0' x; } |
+    (ulimit -v $cap; exec "$bin" --facts-from /dev/stdin part.folded -o facts.svg) 2>facts.err
+rc=$?
+[ $rc -eq 1 ] && [ ! -e facts.svg ] && ok || bad "facts line of 300 MB: exit $rc (want 1)"
+one_line facts-long facts.err '/dev/stdin:2: ' 'longer than 64 KiB'
+rm -f facts.svg
+"$bin" --facts-from . part.folded -o facts.svg 2>facts.err
+rc=$?
+[ $rc -eq 1 ] && [ ! -e facts.svg ] && ok || bad "facts from a directory: exit $rc (want 1)"
+one_line facts-dir facts.err 'cannot read the --facts-from file: Is a directory'
+
 # Out of memory anywhere (address-space caps from too small to start, to enough): each run
 # succeeds or fails with one line naming a file and saying out of memory.
 if [ "$sanitized" -eq 0 ]; then
