@@ -358,6 +358,58 @@ rc=$?
 [ $rc -eq 1 ] && [ ! -e facts.svg ] && ok || bad "facts from a directory: exit $rc (want 1)"
 one_line facts-dir facts.err 'cannot read the --facts-from file: Is a directory'
 
+# What reaches a terminal (issue 47): names from the inputs (threads, processes, perf events,
+# frames, files) have the bytes of control characters (C0, DEL, C1) and of what is not UTF-8
+# written \xNN in --list-threads (a tab or newline in a name made rows of their own), the
+# summary line, the --top and --summary text and the warnings. The count name is whole (a
+# long perf event name was cut at 63 bytes, inside a character) and has one source
+# (--countname on every route of a diff).
+python3 - <<'PY'
+import json
+t = {"samples": {"schema": {"stack": 0}, "data": [[0]]},
+     "stackTable": {"schema": {"prefix": 0, "frame": 1}, "data": [[None, 0]]},
+     "frameTable": {"schema": {"location": 0}, "data": [[0]]}, "stringTable": ["m"]}
+open('tname.json', 'w').write(json.dumps({"meta": {"version": 24}, "threads": [
+    dict(t, name="a\tb\nc\x1b]0;x\x07\x9b", processName="p\x1b[2J"), dict(t, name="ok")]}))
+def perf(event, path):
+    open(path, 'wb').write(b''.join(
+        b'prog 123 %d.0: 1 %s: \n\tffffffff81000000 foo\x1b[2J+0x1 (/lib/x.so)\n'
+        b'\tffffffff81000001 main+0x2 (/bin/x)\n\n' % (i, event) for i in range(7)))
+perf(b'ev\x1b]0;pwned\x07\x1b[2J\xc2\x9b\xff', 'esc.perf')
+perf('cpu/event=0xd1,umask=0x20,name=mem_load_retired.l3_miss_ünïcödé_and_more_words/pp'.encode(), 'long.perf')
+PY
+"$bin" tname.json --list-threads >threads.out 2>threads.err
+printf '0\ta\\x09b\\x0ac\\x1b]0;x\\x07\\xc2\\x9b\tp\\x1b[2J\t1\t1\n1\tok\t\t1\t1\n' | cmp -s - threads.out &&
+    ok || bad "list-threads: names not escaped: $(od -c threads.out | head -5)"
+# raw: whether FILE holds a byte a terminal acts on (C0 but tab and newline, DEL, C1, 0xff)
+raw() { LC_ALL=C grep -q "$(printf '[\001-\010\013-\037\177\302\377]')" "$1"; }
+for args in '-o esc.svg' '-o esc.folded' '-o esc.html' '--top 3' '--summary' \
+    '--diff esc.perf -o esc.svg' '--diff esc.perf -o esc.html' '--diff esc.perf --top 3'; do
+    # shellcheck disable=SC2086
+    "$bin" esc.perf $args >esc.out 2>esc.err
+    if raw esc.err || raw esc.out; then
+        bad "escapes $args: raw control bytes: $(od -c esc.err esc.out | head -8)"
+    else ok; fi
+    case $args in *--top* | *--summary*) ;; *)
+        grep -qF 'ev\x1b]0;pwned\x07\x1b[2J\xc2\x9b\xff' esc.err && ok ||
+            bad "escapes $args: the summary line: $(cat esc.err)" ;;
+    esac
+done
+grep -qF 'foo\x1b[2J' esc.out && ok || bad "escapes: --top's names: $(head -c 600 esc.out)"
+long='cpu/event=0xd1,umask=0x20,name=mem_load_retired.l3_miss_ünïcödé_and_more_words/pp'
+for out in long.svg long.folded long.html; do
+    "$bin" long.perf -o $out 2>long.err
+    one_line "long count name $out" long.err "7 $long across 1 unique stack"
+done
+grep -qF '_and_more_words/pp' long.svg && ok || bad "long count name: cut in the SVG"
+for args in '-o cn.svg' '-o cn.folded' '-o cn.html' '--top 3' '--summary' '-o cn.html --top 3'; do
+    for in in na.folded long.perf; do
+        # shellcheck disable=SC2086
+        "$bin" --diff $in $in --countname widgets $args >/dev/null 2>cn.err
+        one_line "diff --countname $in $args" cn.err ' widgets before, ' ' after, across '
+    done
+done
+
 # Out of memory anywhere (address-space caps from too small to start, to enough): each run
 # succeeds or fails with one line naming a file and saying out of memory.
 if [ "$sanitized" -eq 0 ]; then

@@ -17,6 +17,7 @@
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/pool.h"
+#include "util/utf8.h"
 
 /* ---- the frames of an SVG ----------------------------------------------------------------- */
 
@@ -237,8 +238,8 @@ static foldsvg_status convert_tree(fs_run *r, const char *output, foldsvg_format
     if (st == FOLDSVG_OK && stats) {
         stats->total = foldsvg_profile_total(p);
         stats->unique_stacks = foldsvg_profile_unique_stacks(p);
-        snprintf(stats->count_name, sizeof stats->count_name, "%s",
-                 r->o->countname ? r->o->countname : foldsvg_profile_count_name(p));
+        fs_utf8_copy(stats->count_name, sizeof stats->count_name,
+                     r->o->countname ? r->o->countname : foldsvg_profile_count_name(p));
     }
     foldsvg_profile_free(p);
     return st;
@@ -305,8 +306,8 @@ foldsvg_status foldsvg_convert(const char *const *inputs, size_t ninputs, const 
     if (st == FOLDSVG_OK && plan.engine != FS_ENGINE_TREE)
         st = convert_folded(&r, output, format, pool, stats, &done, err);
     if (st == FOLDSVG_OK && done && stats)
-        snprintf(stats->count_name, sizeof stats->count_name, "%s",
-                 o->countname ? o->countname : "cycles");
+        fs_utf8_copy(stats->count_name, sizeof stats->count_name,
+                     o->countname ? o->countname : "cycles");
     if (st == FOLDSVG_OK && !done)
         st = convert_tree(&r, output, format, stats, err);
     /* A failure no input is to blame for (sorting, memory) happened making the output: it

@@ -18,6 +18,7 @@
 #include "frames/stream.h"
 #include "input/input.h"
 #include "util/error.h"
+#include "util/utf8.h"
 
 /* Where the joined stacks go. RESET empties it for a join that starts over (NULL: it
  * cannot). RESCALES: it takes BEFORE as read and normalizes it itself once the join is
@@ -312,7 +313,7 @@ static void keep_summary(foldsvg_diff *d, const diff_run *r)
     d->unique = r->drawn;
     d->only_before = r->stats.only_before;
     d->only_after = r->stats.only_after;
-    snprintf(d->p->count_name, sizeof d->p->count_name, "%s", sides_count_name(r));
+    fs_utf8_copy(d->p->count_name, sizeof d->p->count_name, sides_count_name(r));
 }
 
 static foldsvg_status diff_into(foldsvg_diff *d, const char *const paths[2],
@@ -385,8 +386,8 @@ static void fill_stats(foldsvg_convert_stats *stats, const diff_run *r, const fo
     stats->total = r->side[1].total;
     stats->total_before = r->side[0].total;
     stats->unique_stacks = r->drawn;
-    snprintf(stats->count_name, sizeof stats->count_name, "%s",
-             o->countname ? o->countname : sides_count_name(r));
+    fs_utf8_copy(stats->count_name, sizeof stats->count_name,
+                 o->countname ? o->countname : sides_count_name(r));
 }
 
 static uint64_t normalized(void *user, uint64_t before)
@@ -455,9 +456,8 @@ foldsvg_status foldsvg_diff_convert(const char *before, const char *after, const
             stats->total = d->side[1].total;
             stats->total_before = d->side[0].total;
             stats->unique_stacks = d->unique;
-            snprintf(stats->count_name, sizeof stats->count_name, "%.*s",
-                     (int)sizeof stats->count_name - 1,
-                     o->countname ? o->countname : d->p->count_name);
+            fs_utf8_copy(stats->count_name, sizeof stats->count_name,
+                         o->countname ? o->countname : d->p->count_name);
         }
         foldsvg_diff_free(d);
         return st;

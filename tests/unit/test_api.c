@@ -281,6 +281,26 @@ START_TEST(summary_line)
     ck_assert_str_eq(b, "72,980,237 cycles before, 1,000 after, across 13 unique stacks");
     foldsvg_diff_summary(b, sizeof b, 1, 2, "samples", 1);
     ck_assert_str_eq(b, "1 sample before, 2 after, across 1 unique stack");
+    /* a unit from an input (a perf event's name) reaches no terminal raw (issue 47) */
+    foldsvg_summary(b, sizeof b, 7, "ev\x1b]0;t\x07\xc2\x9b\xff\xc3\xa9", 1);
+    ck_assert_str_eq(b, "7 ev\\x1b]0;t\\x07\\xc2\\x9b\\xff\xc3\xa9 across 1 unique stack");
+}
+END_TEST
+
+/* Names for a terminal (issue 47): control characters (C0, DEL, C1) and bytes that are not
+ * UTF-8 as \xNN, the rest whole; snprintf's contract. */
+START_TEST(terminal_text)
+{
+    char b[64];
+    ck_assert_uint_eq(foldsvg_terminal_text(b, sizeof b, "a\tb\nc\x7f\xc2\x85\xe2\x82"),
+                      strlen("a\\x09b\\x0ac\\x7f\\xc2\\x85\\xe2\\x82"));
+    ck_assert_str_eq(b, "a\\x09b\\x0ac\\x7f\\xc2\\x85\\xe2\\x82");
+    foldsvg_terminal_text(b, sizeof b, "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x94\xa5");
+    ck_assert_str_eq(b, "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x94\xa5");
+    ck_assert_uint_eq(foldsvg_terminal_text(b, 3, "\x1b[2J"), 7);
+    ck_assert_str_eq(b, "\\x");
+    ck_assert_uint_eq(foldsvg_terminal_text(b, sizeof b, NULL), 0);
+    ck_assert_str_eq(b, "");
 }
 END_TEST
 
@@ -647,6 +667,7 @@ int main(void)
 {
     Suite *s = suite_create("api");
     TCase *tc = tcase_create("core");
+    tcase_add_test(tc, terminal_text);
     tcase_add_test(tc, record_sanitize_drop_sum);
     tcase_add_test(tc, record_path_as_is);
     tcase_add_test(tc, overflow_is_an_error_not_a_wrap);

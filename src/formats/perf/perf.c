@@ -7,6 +7,7 @@
 #include "formats/perf/name.h"
 #include "util/buf.h"
 #include "util/error.h"
+#include "util/numfmt.h"
 
 enum {
     READ_BLOCK = 1 << 20,
@@ -341,7 +342,7 @@ static foldsvg_status finish(reader *r)
         /* a name cut at a NUL byte (binary junk) may be empty: then samples it is */
         const char *nul = r->filter ? memchr(r->filter, '\0', r->filter_len) : NULL;
         size_t n = nul ? (size_t)(nul - r->filter) : r->filter_len;
-        char unit[128];
+        char unit[FS_UNIT_SIZE];
         if (r->weighted && n)
             snprintf(unit, sizeof unit, "%.*s", (int)n, r->filter);
         else
