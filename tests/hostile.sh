@@ -410,6 +410,32 @@ for args in '-o cn.svg' '-o cn.folded' '-o cn.html' '--top 3' '--summary' '-o cn
     done
 done
 
+# Two outputs naming one file (issue 47): -o and --facts-out, or -o and the palette map that
+# --cp rewrites, however spelled (relative and absolute, through a link, standard output by
+# two names) are a usage error before anything is written: the facts were left where the
+# folded text should be, a palette map in an SVG. A character device (/dev/null) is no file.
+printf 'precious\n' >same.svg
+ln -s same.folded same-link
+for args in '--facts-out same.folded -o same.folded' "--facts-out ./same.folded -o $PWD/same.folded" \
+    '--facts-out same-link -o same.folded' '--cp --palette-map same.svg -o same.svg' \
+    '--cp --palette-map same.svg -o same.svg --format html' '--cp -o palette.map --format svg' \
+    '--cp --palette-map ./same.html -o same.html' \
+    '--diff nb.folded --cp --palette-map same.svg -o same.svg' \
+    '--diff nb.folded --cp --palette-map same.svg --format html -o same.svg'; do
+    rm -f same.folded same.html palette.map
+    # shellcheck disable=SC2086
+    "$bin" na.folded $args 2>same.err
+    rc=$?
+    [ $rc -eq 2 ] && [ "$(cat same.svg)" = precious ] && ! exists same.folded same.html palette.map .same* .palette* &&
+        ok || bad "two outputs in one file, $args: exit $rc (want 2), $(ls)"
+    one_line "two outputs in one file, $args" same.err 'name one file'
+done
+"$bin" na.folded --facts-out /dev/stdout --format folded >same.out 2>same.err
+rc=$?
+[ $rc -eq 2 ] && [ ! -s same.out ] && ok || bad "facts and folded text on standard output: exit $rc"
+"$bin" na.folded --facts-out /dev/null -o /dev/null 2>same.err && ok ||
+    bad "two outputs to /dev/null: $(cat same.err)"
+
 # Out of memory anywhere (address-space caps from too small to start, to enough): each run
 # succeeds or fails with one line naming a file and saying out of memory.
 if [ "$sanitized" -eq 0 ]; then

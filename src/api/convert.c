@@ -8,6 +8,7 @@
 #include "api/diag.h"
 #include "api/facts.h"
 #include "api/options.h"
+#include "api/output.h"
 #include "api/plan.h"
 #include "api/read.h"
 #include "api/run.h"
@@ -271,6 +272,7 @@ foldsvg_status foldsvg_convert(const char *const *inputs, size_t ninputs, const 
     FS_FORWARD_IF_ERROR(foldsvg_options_check(o, err));
     if (o->facts_out && format != FOLDSVG_FORMAT_FOLDED)
         return fs_facts_out_usage(err);
+    FS_FORWARD_IF_ERROR(fs_outputs_check(output, format, o, err));
     fs_source *src = calloc(ninputs, sizeof *src);
     fs_plan_input *pin = calloc(ninputs, sizeof *pin);
     fs_pool *pool = fs_pool_new(o->threads);

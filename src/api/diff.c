@@ -445,6 +445,7 @@ foldsvg_status foldsvg_diff_convert(const char *before, const char *after, const
         output = "-";
     if (format == FOLDSVG_FORMAT_AUTO)
         format = foldsvg_format_for_path(output);
+    FS_FORWARD_IF_ERROR(fs_outputs_check(output, format, o, err));
     if (format == FOLDSVG_FORMAT_HTML) {
         foldsvg_diff *d = foldsvg_diff_new();
         if (!d)

@@ -157,12 +157,13 @@ typedef struct diff_section_args {
 } diff_section_args;
 
 static foldsvg_status make_diff_section(fs_report_section *s, const void *what,
-                                        const foldsvg_options *o, foldsvg_error *err)
+                                        const foldsvg_options *o, fs_palettemap *map,
+                                        foldsvg_error *err)
 {
     const diff_section_args *a = what;
     memset(s, 0, sizeof *s);
     FS_FORWARD_IF_ERROR(check_diff(a->d, err));
-    FS_FORWARD_IF_ERROR(fs_report_section_svg(s, a->d->p, o, err));
+    FS_FORWARD_IF_ERROR(fs_report_section_svg(s, a->d->p, o, map, err));
     s->per = o->report.per;
     s->countname = strdup(unit_of(a->d, o));
     s->heading = a->heading ? strdup(a->heading) : NULL;
@@ -218,6 +219,7 @@ foldsvg_status foldsvg_diff_write(const foldsvg_diff *d, const char *path, folds
     const foldsvg_options *o = opts ? opts : fs_default_options();
     if (format == FOLDSVG_FORMAT_AUTO)
         format = foldsvg_format_for_path(path);
+    FS_FORWARD_IF_ERROR(fs_outputs_check(path, format, o, err));
     if (format == FOLDSVG_FORMAT_HTML) {
         foldsvg_report *r;
         FS_FORWARD_IF_ERROR(diff_page(d, o, &r, err));
@@ -225,7 +227,7 @@ foldsvg_status foldsvg_diff_write(const foldsvg_diff *d, const char *path, folds
         foldsvg_report_free(r);
         return st;
     }
-    fs_profile_job job = {d->p, format, o};
+    fs_profile_job job = {d->p, format, o, NULL};
     return fs_output_file(fs_output_profile, &job, o, path, err);
 }
 
@@ -245,6 +247,6 @@ foldsvg_status foldsvg_diff_render(const foldsvg_diff *d, foldsvg_format format,
         foldsvg_report_free(r);
         return st;
     }
-    fs_profile_job job = {d->p, format, o};
+    fs_profile_job job = {d->p, format, o, NULL};
     return fs_output_stream(fs_output_profile, &job, o, out, err);
 }

@@ -502,7 +502,7 @@ static void print_summary(const cli_state *s, uint64_t total, const uint64_t *af
  * writing the tables): it names that, as every failure names a file. */
 static void name_output(foldsvg_error *err, foldsvg_status st, const char *output)
 {
-    if (st && !err->file[0])
+    if (st && st != FOLDSVG_E_USAGE && !err->file[0])
         snprintf(err->file, sizeof err->file, "%s", strcmp(output, "-") ? output : "<stdout>");
 }
 

@@ -287,6 +287,81 @@ START_TEST(summary_line)
 }
 END_TEST
 
+static void put_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "wb");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* Two outputs in one file (issue 47): -o and the palette map that --cp rewrites, or -o and
+ * --facts-out, are a usage error whatever the route, and the file is left as it was: the
+ * report saves its palette map with the page, not as each section is drawn. */
+START_TEST(outputs_in_one_file)
+{
+    char dir[] = "/tmp/foldsvg-one-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char in[64], out[64], facts[64];
+    snprintf(in, sizeof in, "%s/in.folded", dir);
+    snprintf(out, sizeof out, "%s/out.svg", dir);
+    snprintf(facts, sizeof facts, "%s/./out.svg", dir);
+    put_file(in, "main;a 2\nmain;b 1\n");
+    put_file(out, "precious\n");
+    foldsvg_error err;
+    foldsvg_options *o = foldsvg_options_new();
+    ck_assert_int_eq(foldsvg_options_set(o, "cp", NULL, &err), FOLDSVG_OK);
+    ck_assert_int_eq(foldsvg_options_set(o, "palette-map", facts, &err), FOLDSVG_OK);
+    foldsvg_profile *p = foldsvg_profile_new();
+    ck_assert_int_eq(foldsvg_profile_read_file(p, in, o, &err), FOLDSVG_OK);
+    foldsvg_report *r = foldsvg_report_new(o);
+    ck_assert_int_eq(foldsvg_report_add(r, p, NULL, NULL, 0, &err), FOLDSVG_OK);
+    ck_assert_int_eq(foldsvg_report_write(r, out, &err), FOLDSVG_E_USAGE);
+    ck_assert_ptr_nonnull(strstr(err.message, "name one file"));
+    ck_assert_int_eq(foldsvg_profile_write(p, out, o, &err), FOLDSVG_E_USAGE);
+    ck_assert_int_eq(foldsvg_profile_write_as(p, out, FOLDSVG_FORMAT_HTML, o, &err),
+                     FOLDSVG_E_USAGE);
+    const char *const inputs[] = {in};
+    ck_assert_int_eq(foldsvg_convert(inputs, 1, out, FOLDSVG_FORMAT_SVG, o, NULL, &err),
+                     FOLDSVG_E_USAGE);
+    ck_assert_int_eq(foldsvg_diff_convert(in, in, out, FOLDSVG_FORMAT_HTML, o, NULL, &err),
+                     FOLDSVG_E_USAGE);
+    char *kept = fs_test_slurp(out, NULL);
+    ck_assert_str_eq(kept, "precious\n");
+    free(kept);
+    /* the folded output and its facts file */
+    foldsvg_options *f = foldsvg_options_new();
+    ck_assert_int_eq(foldsvg_options_set(f, "facts-out", facts, &err), FOLDSVG_OK);
+    ck_assert_int_eq(foldsvg_convert(inputs, 1, out, FOLDSVG_FORMAT_FOLDED, f, NULL, &err),
+                     FOLDSVG_E_USAGE);
+    ck_assert_int_eq(foldsvg_profile_write_as(p, out, FOLDSVG_FORMAT_FOLDED, f, &err),
+                     FOLDSVG_E_USAGE);
+    kept = fs_test_slurp(out, NULL);
+    ck_assert_str_eq(kept, "precious\n");
+    free(kept);
+    /* a report whose map has a file of its own saves it with the page */
+    char map[64];
+    snprintf(map, sizeof map, "%s/p.map", dir);
+    ck_assert_int_eq(foldsvg_options_set(o, "palette-map", map, &err), FOLDSVG_OK);
+    foldsvg_report_free(r);
+    r = foldsvg_report_new(o);
+    ck_assert_int_eq(foldsvg_report_add(r, p, NULL, NULL, 0, &err), FOLDSVG_OK);
+    ck_assert_int_eq(access(map, F_OK), -1);
+    ck_assert_int_eq(foldsvg_report_write(r, out, &err), FOLDSVG_OK);
+    kept = fs_test_slurp(map, NULL);
+    ck_assert_ptr_nonnull(strstr(kept, "main->rgb("));
+    free(kept);
+    remove(map);
+    remove(out);
+    foldsvg_report_free(r);
+    foldsvg_options_free(f);
+    foldsvg_options_free(o);
+    foldsvg_profile_free(p);
+    remove(in);
+    rmdir(dir);
+}
+END_TEST
+
 /* Names for a terminal (issue 47): control characters (C0, DEL, C1) and bytes that are not
  * UTF-8 as \xNN, the rest whole; snprintf's contract. */
 START_TEST(terminal_text)
@@ -668,6 +743,7 @@ int main(void)
     Suite *s = suite_create("api");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, terminal_text);
+    tcase_add_test(tc, outputs_in_one_file);
     tcase_add_test(tc, record_sanitize_drop_sum);
     tcase_add_test(tc, record_path_as_is);
     tcase_add_test(tc, overflow_is_an_error_not_a_wrap);
