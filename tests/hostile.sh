@@ -436,6 +436,26 @@ rc=$?
 "$bin" na.folded --facts-out /dev/null -o /dev/null 2>same.err && ok ||
     bad "two outputs to /dev/null: $(cat same.err)"
 
+# --diff --normalize near 2^64 (issue 47): BEFORE's counts scaled to AFTER's total must sum
+# within 64 bits, one rule for every output (folded text whose BEFORE column summed to 2^64
+# was written, and refused when read back; the report and the tables failed naming no
+# file): one line naming BEFORE, exit 1, nothing written. What is written reads back.
+printf 'a 1\nb 1\n' >nbefore.folded
+printf 'a 18446744073709551614\nb 1\n' >nafter.folded
+for args in '-o n.folded' '-o n.svg' '-o n.svg --minwidth 0' '-o n.html' '--top 3' '--summary' \
+    '--top 3 --top-format json' '-o n.html --top 3'; do
+    rm -f n.folded n.svg n.html
+    # shellcheck disable=SC2086
+    "$bin" --diff nbefore.folded nafter.folded --normalize $args >n.out 2>n.err
+    rc=$?
+    [ $rc -eq 1 ] && [ ! -s n.out ] && ! exists n.folded n.svg n.html && ok ||
+        bad "normalize past 2^64 $args: exit $rc (want 1), output $(ls n.*)"
+    one_line "normalize past 2^64 $args" n.err 'nbefore.folded: --normalize: ' 'past 2^64-1'
+done
+printf 'a 1\nb 2\n' >nbefore.folded
+"$bin" --diff nbefore.folded nafter.folded --normalize -o n.folded 2>n.err &&
+    "$bin" n.folded -o n.svg 2>n.err && ok || bad "normalize near 2^64: $(cat n.err)"
+
 # Out of memory anywhere (address-space caps from too small to start, to enough): each run
 # succeeds or fails with one line naming a file and saying out of memory.
 if [ "$sanitized" -eq 0 ]; then

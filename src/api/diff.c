@@ -43,6 +43,11 @@ typedef struct diff_run {
     fs_diff_join_stats stats;
     size_t drawn; /* joined stacks with a count left on either side (normalization can take
                      BEFORE to 0) */
+    /* --normalize: BEFORE's counts as scaled, summed; past 2^64-1 no output could hold them
+     * (folded text with that column does not read back), whatever the output */
+    uint64_t normalized_sum;
+    int normalized_overflow;
+    foldsvg_error *err; /* of the join under way */
 } diff_run;
 
 static int is_stdin(const char *path)
@@ -119,12 +124,33 @@ static void on_primed(void *user)
     r->total_after = r->side[1].known_total;
 }
 
+/* Adds a scaled BEFORE count to the sum: nonzero when the sum passes 2^64-1. */
+static int add_normalized(diff_run *r, uint64_t before)
+{
+    if (before > UINT64_MAX - r->normalized_sum)
+        r->normalized_overflow = 1;
+    else
+        r->normalized_sum += before;
+    return r->normalized_overflow;
+}
+
+static foldsvg_status normalized_overflow(const diff_run *r, foldsvg_error *err)
+{
+    return fs_error(err, FOLDSVG_E_OVERFLOW, r->side[0].name,
+                    "--normalize: BEFORE's counts scaled to AFTER's total (%llu) sum past "
+                    "2^64-1, which no output can hold; drop --normalize or scale the inputs",
+                    (unsigned long long)r->side[1].total);
+}
+
 static foldsvg_status on_joined(void *user, const char *stack, size_t len, uint64_t before,
                                 uint64_t after)
 {
     diff_run *r = user;
-    if (r->normalize && !r->sink.rescales)
+    if (r->normalize && !r->sink.rescales) {
         before = fs_diff_normalize(before, r->total_before, r->total_after);
+        if (add_normalized(r, before))
+            return normalized_overflow(r, r->err);
+    }
     r->drawn += before != 0 || after != 0;
     return r->sink.add(r->sink.user, stack, len, before, after);
 }
@@ -139,6 +165,7 @@ static void copy_error(foldsvg_error *err, const foldsvg_error *from)
 static foldsvg_status run_join(diff_run *r, diff_sink sink, foldsvg_error *err)
 {
     r->sink = sink;
+    r->err = err;
     int check = (r->normalize && !sink.rescales) || !sink.reset;
     for (int i = 0; i < 2; i++)
         r->side[i].check = check;
@@ -162,6 +189,8 @@ static foldsvg_status run_join(diff_run *r, diff_sink sink, foldsvg_error *err)
         }
         if (again && st == FS_STOP && sink.reset) {
             r->drawn = 0;
+            r->normalized_sum = 0;
+            r->normalized_overflow = 0;
             FS_FORWARD_IF_ERROR(sink.reset(sink.user));
             continue;
         }
@@ -414,8 +443,13 @@ static foldsvg_status convert_svg(diff_run *r, const char *output, foldsvg_error
     foldsvg_status st = run_join(r, sink, err);
     if (st == FOLDSVG_OK && (st = fs_stream_finish(&k.s)) != FOLDSVG_OK)
         st = fs_error(err, st, NULL, "%s", foldsvg_status_name(st));
-    if (st == FOLDSVG_OK && sink.rescales)
+    if (st == FOLDSVG_OK && sink.rescales) {
         r->drawn = fs_stream_rescale(&k.s, normalized, r);
+        for (size_t i = 0; i < k.s.nstacks && !r->normalized_overflow; i++)
+            add_normalized(r, normalized(r, k.s.stack_before[i]));
+        if (r->normalized_overflow)
+            st = normalized_overflow(r, err);
+    }
     if (st == FOLDSVG_OK) {
         fs_svg_input in = {
             .tree = &k.s.names,
