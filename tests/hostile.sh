@@ -456,6 +456,42 @@ printf 'a 1\nb 2\n' >nbefore.folded
 "$bin" --diff nbefore.folded nafter.folded --normalize -o n.folded 2>n.err &&
     "$bin" n.folded -o n.svg 2>n.err && ok || bad "normalize near 2^64: $(cat n.err)"
 
+# The smaller ones (issue 47, item 10). perf script output whose total passes 2^64-1 names
+# the sample's line (the message named no line); UTF-32 with its byte-order mark is called
+# UTF-32 (it was "UTF-16 without a byte-order mark"), plain, gzip or piped;
+# --event-filter '' is a usage error (it meant no filter); with --per-before 2^64-1 a
+# BEFORE that shows as 0.00 has no percent (null, "new": it was 3.3e21 per cent).
+printf 'p 1 1.0: 18446744073709551615 cycles:\n\tffff a (x)\n\np 1 2.0: 5 cycles:\n\tffff b (x)\n\n' >ov.perf
+"$bin" ov.perf -o ov.folded 2>ov.err
+rc=$?
+[ $rc -eq 1 ] && ! exists ov.folded && ok || bad "perf total past 2^64-1: exit $rc"
+one_line "perf total past 2^64-1" ov.err 'ov.perf:4: the total count passes 2^64-1' 'period 5'
+printf '\377\376\000\000a\000\000\000 \000\000\0001\000\000\000\n\000\000\000' >u32.folded
+printf '\000\000\376\377\000\000\000a\000\000\000 \000\000\0001\000\000\000\n' >u32be.folded
+gzip -c u32.folded >u32.folded.gz
+for u in u32.folded u32be.folded u32.folded.gz; do
+    "$bin" "$u" -o u32.svg 2>u32.err
+    rc=$?
+    [ $rc -eq 1 ] && ! exists u32.svg && ok || bad "$u: exit $rc"
+    one_line "$u" u32.err "$u: this is UTF-32 text"
+done
+"$bin" - -o u32.svg <u32.folded 2>u32.err
+one_line "UTF-32 piped" u32.err '<stdin>: this is UTF-32 text (it starts with a UTF-32 little-endian'
+printf 'p 1 1.0: 3 cycles:\n\tffff a (x)\n\n' >small.perf
+"$bin" small.perf --event-filter '' -o ef.folded 2>ef.err
+rc=$?
+[ $rc -eq 2 ] && ! exists ef.folded && ok || bad "--event-filter '': exit $rc (want 2)"
+one_line "--event-filter ''" ef.err "invalid value '' for --event-filter"
+printf 'a 5\nb 3\n' >pb1.folded
+printf 'a 9\nb 3\n' >pb2.folded
+"$bin" --diff pb1.folded pb2.folded --per-before 18446744073709551615 --top 3 --top-format json \
+    >pb.json 2>pb.err &&
+    python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+rows = d["self"] + d["inclusive"]
+assert d["percent"] is None and rows and all(r["percent"] is None for r in rows), d' pb.json &&
+    ok || bad "--per-before 2^64-1: percent not null: $(head -c 400 pb.json) $(cat pb.err)"
+
 # Out of memory anywhere (address-space caps from too small to start, to enough): each run
 # succeeds or fails with one line naming a file and saying out of memory.
 if [ "$sanitized" -eq 0 ]; then

@@ -11,10 +11,11 @@ long double fs_delta_scaled(uint64_t count, uint64_t per)
 
 double fs_delta_percent(const fs_delta_row *r, uint64_t per_before, int *is_new)
 {
-    *is_new = r->before == 0;
-    if (r->before == 0)
+    long double before = fs_delta_scaled(r->before, per_before);
+    *is_new = r->before == 0 || before < 0.005L;
+    if (*is_new)
         return 0.0;
-    return (double)(r->delta * 100.0L / fs_delta_scaled(r->before, per_before));
+    return (double)(r->delta * 100.0L / before);
 }
 
 static int name_cmp(const fs_delta_row *x, const fs_delta_row *y)

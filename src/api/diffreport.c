@@ -240,6 +240,7 @@ foldsvg_status foldsvg_diff_render(const foldsvg_diff *d, foldsvg_format format,
     const foldsvg_options *o = opts ? opts : fs_default_options();
     if (format == FOLDSVG_FORMAT_AUTO)
         format = FOLDSVG_FORMAT_SVG;
+    FS_FORWARD_IF_ERROR(fs_format_check(format, err));
     if (format == FOLDSVG_FORMAT_HTML) {
         foldsvg_report *r;
         FS_FORWARD_IF_ERROR(diff_page(d, o, &r, err));

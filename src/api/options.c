@@ -144,6 +144,7 @@ enum { W_ANY = 0x100 };
 static foldsvg_status check_id_prefix(const char *name, const char *v, foldsvg_error *err);
 static foldsvg_status check_pattern(const char *name, const char *v, foldsvg_error *err);
 static foldsvg_status check_thread(const char *name, const char *v, foldsvg_error *err);
+static foldsvg_status check_nonempty(const char *name, const char *v, foldsvg_error *err);
 
 static const char *const top_formats[] = {"text", "markdown", "json", NULL};
 static const char *const weights[] = {"auto", "samples", NULL};
@@ -297,6 +298,7 @@ static const opt_row rows[] = {
     {"addrs", 0, T_FLAG, IN, G_PERF, FIELD(input.perf.addrs),
      .help = "frames without a symbol: [MODULE <ADDRESS>]"},
     {"event-filter", 0, T_STRING, IN, G_PERF, FIELD(input.perf.event_filter), .metavar = "EVENT",
+     .check = check_nonempty, .expected = "an event's name (cycles, cpu-clock:u), not empty",
      .help = "only samples of EVENT (default: the first event named)"},
     {"skip-after", 0, T_LIST, IN, G_PERF, FIELD(input.perf.skip_after), .metavar = "FUNC",
      .help = "leave out the callers of frames named FUNC (repeatable)"},
@@ -535,6 +537,14 @@ static void store_uint(void *f, c_type t, uint64_t x)
         *(long *)f = (long)x;
         break;
     }
+}
+
+/* An empty value would silently mean no value (--event-filter '': no filter). */
+static foldsvg_status check_nonempty(const char *name, const char *v, foldsvg_error *err)
+{
+    (void)name;
+    (void)err;
+    return v[0] ? FOLDSVG_OK : FOLDSVG_E_USAGE;
 }
 
 static foldsvg_status check_id_prefix(const char *name, const char *v, foldsvg_error *err)

@@ -140,9 +140,20 @@ foldsvg_status fs_output_file(fs_output_fn fn, const void *job, const foldsvg_op
     return save_palette(pmap, o, err);
 }
 
+foldsvg_status fs_format_check(foldsvg_format format, foldsvg_error *err)
+{
+    if (format == FOLDSVG_FORMAT_SVG || format == FOLDSVG_FORMAT_FOLDED ||
+        format == FOLDSVG_FORMAT_HTML)
+        return FOLDSVG_OK;
+    return fs_error(err, FOLDSVG_E_ARG, NULL,
+                    "output format %d is none of foldsvg_format's (AUTO, SVG, FOLDED, HTML)",
+                    (int)format);
+}
+
 foldsvg_status fs_outputs_check(const char *output, foldsvg_format format, const foldsvg_options *o,
                                 foldsvg_error *err)
 {
+    FS_FORWARD_IF_ERROR(fs_format_check(format, err));
     const char *shown = output && strcmp(output, "-") ? output : "-";
     if (o->facts_out && format == FOLDSVG_FORMAT_FOLDED && fs_outfile_same(output, o->facts_out))
         return fs_error(err, FOLDSVG_E_USAGE, NULL,

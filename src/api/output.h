@@ -50,6 +50,9 @@ foldsvg_status fs_output_file(fs_output_fn fn, const void *job, const foldsvg_op
 /* The file --cp reads and rewrites. */
 const char *fs_palette_map_path(const foldsvg_options *o);
 
+/* FOLDSVG_E_ARG naming FORMAT when it is none of foldsvg_format's (AUTO resolved first). */
+foldsvg_status fs_format_check(foldsvg_format format, foldsvg_error *err);
+
 /* Two outputs that name one file (util/outfile.h, fs_outfile_same): OUTPUT ("-" standard
  * output) in FORMAT, and the --facts-out file (folded output) or the palette map --cp
  * rewrites (a drawing): FOLDSVG_E_USAGE. Checked before anything is read or written. */

@@ -62,6 +62,7 @@ foldsvg_status foldsvg_profile_render(const foldsvg_profile *p, foldsvg_format f
         return fs_error(err, FOLDSVG_E_ARG, NULL, "NULL profile or stream");
     const foldsvg_options *o = opts ? opts : fs_default_options();
     fs_profile_job j = {p, format == FOLDSVG_FORMAT_AUTO ? FOLDSVG_FORMAT_SVG : format, o, NULL};
+    FS_FORWARD_IF_ERROR(fs_format_check(j.format, err));
     return fs_output_stream(draw, &j, o, out, err);
 }
 
@@ -76,6 +77,7 @@ foldsvg_status foldsvg_profile_render_mem(const foldsvg_profile *p, foldsvg_form
         *len = 0;
     const foldsvg_options *o = opts ? opts : fs_default_options();
     fs_profile_job j = {p, format == FOLDSVG_FORMAT_AUTO ? FOLDSVG_FORMAT_SVG : format, o, NULL};
+    FS_FORWARD_IF_ERROR(fs_format_check(j.format, err));
     return fs_output_mem(draw, &j, o, out, len, err);
 }
 

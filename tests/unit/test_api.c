@@ -177,6 +177,52 @@ START_TEST(render_to_memory_and_options)
 }
 END_TEST
 
+/* A format that is none of foldsvg_format's is a caller's error, on every route (an SVG was
+ * drawn for 99), and so is a frame count no array could hold (it was multiplied unchecked). */
+START_TEST(unknown_format_and_frame_count)
+{
+    foldsvg_profile *p = foldsvg_profile_new();
+    foldsvg_profile_record_path(p, "a;b", 3);
+    foldsvg_error err;
+    char path[128];
+    const foldsvg_format bad = (foldsvg_format)99;
+    FILE *out = tmpfile();
+    ck_assert_ptr_nonnull(out);
+    ck_assert_int_eq(foldsvg_profile_render(p, bad, NULL, out, &err), FOLDSVG_E_ARG);
+    ck_assert_ptr_nonnull(strstr(err.message, "format 99"));
+    ck_assert_int_eq(ftell(out), 0);
+    char *mem = NULL;
+    size_t len;
+    ck_assert_int_eq(foldsvg_profile_render_mem(p, bad, NULL, &mem, &len, &err), FOLDSVG_E_ARG);
+    ck_assert_ptr_null(mem);
+    ck_assert_int_eq(
+        foldsvg_profile_write_as(p, tmpdir_path(path, sizeof path, "bad.svg"), bad, NULL, &err),
+        FOLDSVG_E_ARG);
+    ck_assert_int_eq(access(path, F_OK), -1);
+    foldsvg_diff *d = foldsvg_diff_new();
+    ck_assert_int_eq(foldsvg_diff_compare(d, p, p, NULL, &err), FOLDSVG_OK);
+    ck_assert_int_eq(foldsvg_diff_render(d, bad, NULL, out, &err), FOLDSVG_E_ARG);
+    ck_assert_int_eq(foldsvg_diff_write(d, path, bad, NULL, &err), FOLDSVG_E_ARG);
+    ck_assert_int_eq(access(path, F_OK), -1);
+    ck_assert_int_eq(ftell(out), 0);
+    foldsvg_diff_free(d);
+    ck_assert_int_eq(foldsvg_profile_write_as(p, path, FOLDSVG_FORMAT_FOLDED, NULL, &err),
+                     FOLDSVG_OK);
+    const char *in[] = {path};
+    char out_path[128];
+    tmpdir_path(out_path, sizeof out_path, "bad.out");
+    ck_assert_int_eq(foldsvg_convert(in, 1, out_path, bad, NULL, NULL, &err), FOLDSVG_E_ARG);
+    ck_assert_int_eq(foldsvg_diff_convert(path, path, out_path, bad, NULL, NULL, &err),
+                     FOLDSVG_E_ARG);
+    ck_assert_int_eq(access(out_path, F_OK), -1);
+    fclose(out);
+    const char *one[] = {"a"};
+    ck_assert_int_eq(foldsvg_profile_record_stack(p, one, SIZE_MAX, 1), FOLDSVG_E_ARG);
+    ck_assert_int_eq(foldsvg_profile_record_stack(p, one, SIZE_MAX / 2 + 1, 1), FOLDSVG_E_ARG);
+    foldsvg_profile_free(p);
+}
+END_TEST
+
 START_TEST(read_gzip_buffer_equals_plain)
 {
     const char *text = "x;y 5\nx 2\n";
@@ -756,6 +802,7 @@ int main(void)
     tcase_add_test(tc, short_stacks_spill_without_a_sketch);
     tcase_add_test(tc, empty_profile_writes_nothing);
     tcase_add_test(tc, render_to_memory_and_options);
+    tcase_add_test(tc, unknown_format_and_frame_count);
     tcase_add_test(tc, read_gzip_buffer_equals_plain);
     tcase_add_test(tc, error_format_one_line);
     tcase_add_test(tc, summary_line);
