@@ -36,10 +36,10 @@ extern "C" {
 #endif
 
 #define FOLDSVG_VERSION_MAJOR 0
-#define FOLDSVG_VERSION_MINOR 1
+#define FOLDSVG_VERSION_MINOR 2
 #define FOLDSVG_VERSION_PATCH 0
 
-/* The library's version string, e.g. "0.1.0". */
+/* The library's version string, e.g. "0.2.0". */
 FOLDSVG_API const char *foldsvg_version(void);
 
 typedef enum foldsvg_status {
@@ -79,13 +79,14 @@ FOLDSVG_API size_t foldsvg_error_format(const foldsvg_error *e, char *buf, size_
 FOLDSVG_API void foldsvg_free(void *ptr);
 
 /* ---------------------------------------------------------------------------------------
- * Options: every setting of the command line, by its long name.
+ * Options: every setting the library has, as the command line names them. Each has its
+ * default, its bounds and its --help text in one table (foldsvg_option_info).
  * ------------------------------------------------------------------------------------- */
 
 typedef struct foldsvg_options foldsvg_options;
 
-/* A new option set with the defaults (count name "cycles", width fluid/1200, hot
- * palette, minwidth 0.01 percent, ...). NULL when out of memory. */
+/* A new option set, each option at its default (foldsvg_option_desc.default_value). NULL
+ * when out of memory. */
 FOLDSVG_API foldsvg_options *foldsvg_options_new(void);
 /* A deep copy, or NULL when out of memory. */
 FOLDSVG_API foldsvg_options *foldsvg_options_clone(const foldsvg_options *o);
@@ -93,35 +94,122 @@ FOLDSVG_API foldsvg_options *foldsvg_options_clone(const foldsvg_options *o);
 FOLDSVG_API void foldsvg_options_free(foldsvg_options *o);
 
 /* Sets the option NAME (a long command-line name without the dashes: "title", "colors",
- * "hash", "minwidth", "base", ...) to VALUE. Flags take VALUE NULL. Options that repeat on
- * the command line ("base") accumulate. The value is validated here: an unknown name, a
- * missing or unexpected value, or a bad value gives FOLDSVG_E_USAGE with a message that
- * names the option. The string is copied. */
+ * "hash", "minwidth", "base", ...) to VALUE, as the command line writes it. Flags take VALUE
+ * NULL. Options that repeat on the command line ("base") accumulate. The value is validated
+ * here: an unknown name, a missing or unexpected value, or a bad value gives FOLDSVG_E_USAGE
+ * with a message that names the option. The string is copied. */
 FOLDSVG_API foldsvg_status foldsvg_options_set(foldsvg_options *o, const char *name,
                                                const char *value, foldsvg_error *err);
 
-/* 1 when the option NAME takes a value, 0 when it is a flag, -1 when it is unknown (or one
- * of the command line's own, FOLDSVG_STAGE_CLI). */
+/* The options as keys, for the typed setters. A key keeps its number across versions. */
+typedef enum foldsvg_option {
+    FOLDSVG_OPT_REVERSE = 0,
+    FOLDSVG_OPT_BASE = 1,
+    FOLDSVG_OPT_NO_SORT = 2,
+    FOLDSVG_OPT_SORT_BUFFER = 3,
+    FOLDSVG_OPT_THREADS = 4,
+    FOLDSVG_OPT_FLAMECHART = 5,
+    FOLDSVG_OPT_ID_PREFIX = 6,
+    FOLDSVG_OPT_PRETTY_XML = 7,
+    FOLDSVG_OPT_NO_JAVASCRIPT = 8,
+    FOLDSVG_OPT_TITLE = 9,
+    FOLDSVG_OPT_SUBTITLE = 10,
+    FOLDSVG_OPT_COUNTNAME = 11,
+    FOLDSVG_OPT_NAMETYPE = 12,
+    FOLDSVG_OPT_NOTES = 13,
+    FOLDSVG_OPT_WIDTH = 14,
+    FOLDSVG_OPT_HEIGHT = 15,
+    FOLDSVG_OPT_MINWIDTH = 16,
+    FOLDSVG_OPT_FONTTYPE = 17,
+    FOLDSVG_OPT_FONTSIZE = 18,
+    FOLDSVG_OPT_FONTWIDTH = 19,
+    FOLDSVG_OPT_INVERTED = 20,
+    FOLDSVG_OPT_TRUNCATE_TEXT_RIGHT = 21,
+    FOLDSVG_OPT_FACTOR = 22,
+    FOLDSVG_OPT_NAMEATTR = 23,
+    FOLDSVG_OPT_COLORS = 24,
+    FOLDSVG_OPT_BGCOLORS = 25,
+    FOLDSVG_OPT_THEME = 26,
+    FOLDSVG_OPT_HASH = 27,
+    FOLDSVG_OPT_DETERMINISTIC = 28,
+    FOLDSVG_OPT_CP = 29,
+    FOLDSVG_OPT_PALETTE_MAP = 30,
+    FOLDSVG_OPT_COLORDIFFUSION = 31,
+    FOLDSVG_OPT_NEGATE = 32,
+    FOLDSVG_OPT_UICOLOR = 33,
+    FOLDSVG_OPT_SEARCH_COLOR = 34,
+    FOLDSVG_OPT_STROKE_COLOR = 35,
+    FOLDSVG_OPT_STRIP = 36,
+    FOLDSVG_OPT_STRIP_RUST_HASH = 37,
+    FOLDSVG_OPT_INCLUDE = 38,
+    FOLDSVG_OPT_EXCLUDE = 39,
+    FOLDSVG_OPT_FOCUS = 40,
+    FOLDSVG_OPT_COLLAPSE_RECURSION = 41,
+    FOLDSVG_OPT_THREAD = 42,
+    FOLDSVG_OPT_WEIGHT = 43,
+    FOLDSVG_OPT_PID = 44,
+    FOLDSVG_OPT_TID = 45,
+    FOLDSVG_OPT_KERNEL = 46,
+    FOLDSVG_OPT_JIT = 47,
+    FOLDSVG_OPT_ALL = 48,
+    FOLDSVG_OPT_ADDRS = 49,
+    FOLDSVG_OPT_EVENT_FILTER = 50,
+    FOLDSVG_OPT_SKIP_AFTER = 51,
+    FOLDSVG_OPT_INCLUDEOFFSET = 52,
+    FOLDSVG_OPT_NO_MODULES = 53,
+    FOLDSVG_OPT_TIME = 54,
+    FOLDSVG_OPT_TICKS = 55,
+    FOLDSVG_OPT_BYTES = 56,
+    FOLDSVG_OPT_TOP = 57,
+    FOLDSVG_OPT_TOP_FORMAT = 58,
+    FOLDSVG_OPT_PER = 59,
+    FOLDSVG_OPT_SUMMARY_THRESHOLD = 60,
+    FOLDSVG_OPT_FACTS_OUT = 61,
+    FOLDSVG_OPT_FACTS_FROM = 62,
+    FOLDSVG_OPT_NORMALIZE = 63,
+    FOLDSVG_OPT_STRIP_HEX = 64,
+    FOLDSVG_OPT_PER_BEFORE = 65,
+    FOLDSVG_OPT_PER_AFTER = 66,
+    FOLDSVG_OPT_SAMPLE_TYPE = 67,
+    FOLDSVG_OPT_TAG_ROOT = 68,
+} foldsvg_option;
+
+/* Typed setters (zstd's way). _int: a flag (0 clears it, 1 sets it), a whole number within
+ * its bounds (foldsvg_option_bounds), a size in bytes, or an option of a list of words by
+ * the word's index (foldsvg_option_desc.values). _real: a number with a fraction. _text:
+ * any option, its value as the command line writes it (a list option: one more value).
+ * FOLDSVG_E_USAGE naming the option when the key does not take that type or the value is
+ * out of bounds; FOLDSVG_E_ARG for an unknown key. */
+FOLDSVG_API foldsvg_status foldsvg_options_set_int(foldsvg_options *o, foldsvg_option key,
+                                                   int64_t value, foldsvg_error *err);
+FOLDSVG_API foldsvg_status foldsvg_options_set_real(foldsvg_options *o, foldsvg_option key,
+                                                    double value, foldsvg_error *err);
+FOLDSVG_API foldsvg_status foldsvg_options_set_text(foldsvg_options *o, foldsvg_option key,
+                                                    const char *value, foldsvg_error *err);
+/* The least and the greatest value KEY takes through the typed setters (a flag 0 and 1, a
+ * list of words 0 and its last index). FOLDSVG_E_ARG for a key of text values. */
+FOLDSVG_API foldsvg_status foldsvg_option_bounds(foldsvg_option key, double *min, double *max);
+
+/* 1 when the option NAME takes a value, 0 when it is a flag, -1 when it is unknown. */
 FOLDSVG_API int foldsvg_option_takes_value(const char *name);
 
-/* The option table: every option of the command line as data, in --help order, with what
- * it changes. Front-ends build their help, completion and option routing from it (foldsvg
- * --list-options prints it). */
+/* The option table: every option as data, in --help order, with what it changes. Front-ends
+ * build their help, completion and option routing from it. */
 typedef enum foldsvg_option_stage {
     FOLDSVG_STAGE_INPUT = 0, /* how inputs are read and in what order (--thread, --no-sort) */
     FOLDSVG_STAGE_STACK,     /* what is done to each stack (--reverse, --base, the filters) */
     FOLDSVG_STAGE_RENDER,    /* the picture (--title, --colors, --minwidth...) */
-    FOLDSVG_STAGE_REPORT,    /* the tables (--top, --top-format, --per) */
-    FOLDSVG_STAGE_CLI        /* the command's own (-o, --format, -q...): not a library option */
+    FOLDSVG_STAGE_REPORT     /* the tables (--top, --top-format, --per) */
 } foldsvg_option_stage;
 
 typedef struct foldsvg_option_desc {
+    foldsvg_option key;
     const char *name; /* the long name, without the dashes */
     char short_name;  /* the one-letter form, or 0 */
     int takes_value;  /* 1: --NAME VALUE, 0: a flag */
     int repeatable;   /* 1: every value counts (--base, the filters); else the last */
     foldsvg_option_stage stage;
-    const char *stage_name;  /* "input", "stack", "render", "report" or "cli" */
+    const char *stage_name;  /* "input", "stack", "render" or "report" */
     const char *group;       /* its --help section as a word: "input", "output", "layout", ... */
     const char *group_title; /* the section's heading in --help ("Layout and text") */
     const char *metavar;     /* the value's name in --help ("FILE"); NULL for flags */
@@ -131,7 +219,9 @@ typedef struct foldsvg_option_desc {
     /* The words of an option that takes one of a list (NULL-terminated), or NULL. Some also
      * take other forms (--bgcolors #rrggbb). */
     const char *const *values;
-    const char *default_value; /* the default, when VALUES lists it; else NULL */
+    /* The default as the command line would write it ("0.01", "hot", "16M"), or NULL: none
+     * (a flag off, no text, nothing chosen). The one place the default is said. */
+    const char *default_value;
 } foldsvg_option_desc;
 
 /* How many options the table has; foldsvg_option_info fills OUT with the INDEX-th
@@ -142,20 +232,6 @@ FOLDSVG_API foldsvg_status foldsvg_option_info(size_t index, foldsvg_option_desc
 /* Checks the options against each other (e.g. "reverse" with "no-sort", "hash" with
  * "deterministic"): FOLDSVG_E_USAGE naming both, or FOLDSVG_OK. */
 FOLDSVG_API foldsvg_status foldsvg_options_check(const foldsvg_options *o, foldsvg_error *err);
-
-/* What a run writes (bits), for foldsvg_options_warn_unused. */
-enum {
-    FOLDSVG_WRITES_GRAPH = 1,  /* a flamegraph: an SVG, or the one in an HTML report */
-    FOLDSVG_WRITES_TABLES = 2, /* tables: those of --top, or an HTML report's */
-    FOLDSVG_WRITES_TOP = 4     /* the tables the "top" option prints */
-};
-
-/* Warns, through the warning handler, about every option set in O that does nothing for a
- * run that writes WRITES (FOLDSVG_WRITES_* bits; 0: folded text only): drawing options
- * without a flamegraph, table options without tables, an option that needs another one
- * (docs/cli.md, "Options that do nothing"). Options about inputs are checked as the inputs
- * are read: one that applies to none of them is FOLDSVG_E_USAGE from the call that writes. */
-FOLDSVG_API void foldsvg_options_warn_unused(const foldsvg_options *o, unsigned writes);
 
 /* Warnings (skipped invalid lines, fractional counts, unknown nameattr keys) go to this
  * handler, one call each; without a handler they are dropped. The foldsvg_error passed
@@ -254,14 +330,20 @@ FOLDSVG_API foldsvg_status foldsvg_profile_read_buffer(foldsvg_profile *p, const
 FOLDSVG_API const char *foldsvg_profile_count_name(const foldsvg_profile *p);
 
 typedef enum foldsvg_format {
-    FOLDSVG_FORMAT_AUTO = 0, /* by the output name: .svg -> SVG, .html/.htm -> HTML, else folded */
+    FOLDSVG_FORMAT_AUTO = 0, /* by the output name: .svg -> SVG, .html/.htm -> HTML,
+                              * .speedscope.json -> speedscope, else folded */
     FOLDSVG_FORMAT_SVG,
     FOLDSVG_FORMAT_FOLDED,
-    FOLDSVG_FORMAT_HTML
+    FOLDSVG_FORMAT_HTML,
+    FOLDSVG_FORMAT_SPEEDSCOPE /* speedscope's file format: one sampled profile, the stacks
+                               * with their counts (the runs in order with "flamechart") */
 } foldsvg_format;
 
 /* The format that the file name PATH selects (AUTO rules above; NULL or "-" -> SVG). */
 FOLDSVG_API foldsvg_format foldsvg_format_for_path(const char *path);
+/* The format NAME names ("svg", "folded", "html": the values of the option "format" in the
+ * option table), into *OUT; FOLDSVG_E_USAGE for another name. */
+FOLDSVG_API foldsvg_status foldsvg_format_from_name(const char *name, foldsvg_format *out);
 
 /* Renders to a stream. FOLDSVG_E_NO_DATA when the total is 0. */
 FOLDSVG_API foldsvg_status foldsvg_profile_render(const foldsvg_profile *p, foldsvg_format format,
@@ -274,7 +356,8 @@ FOLDSVG_API foldsvg_status foldsvg_profile_render_mem(const foldsvg_profile *p,
                                                       size_t *len, foldsvg_error *err);
 
 /* Writes the profile to PATH: SVG when PATH ends in ".svg" (any case), folded text sorted by
- * path otherwise (".html" or ".htm", any case: the HTML report). A regular
+ * path otherwise (".html" or ".htm", any case: the HTML report; ".speedscope.json": a
+ * speedscope file). A regular
  * target is written to a temporary file beside it and renamed on success (keeping an
  * existing file's permissions); a failed write leaves no file and an existing one
  * untouched. A symbolic link is followed: the file it names is written (atomically, beside
@@ -377,6 +460,18 @@ typedef void (*foldsvg_thread_fn)(void *user, size_t index, const char *name, co
 FOLDSVG_API foldsvg_status foldsvg_list_threads(const char *path, const foldsvg_options *opts,
                                                 foldsvg_thread_fn fn, void *user,
                                                 foldsvg_error *err);
+
+/* One sample type of a pprof profile: INDEX (what the "sample-type" option takes, as does
+ * TYPE), TYPE and UNIT as the profile names them ("cpu", "nanoseconds"), and the TOTAL of its
+ * values over the samples. Strings live only for the call. */
+typedef void (*foldsvg_sample_type_fn)(void *user, size_t index, const char *type, const char *unit,
+                                       int64_t total);
+
+/* Reads the pprof profile PATH (NULL or "-": standard input) and calls FN once per sample
+ * type, in order. An input of another format is FOLDSVG_E_USAGE (it has no sample types). */
+FOLDSVG_API foldsvg_status foldsvg_list_sample_types(const char *path, const foldsvg_options *opts,
+                                                     foldsvg_sample_type_fn fn, void *user,
+                                                     foldsvg_error *err);
 
 /* ---------------------------------------------------------------------------------------
  * HTML reports of several profiles (one section each)

@@ -23,7 +23,7 @@ ON) [ -z "$chain" ] || { echo "FAIL the program links dependencies shared: $chai
 esac
 echo "$needed" | grep -q '^libc\.so' || { echo "FAIL the program needs no libc? $needed"; exit 1; }
 soname=$(objdump -p "$libdir/libfoldsvg.so" | awk '/SONAME/ {print $2}')
-[ "$soname" = libfoldsvg.so.0 ] || { echo "FAIL soname is '$soname'"; exit 1; }
+[ "$soname" = libfoldsvg.so.1 ] || { echo "FAIL soname is '$soname'"; exit 1; }
 # internal symbols stay hidden
 if nm -D --defined-only "$libdir/libfoldsvg.so" | awk '{print $3}' | grep -v '^foldsvg_' | grep -q .; then
     echo "FAIL the shared library exports non-API symbols:"; nm -D --defined-only "$libdir/libfoldsvg.so" | grep -v ' foldsvg_' | head; exit 1

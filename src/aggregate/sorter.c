@@ -800,8 +800,3 @@ size_t fs_sorter_savable(fs_sorter *s)
     free(order);
     return (size_t)(saved / n);
 }
-
-size_t fs_sorter_budget(const fs_sorter *s)
-{
-    return s->budget;
-}

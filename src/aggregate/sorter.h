@@ -60,8 +60,6 @@ void fs_sorter_stop_before_spill(fs_sorter *s, int stop);
  * neighbours in order (that frame is kept, aggregate/sketch.h). A stack that differs only in its
  * last frame saves nothing. Sorts the chunk to see (a copy of its order, freed). */
 size_t fs_sorter_savable(fs_sorter *s);
-/* A chunk's budget in bytes (the default's when 0 was asked for). */
-size_t fs_sorter_budget(const fs_sorter *s);
 /* Runs written so far (for tests and statistics). */
 size_t fs_sorter_runs(fs_sorter *s);
 /* Whether the temporary file is open (for tests). */

@@ -480,6 +480,7 @@ foldsvg_status foldsvg_diff_convert(const char *before, const char *after, const
     if (format == FOLDSVG_FORMAT_AUTO)
         format = foldsvg_format_for_path(output);
     FS_FORWARD_IF_ERROR(fs_outputs_check(output, format, o, err));
+    FS_FORWARD_IF_ERROR(fs_diff_check_format(format, output, err));
     if (format == FOLDSVG_FORMAT_HTML) {
         foldsvg_diff *d = foldsvg_diff_new();
         if (!d)

@@ -4,9 +4,11 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "api/profile.h"
 #include "foldsvg.h"
+#include "util/error.h"
 
 /* What a side was, for reports. */
 typedef struct fs_diff_summary {
@@ -23,5 +25,17 @@ struct foldsvg_diff {
     int normalized;                         /* "normalize" was set (and the totals differed) */
     size_t unique, only_before, only_after; /* stacks of the join */
 };
+
+/* FOLDSVG_E_USAGE when a diff cannot be written as FORMAT (a speedscope file: speedscope has
+ * no differential profiles), naming OUTPUT. */
+static inline foldsvg_status fs_diff_check_format(foldsvg_format format, const char *output,
+                                                  foldsvg_error *err)
+{
+    if (format != FOLDSVG_FORMAT_SPEEDSCOPE)
+        return FOLDSVG_OK;
+    return fs_error(err, FOLDSVG_E_USAGE, output && strcmp(output, "-") ? output : NULL,
+                    "a diff is drawn as SVG, HTML or folded text, not as a speedscope file "
+                    "(speedscope has no differential profiles): choose another -o or --format");
+}
 
 #endif

@@ -235,8 +235,10 @@ foldsvg_status fs_report_section_svg(fs_report_section *s, const foldsvg_profile
 {
     char *svg = NULL;
     size_t len = 0;
-    fs_profile_job job = {p, FOLDSVG_FORMAT_SVG, o, map};
-    FS_FORWARD_IF_ERROR(fs_output_mem(fs_output_profile, &job, o, &svg, &len, err));
+    foldsvg_options in_report = *o; /* the SVG's script draws the views in a report */
+    in_report.svg.views = 1;
+    fs_profile_job job = {p, FOLDSVG_FORMAT_SVG, &in_report, map};
+    FS_FORWARD_IF_ERROR(fs_output_mem(fs_output_profile, &job, &in_report, &svg, &len, err));
     /* Inline SVG in HTML takes no XML declaration or DOCTYPE: start at the root element. */
     const char *root = strstr(svg, "<svg");
     if (!root) {

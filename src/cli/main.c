@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "api/cli.h"
 #include "foldsvg.h"
 
 enum { EXIT_INPUT = 1, EXIT_USAGE = 2 };
@@ -19,14 +20,10 @@ typedef struct cli_state {
     size_t ninputs;
     const char *output; /* NULL: standard output */
     foldsvg_format format;
-    int quiet, verbose;
-    int help, version, list_threads, list_options;
-    int top;               /* --top given: tables on standard output */
-    int summary;           /* --summary: the summary on standard output */
-    int sections;          /* --sections: one report section per input */
-    const char *countname; /* --countname, which the summary line speaks too */
+    int flag[FS_CLI_COUNT]; /* the command's own flags given, by fs_cli_option */
+    int top;                /* --top given: tables on standard output */
+    const char *countname;  /* --countname, which the summary line speaks too */
     int facts_out, facts_from;
-    int diff;              /* --diff: the two inputs are BEFORE and AFTER */
     const char *diff_only; /* an option that needs --diff, as spelled; NULL: none given */
 } cli_state;
 
@@ -34,7 +31,9 @@ typedef struct cli_state {
 static const char usage_head[] =
     "Usage: foldsvg [OPTIONS] [INPUT...] [-o OUTPUT]\n"
     "       foldsvg --diff BEFORE AFTER [OPTIONS] [-o OUTPUT]\n"
-    "Turn folded stacks or Firefox-Profiler JSON (plain or gzip) into an SVG flamegraph.\n"
+    "Turn a profile (folded stacks, perf script output, Firefox-Profiler JSON, pprof,\n"
+    "Chrome and V8, speedscope, inferno's collapser inputs; plain or gzip) into an SVG\n"
+    "flamegraph, an HTML report, folded text or a speedscope file.\n"
     "With no INPUT, or INPUT '-', read standard input. Options and inputs mix freely.\n";
 static const char usage_tail[] =
     "Exit status: 0 done (warnings allowed), 1 input or output failure, 2 usage error.\n"
@@ -91,6 +90,9 @@ static void print_option(const foldsvg_option_desc *d)
             print_values(d);
         else
             fwrite(h, 1, len, stdout);
+        /* the table's default, said once there (a list of words marks it in the list) */
+        if (!nl && d->default_value && !d->values)
+            printf(" (default %s)", d->default_value);
         putchar('\n');
         if (!nl)
             break;
@@ -103,16 +105,17 @@ static int print_help(void)
 {
     fputs(usage_head, stdout);
     const char *group = NULL;
-    for (size_t i = 0; i < foldsvg_option_count(); i++) {
-        foldsvg_option_desc d;
-        foldsvg_option_info(i, &d);
-        if (!d.help)
+    for (size_t i = 0; i < fs_cli_row_count(); i++) {
+        fs_cli_row row;
+        fs_cli_row_info(i, &row);
+        const foldsvg_option_desc *d = &row.d;
+        if (!d->help)
             continue;
-        if (!group || strcmp(group, d.group) != 0) {
-            printf("\n%s:\n", d.group_title);
-            group = d.group;
+        if (!group || strcmp(group, d->group) != 0) {
+            printf("\n%s:\n", d->group_title);
+            group = d->group;
         }
-        print_option(&d);
+        print_option(d);
     }
     fputs("\n", stdout);
     fputs(usage_tail, stdout);
@@ -122,11 +125,12 @@ static int print_help(void)
 /* --list-options: the table as TSV, for front-ends that route options by stage. */
 static int print_options(void)
 {
-    for (size_t i = 0; i < foldsvg_option_count(); i++) {
-        foldsvg_option_desc d;
-        foldsvg_option_info(i, &d);
-        char s[2] = {d.short_name, 0};
-        printf("%s\t%s\t%d\t%s\t%s\n", d.name, s, d.takes_value, d.stage_name, d.group);
+    for (size_t i = 0; i < fs_cli_row_count(); i++) {
+        fs_cli_row row;
+        fs_cli_row_info(i, &row);
+        const foldsvg_option_desc *d = &row.d;
+        char s[2] = {d->short_name, 0};
+        printf("%s\t%s\t%d\t%s\t%s\n", d->name, s, d->takes_value, d->stage_name, d->group);
     }
     return stdout_done();
 }
@@ -284,7 +288,7 @@ static void on_log(void *user, const char *line)
 static void on_warning(void *user, const foldsvg_error *w)
 {
     const cli_state *s = user;
-    if (s->quiet)
+    if (s->flag[FS_CLI_QUIET])
         return;
     clear_progress();
     char line[2048];
@@ -314,97 +318,72 @@ static void print_thread(void *user, size_t index, const char *name, const char 
         printf("\t%llu\t%.6g\n", (unsigned long long)samples, weight);
 }
 
-static int parse_format(const char *v, foldsvg_format *out)
+/* USER as print_thread's. */
+static void print_sample_type(void *user, size_t index, const char *type, const char *unit,
+                              int64_t total)
 {
-    if (strcmp(v, "svg") == 0)
-        *out = FOLDSVG_FORMAT_SVG;
-    else if (strcmp(v, "folded") == 0)
-        *out = FOLDSVG_FORMAT_FOLDED;
-    else if (strcmp(v, "html") == 0)
-        *out = FOLDSVG_FORMAT_HTML;
-    else
-        return -1;
-    return 0;
+    if (user)
+        printf("%s\t", *(const char **)user);
+    printf("%zu\t%s\t%s\t%lld\n", index, type, unit, (long long)total);
 }
 
-/* Options of the command itself (stage "cli" in the table), not of the library. Returns 1
- * when NAME was one, -1 when its value is bad (reported). */
-static int cli_option(cli_state *s, const char *name, const char *value)
+/* The command's own option ROW (stage "cli" in the table) with VALUE: 0, or the exit code
+ * of a usage error (reported). */
+static int cli_option(cli_state *s, const fs_cli_row *row, const char *value)
 {
-    static const struct {
-        const char *name;
-        size_t off;
-    } flags[] = {
-        {"quiet", offsetof(cli_state, quiet)},
-        {"verbose", offsetof(cli_state, verbose)},
-        {"help", offsetof(cli_state, help)},
-        {"version", offsetof(cli_state, version)},
-        {"list-threads", offsetof(cli_state, list_threads)},
-        {"list-options", offsetof(cli_state, list_options)},
-        {"sections", offsetof(cli_state, sections)},
-        {"summary", offsetof(cli_state, summary)},
-        {"diff", offsetof(cli_state, diff)},
-    };
-    if (strcmp(name, "output") == 0) {
-        if (s->output) {
-            fprintf(stderr,
-                    "foldsvg: -o given twice ('%s', then '%s'): foldsvg writes one output; "
-                    "drop one (see foldsvg --help)\n",
-                    s->output, value);
-            return -1;
-        }
+    if (row->cli == FS_CLI_OUTPUT && s->output) {
+        fprintf(stderr,
+                "foldsvg: -o given twice ('%s', then '%s'): foldsvg writes one output; drop one "
+                "(see foldsvg --help)\n",
+                s->output, value);
+        return EXIT_USAGE;
+    }
+    if (row->cli == FS_CLI_OUTPUT)
         s->output = value;
-        return 1;
+    if (row->cli == FS_CLI_FORMAT && foldsvg_format_from_name(value, &s->format) != FOLDSVG_OK) {
+        fprintf(stderr, "foldsvg: invalid value '%s' for --format: expected", value);
+        for (size_t i = 0; row->d.values[i]; i++)
+            fprintf(stderr, "%s %s",
+                    i == 0                 ? ""
+                    : row->d.values[i + 1] ? ","
+                                           : " or",
+                    row->d.values[i]);
+        fputc('\n', stderr);
+        return EXIT_USAGE;
     }
-    if (strcmp(name, "format") == 0) {
-        if (parse_format(value, &s->format) == 0)
-            return 1;
-        fprintf(stderr, "foldsvg: invalid value '%s' for --format: expected svg, folded or html\n",
-                value);
-        return -1;
-    }
-    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) {
-        if (strcmp(name, flags[i].name) == 0) {
-            *(int *)(void *)((char *)s + flags[i].off) = 1;
-            return 1;
-        }
-    }
+    s->flag[row->cli] = 1;
     return 0;
 }
 
 /* The table's row for the long NAME, or for the short C when NAME is NULL. */
-static int find_option(const char *name, char c, foldsvg_option_desc *out)
+static int find_option(const char *name, char c, fs_cli_row *out)
 {
-    for (size_t i = 0; i < foldsvg_option_count(); i++) {
-        foldsvg_option_info(i, out);
-        if (name ? strcmp(out->name, name) == 0 : out->short_name == c)
+    for (size_t i = 0; i < fs_cli_row_count(); i++) {
+        fs_cli_row_info(i, out);
+        if (name ? strcmp(out->d.name, name) == 0 : out->d.short_name == c)
             return 1;
     }
     return 0;
 }
 
-/* Returns 0 or the exit code of a usage error (reported). */
-static int apply(cli_state *s, const char *name, const char *value, const char *spelled)
+/* ROW's option with VALUE (as SPELLED): 0, or the exit code of a usage error (reported). */
+static int apply(cli_state *s, const fs_cli_row *row, const char *value, const char *spelled)
 {
-    int r = cli_option(s, name, value);
-    if (r)
-        return r < 0 ? EXIT_USAGE : 0;
-    if (strcmp(name, "top") == 0)
+    if (row->cli != FS_CLI_NONE)
+        return cli_option(s, row, value);
+    foldsvg_option key = row->d.key;
+    if (key == FOLDSVG_OPT_TOP)
         s->top = 1;
-    if (strcmp(name, "countname") == 0)
+    if (key == FOLDSVG_OPT_COUNTNAME)
         s->countname = value;
-    s->facts_out |= strcmp(name, "facts-out") == 0;
-    s->facts_from |= strcmp(name, "facts-from") == 0;
-    if (!s->diff_only && (strcmp(name, "normalize") == 0 || strcmp(name, "per-before") == 0 ||
-                          strcmp(name, "per-after") == 0))
+    s->facts_out |= key == FOLDSVG_OPT_FACTS_OUT;
+    s->facts_from |= key == FOLDSVG_OPT_FACTS_FROM;
+    if (!s->diff_only && (key == FOLDSVG_OPT_NORMALIZE || key == FOLDSVG_OPT_PER_BEFORE ||
+                          key == FOLDSVG_OPT_PER_AFTER))
         s->diff_only = spelled;
     foldsvg_error err;
-    foldsvg_status st = foldsvg_options_set(s->opts, name, value, &err);
-    if (st == FOLDSVG_OK)
-        return 0;
-    if (st == FOLDSVG_E_USAGE && strncmp(err.message, "unknown option", 14) == 0)
-        return usage("unknown option", spelled);
-    return report(&err, st);
+    foldsvg_status st = foldsvg_options_set(s->opts, row->d.name, value, &err);
+    return st ? report(&err, st) : 0;
 }
 
 /* Returns 0 or the exit code of a usage error (reported). */
@@ -436,11 +415,11 @@ static int parse_args(cli_state *s, int argc, char **argv)
                 inline_value = 1;
             }
         }
-        foldsvg_option_desc d;
-        if (!(a[1] == '-' ? find_option(name, 0, &d) : a[2] == '\0' && find_option(NULL, a[1], &d)))
+        fs_cli_row row;
+        if (!(a[1] == '-' ? find_option(name, 0, &row)
+                          : a[2] == '\0' && find_option(NULL, a[1], &row)))
             return usage("unknown option", a);
-        snprintf(name, sizeof name, "%s", d.name);
-        int takes = d.takes_value;
+        int takes = row.d.takes_value;
         if (takes && !inline_value) {
             if (i + 1 >= argc)
                 return usage("missing value for option", a);
@@ -448,7 +427,7 @@ static int parse_args(cli_state *s, int argc, char **argv)
         } else if (!takes && inline_value) {
             return usage("no value allowed for option", a);
         }
-        int rc = apply(s, name, value, a);
+        int rc = apply(s, &row, value, a);
         if (rc)
             return rc;
     }
@@ -458,18 +437,19 @@ static int parse_args(cli_state *s, int argc, char **argv)
 /* --top or --summary: tables on standard output. */
 static int prints(const cli_state *s)
 {
-    return s->top || s->summary;
+    return s->top || s->flag[FS_CLI_SUMMARY];
 }
 
-/* What the run writes, in FORMAT (FOLDSVG_WRITES_* bits; 0: folded text only). */
+/* What the run writes, in FORMAT (FS_WRITES_* bits; 0: folded text only). */
 static unsigned writes_of(const cli_state *s, foldsvg_format format)
 {
     unsigned w = 0;
     if (!prints(s) || s->output)
-        w = format == FOLDSVG_FORMAT_HTML  ? FOLDSVG_WRITES_GRAPH | FOLDSVG_WRITES_TABLES
-            : format == FOLDSVG_FORMAT_SVG ? FOLDSVG_WRITES_GRAPH
-                                           : 0;
-    return prints(s) ? w | FOLDSVG_WRITES_TABLES | FOLDSVG_WRITES_TOP : w;
+        /* a speedscope file is drawn by speedscope: --flamechart keeps its order */
+        w = format == FOLDSVG_FORMAT_HTML ? FS_WRITES_GRAPH | FS_WRITES_TABLES
+            : format == FOLDSVG_FORMAT_SVG || format == FOLDSVG_FORMAT_SPEEDSCOPE ? FS_WRITES_GRAPH
+                                                                                  : 0;
+    return prints(s) ? w | FS_WRITES_TABLES | FS_WRITES_TOP : w;
 }
 
 /* The unit the run wrote: --countname, else the one the inputs named (READ). */
@@ -483,7 +463,7 @@ static void print_summary(const cli_state *s, uint64_t total, const uint64_t *af
                           const char *count_name, size_t unique)
 {
     clear_progress();
-    if (s->quiet)
+    if (s->flag[FS_CLI_QUIET])
         return;
     char small[256], *line = small;
     for (size_t size = sizeof small;;) {
@@ -539,7 +519,7 @@ static int write_sections(cli_state *s, const char *output)
  * or the delta tables. */
 static int run_diff(cli_state *s, const char *output, foldsvg_format format)
 {
-    if (s->sections) {
+    if (s->flag[FS_CLI_SECTIONS]) {
         fprintf(stderr, "foldsvg: --diff cannot be used with --sections (a diff report shows "
                         "both inputs): drop one of them (see foldsvg --help)\n");
         return EXIT_USAGE;
@@ -565,8 +545,8 @@ static int run_diff(cli_state *s, const char *output, foldsvg_format format)
         name_output(&err, st, output);
     }
     if (st == FOLDSVG_OK && prints(s)) {
-        st = s->summary ? foldsvg_diff_write_summary(d, stdout, s->opts, &err)
-                        : foldsvg_diff_write_top(d, stdout, s->opts, &err);
+        st = s->flag[FS_CLI_SUMMARY] ? foldsvg_diff_write_summary(d, stdout, s->opts, &err)
+                                     : foldsvg_diff_write_top(d, stdout, s->opts, &err);
         name_output(&err, st, "-");
     }
     uint64_t after = foldsvg_diff_total(d, FOLDSVG_AFTER);
@@ -581,18 +561,18 @@ static int run_diff(cli_state *s, const char *output, foldsvg_format format)
 /* Everything after parsing; returns the exit code. */
 static int run(cli_state *s, foldsvg_profile *p)
 {
-    if (s->help)
+    if (s->flag[FS_CLI_HELP])
         return print_help();
-    if (s->list_options)
+    if (s->flag[FS_CLI_LIST_OPTIONS])
         return print_options();
-    if (s->version) {
+    if (s->flag[FS_CLI_VERSION]) {
         printf("foldsvg %s\n", foldsvg_version());
         return stdout_done();
     }
     foldsvg_options_set_warning_handler(s->opts, on_warning, s);
-    if (s->verbose && !s->quiet)
+    if (s->flag[FS_CLI_VERBOSE] && !s->flag[FS_CLI_QUIET])
         foldsvg_options_set_log_handler(s->opts, on_log, s);
-    if (!s->quiet && isatty(STDERR_FILENO)) {
+    if (!s->flag[FS_CLI_QUIET] && isatty(STDERR_FILENO)) {
         clock_gettime(CLOCK_MONOTONIC, &progress.start);
         foldsvg_options_set_progress_handler(s->opts, on_progress, NULL);
     }
@@ -600,7 +580,7 @@ static int run(cli_state *s, foldsvg_profile *p)
     foldsvg_status st = foldsvg_options_check(s->opts, &err);
     if (st)
         return report(&err, st);
-    if (s->diff && s->ninputs != 2) {
+    if (s->flag[FS_CLI_DIFF] && s->ninputs != 2) {
         fprintf(stderr,
                 "foldsvg: --diff takes two inputs, BEFORE and AFTER; %zu given (see "
                 "foldsvg --help)\n",
@@ -609,13 +589,29 @@ static int run(cli_state *s, foldsvg_profile *p)
     }
     if (s->ninputs == 0)
         s->inputs[s->ninputs++] = "-";
-    if (s->list_threads && (s->output || s->format || prints(s) || s->sections)) {
-        fprintf(stderr, "foldsvg: --list-threads prints the threads and writes nothing else: "
-                        "drop -o, --format, --top, --summary and --sections (see foldsvg "
-                        "--help)\n");
+    int list_threads = s->flag[FS_CLI_LIST_THREADS];
+    if ((list_threads || s->flag[FS_CLI_LIST_SAMPLE_TYPES]) &&
+        (s->output || s->format || prints(s) || s->flag[FS_CLI_SECTIONS] ||
+         (list_threads && s->flag[FS_CLI_LIST_SAMPLE_TYPES]))) {
+        fprintf(stderr,
+                "foldsvg: --%s prints the %s and writes nothing else: drop -o, --format, "
+                "--top, --summary, --sections%s (see foldsvg --help)\n",
+                list_threads ? "list-threads" : "list-sample-types",
+                list_threads ? "threads" : "sample types",
+                list_threads ? " and --list-sample-types" : " and --list-threads");
         return EXIT_USAGE;
     }
-    if (s->list_threads) {
+    if (s->flag[FS_CLI_LIST_SAMPLE_TYPES]) {
+        for (size_t i = 0; i < s->ninputs; i++) {
+            const char *file = strcmp(s->inputs[i], "-") ? s->inputs[i] : "<stdin>";
+            st = foldsvg_list_sample_types(s->inputs[i], s->opts, print_sample_type,
+                                           s->ninputs > 1 ? &file : NULL, &err);
+            if (st)
+                return report(&err, st);
+        }
+        return stdout_done();
+    }
+    if (list_threads) {
         for (size_t i = 0; i < s->ninputs; i++) {
             const char *file = strcmp(s->inputs[i], "-") ? s->inputs[i] : "<stdin>";
             st = foldsvg_list_threads(s->inputs[i], s->opts, print_thread,
@@ -631,37 +627,38 @@ static int run(cli_state *s, foldsvg_profile *p)
         fprintf(stderr,
                 "foldsvg: --%s prints on standard output: write the other output to a file "
                 "(-o FILE) (see foldsvg --help)\n",
-                s->summary ? "summary" : "top");
+                s->flag[FS_CLI_SUMMARY] ? "summary" : "top");
         return EXIT_USAGE;
     }
-    if (s->diff_only && !s->diff) {
+    if (s->diff_only && !s->flag[FS_CLI_DIFF]) {
         fprintf(stderr, "foldsvg: %s needs --diff BEFORE AFTER (see foldsvg --help)\n",
                 s->diff_only);
         return EXIT_USAGE;
     }
-    if (s->diff)
+    if (s->flag[FS_CLI_DIFF])
         return run_diff(s, output, format);
-    if (s->sections && (format != FOLDSVG_FORMAT_HTML || prints(s))) {
+    if (s->flag[FS_CLI_SECTIONS] && (format != FOLDSVG_FORMAT_HTML || prints(s))) {
         fprintf(stderr, "foldsvg: --sections needs an HTML report (-o NAME.html or --format html) "
                         "and no --top or --summary (see foldsvg --help)\n");
         return EXIT_USAGE;
     }
-    if ((s->facts_out && format != FOLDSVG_FORMAT_FOLDED) || (s->facts_from && s->sections)) {
+    if ((s->facts_out && format != FOLDSVG_FORMAT_FOLDED) ||
+        (s->facts_from && s->flag[FS_CLI_SECTIONS])) {
         fprintf(stderr, "foldsvg: %s (see foldsvg --help)\n",
                 s->facts_out ? "--facts-out goes with folded output (-o NAME.folded)"
                              : "--facts-from draws one profile of all inputs, not --sections");
         return EXIT_USAGE;
     }
-    foldsvg_options_warn_unused(s->opts, writes_of(s, format));
-    if (s->sections)
+    fs_cli_warn_unused(s->opts, writes_of(s, format));
+    if (s->flag[FS_CLI_SECTIONS])
         return write_sections(s, output);
     if (!prints(s) && format != FOLDSVG_FORMAT_HTML) {
         /* the library picks the cheapest way (sorted files are streamed) */
         /* the summary's statistics cost a little (a large unsorted input's distinct stacks
          * are counted on their own): asked for only when printed */
         foldsvg_convert_stats cs;
-        st = foldsvg_convert(s->inputs, s->ninputs, output, format, s->opts, s->quiet ? NULL : &cs,
-                             &err);
+        st = foldsvg_convert(s->inputs, s->ninputs, output, format, s->opts,
+                             s->flag[FS_CLI_QUIET] ? NULL : &cs, &err);
         if (st)
             return report(&err, st);
         print_summary(s, cs.total, NULL, cs.count_name, (size_t)cs.unique_stacks);
@@ -691,8 +688,8 @@ static int run(cli_state *s, foldsvg_profile *p)
     if (st)
         return report(&err, st);
     if (prints(s)) {
-        st = s->summary ? foldsvg_profile_write_summary(p, stdout, s->opts, &err)
-                        : foldsvg_profile_write_top(p, stdout, s->opts, &err);
+        st = s->flag[FS_CLI_SUMMARY] ? foldsvg_profile_write_summary(p, stdout, s->opts, &err)
+                                     : foldsvg_profile_write_top(p, stdout, s->opts, &err);
         name_output(&err, st, "-");
         if (st)
             return report(&err, st);

@@ -1,5 +1,6 @@
-/* The <script> of the SVG: a settings block and our own interactive code
- * (src/render/assets/flamegraph.js), wrapped so that nothing lands on the page's globals:
+/* The <script> of the SVG: a settings block and our own interactive code (joined from
+ * src/render/assets/js/ at build time, with the callers and callees views for an HTML report's
+ * SVGs), wrapped so that nothing lands on the page's globals:
  *
  *     (function () {
  *     "use strict";
@@ -69,7 +70,11 @@ int fs_script_write(xmlTextWriterPtr w, const fs_script_settings *s, int with_co
     }
     fs_buf_puts(&b, "};\n");
     if (with_code) {
-        fs_buf_append(&b, (const char *)fs_asset_flamegraph_js, fs_asset_flamegraph_js_len);
+        if (s->views)
+            fs_buf_append(&b, (const char *)fs_asset_flamegraph_views_js,
+                          fs_asset_flamegraph_views_js_len);
+        else
+            fs_buf_append(&b, (const char *)fs_asset_flamegraph_js, fs_asset_flamegraph_js_len);
         if (b.len && b.data[b.len - 1] != '\n') {
             fs_buf_puts(&b, "\n");
         }

@@ -1,5 +1,5 @@
 /* The stacks of a profile as the HTML report embeds them for its views (the callers and
- * callees of a function, computed in the page by the SVG's script: flamegraph.js,
+ * callees of a function, computed in the page by the SVG's script: assets/js/views/stacks.js,
  * stacksOfData). One JSON object per section, written once, compactly: the profile's prefix
  * tree, not a second SVG:
  *

@@ -12,7 +12,7 @@
 #include "render/palettemap.h"
 #include "util/pool.h"
 
-/* What the render options say (rows of stage "render" in src/api/options.c write here). */
+/* What the render options say (rows of stage "render" in src/api/optrow.c write here). */
 typedef struct fs_svg_opts {
     char *title;    /* NULL: the default for the mode */
     char *subtitle; /* NULL: none */
@@ -35,6 +35,8 @@ typedef struct fs_svg_opts {
     int pretty_xml, no_javascript;
     char *id_prefix; /* NULL: a hash of the content */
     int theme;       /* fs_theme (render/theme.h) */
+    int views;       /* not an option: set for an HTML report's SVGs, whose script draws the
+                      * callers and callees views */
 } fs_svg_opts;
 
 typedef struct fs_svg_input {

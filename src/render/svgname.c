@@ -19,20 +19,6 @@ foldsvg_status fs_svgnames_init(fs_svgnames *t, uint32_t n)
     return FOLDSVG_OK;
 }
 
-foldsvg_status fs_svgnames_grow(fs_svgnames *t, uint32_t n)
-{
-    if (n <= t->n)
-        return FOLDSVG_OK;
-    uint32_t cap = t->n > n / 2 ? (t->n > UINT32_MAX / 2 ? UINT32_MAX : 2 * t->n) : n;
-    fs_svgname *e = realloc(t->e, (size_t)cap * sizeof *e);
-    if (!e)
-        return FOLDSVG_E_NOMEM;
-    memset(e + t->n, 0, (size_t)(cap - t->n) * sizeof *e);
-    t->e = e;
-    t->n = cap;
-    return FOLDSVG_OK;
-}
-
 void fs_svgnames_free(fs_svgnames *t)
 {
     free(t->e);

@@ -33,9 +33,6 @@ typedef struct fs_svgnames {
 
 /* A table for name ids [0, n). FOLDSVG_E_NOMEM. */
 foldsvg_status fs_svgnames_init(fs_svgnames *t, uint32_t n);
-/* Room for name ids [0, n) (a name table that grew since), the entries there kept.
- * FOLDSVG_E_NOMEM. */
-foldsvg_status fs_svgnames_grow(fs_svgnames *t, uint32_t n);
 void fs_svgnames_free(fs_svgnames *t);
 
 /* Fills entry ID's text (not the colors or the hash) for the name S[0..n): S cleaned

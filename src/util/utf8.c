@@ -111,13 +111,6 @@ size_t fs_utf8_put(unsigned char *b, uint32_t c)
     return 4;
 }
 
-foldsvg_status fs_utf8_encode(fs_buf *out, uint32_t c)
-{
-    unsigned char b[4];
-    size_t n = fs_utf8_put(b, c);
-    return fs_buf_append(out, (const char *)b, n);
-}
-
 int fs_utf8_is_space(uint32_t cp)
 {
     return (cp >= 0x09 && cp <= 0x0d) || cp == 0x20 || cp == 0x85 || cp == 0xa0 || cp == 0x1680 ||
@@ -153,6 +146,9 @@ size_t fs_utf8_trim_start(const char *s, size_t n)
 {
     const unsigned char *u = (const unsigned char *)s;
     size_t i = 0;
+    /* the indentation of most lines, without decoding */
+    while (i < n && (u[i] == ' ' || u[i] == '\t'))
+        i++;
     for (size_t k; i < n && (k = space_at(u + i, n - i)); i += k)
         ;
     return i;
@@ -161,6 +157,8 @@ size_t fs_utf8_trim_start(const char *s, size_t n)
 size_t fs_utf8_trim_end(const char *s, size_t n)
 {
     const unsigned char *u = (const unsigned char *)s;
+    if (n > 0 && u[n - 1] > ' ' && u[n - 1] < 0x80)
+        return n; /* most lines */
     for (size_t k; n > 0 && (k = space_before(u, n)); n -= k)
         ;
     return n;

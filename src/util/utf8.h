@@ -25,8 +25,6 @@ typedef int (*fs_utf8_accept_fn)(uint32_t cp);
  * sequence replaced by U+FFFD. FOLDSVG_E_NOMEM (OUT failed). */
 foldsvg_status fs_utf8_clean(fs_buf *out, const char *s, size_t n, fs_utf8_accept_fn accept);
 
-/* Appends code point C (a Unicode scalar value) as UTF-8. FOLDSVG_E_NOMEM (OUT failed). */
-foldsvg_status fs_utf8_encode(fs_buf *out, uint32_t c);
 /* Writes C as UTF-8 into B (room for 4 bytes); returns its length. */
 size_t fs_utf8_put(unsigned char *b, uint32_t c);
 

@@ -48,11 +48,18 @@ export function svgMarkup(file) {
   return text.slice(text.indexOf('<svg'));
 }
 
+// How long any one step (a launch, a page load, a click, a wait for a state) may take before
+// it fails: the tests wait for states, never for a time, and this ceiling is only there so
+// that a hung browser ends the run. It is generous: a machine whose cores are all busy runs
+// each step many times slower than an idle one.
+export const STEP_TIMEOUT = 180_000;
+
 export async function launchBrowser() {
   const userDataDir = makeTmpDir('foldsvg-chromium-');
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: chromiumPath,
     headless: true,
+    timeout: STEP_TIMEOUT,
     viewport: { width: 1000, height: 600 },
     args: [
       '--headless',
@@ -65,6 +72,8 @@ export async function launchBrowser() {
       '--disable-sync',
     ],
   });
+  context.setDefaultTimeout(STEP_TIMEOUT);
+  context.setDefaultNavigationTimeout(STEP_TIMEOUT);
   return {
     context,
     async close() {
@@ -164,6 +173,15 @@ export function frameLocator(page, P, name) {
 // moves the focus to the copy then.
 export function nextFrame(page) {
   return page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))));
+}
+
+// Resolves once the work a graph's script leaves for after its start is done, however slow
+// the machine: its resize observer reports in the first frame after the start, and the
+// repaint it asks for runs in the frame after that; the third frame comes after both.
+export function settled(page) {
+  return page.evaluate(
+    () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0))))),
+  );
 }
 
 export async function text(page, id) {

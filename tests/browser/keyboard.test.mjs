@@ -6,7 +6,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { frameLocator, launchBrowser, makeTmpDir, nextFrame, openPage, prefixOf, ready, renderSvg, SMALL, svgMarkup, WIDE } from './helpers.mjs';
+import {
+  frameLocator, launchBrowser, makeTmpDir, nextFrame, openPage, prefixOf, ready, renderSvg, settled, SMALL, svgMarkup, WIDE,
+} from './helpers.mjs';
 
 // top 0..100 has children aa 0..10 and bb 10..40 and none under its middle (50)
 const GAP = ['top;aa 10', 'top;bb 30', 'top 60', ''].join('\n');
@@ -42,8 +44,8 @@ async function inPage(file) {
   const { page, errors } = await openPage(browser, pathToFileURL(html).href);
   const P = await prefixOf(page);
   await ready(page, `${P}-root`);
-  // let any start-up work that runs in later tasks finish
-  await page.evaluate(() => new Promise((r) => setTimeout(r, 50)));
+  // let the start-up work that runs in later frames finish
+  await settled(page);
   return { page, errors, P };
 }
 

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import {
-  foldsvgBin, frameInfo, frameLocator, launchBrowser, makeTmpDir, openGraph, renderSvg, repoRoot, SMALL, svgMarkup,
+  foldsvgBin, frameInfo, frameLocator, launchBrowser, makeTmpDir, openGraph, renderSvg, repoRoot, settled, SMALL, svgMarkup,
 } from './helpers.mjs';
 
 // A real profile with long Java and kernel names (the issue's case: 43 of 364 labels spilled
@@ -190,8 +190,8 @@ describe('labels fit their frames', () => {
       const { page, errors, P } = await inline(file, 1200, css);
       const resize = async (w) => {
         await page.evaluate((px) => { document.getElementById('box').style.width = `${px}px`; }, w);
-        // two frames: the resize observer, then the repaint it asks for
-        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+        // the resize observer, then the repaint it asks for
+        await settled(page);
       };
       await resize(435);
       assertInside(await checkLabels(page, P), 'narrowed to 435 px');

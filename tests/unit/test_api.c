@@ -7,6 +7,7 @@
 #include <zlib.h>
 
 #include "foldsvg.h"
+#include "api/cli.h"
 #include "testutil.h"
 
 START_TEST(record_sanitize_drop_sum)
@@ -447,18 +448,100 @@ START_TEST(warn_unused_options)
     ck_assert_int_eq(foldsvg_options_set(o, "title", "T", NULL), FOLDSVG_OK);
     ck_assert_int_eq(foldsvg_options_set(o, "per", "10", NULL), FOLDSVG_OK);
     ck_assert_int_eq(foldsvg_options_set(o, "countname", "ms", NULL), FOLDSVG_OK);
-    foldsvg_options_warn_unused(o, FOLDSVG_WRITES_GRAPH | FOLDSVG_WRITES_TABLES);
+    fs_cli_warn_unused(o, FS_WRITES_GRAPH | FS_WRITES_TABLES);
     ck_assert_int_eq(w.n, 0);
-    foldsvg_options_warn_unused(o, FOLDSVG_WRITES_GRAPH);
+    fs_cli_warn_unused(o, FS_WRITES_GRAPH);
     ck_assert_int_eq(w.n, 1);
     ck_assert_ptr_nonnull(strstr(w.text, "--per does nothing here"));
     w.n = 0;
     w.text[0] = '\0';
-    foldsvg_options_warn_unused(o, 0);
+    fs_cli_warn_unused(o, 0);
     ck_assert_int_eq(w.n, 2);
     ck_assert_ptr_nonnull(strstr(w.text, "--title does nothing here: it is about the flamegraph, "
                                          "and only folded text is written|"));
     foldsvg_options_free(o);
+}
+END_TEST
+
+/* The typed setters by key, with the table's bounds: what the string setter would set, a
+ * flag cleared again, values out of bounds and keys of another type refused; every key one
+ * row; the command line's own options not in the library's table; the defaults the
+ * table's, as a new option set has them. */
+START_TEST(typed_setters_and_the_table)
+{
+    size_t n = foldsvg_option_count();
+    int seen[FOLDSVG_OPT_PER_AFTER + 1] = {0};
+    for (size_t i = 0; i < n; i++) {
+        foldsvg_option_desc d;
+        ck_assert_int_eq(foldsvg_option_info(i, &d), FOLDSVG_OK);
+        ck_assert_str_ne(d.stage_name, "cli");
+        ck_assert_int_ge(d.key, 0);
+        if ((int)d.key <= FOLDSVG_OPT_PER_AFTER)
+            seen[d.key]++;
+        /* a default is a value the option takes */
+        if (d.default_value) {
+            foldsvg_options *o = foldsvg_options_new();
+            foldsvg_error err;
+            ck_assert_msg(foldsvg_options_set(o, d.name, d.default_value, &err) == FOLDSVG_OK,
+                          "--%s's default: %s", d.name, err.message);
+            foldsvg_options_free(o);
+        }
+    }
+    for (int k = 0; k <= FOLDSVG_OPT_PER_AFTER; k++)
+        ck_assert_msg(seen[k] == 1, "key %d: %d rows", k, seen[k]);
+    ck_assert_int_eq(foldsvg_option_info(n, &(foldsvg_option_desc){0}), FOLDSVG_E_ARG);
+    ck_assert_int_eq(foldsvg_option_takes_value("output"), -1); /* the command line's */
+
+    foldsvg_options *a = foldsvg_options_new(), *b = foldsvg_options_new();
+    foldsvg_error err;
+    double lo, hi;
+    ck_assert_int_eq(foldsvg_option_bounds(FOLDSVG_OPT_MINWIDTH, &lo, &hi), FOLDSVG_OK);
+    ck_assert(lo == 0 && hi == 100);
+    ck_assert_int_eq(foldsvg_option_bounds(FOLDSVG_OPT_FONTSIZE, &lo, &hi), FOLDSVG_OK);
+    ck_assert(lo == 1 && hi == 1000000);
+    ck_assert_int_eq(foldsvg_option_bounds(FOLDSVG_OPT_TITLE, &lo, &hi), FOLDSVG_E_ARG);
+    ck_assert_int_eq(foldsvg_options_set_real(a, FOLDSVG_OPT_MINWIDTH, 0.5, &err), FOLDSVG_OK);
+    ck_assert_int_eq(foldsvg_options_set(b, "minwidth", "0.5", &err), FOLDSVG_OK);
+    ck_assert_int_eq(foldsvg_options_set_real(a, FOLDSVG_OPT_MINWIDTH, 100.5, &err),
+                     FOLDSVG_E_USAGE);
+    ck_assert_ptr_nonnull(strstr(err.message, "--minwidth"));
+    ck_assert_int_eq(foldsvg_options_set_int(a, FOLDSVG_OPT_FONTSIZE, 15, &err), FOLDSVG_OK);
+    ck_assert_int_eq(foldsvg_options_set(b, "fontsize", "15", &err), FOLDSVG_OK);
+    ck_assert_int_eq(foldsvg_options_set_int(a, FOLDSVG_OPT_FONTSIZE, 0, &err), FOLDSVG_E_USAGE);
+    ck_assert_int_eq(foldsvg_options_set_int(a, FOLDSVG_OPT_TOP_FORMAT, 2, &err), FOLDSVG_OK);
+    ck_assert_int_eq(foldsvg_options_set(b, "top-format", "json", &err), FOLDSVG_OK);
+    ck_assert_int_eq(foldsvg_options_set_int(a, FOLDSVG_OPT_TOP_FORMAT, 3, &err), FOLDSVG_E_USAGE);
+    ck_assert_int_eq(foldsvg_options_set_int(a, FOLDSVG_OPT_HASH, 1, &err), FOLDSVG_OK);
+    ck_assert_int_eq(foldsvg_options_set_int(a, FOLDSVG_OPT_INVERTED, 1, &err), FOLDSVG_OK);
+    ck_assert_int_eq(foldsvg_options_set_int(a, FOLDSVG_OPT_INVERTED, 0, &err), FOLDSVG_OK);
+    ck_assert_int_eq(foldsvg_options_set(b, "hash", NULL, &err), FOLDSVG_OK);
+    ck_assert_int_eq(foldsvg_options_set_int(a, FOLDSVG_OPT_HASH, 2, &err), FOLDSVG_E_USAGE);
+    ck_assert_int_eq(foldsvg_options_set_int(a, FOLDSVG_OPT_TITLE, 1, &err), FOLDSVG_E_USAGE);
+    ck_assert_int_eq(foldsvg_options_set_real(a, FOLDSVG_OPT_FONTSIZE, 1.5, &err), FOLDSVG_E_USAGE);
+    ck_assert_int_eq(foldsvg_options_set_text(a, FOLDSVG_OPT_TITLE, "T", &err), FOLDSVG_OK);
+    ck_assert_int_eq(foldsvg_options_set(b, "title", "T", &err), FOLDSVG_OK);
+    ck_assert_int_eq(foldsvg_options_set_int(a, (foldsvg_option)9999, 1, &err), FOLDSVG_E_ARG);
+    /* the same option sets draw the same picture */
+    foldsvg_profile *p = foldsvg_profile_new();
+    ck_assert_int_eq(foldsvg_profile_record_path(p, "main;a;b", 7), FOLDSVG_OK);
+    ck_assert_int_eq(foldsvg_profile_record_path(p, "main;c", 1000), FOLDSVG_OK);
+    char *x, *y;
+    size_t nx, ny;
+    ck_assert_int_eq(foldsvg_profile_render_mem(p, FOLDSVG_FORMAT_SVG, a, &x, &nx, &err),
+                     FOLDSVG_OK);
+    ck_assert_int_eq(foldsvg_profile_render_mem(p, FOLDSVG_FORMAT_SVG, b, &y, &ny, &err),
+                     FOLDSVG_OK);
+    ck_assert_uint_eq(nx, ny);
+    ck_assert(memcmp(x, y, nx) == 0);
+    foldsvg_free(x);
+    foldsvg_free(y);
+    foldsvg_profile_free(p);
+    foldsvg_options_free(a);
+    foldsvg_options_free(b);
+    foldsvg_format f;
+    ck_assert_int_eq(foldsvg_format_from_name("html", &f), FOLDSVG_OK);
+    ck_assert_int_eq(f, FOLDSVG_FORMAT_HTML);
+    ck_assert_int_eq(foldsvg_format_from_name("png", &f), FOLDSVG_E_USAGE);
 }
 END_TEST
 
@@ -807,6 +890,7 @@ int main(void)
     tcase_add_test(tc, error_format_one_line);
     tcase_add_test(tc, summary_line);
     tcase_add_test(tc, warn_unused_options);
+    tcase_add_test(tc, typed_setters_and_the_table);
     tcase_add_test(tc, write_modes_follow_umask_and_existing_file);
     suite_add_tcase(s, tc);
     return fs_test_run(s);

@@ -361,45 +361,6 @@ START_TEST(strip_hex_before_the_filters)
 }
 END_TEST
 
-/* "Has transforms" is the option table's stack stage: exactly the rows that rewrite stacks. */
-START_TEST(stack_stage_is_the_transforms)
-{
-    foldsvg_options *o = opts(NULL);
-    ck_assert_int_eq(fs_options_stage_set(o, FOLDSVG_STAGE_STACK), 0);
-    foldsvg_options_free(o);
-    const char *stack_rows[] = {"reverse", "strip-rust-hash", "collapse-recursion"};
-    for (size_t i = 0; i < 3; i++) {
-        const char *kv[] = {stack_rows[i], NULL, NULL};
-        o = opts(kv);
-        ck_assert_int_eq(fs_options_stage_set(o, FOLDSVG_STAGE_STACK), 1);
-        foldsvg_options_free(o);
-    }
-    const char *kv[] = {"base", "x", NULL};
-    o = opts(kv);
-    ck_assert_int_eq(fs_options_stage_set(o, FOLDSVG_STAGE_STACK), 1);
-    foldsvg_options_free(o);
-    const char *others[] = {"no-sort", NULL, "flamechart", NULL, "hash", NULL, NULL};
-    o = opts(others);
-    ck_assert_int_eq(fs_options_stage_set(o, FOLDSVG_STAGE_STACK), 0);
-    ck_assert_int_eq(fs_options_stage_set(o, FOLDSVG_STAGE_INPUT), 1);
-    foldsvg_options_free(o);
-    /* every stack-stage row of the public table is one the test above can name */
-    for (size_t i = 0; i < foldsvg_option_count(); i++) {
-        foldsvg_option_desc d;
-        ck_assert_int_eq(foldsvg_option_info(i, &d), FOLDSVG_OK);
-        if (d.stage != FOLDSVG_STAGE_STACK)
-            continue;
-        o = foldsvg_options_new();
-        foldsvg_error err;
-        ck_assert_int_eq(foldsvg_options_set(o, d.name, d.takes_value ? "x" : NULL, &err),
-                         FOLDSVG_OK);
-        ck_assert_msg(fs_options_stage_set(o, FOLDSVG_STAGE_STACK), "--%s", d.name);
-        foldsvg_options_free(o);
-    }
-    ck_assert_int_eq(foldsvg_option_info(foldsvg_option_count(), NULL), FOLDSVG_E_ARG);
-}
-END_TEST
-
 /* A consumer's part (fs_consumer.fork): its lines recorded apart, each "path count (part)". */
 static void *fork_rec(void *user)
 {
@@ -550,7 +511,6 @@ int main(void)
     tcase_add_test(tc, unicode_whitespace_is_whitespace);
     tcase_add_test(tc, fractions_sum_per_sanitized_stack);
     tcase_add_test(tc, two_pipelines_are_independent);
-    tcase_add_test(tc, stack_stage_is_the_transforms);
     tcase_add_test(tc, strip_hex_before_the_filters);
     tcase_add_test(tc, keyed_stacks_taken_again_by_token);
     suite_add_tcase(s, tc);

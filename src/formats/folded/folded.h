@@ -6,7 +6,6 @@
 #include <stdint.h>
 
 #include "foldsvg.h"
-#include "formats/reader.h"
 #include "formats/sink.h"
 #include "input/input.h"
 

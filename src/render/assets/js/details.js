@@ -1,0 +1,43 @@
+/* The details line and the outline of the frame under the pointer or focused, in start()'s
+ * scope (graph.js). The outline is one rect of ours over the frames: the writer's :hover
+ * stroke on a frame is neutralised (style.js), as restyling one frame repaints all the
+ * frames of its layer. */
+function showDetails(i) {
+    if (ui.details) {
+        ui.details.textContent = i < 0 ? " " : nametype + " " + tipOf(i);
+    }
+}
+
+/* the outline of the frame under the pointer (or focused from the keyboard) */
+var outline = document.createElementNS(SVGNS, "rect");
+outline.setAttribute("class", "fs-outline");
+outline.setAttribute("display", "none");
+root.insertBefore(outline, layers.top.fo.nextSibling);
+var outlined = -1;
+var hoverIdx = -1;
+var focusIdx = -1;
+
+function showOutline() {
+    var i = focusIdx >= 0 ? focusIdx : hoverIdx;
+    if (i >= 0 && !frameEl(i)) {
+        i = -1;
+    }
+    if (i < 0) {
+        if (outlined >= 0) {
+            outline.setAttribute("display", "none");
+            outlined = -1;
+        }
+        return;
+    }
+    var fw = framesWidth();
+    var x0 = +layers.base.fo.getAttribute("x") || 0;
+    outline.setAttribute("x", fmt(x0 + (tX[i] * fw) / 100));
+    outline.setAttribute("y", String(ys[i]));
+    outline.setAttribute("width", fmt((tW[i] * fw) / 100));
+    outline.setAttribute("height", rects[i].getAttribute("height") || "15");
+    outline.classList.toggle("focus", i === focusIdx);
+    if (outlined < 0) {
+        outline.removeAttribute("display");
+    }
+    outlined = i;
+}

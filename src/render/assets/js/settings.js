@@ -1,0 +1,30 @@
+/* The graph's settings (script.c writes them), its root, and the names every part uses.
+ * In graph()'s scope (graph.js). */
+var SVGNS = "http://www.w3.org/2000/svg";
+var P = String(settings.id || "fg");
+if (!root || root.getAttribute("id") !== P + "-root") {
+    /* not in the SVG the writer made (or no currentScript): nothing of ours to drive */
+    return;
+}
+var script = document.currentScript && document.currentScript.parentNode === root ? document.currentScript : null;
+
+var fontsize = +settings.fontsize || 12;
+var fontwidth = +settings.fontwidth || 0.59;
+var xpad = settings.xpad == null ? 10 : +settings.xpad;
+var searchcolor = settings.searchcolor || "rgb(230,0,230)";
+var nametype = settings.nametype == null ? "Function:" : String(settings.nametype);
+var countname = settings.countname == null ? "cycles" : String(settings.countname);
+var factor = +settings.factor || 1;
+var fluid = !!settings.fluid;
+var truncateRight = !!settings.truncate_text_right;
+var staticWidth = +root.getAttribute("width") || +settings.width || 1200;
+var height = +root.getAttribute("height") || 0;
+var standalone = root === document.documentElement;
+/* --theme: dark styles when the system asks (auto), always (dark) or never (light) */
+var darkMedia = settings.theme === "light" ? "" : settings.theme === "dark" ? "@media all" :
+    "@media (prefers-color-scheme: dark)";
+
+var HIDE = 0;
+var SHOW = 1;
+var PARENT = 2;
+var XHTMLNS = "http://www.w3.org/1999/xhtml";
