@@ -535,12 +535,17 @@ static foldsvg_status sniff_text(fs_input *in, foldsvg_error *err)
 {
     in->text_known = 1;
     unsigned char b[4]; /* UTF-32's mark is 4 bytes */
-    size_t n = 0, got = 0;
+    size_t n = 0, got = 0, want = 3;
     foldsvg_status st;
     do {
-        st = inflate_into(in, b + n, sizeof b - n, &got, err);
+        st = inflate_into(in, b + n, want - n, &got, err);
         n += got;
-    } while (st == FOLDSVG_OK && got && n < sizeof b);
+        /* a fourth byte only where it may finish UTF-32's mark (the first read after a
+         * UTF-8 mark is then whole, as before) */
+        if (n == 3 && want == 3 &&
+            ((b[0] == 0xFF && b[1] == 0xFE && !b[2]) || (!b[0] && !b[1] && b[2] == 0xFE)))
+            want = 4;
+    } while (st == FOLDSVG_OK && got && n < want);
     if (st) { /* what came before the failure is still read first */
         memcpy(in->carry, b, n);
         in->carry_len = n;
