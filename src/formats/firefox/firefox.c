@@ -441,6 +441,7 @@ static foldsvg_status ff_read(fs_input *in, const ff_read_opts *opts, fs_sink *s
     free(r.frames);
     free(d.threads);
     free(d.picked);
+    ff_store_free(top->store);
     ff_profile_free(top);
     return st;
 }

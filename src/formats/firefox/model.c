@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/firefox/early.h"
 #include "util/error.h"
 #include "util/grow.h"
 
@@ -412,7 +411,6 @@ void ff_profile_free(ff_profile *root)
         ff_table_free(&p->shared_stack);
         ff_table_free(&p->shared_frame);
         ff_table_free(&p->shared_func);
-        ff_store_free(p->store);
         free(p->str_subs);
         free(p->proc_subs);
         free(p->json);

@@ -240,7 +240,8 @@ struct ff_profile {
     int meta_done;          /* its meta object closed */
     int first_thread_done;  /* threads[0] closed */
     int resolved_early;     /* a thread's stacks were resolved as its object closed */
-    struct ff_store *store; /* the top profile: the stacks of threads resolved early */
+    struct ff_store *store; /* the top profile: the stacks of threads resolved early (its
+                               reader frees it, formats/firefox/firefox.c) */
 };
 
 /* Sub-profiles found as JSON strings wait here until the current text is done, so nesting
