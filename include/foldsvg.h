@@ -400,6 +400,12 @@ FOLDSVG_API size_t foldsvg_summary(char *buf, size_t size, uint64_t total, const
  * stacks" (the unit agrees with BEFORE's count). */
 FOLDSVG_API size_t foldsvg_diff_summary(char *buf, size_t size, uint64_t before, uint64_t after,
                                         const char *count_name, size_t unique_stacks);
+/* TEXT (a name from an input: a thread, a file, an event) as a terminal may show it: the
+ * bytes of control characters (C0, DEL, C1) and bytes that are not UTF-8 written \xNN, so
+ * that no name moves the cursor, sets a title or splits a line. The summary lines above and
+ * the text tables are escaped so already. As snprintf: at most SIZE bytes, NUL-terminated;
+ * returns the whole length. */
+FOLDSVG_API size_t foldsvg_terminal_text(char *buf, size_t size, const char *text);
 
 /* Reads INPUTS (NULL or "-": standard input; no inputs: standard input) and writes OUTPUT
  * ("-" or NULL: standard output) in FORMAT (AUTO: by OUTPUT's name), as the command line

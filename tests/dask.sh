@@ -210,4 +210,30 @@ $dask --scheduler tcp://127.0.0.1:1 --timeout 1 --foldsvg "$bin" shards/stacks.f
 cluster="--local 2"
 inputs="shards/*"
 compare local.html
+
+# names are globbed once (issue 47): a name that exists is that file (p[1].folded, not
+# p1.folded, which the pattern p[1].folded also matches), a word after -- is a name and
+# never a pattern, and a pattern that is no file's name still expands
+mkdir br
+printf 'a;b 5\n' >'br/p[1].folded'
+printf 'x;y 7\n' >br/p1.folded
+for args in "br/p[1].folded" "-- br/p[1].folded" "br/p?.folded" "-- br/p?.folded"; do
+    set -f
+    # shellcheck disable=SC2086
+    $dask --local 1 --foldsvg "$bin" -q -o br.folded $args >out 2>err; got=$?
+    set +f
+    case $args in
+    *p[[]1*) want='a;b 5' ;;
+    --*) want='' ;;
+    *) want='x;y 7' ;;
+    esac
+    if [ -n "$want" ]; then
+        [ "$got" -eq 0 ] && [ "$(cat br.folded)" = "$want" ] && ok ||
+            bad "foldsvg-dask $args: exit $got, folded $(cat br.folded 2>&1): $(cat err)"
+    else # a name no file has: one line naming it
+        [ "$got" -eq 1 ] && [ "$(wc -l <err)" -eq 1 ] && grep -q 'br/p?\.folded' err && ok ||
+            bad "foldsvg-dask $args: exit $got (want 1): $(cat err)"
+    fi
+    rm -f br.folded
+done
 finish

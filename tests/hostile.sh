@@ -301,6 +301,197 @@ one_line closed-threads closed.err '<stdout>: write failed: Bad file descriptor'
 printf 'precious\n' >x.html
 (ulimit -f 100; exec "$bin" big.folded --minwidth 0 -o x.html) 2>xfsz.err
 one_line xfsz-html xfsz.err 'x.html: write failed: File too large'
+# One pipe named twice (issue 47): BEFORE and AFTER of a diff, or two inputs, that open one
+# pipe, FIFO or device however spelled would split its bytes between two readers (a torn,
+# silently wrong result): a usage error. "- -" keeps its meaning (the second reading finds
+# the end), and a regular file named twice is read twice.
+for pair in '/dev/stdin -' '- /dev/stdin' '/proc/self/fd/0 -' '/dev/stdin /proc/self/fd/0'; do
+    # shellcheck disable=SC2086
+    cat big.folded | "$bin" --diff $pair -o twice.folded 2>twice.err
+    rc=$?
+    [ $rc -eq 2 ] && ok || bad "diff $pair on one pipe: exit $rc (want 2)"
+    one_line "diff $pair on one pipe" twice.err 'one pipe, FIFO or device'
+    # shellcheck disable=SC2086
+    cat big.folded | "$bin" $pair -o twice.folded 2>twice.err
+    rc=$?
+    [ $rc -eq 2 ] && ok || bad "inputs $pair on one pipe: exit $rc (want 2)"
+    one_line "inputs $pair on one pipe" twice.err 'one pipe, FIFO or device'
+done
+mkfifo fifo
+for args in '--diff fifo fifo' 'fifo fifo' '--diff /dev/null /dev/null'; do
+    cat big.folded >fifo &
+    writer=$!
+    # shellcheck disable=SC2086
+    "$bin" $args -o twice.folded 2>twice.err
+    rc=$?
+    : <>fifo # a writer still waiting for a reader goes
+    wait $writer
+    [ $rc -eq 2 ] && ok || bad "$args: exit $rc (want 2)"
+    one_line "$args" twice.err 'one pipe, FIFO or device'
+done
+"$bin" --diff - /dev/stdin -o twice.folded <na.folded 2>twice.err && ok ||
+    bad "diff of a regular file named twice: $(cat twice.err)"
+cat na.folded | "$bin" - - -o twice.folded 2>twice.err && grep -q '^main;a;b 3$' twice.folded &&
+    ok || bad "'- -' on a pipe: $(cat twice.err)"
+
+# A facts file (issue 47) is read a bounded line at a time: a line longer than any that
+# --facts-out writes, or a device without end, is one line naming the file and the line and
+# exit 1, within any memory (it was read whole, and running out of memory taken for its end:
+# exit 0 and the facts gone). Sanitizer builds reserve more address space than the cap.
+printf 'main;a 1\n' >part.folded
+if [ "$sanitized" -eq 0 ]; then cap=200000; else cap=unlimited; fi
+# shellcheck disable=SC3045
+(ulimit -v $cap; exec "$bin" --facts-from /dev/zero part.folded -o facts.svg) 2>facts.err
+rc=$?
+[ $rc -eq 1 ] && ok || bad "facts from /dev/zero: exit $rc (want 1)"
+one_line facts-zero facts.err '/dev/zero:1: ' 'longer than 64 KiB'
+rm -f facts.svg
+# shellcheck disable=SC3045
+{ printf '# foldsvg facts 2\n'; head -c 300000000 /dev/zero | tr '\0' x; } |
+    (ulimit -v $cap; exec "$bin" --facts-from /dev/stdin part.folded -o facts.svg) 2>facts.err
+rc=$?
+[ $rc -eq 1 ] && [ ! -e facts.svg ] && ok || bad "facts line of 300 MB: exit $rc (want 1)"
+one_line facts-long facts.err '/dev/stdin:2: ' 'longer than 64 KiB'
+rm -f facts.svg
+"$bin" --facts-from . part.folded -o facts.svg 2>facts.err
+rc=$?
+[ $rc -eq 1 ] && [ ! -e facts.svg ] && ok || bad "facts from a directory: exit $rc (want 1)"
+one_line facts-dir facts.err 'cannot read the --facts-from file: Is a directory'
+
+# What reaches a terminal (issue 47): names from the inputs (threads, processes, perf events,
+# frames, files) have the bytes of control characters (C0, DEL, C1) and of what is not UTF-8
+# written \xNN in --list-threads (a tab or newline in a name made rows of their own), the
+# summary line, the --top and --summary text and the warnings. The count name is whole (a
+# long perf event name was cut at 63 bytes, inside a character) and has one source
+# (--countname on every route of a diff).
+python3 - <<'PY'
+import json
+t = {"samples": {"schema": {"stack": 0}, "data": [[0]]},
+     "stackTable": {"schema": {"prefix": 0, "frame": 1}, "data": [[None, 0]]},
+     "frameTable": {"schema": {"location": 0}, "data": [[0]]}, "stringTable": ["m"]}
+open('tname.json', 'w').write(json.dumps({"meta": {"version": 24}, "threads": [
+    dict(t, name="a\tb\nc\x1b]0;x\x07\x9b", processName="p\x1b[2J"), dict(t, name="ok")]}))
+def perf(event, path):
+    open(path, 'wb').write(b''.join(
+        b'prog 123 %d.0: 1 %s: \n\tffffffff81000000 foo\x1b[2J+0x1 (/lib/x.so)\n'
+        b'\tffffffff81000001 main+0x2 (/bin/x)\n\n' % (i, event) for i in range(7)))
+perf(b'ev\x1b]0;pwned\x07\x1b[2J\xc2\x9b\xff', 'esc.perf')
+perf('cpu/event=0xd1,umask=0x20,name=mem_load_retired.l3_miss_ünïcödé_and_more_words/pp'.encode(), 'long.perf')
+PY
+"$bin" tname.json --list-threads >threads.out 2>threads.err
+printf '0\ta\\x09b\\x0ac\\x1b]0;x\\x07\\xc2\\x9b\tp\\x1b[2J\t1\t1\n1\tok\t\t1\t1\n' | cmp -s - threads.out &&
+    ok || bad "list-threads: names not escaped: $(od -c threads.out | head -5)"
+# raw: whether FILE holds a byte a terminal acts on (C0 but tab and newline, DEL, C1, 0xff)
+raw() { LC_ALL=C grep -q "$(printf '[\001-\010\013-\037\177\302\377]')" "$1"; }
+for args in '-o esc.svg' '-o esc.folded' '-o esc.html' '--top 3' '--summary' \
+    '--diff esc.perf -o esc.svg' '--diff esc.perf -o esc.html' '--diff esc.perf --top 3'; do
+    # shellcheck disable=SC2086
+    "$bin" esc.perf $args >esc.out 2>esc.err
+    if raw esc.err || raw esc.out; then
+        bad "escapes $args: raw control bytes: $(od -c esc.err esc.out | head -8)"
+    else ok; fi
+    case $args in *--top* | *--summary*) ;; *)
+        grep -qF 'ev\x1b]0;pwned\x07\x1b[2J\xc2\x9b\xff' esc.err && ok ||
+            bad "escapes $args: the summary line: $(cat esc.err)" ;;
+    esac
+done
+grep -qF 'foo\x1b[2J' esc.out && ok || bad "escapes: --top's names: $(head -c 600 esc.out)"
+long='cpu/event=0xd1,umask=0x20,name=mem_load_retired.l3_miss_ünïcödé_and_more_words/pp'
+for out in long.svg long.folded long.html; do
+    "$bin" long.perf -o $out 2>long.err
+    one_line "long count name $out" long.err "7 $long across 1 unique stack"
+done
+grep -qF '_and_more_words/pp' long.svg && ok || bad "long count name: cut in the SVG"
+for args in '-o cn.svg' '-o cn.folded' '-o cn.html' '--top 3' '--summary' '-o cn.html --top 3'; do
+    for in in na.folded long.perf; do
+        # shellcheck disable=SC2086
+        "$bin" --diff $in $in --countname widgets $args >/dev/null 2>cn.err
+        one_line "diff --countname $in $args" cn.err ' widgets before, ' ' after, across '
+    done
+done
+
+# Two outputs naming one file (issue 47): -o and --facts-out, or -o and the palette map that
+# --cp rewrites, however spelled (relative and absolute, through a link, standard output by
+# two names) are a usage error before anything is written: the facts were left where the
+# folded text should be, a palette map in an SVG. A character device (/dev/null) is no file.
+printf 'precious\n' >same.svg
+ln -s same.folded same-link
+for args in '--facts-out same.folded -o same.folded' "--facts-out ./same.folded -o $PWD/same.folded" \
+    '--facts-out same-link -o same.folded' '--cp --palette-map same.svg -o same.svg' \
+    '--cp --palette-map same.svg -o same.svg --format html' '--cp -o palette.map --format svg' \
+    '--cp --palette-map ./same.html -o same.html' \
+    '--diff nb.folded --cp --palette-map same.svg -o same.svg' \
+    '--diff nb.folded --cp --palette-map same.svg --format html -o same.svg'; do
+    rm -f same.folded same.html palette.map
+    # shellcheck disable=SC2086
+    "$bin" na.folded $args 2>same.err
+    rc=$?
+    [ $rc -eq 2 ] && [ "$(cat same.svg)" = precious ] && ! exists same.folded same.html palette.map .same* .palette* &&
+        ok || bad "two outputs in one file, $args: exit $rc (want 2), $(ls)"
+    one_line "two outputs in one file, $args" same.err 'name one file'
+done
+"$bin" na.folded --facts-out /dev/stdout --format folded >same.out 2>same.err
+rc=$?
+[ $rc -eq 2 ] && [ ! -s same.out ] && ok || bad "facts and folded text on standard output: exit $rc"
+"$bin" na.folded --facts-out /dev/null -o /dev/null 2>same.err && ok ||
+    bad "two outputs to /dev/null: $(cat same.err)"
+
+# --diff --normalize near 2^64 (issue 47): BEFORE's counts scaled to AFTER's total must sum
+# within 64 bits, one rule for every output (folded text whose BEFORE column summed to 2^64
+# was written, and refused when read back; the report and the tables failed naming no
+# file): one line naming BEFORE, exit 1, nothing written. What is written reads back.
+printf 'a 1\nb 1\n' >nbefore.folded
+printf 'a 18446744073709551614\nb 1\n' >nafter.folded
+for args in '-o n.folded' '-o n.svg' '-o n.svg --minwidth 0' '-o n.html' '--top 3' '--summary' \
+    '--top 3 --top-format json' '-o n.html --top 3'; do
+    rm -f n.folded n.svg n.html
+    # shellcheck disable=SC2086
+    "$bin" --diff nbefore.folded nafter.folded --normalize $args >n.out 2>n.err
+    rc=$?
+    [ $rc -eq 1 ] && [ ! -s n.out ] && ! exists n.folded n.svg n.html && ok ||
+        bad "normalize past 2^64 $args: exit $rc (want 1), output $(ls n.*)"
+    one_line "normalize past 2^64 $args" n.err 'nbefore.folded: --normalize: ' 'past 2^64-1'
+done
+printf 'a 1\nb 2\n' >nbefore.folded
+"$bin" --diff nbefore.folded nafter.folded --normalize -o n.folded 2>n.err &&
+    "$bin" n.folded -o n.svg 2>n.err && ok || bad "normalize near 2^64: $(cat n.err)"
+
+# The smaller ones (issue 47, item 10). perf script output whose total passes 2^64-1 names
+# the sample's line (the message named no line); UTF-32 with its byte-order mark is called
+# UTF-32 (it was "UTF-16 without a byte-order mark"), plain, gzip or piped;
+# --event-filter '' is a usage error (it meant no filter); with --per-before 2^64-1 a
+# BEFORE that shows as 0.00 has no percent (null, "new": it was 3.3e21 per cent).
+printf 'p 1 1.0: 18446744073709551615 cycles:\n\tffff a (x)\n\np 1 2.0: 5 cycles:\n\tffff b (x)\n\n' >ov.perf
+"$bin" ov.perf -o ov.folded 2>ov.err
+rc=$?
+[ $rc -eq 1 ] && ! exists ov.folded && ok || bad "perf total past 2^64-1: exit $rc"
+one_line "perf total past 2^64-1" ov.err 'ov.perf:4: the total count passes 2^64-1' 'period 5'
+printf '\377\376\000\000a\000\000\000 \000\000\0001\000\000\000\n\000\000\000' >u32.folded
+printf '\000\000\376\377\000\000\000a\000\000\000 \000\000\0001\000\000\000\n' >u32be.folded
+gzip -c u32.folded >u32.folded.gz
+for u in u32.folded u32be.folded u32.folded.gz; do
+    "$bin" "$u" -o u32.svg 2>u32.err
+    rc=$?
+    [ $rc -eq 1 ] && ! exists u32.svg && ok || bad "$u: exit $rc"
+    one_line "$u" u32.err "$u: this is UTF-32 text"
+done
+"$bin" - -o u32.svg <u32.folded 2>u32.err
+one_line "UTF-32 piped" u32.err '<stdin>: this is UTF-32 text (it starts with a UTF-32 little-endian'
+printf 'p 1 1.0: 3 cycles:\n\tffff a (x)\n\n' >small.perf
+"$bin" small.perf --event-filter '' -o ef.folded 2>ef.err
+rc=$?
+[ $rc -eq 2 ] && ! exists ef.folded && ok || bad "--event-filter '': exit $rc (want 2)"
+one_line "--event-filter ''" ef.err "invalid value '' for --event-filter"
+printf 'a 5\nb 3\n' >pb1.folded
+printf 'a 9\nb 3\n' >pb2.folded
+"$bin" --diff pb1.folded pb2.folded --per-before 18446744073709551615 --top 3 --top-format json \
+    >pb.json 2>pb.err &&
+    python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+rows = d["self"] + d["inclusive"]
+assert d["percent"] is None and rows and all(r["percent"] is None for r in rows), d' pb.json &&
+    ok || bad "--per-before 2^64-1: percent not null: $(head -c 400 pb.json) $(cat pb.err)"
+
 # Out of memory anywhere (address-space caps from too small to start, to enough): each run
 # succeeds or fails with one line naming a file and saying out of memory.
 if [ "$sanitized" -eq 0 ]; then
@@ -330,6 +521,14 @@ print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss if r.returncode == 
 under() {
     if [ "$2" -gt 0 ] && [ "$2" -lt "$3" ]; then ok; else
         bad "$1: $2 ${4:-KiB}, the bound is $3 ${4:-KiB}"
+    fi
+}
+# growth NAME SMALL BIG N MAX: two peaks (each measured, positive) grow by under MAX bytes
+# for each of N things more; no growth is fine (the read-ahead's buffers move a peak by a
+# few MB from run to run on a busy machine, more than threads that cost a few hundred bytes)
+growth() {
+    if [ "$2" -gt 0 ] && [ "$3" -gt 0 ] && [ $((($3 - $2) * 1024 / $4)) -lt "$5" ]; then ok; else
+        bad "$1: $2 -> $3 KiB, $((($3 - $2) * 1024 / $4)) bytes each, the bound is $5 bytes"
     fi
 }
 
@@ -372,8 +571,34 @@ if [ "$sanitized" -eq 0 ]; then
             big=$(peak "$shape-$mode" "$bin" "$shape-20000.json" $(args "$mode" 19999))
             under "$shape-$mode 2,000 threads" "$small" 65536
             under "$shape-$mode 20,000 threads" "$big" 65536
-            under "$shape-$mode per thread (bytes)" $(((big - small) * 1024 / 18000)) 3072 bytes
+            growth "$shape-$mode per thread" "$small" "$big" 18000 3072
         done
+    done
+fi
+
+# Memory follows distinct stacks, not threads (issue 47): Gecko threads of one sample that
+# fold to one stack (each string table its own) keep their names and sums, not their
+# tables, which go as each thread's object closes: under 640 bytes a thread beyond 20,000
+# whether drawn, listed or one selected (it was about 1.6 KiB, 590 MB for 320,000 threads).
+python3 - <<'PY'
+def gecko(n):
+    return ('{"meta":{"version":24,"product":"SP1 ZKVM"},"threads":[' + ','.join(
+        '{"name":"t%d","samples":{"schema":{"stack":0,"time":1,"threadCPUDelta":2},'
+        '"data":[[1,0,3]]},"stackTable":{"schema":{"prefix":0,"frame":1},'
+        '"data":[[null,0],[0,1]]},"frameTable":{"schema":{"location":0},"data":[[0],[2]]},'
+        '"stringTable":["main","unused %d","f"]}' % (i, i) for i in range(n)) + ']}')
+for n in (20000, 80000):
+    open('onestack-%d.json' % n, 'w').write(gecko(n))
+PY
+"$bin" -q onestack-20000.json -o onestack.folded && [ "$(cat onestack.folded)" = 'main;f 60000' ] &&
+    ok || bad "20,000 threads of one stack: $(head -c 200 onestack.folded)"
+if [ "$sanitized" -eq 0 ]; then
+    for mode in draw list one; do
+        # shellcheck disable=SC2046
+        small=$(peak "onestack-$mode" "$bin" onestack-20000.json $(args "$mode" t19999))
+        # shellcheck disable=SC2046
+        big=$(peak "onestack-$mode" "$bin" onestack-80000.json $(args "$mode" t79999))
+        growth "Gecko one stack $mode per thread" "$small" "$big" 60000 640
     done
 fi
 

@@ -90,8 +90,31 @@ def num(s):
     return int(s.replace(",", ""))
 
 
+def as_terminal_text(name):
+    """A name as the text tables write it: the bytes of control characters (C0, DEL, C1)
+    and bytes that are not UTF-8 as \\xNN."""
+    b, out, i = name.encode("utf-8", "surrogateescape"), [], 0
+    while i < len(b):
+        for n in (1, 2, 3, 4):
+            try:
+                c = b[i:i + n].decode("utf-8")
+            except UnicodeDecodeError:
+                continue
+            break
+        else:
+            c, n = None, 1
+        if c is None or ord(c) < 0x20 or 0x7f <= ord(c) <= 0x9f:
+            out.append("".join("\\x%02x" % x for x in b[i:i + n]))
+        else:
+            out.append(c)
+        i += n
+    return "".join(out)
+
+
 def check_text(case, path, ref, top):
     total, unique, self_, incl = ref
+    self_ = [(as_terminal_text(n), c) for n, c in self_]
+    incl = [(as_terminal_text(n), c) for n, c in incl]
     out = run(["--top", str(top), path])
     m = re.search(r"^Total: ([\d,]+) ", out, re.M)
     u = re.search(r"^Unique stacks: ([\d,]+)$", out, re.M)

@@ -17,11 +17,12 @@ long double fs_delta_before(const fs_delta_row *r, uint64_t per_before)
 
 double fs_delta_percent(const fs_delta_row *r, uint64_t per_before, int *is_new)
 {
-    long double b = fs_delta_before(r, per_before);
-    *is_new = r->before == 0 || b == 0;
+    long double before = fs_delta_before(r, per_before);
+    /* a BEFORE that shows as 0.00 (a large --per-before) has no percent: it is new */
+    *is_new = r->before == 0 || before < 0.005L;
     if (*is_new)
         return 0.0;
-    return (double)(r->delta * 100.0L / b);
+    return (double)(r->delta * 100.0L / before);
 }
 
 static int name_cmp(const fs_delta_row *x, const fs_delta_row *y)

@@ -47,7 +47,8 @@ foldsvg_status fs_deltas_compute(const fs_tree *t, long double scale, uint64_t p
 void fs_deltas_free(fs_deltas *d);
 
 /* The change in percent of BEFORE (per iteration); 0 when BEFORE is 0 (a new function:
- * *NEW set). */
+ * *NEW set), and when BEFORE per iteration is 0 as the tables show it (under 0.005: a
+ * percent of it would be a number of 40 digits, --per-before 2^64-1). */
 double fs_delta_percent(const fs_delta_row *r, uint64_t per_before, int *is_new);
 
 /* A side's count per iteration: COUNT / PER as a long double. */

@@ -2,6 +2,8 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/utf8.h"
@@ -12,24 +14,59 @@ static void failed(fs_textout *o)
     o->errnum = errno;
 }
 
-void fs_text_put(fs_textout *o, const char *s, size_t n)
+static void raw(fs_textout *o, const char *s, size_t n)
 {
     if (!o->failed && n && fwrite(s, 1, n, o->f) != n)
         failed(o);
 }
 
+/* S[0..n) with what a terminal acts on written \xNN (util/utf8.h): tables go to terminals,
+ * and no name may move the cursor or set a title there. */
+static void escaped(fs_textout *o, const char *s, size_t n, int keep_newline)
+{
+    size_t i = 0;
+    while (i < n && !o->failed) {
+        size_t run = fs_utf8_term_span(s + i, n - i, keep_newline);
+        raw(o, s + i, run);
+        i += run;
+        if (i < n) {
+            char x[5];
+            snprintf(x, sizeof x, "\\x%02x", (unsigned char)s[i++]);
+            raw(o, x, 4);
+        }
+    }
+}
+
+void fs_text_put(fs_textout *o, const char *s, size_t n)
+{
+    escaped(o, s, n, 0);
+}
+
 void fs_text_puts(fs_textout *o, const char *s)
 {
-    fs_text_put(o, s, strlen(s));
+    escaped(o, s, strlen(s), 1);
 }
 
 void fs_text_printf(fs_textout *o, const char *fmt, ...)
 {
+    char small[512], *text = small;
     va_list ap;
     va_start(ap, fmt);
-    if (!o->failed && vfprintf(o->f, fmt, ap) < 0)
-        failed(o);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
     va_end(ap);
+    if (n >= (int)sizeof small && (text = malloc((size_t)n + 1)) != NULL) {
+        va_start(ap, fmt);
+        vsnprintf(text, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+    }
+    if (n < 0 || !text) {
+        errno = ENOMEM;
+        failed(o);
+    } else {
+        escaped(o, text, (size_t)n, 1);
+    }
+    if (text != small)
+        free(text);
 }
 
 foldsvg_status fs_text_finish(fs_textout *o, foldsvg_error *err)
@@ -100,9 +137,10 @@ foldsvg_status fs_text_elide(const char *s, size_t n, size_t max, fs_buf *out)
     return fs_buf_status(out);
 }
 
+/* yajl escapes control characters itself, and names are made valid UTF-8 first */
 static void json_print(void *ctx, const char *s, size_t n)
 {
-    fs_text_put(ctx, s, n);
+    raw(ctx, s, n);
 }
 
 foldsvg_status fs_json_begin(fs_jsonout *j, fs_textout *o)

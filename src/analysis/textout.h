@@ -20,6 +20,9 @@ typedef struct fs_textout {
     int errnum; /* why */
 } fs_textout;
 
+/* Text and Markdown go to terminals: what they write has the bytes a terminal acts on
+ * written \xNN (fs_utf8_term_escape), a newline too in fs_text_put (names: one row each);
+ * fs_text_puts and fs_text_printf keep newlines (the tables' own lines). */
 void fs_text_put(fs_textout *o, const char *s, size_t n);
 void fs_text_puts(fs_textout *o, const char *s);
 void fs_text_printf(fs_textout *o, const char *fmt, ...) FS_PRINTF(2, 3);

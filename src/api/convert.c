@@ -8,6 +8,7 @@
 #include "api/diag.h"
 #include "api/facts.h"
 #include "api/options.h"
+#include "api/output.h"
 #include "api/plan.h"
 #include "api/read.h"
 #include "api/run.h"
@@ -17,6 +18,7 @@
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/pool.h"
+#include "util/utf8.h"
 
 /* ---- the frames of an SVG ----------------------------------------------------------------- */
 
@@ -237,8 +239,8 @@ static foldsvg_status convert_tree(fs_run *r, const char *output, foldsvg_format
     if (st == FOLDSVG_OK && stats) {
         stats->total = foldsvg_profile_total(p);
         stats->unique_stacks = foldsvg_profile_unique_stacks(p);
-        snprintf(stats->count_name, sizeof stats->count_name, "%s",
-                 r->o->countname ? r->o->countname : foldsvg_profile_count_name(p));
+        fs_utf8_copy(stats->count_name, sizeof stats->count_name,
+                     r->o->countname ? r->o->countname : foldsvg_profile_count_name(p));
     }
     foldsvg_profile_free(p);
     return st;
@@ -270,6 +272,7 @@ foldsvg_status foldsvg_convert(const char *const *inputs, size_t ninputs, const 
     FS_FORWARD_IF_ERROR(foldsvg_options_check(o, err));
     if (o->facts_out && format != FOLDSVG_FORMAT_FOLDED)
         return fs_facts_out_usage(err);
+    FS_FORWARD_IF_ERROR(fs_outputs_check(output, format, o, err));
     fs_source *src = calloc(ninputs, sizeof *src);
     fs_plan_input *pin = calloc(ninputs, sizeof *pin);
     fs_pool *pool = fs_pool_new(o->threads);
@@ -282,6 +285,15 @@ foldsvg_status foldsvg_convert(const char *const *inputs, size_t ninputs, const 
         int is_stdin = !inputs[i] || strcmp(inputs[i], "-") == 0;
         fs_source_init(&src[i], inputs[i], is_stdin && nstdin++ > 0);
     }
+    /* "-" named again is read from where the first left it; any other spelling of one pipe
+     * would split it */
+    for (size_t i = 0; src && st == FOLDSVG_OK && i < ninputs; i++)
+        for (size_t k = 0; st == FOLDSVG_OK && src[i].known && !src[i].regular && k < i; k++)
+            if (fs_source_same_stream(&src[k], &src[i]) && !(src[k].is_stdin && src[i].is_stdin))
+                st = fs_error(err, FOLDSVG_E_USAGE, NULL,
+                              "inputs '%s' and '%s' are one pipe, FIFO or device, which two "
+                              "readings would split between them: name it once",
+                              src[k].name, src[i].name);
     if (st == FOLDSVG_OK)
         st = fs_run_init(&r, o, src, ninputs, pool, err);
     int copy = format == FOLDSVG_FORMAT_SVG || format == FOLDSVG_FORMAT_FOLDED;
@@ -296,13 +308,13 @@ foldsvg_status foldsvg_convert(const char *const *inputs, size_t ninputs, const 
     if (st == FOLDSVG_OK && plan.engine != FS_ENGINE_TREE)
         st = convert_folded(&r, output, format, pool, stats, &done, err);
     if (st == FOLDSVG_OK && done && stats)
-        snprintf(stats->count_name, sizeof stats->count_name, "%s",
-                 o->countname ? o->countname : "cycles");
+        fs_utf8_copy(stats->count_name, sizeof stats->count_name,
+                     o->countname ? o->countname : "cycles");
     if (st == FOLDSVG_OK && !done)
         st = convert_tree(&r, output, format, stats, err);
     /* A failure no input is to blame for (sorting, memory) happened making the output: it
      * names that, so every failure names a file. */
-    if (st && err && !err->file[0])
+    if (st && st != FOLDSVG_E_USAGE && err && !err->file[0])
         snprintf(err->file, sizeof err->file, "%s", strcmp(output, "-") ? output : "<stdout>");
     fs_run_free(&r);
     for (size_t i = 0; src && i < ninputs; i++)

@@ -1,6 +1,7 @@
 #include "api/diag.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "api/options.h"
@@ -9,6 +10,7 @@
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/numfmt.h"
+#include "util/utf8.h"
 
 foldsvg_status fs_stack_error(foldsvg_error *err, foldsvg_status st, const char *name,
                               uint64_t line)
@@ -172,8 +174,19 @@ void fs_warn_folded_stats(const foldsvg_options *o, const char *name, const fs_f
     }
 }
 
+/* SRC as C's snprintf writes it into BUF (SIZE bytes): what fits, NUL-terminated; the whole
+ * length. */
+static size_t copy_out(char *buf, size_t size, const fs_buf *src)
+{
+    const char *t = fs_buf_str(src);
+    if (size)
+        snprintf(buf, size, "%s", t);
+    return strlen(t);
+}
+
 /* The summary line: TOTAL's count and unit, what follows it (AFTER: ", M after" for --diff,
- * when not NULL), the unique stacks. */
+ * when not NULL), the unique stacks. The unit (a perf event's name, --countname) is written
+ * whole and as a terminal may show it. */
 static size_t summary(char *buf, size_t size, uint64_t total, const uint64_t *after,
                       const char *count_name, size_t unique_stacks)
 {
@@ -186,9 +199,15 @@ static size_t summary(char *buf, size_t size, uint64_t total, const uint64_t *af
     }
     fs_format_thousands((uint64_t)unique_stacks, u);
     const char *unit = fs_unit_for_count(count_name ? count_name : "cycles", total);
-    int n = snprintf(buf, size, "%s %s%s across %s unique stack%s", t, unit, a, u,
-                     unique_stacks == 1 ? "" : "s");
-    return n < 0 ? 0 : (size_t)n;
+    fs_buf line = {0};
+    fs_buf_printf(&line, "%s ", t);
+    fs_utf8_term_escape(&line, unit, strlen(unit), 0);
+    fs_buf_printf(&line, "%s across %s unique stack%s", a, u, unique_stacks == 1 ? "" : "s");
+    size_t n = fs_buf_status(&line) ? 0 : copy_out(buf, size, &line);
+    if (!n && size)
+        buf[0] = '\0';
+    fs_buf_free(&line);
+    return n;
 }
 
 size_t foldsvg_summary(char *buf, size_t size, uint64_t total, const char *count_name,
@@ -201,4 +220,15 @@ size_t foldsvg_diff_summary(char *buf, size_t size, uint64_t before, uint64_t af
                             const char *count_name, size_t unique_stacks)
 {
     return summary(buf, size, before, &after, count_name, unique_stacks);
+}
+
+size_t foldsvg_terminal_text(char *buf, size_t size, const char *text)
+{
+    fs_buf b = {0};
+    fs_utf8_term_escape(&b, text ? text : "", text ? strlen(text) : 0, 0);
+    size_t n = fs_buf_status(&b) ? 0 : copy_out(buf, size, &b);
+    if (!n && size)
+        buf[0] = '\0';
+    fs_buf_free(&b);
+    return n;
 }

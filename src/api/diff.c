@@ -18,6 +18,7 @@
 #include "frames/stream.h"
 #include "input/input.h"
 #include "util/error.h"
+#include "util/utf8.h"
 
 /* Where the joined stacks go. RESET empties it for a join that starts over (NULL: it
  * cannot). RESCALES: it takes BEFORE as read and normalizes it itself once the join is
@@ -43,6 +44,11 @@ typedef struct diff_run {
     size_t drawn; /* joined stacks with a count left on either side (normalization can take
                      BEFORE to 0) */
     uint64_t joined_before; /* the stack being joined: its BEFORE as read */
+    /* --normalize: BEFORE's counts as scaled, summed; past 2^64-1 no output could hold them
+     * (folded text with that column does not read back), whatever the output */
+    uint64_t normalized_sum;
+    int normalized_overflow;
+    foldsvg_error *err; /* of the join under way */
 } diff_run;
 
 static int is_stdin(const char *path)
@@ -86,6 +92,11 @@ static foldsvg_status run_init(diff_run *r, const char *const paths[2],
                           r->have_progress ? &r->progress : NULL);
     }
     r->normalize = o->diff_normalize;
+    if (paths && fs_source_same_stream(&r->side[0].src, &r->side[1].src))
+        return fs_error(err, FOLDSVG_E_USAGE, NULL,
+                        "--diff: BEFORE '%s' and AFTER '%s' are one pipe, FIFO or device, which "
+                        "two readers would split between them: give each side an input of its own",
+                        paths[0], paths[1]);
     /* a missing or unreadable side is named at once, BEFORE first (a pipe is left alone: it
      * cannot be opened twice) */
     for (int i = 0; paths && i < 2; i++) {
@@ -114,13 +125,34 @@ static void on_primed(void *user)
     r->total_after = r->side[1].known_total;
 }
 
+/* Adds a scaled BEFORE count to the sum: nonzero when the sum passes 2^64-1. */
+static int add_normalized(diff_run *r, uint64_t before)
+{
+    if (before > UINT64_MAX - r->normalized_sum)
+        r->normalized_overflow = 1;
+    else
+        r->normalized_sum += before;
+    return r->normalized_overflow;
+}
+
+static foldsvg_status normalized_overflow(const diff_run *r, foldsvg_error *err)
+{
+    return fs_error(err, FOLDSVG_E_OVERFLOW, r->side[0].name,
+                    "--normalize: BEFORE's counts scaled to AFTER's total (%llu) sum past "
+                    "2^64-1, which no output can hold; drop --normalize or scale the inputs",
+                    (unsigned long long)r->side[1].total);
+}
+
 static foldsvg_status on_joined(void *user, const char *stack, size_t len, uint64_t before,
                                 uint64_t after)
 {
     diff_run *r = user;
     r->joined_before = before;
-    if (r->normalize && !r->sink.rescales)
+    if (r->normalize && !r->sink.rescales) {
         before = fs_diff_normalize(before, r->total_before, r->total_after);
+        if (add_normalized(r, before))
+            return normalized_overflow(r, r->err);
+    }
     r->drawn += before != 0 || after != 0;
     return r->sink.add(r->sink.user, stack, len, before, after);
 }
@@ -135,6 +167,7 @@ static void copy_error(foldsvg_error *err, const foldsvg_error *from)
 static foldsvg_status run_join(diff_run *r, diff_sink sink, foldsvg_error *err)
 {
     r->sink = sink;
+    r->err = err;
     int check = (r->normalize && !sink.rescales) || !sink.reset;
     for (int i = 0; i < 2; i++)
         r->side[i].check = check;
@@ -158,6 +191,8 @@ static foldsvg_status run_join(diff_run *r, diff_sink sink, foldsvg_error *err)
         }
         if (again && st == FS_STOP && sink.reset) {
             r->drawn = 0;
+            r->normalized_sum = 0;
+            r->normalized_overflow = 0;
             FS_FORWARD_IF_ERROR(sink.reset(sink.user));
             continue;
         }
@@ -320,7 +355,7 @@ static void keep_summary(foldsvg_diff *d, const diff_run *r)
     d->unique = r->drawn;
     d->only_before = r->stats.only_before;
     d->only_after = r->stats.only_after;
-    snprintf(d->p->count_name, sizeof d->p->count_name, "%s", sides_count_name(r));
+    fs_utf8_copy(d->p->count_name, sizeof d->p->count_name, sides_count_name(r));
 }
 
 static foldsvg_status diff_into(foldsvg_diff *d, const char *const paths[2],
@@ -405,8 +440,8 @@ static void fill_stats(foldsvg_convert_stats *stats, const diff_run *r, const fo
     stats->total = r->side[1].total;
     stats->total_before = r->side[0].total;
     stats->unique_stacks = r->drawn;
-    snprintf(stats->count_name, sizeof stats->count_name, "%s",
-             o->countname ? o->countname : sides_count_name(r));
+    fs_utf8_copy(stats->count_name, sizeof stats->count_name,
+                 o->countname ? o->countname : sides_count_name(r));
 }
 
 static uint64_t normalized(void *user, uint64_t before)
@@ -433,8 +468,13 @@ static foldsvg_status convert_svg(diff_run *r, const char *output, foldsvg_error
     foldsvg_status st = run_join(r, sink, err);
     if (st == FOLDSVG_OK && (st = fs_stream_finish(&k.s)) != FOLDSVG_OK)
         st = fs_error(err, st, NULL, "%s", foldsvg_status_name(st));
-    if (st == FOLDSVG_OK && sink.rescales)
+    if (st == FOLDSVG_OK && sink.rescales) {
         r->drawn = fs_stream_rescale(&k.s, normalized, r);
+        for (size_t i = 0; i < k.s.nstacks && !r->normalized_overflow; i++)
+            add_normalized(r, normalized(r, k.s.stack_before[i]));
+        if (r->normalized_overflow)
+            st = normalized_overflow(r, err);
+    }
     if (st == FOLDSVG_OK) {
         fs_svg_input in = {
             .tree = &k.s.names,
@@ -464,6 +504,7 @@ foldsvg_status foldsvg_diff_convert(const char *before, const char *after, const
         output = "-";
     if (format == FOLDSVG_FORMAT_AUTO)
         format = foldsvg_format_for_path(output);
+    FS_FORWARD_IF_ERROR(fs_outputs_check(output, format, o, err));
     FS_FORWARD_IF_ERROR(fs_diff_check_format(format, output, err));
     if (format == FOLDSVG_FORMAT_HTML) {
         foldsvg_diff *d = foldsvg_diff_new();
@@ -476,9 +517,8 @@ foldsvg_status foldsvg_diff_convert(const char *before, const char *after, const
             stats->total = d->side[1].total;
             stats->total_before = d->side[0].total;
             stats->unique_stacks = d->unique;
-            snprintf(stats->count_name, sizeof stats->count_name, "%.*s",
-                     (int)sizeof stats->count_name - 1,
-                     o->countname ? o->countname : d->p->count_name);
+            fs_utf8_copy(stats->count_name, sizeof stats->count_name,
+                         o->countname ? o->countname : d->p->count_name);
         }
         foldsvg_diff_free(d);
         return st;

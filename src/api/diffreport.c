@@ -161,12 +161,13 @@ typedef struct diff_section_args {
 } diff_section_args;
 
 static foldsvg_status make_diff_section(fs_report_section *s, const void *what,
-                                        const foldsvg_options *o, foldsvg_error *err)
+                                        const foldsvg_options *o, fs_palettemap *map,
+                                        foldsvg_error *err)
 {
     const diff_section_args *a = what;
     memset(s, 0, sizeof *s);
     FS_FORWARD_IF_ERROR(fs_diff_check_data(a->d, err));
-    FS_FORWARD_IF_ERROR(fs_report_section_svg(s, a->d->p, o, err));
+    FS_FORWARD_IF_ERROR(fs_report_section_svg(s, a->d->p, o, map, err));
     s->per = o->report.per;
     s->countname = strdup(fs_diff_unit(a->d, o));
     s->heading = a->heading ? strdup(a->heading) : NULL;
@@ -245,7 +246,7 @@ static foldsvg_status output_diff(const foldsvg_diff *d, foldsvg_format format,
                                   const foldsvg_options *o, const char *path, FILE *out,
                                   foldsvg_error *err)
 {
-    fs_profile_job job = {d->p, format, o};
+    fs_profile_job job = {d->p, format, o, NULL};
     raw_lines k = {d, NULL, NULL};
     fs_folded_job lines = {produce_raw, &k};
     fs_output_fn fn = fs_output_profile;
@@ -264,6 +265,7 @@ foldsvg_status foldsvg_diff_write(const foldsvg_diff *d, const char *path, folds
     const foldsvg_options *o = opts ? opts : fs_default_options();
     if (format == FOLDSVG_FORMAT_AUTO)
         format = foldsvg_format_for_path(path);
+    FS_FORWARD_IF_ERROR(fs_outputs_check(path, format, o, err));
     FS_FORWARD_IF_ERROR(fs_diff_check_format(format, path, err));
     if (format == FOLDSVG_FORMAT_HTML) {
         foldsvg_report *r;
@@ -284,6 +286,7 @@ foldsvg_status foldsvg_diff_render(const foldsvg_diff *d, foldsvg_format format,
     const foldsvg_options *o = opts ? opts : fs_default_options();
     if (format == FOLDSVG_FORMAT_AUTO)
         format = FOLDSVG_FORMAT_SVG;
+    FS_FORWARD_IF_ERROR(fs_format_check(format, err));
     FS_FORWARD_IF_ERROR(fs_diff_check_format(format, NULL, err));
     if (format == FOLDSVG_FORMAT_HTML) {
         foldsvg_report *r;

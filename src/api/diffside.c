@@ -7,6 +7,7 @@
 #include "api/options.h"
 #include "api/read.h"
 #include "util/error.h"
+#include "util/utf8.h"
 #include "util/mismatch.h"
 
 /* Kept for the caller's thread; past FS_SIDE_WARNINGS the rest are dropped. */
@@ -139,7 +140,7 @@ static foldsvg_status walk_profile(fs_diff_side *s)
         FS_FORWARD_IF_ERROR(fs_run_tree(&s->run, s->owned, &s->err));
         p = s->profile = s->owned;
         s->drops = p->drops;
-        snprintf(s->count_name, sizeof s->count_name, "%s", p->count_name);
+        fs_utf8_copy(s->count_name, sizeof s->count_name, p->count_name);
     }
     s->facts = p->facts;
     s->known_total = p->tree.total;
@@ -166,7 +167,7 @@ static void note_reading(fs_diff_side *s)
              s->name);
     s->facts.ninputs = 1;
     s->drops = r->drops;
-    snprintf(s->count_name, sizeof s->count_name, "%s", r->unit);
+    fs_utf8_copy(s->count_name, sizeof s->count_name, r->unit);
 }
 
 /* Plans the side's reading (once). */

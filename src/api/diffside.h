@@ -54,8 +54,8 @@ typedef struct fs_diff_side {
     int has_stats;
     fs_drops drops; /* what the stack pipeline dropped, in the last reading */
     fs_profile_facts facts;
-    char count_name[64]; /* the input's unit, "" when it said none */
-    foldsvg_error err;   /* the run's failure */
+    char count_name[FS_UNIT_SIZE]; /* the input's unit, "" when it said none */
+    foldsvg_error err;             /* the run's failure */
     foldsvg_error warnings[FS_SIDE_WARNINGS];
     size_t nwarnings;
     /* private */

@@ -12,7 +12,7 @@
 #include "util/error.h"
 #include "util/outfile.h"
 
-static const char header[] = "# foldsvg facts 2\n";
+static const char header[] = "# foldsvg facts 2\n"; /* its first line */
 static const char drops_tag[] = "# drops\t";
 
 enum { NFIELDS = 17 };
@@ -225,6 +225,31 @@ static int parse_line(char *line, fs_profile_facts *f, fs_folded_stats *s, fs_in
     return 0;
 }
 
+/* The longest line --facts-out writes is a few KiB (names of at most 1 KiB, each byte
+ * escaped to at most two): a line longer than this is not one of ours, and is not read into
+ * memory without end (a device such as /dev/zero has no end). */
+enum { FACTS_LINE_MAX = 64 * 1024 };
+
+/* The next line of IN into BUF (FACTS_LINE_MAX + 1 bytes), its newline dropped and a NUL
+ * after it: its length, -1 at the end of the file, -2 when it is longer than FACTS_LINE_MAX
+ * or holds a NUL, -3 when it ends without a newline, -4 for a read error. */
+static long read_line(FILE *in, char *buf)
+{
+    size_t n = 0;
+    int c;
+    while ((c = getc(in)) != EOF && c != '\n') {
+        if (n == FACTS_LINE_MAX || c == '\0')
+            return -2;
+        buf[n++] = (char)c;
+    }
+    buf[n] = '\0';
+    if (c == '\n')
+        return (long)n;
+    if (ferror(in))
+        return -4;
+    return n ? -3 : -1;
+}
+
 foldsvg_status fs_facts_read(const char *path, fs_facts_fn fn, void *user, fs_drops *drops,
                              foldsvg_error *err)
 {
@@ -232,44 +257,50 @@ foldsvg_status fs_facts_read(const char *path, fs_facts_fn fn, void *user, fs_dr
     if (!in)
         return fs_error(err, FOLDSVG_E_IO, path, "cannot open the --facts-from file: %s",
                         strerror(errno));
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t got;
+    char *line = malloc(FACTS_LINE_MAX + 1);
+    if (!line) {
+        fclose(in);
+        return fs_error(err, FOLDSVG_E_NOMEM, path, "out of memory reading the --facts-from file");
+    }
     uint64_t lineno = 0;
     foldsvg_status st = FOLDSVG_OK;
+    long got;
     errno = 0;
-    while (st == FOLDSVG_OK && (got = getline(&line, &cap, in)) >= 0) {
+    while (st == FOLDSVG_OK && (got = read_line(in, line)) != -1) {
         lineno++;
+        if (got == -4) {
+            st = fs_error_at_line(err, FOLDSVG_E_IO, path, lineno, 0,
+                                  "cannot read the --facts-from file: %s",
+                                  errno ? strerror(errno) : "read error");
+            break;
+        }
+        if (got == -2) {
+            st = fs_error_at_line(err, FOLDSVG_E_PARSE, path, lineno, 0,
+                                  "not a line of a facts file (longer than %d KiB, or a NUL "
+                                  "byte; --facts-out writes lines of a few KiB)",
+                                  FACTS_LINE_MAX / 1024);
+            break;
+        }
         if (lineno == 1) {
-            if (strcmp(line, header) != 0)
+            if (got < 0 || strcmp(line, "# foldsvg facts 2") != 0)
                 st = fs_error_at_line(err, FOLDSVG_E_PARSE, path, 1, 0,
                                       "not a facts file of this foldsvg (the first line should "
                                       "be '# foldsvg facts 2'; --facts-out writes it)");
             continue;
         }
-        if (got == 0 || line[got - 1] != '\n' || memchr(line, '\0', (size_t)got))
-            st = FOLDSVG_E_PARSE;
-        else
-            line[got - 1] = '\0';
         fs_profile_facts f;
         fs_folded_stats s;
         fs_input_note n;
-        int is_drops = st == FOLDSVG_OK && strncmp(line, drops_tag, sizeof drops_tag - 1) == 0;
-        if (is_drops && parse_drops(line + sizeof drops_tag - 1, drops) != 0)
-            st = FOLDSVG_E_PARSE;
-        else if (st == FOLDSVG_OK && !is_drops && parse_line(line, &f, &s, &n) != 0)
-            st = FOLDSVG_E_PARSE;
-        if (st)
-            st = fs_error_at_line(err, st, path, lineno, 0,
+        int is_drops = got >= 0 && strncmp(line, drops_tag, sizeof drops_tag - 1) == 0;
+        if (got < 0 || (is_drops ? parse_drops(line + sizeof drops_tag - 1, drops)
+                                 : parse_line(line, &f, &s, &n)) != 0)
+            st = fs_error_at_line(err, FOLDSVG_E_PARSE, path, lineno, 0,
                                   "not a line of a facts file (17 tab-separated fields, as "
                                   "--facts-out writes them)");
         else if (!is_drops)
             fn(user, &n);
     }
-    if (st == FOLDSVG_OK && ferror(in))
-        st = fs_error(err, FOLDSVG_E_IO, path, "cannot read the --facts-from file: %s",
-                      errno ? strerror(errno) : "read error");
-    else if (st == FOLDSVG_OK && lineno == 0)
+    if (st == FOLDSVG_OK && lineno == 0)
         st = fs_error(err, FOLDSVG_E_PARSE, path,
                       "the --facts-from file is empty (--facts-out writes a first line '# "
                       "foldsvg facts 2')");

@@ -158,7 +158,9 @@ static const opt_row rows[] = {
     {"factor", 0, ABOVE_0, RENDER, G_LAYOUT, FIELD(svg.factor), .metavar = "X",
      .help = "multiply counts by X in tooltips", .default_value = "1", .key = FOLDSVG_OPT_FACTOR},
     {"nameattr", 0, T_STRING, RENDER, G_LAYOUT, FIELD(nameattr), .metavar = "FILE",
-     .help = "per-function attributes (title, href, class, ...)", .key = FOLDSVG_OPT_NAMEATTR},
+     .help = "per-function attributes (title, href, class, ...); a\n"
+             "nameattr file is code: its onclick and href=javascript: run",
+     .key = FOLDSVG_OPT_NAMEATTR},
 
     {"colors", 'c', T_PALETTE, RENDER, G_COLORS, FIELD(svg.palette), SET(palette_set),
      .values = fs_palette_names, .default_value = "hot", .metavar = "PALETTE", .help = "{values}",
@@ -236,6 +238,7 @@ static const opt_row rows[] = {
     {"addrs", 0, T_FLAG, IN, G_PERF, FIELD(input.perf.addrs),
      .help = "frames without a symbol: [MODULE <ADDRESS>]", .key = FOLDSVG_OPT_ADDRS},
     {"event-filter", 0, T_STRING, IN, G_PERF, FIELD(input.perf.event_filter), .metavar = "EVENT",
+     .check = fs_opt_check_nonempty, .expected = "an event's name (cycles, cpu-clock:u), not empty",
      .help = "only samples of EVENT (default: the first event named)",
      .key = FOLDSVG_OPT_EVENT_FILTER},
     {"skip-after", 0, T_LIST, IN, G_PERF, FIELD(input.perf.skip_after), .metavar = "FUNC",
@@ -430,6 +433,14 @@ int foldsvg_option_takes_value(const char *name)
     if (!r || r->type == T_CLI)
         return -1;
     return fs_opt_takes_value(r);
+}
+
+/* An empty value would silently mean no value (--event-filter '': no filter). */
+foldsvg_status fs_opt_check_nonempty(const char *name, const char *v, foldsvg_error *err)
+{
+    (void)name;
+    (void)err;
+    return v[0] ? FOLDSVG_OK : FOLDSVG_E_USAGE;
 }
 
 foldsvg_status fs_opt_check_id_prefix(const char *name, const char *v, foldsvg_error *err)

@@ -97,6 +97,7 @@ foldsvg_status fs_opt_set_value(foldsvg_options *o, const opt_row *r, const char
                                 foldsvg_error *err);
 /* The rows' own checks of a value. */
 foldsvg_status fs_opt_check_id_prefix(const char *name, const char *v, foldsvg_error *err);
+foldsvg_status fs_opt_check_nonempty(const char *name, const char *v, foldsvg_error *err);
 foldsvg_status fs_opt_check_pattern(const char *name, const char *v, foldsvg_error *err);
 foldsvg_status fs_opt_check_thread(const char *name, const char *v, foldsvg_error *err);
 foldsvg_status fs_opt_check_gate(const char *name, const char *v, foldsvg_error *err);

@@ -86,7 +86,7 @@ xmlOutputBufferPtr fs_out_xml(fs_out *out)
     return xmlOutputBufferCreateIO(xml_write_cb, xml_close_cb, out, NULL);
 }
 
-static const char *palette_map_path(const foldsvg_options *o)
+const char *fs_palette_map_path(const foldsvg_options *o)
 {
     return o->palette_map_path ? o->palette_map_path : "palette.map";
 }
@@ -96,7 +96,7 @@ static foldsvg_status save_palette(fs_palettemap *pmap, const foldsvg_options *o
 {
     if (!pmap)
         return FOLDSVG_OK;
-    foldsvg_status st = fs_palettemap_save(pmap, palette_map_path(o), err);
+    foldsvg_status st = fs_palettemap_save(pmap, fs_palette_map_path(o), err);
     fs_palettemap_free(pmap);
     return st;
 }
@@ -189,6 +189,35 @@ foldsvg_status fs_output_file(fs_output_fn fn, const void *job, const foldsvg_op
     return save_palette(pmap, o, err);
 }
 
+foldsvg_status fs_format_check(foldsvg_format format, foldsvg_error *err)
+{
+    if (format == FOLDSVG_FORMAT_SVG || format == FOLDSVG_FORMAT_FOLDED ||
+        format == FOLDSVG_FORMAT_HTML || format == FOLDSVG_FORMAT_SPEEDSCOPE)
+        return FOLDSVG_OK;
+    return fs_error(err, FOLDSVG_E_ARG, NULL,
+                    "output format %d is none of foldsvg_format's (AUTO, SVG, FOLDED, HTML, "
+                    "SPEEDSCOPE)",
+                    (int)format);
+}
+
+foldsvg_status fs_outputs_check(const char *output, foldsvg_format format, const foldsvg_options *o,
+                                foldsvg_error *err)
+{
+    FS_FORWARD_IF_ERROR(fs_format_check(format, err));
+    const char *shown = output && strcmp(output, "-") ? output : "-";
+    if (o->facts_out && format == FOLDSVG_FORMAT_FOLDED && fs_outfile_same(output, o->facts_out))
+        return fs_error(err, FOLDSVG_E_USAGE, NULL,
+                        "-o '%s' and --facts-out '%s' name one file: give each output a file "
+                        "of its own",
+                        shown, o->facts_out);
+    if (o->cp && format != FOLDSVG_FORMAT_FOLDED && fs_outfile_same(output, fs_palette_map_path(o)))
+        return fs_error(err, FOLDSVG_E_USAGE, NULL,
+                        "-o '%s' and the palette map '%s' that --cp rewrites name one file: "
+                        "give each a file of its own (--palette-map FILE)",
+                        shown, fs_palette_map_path(o));
+    return FOLDSVG_OK;
+}
+
 /* ---- jobs -------------------------------------------------------------------------------- */
 
 foldsvg_status fs_output_precheck(const foldsvg_profile *p, foldsvg_format format,
@@ -212,11 +241,12 @@ static foldsvg_status draw_svg(const fs_svg_input *base, const foldsvg_options *
 {
     fs_svg_input in = *base;
     *pmap = NULL;
-    if (o->cp) {
+    int own_map = o->cp && !in.palette_map; /* else the caller's, which it saves */
+    if (own_map) {
         in.palette_map = fs_palettemap_new();
         if (!in.palette_map)
             return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
-        foldsvg_status st = fs_palettemap_load(in.palette_map, palette_map_path(o), err);
+        foldsvg_status st = fs_palettemap_load(in.palette_map, fs_palette_map_path(o), err);
         if (st) {
             fs_palettemap_free(in.palette_map);
             return st;
@@ -229,7 +259,8 @@ static foldsvg_status draw_svg(const fs_svg_input *base, const foldsvg_options *
                                   : fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
         if (st) {
             fs_nameattr_free(attrs);
-            fs_palettemap_free(in.palette_map);
+            if (own_map)
+                fs_palettemap_free(in.palette_map);
             return st;
         }
         in.nameattrs = attrs;
@@ -237,13 +268,16 @@ static foldsvg_status draw_svg(const fs_svg_input *base, const foldsvg_options *
     xmlOutputBufferPtr xb = fs_out_xml(out);
     if (!xb) {
         fs_nameattr_free(attrs);
-        fs_palettemap_free(in.palette_map);
+        if (own_map)
+            fs_palettemap_free(in.palette_map);
         return fs_error(err, FOLDSVG_E_NOMEM, NULL, "cannot create the XML output");
     }
     foldsvg_status st = fs_render_svg(&in, xb, err);
     fs_nameattr_free(attrs);
     if (st == FOLDSVG_OK && out->failed)
         st = fs_error(err, FOLDSVG_E_IO, NULL, "write failed");
+    if (!own_map)
+        return st;
     if (st)
         fs_palettemap_free(in.palette_map);
     else
@@ -293,6 +327,7 @@ foldsvg_status fs_output_profile(const void *job, fs_out *out, fs_palettemap **p
         .log = o->stack.flamechart ? &p->log : NULL,
         .opts = &o->svg,
         .countname = o->countname ? o->countname : p->count_name,
+        .palette_map = j->map,
     };
     return draw_svg(&in, o, out, pmap, err);
 }

@@ -53,6 +53,17 @@ foldsvg_status fs_output_mem(fs_output_fn fn, const void *job, const foldsvg_opt
 foldsvg_status fs_output_file(fs_output_fn fn, const void *job, const foldsvg_options *o,
                               const char *path, foldsvg_error *err);
 
+/* The file --cp reads and rewrites. */
+const char *fs_palette_map_path(const foldsvg_options *o);
+
+/* FOLDSVG_E_ARG naming FORMAT when it is none of foldsvg_format's (AUTO resolved first). */
+foldsvg_status fs_format_check(foldsvg_format format, foldsvg_error *err);
+
+/* Two outputs that name one file (util/outfile.h, fs_outfile_same): OUTPUT ("-" standard
+ * output) in FORMAT, and the --facts-out file (folded output) or the palette map --cp
+ * rewrites (a drawing): FOLDSVG_E_USAGE. Checked before anything is read or written. */
+foldsvg_status fs_outputs_check(const char *output, foldsvg_format format, const foldsvg_options *o,
+                                foldsvg_error *err);
 /* What makes drawing P in FORMAT fail before anything is written. */
 foldsvg_status fs_output_precheck(const foldsvg_profile *p, foldsvg_format format,
                                   const foldsvg_options *o, foldsvg_error *err);
@@ -62,6 +73,7 @@ typedef struct fs_profile_job {
     const foldsvg_profile *p;
     foldsvg_format format; /* FOLDSVG_FORMAT_SVG or FOLDSVG_FORMAT_FOLDED */
     const foldsvg_options *o;
+    fs_palettemap *map; /* --cp: a map the caller keeps and saves; NULL: loaded and saved here */
 } fs_profile_job;
 foldsvg_status fs_output_profile(const void *job, fs_out *out, fs_palettemap **pmap,
                                  foldsvg_error *err);

@@ -1,5 +1,6 @@
 #include "api/profile.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,6 +64,8 @@ foldsvg_status foldsvg_profile_record_stack(foldsvg_profile *p, const char *cons
                                             size_t nframes, uint64_t cycles)
 {
     if (!p || (!frames && nframes > 0))
+        return FOLDSVG_E_ARG;
+    if (nframes > SIZE_MAX / sizeof(fs_strref)) /* no caller has that many: a wrong count */
         return FOLDSVG_E_ARG;
     fs_strref small[64];
     fs_strref *refs = nframes <= 64 ? small : malloc(nframes * sizeof *refs);

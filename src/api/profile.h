@@ -8,6 +8,7 @@
 #include "frames/merge.h"
 #include "transform/pipeline.h"
 #include "util/buf.h"
+#include "util/numfmt.h"
 
 /* What the HTML report tells about the inputs; "" or 0 where not known. Each input read is
  * recorded with fs_profile_note_input, which merges them. */
@@ -27,8 +28,8 @@ struct foldsvg_profile {
     fs_tree tree;
     fs_order_log log; /* input order, kept when read with "flamechart" */
     int has_log;
-    char count_name[64]; /* the unit of the weights read so far */
-    fs_buf names;        /* recording: scratch for sanitized names */
+    char count_name[FS_UNIT_SIZE]; /* the unit of the weights read so far */
+    fs_buf names;                  /* recording: scratch for sanitized names */
     fs_strref *frames;
     size_t frames_cap;
     fs_profile_facts facts; /* for the HTML report */

@@ -17,6 +17,7 @@
 #include "transform/pipeline.h"
 #include "util/error.h"
 #include "util/pool.h"
+#include "util/utf8.h"
 
 /* The tree as the pipeline's consumer, for one input. */
 typedef struct tree_in {
@@ -26,7 +27,7 @@ typedef struct tree_in {
     fs_profile_facts facts; /* what this input is, for reports */
     fs_folded_stats stats;  /* its lines, when it has lines */
     int has_stats;
-    char unit[64]; /* the count unit it named, if any */
+    char unit[FS_UNIT_SIZE]; /* the count unit it named, if any */
 } tree_in;
 
 /* ST of a stack added to the tree (ending at LEAF), and for --flamechart its place in the
@@ -76,9 +77,9 @@ static foldsvg_status add_again(void *user, uint32_t token, uint64_t count, fold
 static void on_count_name(void *user, const char *name)
 {
     tree_in *c = user;
-    snprintf(c->unit, sizeof c->unit, "%s", name);
+    fs_utf8_copy(c->unit, sizeof c->unit, name);
     if (!c->p->carried) /* then the unit is the carried inputs' */
-        snprintf(c->p->count_name, sizeof c->p->count_name, "%s", name);
+        fs_utf8_copy(c->p->count_name, sizeof c->p->count_name, name);
 }
 
 static void on_facts(void *user, const char *format, const char *product, uint32_t threads,
@@ -159,7 +160,7 @@ static void on_carried(void *user, const fs_input_note *n)
     fs_profile_note_input(p, &f);
     fs_buf_printf(&p->carried_names, "%s%s", p->ncarried++ ? ", " : "", n->name);
     if (n->unit[0])
-        snprintf(p->count_name, sizeof p->count_name, "%s", n->unit);
+        fs_utf8_copy(p->count_name, sizeof p->count_name, n->unit);
     p->carried_drawn |= n->drawn;
     if (n->stats && !k->o->facts_out)
         note_stats(p, k->o, n->name, n->stats, p->carried_drawn);

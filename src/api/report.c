@@ -230,13 +230,14 @@ static foldsvg_status copy_rows(fs_report_section *s)
 }
 
 foldsvg_status fs_report_section_svg(fs_report_section *s, const foldsvg_profile *p,
-                                     const foldsvg_options *o, foldsvg_error *err)
+                                     const foldsvg_options *o, fs_palettemap *map,
+                                     foldsvg_error *err)
 {
     char *svg = NULL;
     size_t len = 0;
     foldsvg_options in_report = *o; /* the SVG's script draws the views in a report */
     in_report.svg.views = 1;
-    fs_profile_job job = {p, FOLDSVG_FORMAT_SVG, &in_report};
+    fs_profile_job job = {p, FOLDSVG_FORMAT_SVG, &in_report, map};
     FS_FORWARD_IF_ERROR(fs_output_mem(fs_output_profile, &job, &in_report, &svg, &len, err));
     /* Inline SVG in HTML takes no XML declaration or DOCTYPE: start at the root element. */
     const char *root = strstr(svg, "<svg");
@@ -272,12 +273,12 @@ static foldsvg_status add_stacks(fs_report_section *s, const foldsvg_profile *p,
  * stacks, the tables and the facts. */
 static foldsvg_status make_section(fs_report_section *s, const foldsvg_profile *p,
                                    const char *heading, const char *const *inputs, size_t ninputs,
-                                   const foldsvg_options *o, foldsvg_error *err)
+                                   const foldsvg_options *o, fs_palettemap *map, foldsvg_error *err)
 {
     memset(s, 0, sizeof *s);
     if (p->tree.total == 0)
         return fs_profile_no_data(p, FOLDSVG_FORMAT_HTML, o, err);
-    FS_FORWARD_IF_ERROR(fs_report_section_svg(s, p, o, err));
+    FS_FORWARD_IF_ERROR(fs_report_section_svg(s, p, o, map, err));
     s->per = o->report.per;
     s->countname = dup_str(unit_of(p, o));
     s->heading = heading ? dup_str(heading) : NULL;
@@ -307,7 +308,7 @@ foldsvg_status fs_report_render_profile(const foldsvg_profile *p, const foldsvg_
                                         xmlOutputBufferPtr out, foldsvg_error *err)
 {
     fs_report_section s;
-    foldsvg_status st = make_section(&s, p, NULL, NULL, 0, o, err);
+    foldsvg_status st = make_section(&s, p, NULL, NULL, 0, o, NULL, err);
     if (st) {
         xmlOutputBufferClose(out);
         return st;
@@ -324,6 +325,10 @@ struct foldsvg_report {
     fs_report_section *secs;
     size_t n, cap;
     unsigned formats; /* of the sections' inputs, for the input options */
+    /* --cp: the palette map every section draws with, loaded with the first and saved once
+     * the page is in place (so that a page that fails, or that is refused for naming the
+     * map's file, leaves the map as it was) */
+    fs_palettemap *pmap;
     char last_name[1024];
     const char *last_what;
 };
@@ -348,6 +353,7 @@ void foldsvg_report_free(foldsvg_report *r)
     for (size_t i = 0; i < r->n; i++)
         fs_report_section_free(&r->secs[i]);
     free(r->secs);
+    fs_palettemap_free(r->pmap);
     foldsvg_options_free(r->opts);
     free(r);
 }
@@ -362,6 +368,16 @@ foldsvg_status fs_report_add_section(foldsvg_report *r, fs_section_maker make, c
 {
     if (FS_GROW(r->secs, r->cap, r->n + 1, 4) != FOLDSVG_OK)
         return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
+    if (r->opts->cp && !r->pmap) {
+        if (!(r->pmap = fs_palettemap_new()))
+            return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
+        foldsvg_status st = fs_palettemap_load(r->pmap, fs_palette_map_path(r->opts), err);
+        if (st) {
+            fs_palettemap_free(r->pmap);
+            r->pmap = NULL;
+            return st;
+        }
+    }
     /* Every SVG on the page needs its own ids. The first keeps the usual prefix (the
      * user's, or the content hash); later ones get a suffix no content hash can have. */
     foldsvg_options *o = r->opts;
@@ -371,7 +387,7 @@ foldsvg_status fs_report_add_section(foldsvg_report *r, fs_section_maker make, c
         snprintf(prefix, sizeof prefix, "%s-s%zu", saved ? saved : "fg", r->n + 1);
         o->svg.id_prefix = prefix;
     }
-    foldsvg_status st = make(&r->secs[r->n], what, o, err);
+    foldsvg_status st = make(&r->secs[r->n], what, o, r->pmap, err);
     o->svg.id_prefix = saved;
     if (st)
         return st;
@@ -387,10 +403,11 @@ typedef struct profile_section {
 } profile_section;
 
 static foldsvg_status make_profile_section(fs_report_section *s, const void *what,
-                                           const foldsvg_options *o, foldsvg_error *err)
+                                           const foldsvg_options *o, fs_palettemap *map,
+                                           foldsvg_error *err)
 {
     const profile_section *ps = what;
-    return make_section(s, ps->p, ps->heading, ps->inputs, ps->ninputs, o, err);
+    return make_section(s, ps->p, ps->heading, ps->inputs, ps->ninputs, o, map, err);
 }
 
 foldsvg_status foldsvg_report_add(foldsvg_report *r, const foldsvg_profile *p, const char *heading,
@@ -432,16 +449,19 @@ foldsvg_status foldsvg_report_render(const foldsvg_report *r, FILE *out, foldsvg
         fs_options_check_inputs(r->opts, r->formats, r->last_name, r->last_what, err));
     if (r->n == 0)
         return no_sections(err);
-    return fs_output_stream(draw_report, r, r->opts, out, err);
+    FS_FORWARD_IF_ERROR(fs_output_stream(draw_report, r, r->opts, out, err));
+    return r->pmap ? fs_palettemap_save(r->pmap, fs_palette_map_path(r->opts), err) : FOLDSVG_OK;
 }
 
 foldsvg_status foldsvg_report_write(const foldsvg_report *r, const char *path, foldsvg_error *err)
 {
     if (!r)
         return fs_error(err, FOLDSVG_E_ARG, path, "NULL report");
+    FS_FORWARD_IF_ERROR(fs_outputs_check(path, FOLDSVG_FORMAT_HTML, r->opts, err));
     FS_FORWARD_IF_ERROR(
         fs_options_check_inputs(r->opts, r->formats, r->last_name, r->last_what, err));
     if (r->n == 0)
         return no_sections(err);
-    return fs_output_file(draw_report, r, r->opts, path, err);
+    FS_FORWARD_IF_ERROR(fs_output_file(draw_report, r, r->opts, path, err));
+    return r->pmap ? fs_palettemap_save(r->pmap, fs_palette_map_path(r->opts), err) : FOLDSVG_OK;
 }

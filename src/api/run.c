@@ -8,6 +8,7 @@
 #include "formats/registry.h"
 #include "frames/prune.h"
 #include "util/error.h"
+#include "util/utf8.h"
 #include "util/strmap.h"
 
 /* A sketch's counters take a sixteenth of the sort buffer (two of the sorter's chunks), 4
@@ -225,7 +226,7 @@ static void on_warn(void *user, const foldsvg_error *w)
 static void on_count_name(void *user, const char *name)
 {
     fs_run *r = user;
-    snprintf(r->unit, sizeof r->unit, "%s", name);
+    fs_utf8_copy(r->unit, sizeof r->unit, name);
 }
 
 /* ---- readings ---------------------------------------------------------------------------- */

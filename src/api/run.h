@@ -19,6 +19,7 @@
 #include "formats/sink.h"
 #include "input/source.h"
 #include "transform/pipeline.h"
+#include "util/numfmt.h"
 #include "util/pool.h"
 #include "util/u64set.h"
 
@@ -49,7 +50,7 @@ typedef struct fs_run {
     uint8_t *lined;          /* per input: it has lines (STATS is about them) */
     fs_profile_facts *facts; /* per input */
     uint8_t *drawn;          /* per input: it added stacks */
-    char unit[64];           /* the count unit an input named, "" for none */
+    char unit[FS_UNIT_SIZE]; /* the count unit an input named, "" for none */
     fs_drops drops;
     size_t unique; /* distinct stacks, when the engine counts them (cut, chart) */
     unsigned readings;

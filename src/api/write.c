@@ -72,7 +72,8 @@ foldsvg_status foldsvg_profile_render(const foldsvg_profile *p, foldsvg_format f
     if (!p || !out)
         return fs_error(err, FOLDSVG_E_ARG, NULL, "NULL profile or stream");
     const foldsvg_options *o = opts ? opts : fs_default_options();
-    fs_profile_job j = {p, format == FOLDSVG_FORMAT_AUTO ? FOLDSVG_FORMAT_SVG : format, o};
+    fs_profile_job j = {p, format == FOLDSVG_FORMAT_AUTO ? FOLDSVG_FORMAT_SVG : format, o, NULL};
+    FS_FORWARD_IF_ERROR(fs_format_check(j.format, err));
     return fs_output_stream(draw, &j, o, out, err);
 }
 
@@ -86,7 +87,8 @@ foldsvg_status foldsvg_profile_render_mem(const foldsvg_profile *p, foldsvg_form
     if (len)
         *len = 0;
     const foldsvg_options *o = opts ? opts : fs_default_options();
-    fs_profile_job j = {p, format == FOLDSVG_FORMAT_AUTO ? FOLDSVG_FORMAT_SVG : format, o};
+    fs_profile_job j = {p, format == FOLDSVG_FORMAT_AUTO ? FOLDSVG_FORMAT_SVG : format, o, NULL};
+    FS_FORWARD_IF_ERROR(fs_format_check(j.format, err));
     return fs_output_mem(draw, &j, o, out, len, err);
 }
 
@@ -102,9 +104,10 @@ foldsvg_status foldsvg_profile_write_as(const foldsvg_profile *p, const char *pa
     /* What can fail early fails before any file is created. */
     if (o->facts_out && format != FOLDSVG_FORMAT_FOLDED)
         return fs_facts_out_usage(err);
+    FS_FORWARD_IF_ERROR(fs_outputs_check(path, format, o, err));
     FS_FORWARD_IF_ERROR(fs_profile_check_inputs(p, o, err));
     FS_FORWARD_IF_ERROR(fs_output_precheck(p, format, o, err));
-    fs_profile_job j = {p, format, o};
+    fs_profile_job j = {p, format, o, NULL};
     if (!o->facts_out)
         return fs_output_file(draw, &j, o, path, err);
     fs_outfile facts;

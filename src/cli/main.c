@@ -140,11 +140,34 @@ static int print_options(void)
     return stdout_done();
 }
 
+/* TEXT on F with the bytes a terminal acts on written \xNN (foldsvg_terminal_text): nothing
+ * an input or an argument holds reaches the terminal raw, nor splits a line. */
+static void put_escaped(FILE *f, const char *text)
+{
+    char small[512];
+    size_t n = foldsvg_terminal_text(small, sizeof small, text);
+    char *big = n < sizeof small ? NULL : malloc(n + 1);
+    if (big)
+        foldsvg_terminal_text(big, n + 1, text);
+    fputs(big ? big : small, f);
+    free(big);
+}
+
+/* "foldsvg: " LINE "\n" on stderr, escaped. */
+static void say(const char *line)
+{
+    fputs("foldsvg: ", stderr);
+    put_escaped(stderr, line);
+    fputc('\n', stderr);
+}
+
 /* WHAT is "unknown option", "missing value for option", ...; ARG is the word at fault.
  * Returns the exit code, so callers can `return usage(...)`. */
 static int usage(const char *what, const char *arg)
 {
-    fprintf(stderr, "foldsvg: %s %s (see foldsvg --help)\n", what, arg);
+    fprintf(stderr, "foldsvg: %s ", what);
+    put_escaped(stderr, arg);
+    fputs(" (see foldsvg --help)\n", stderr);
     return EXIT_USAGE;
 }
 
@@ -155,7 +178,7 @@ static int report(const foldsvg_error *err, foldsvg_status st)
     clear_progress();
     char line[2048];
     foldsvg_error_format(err, line, sizeof line);
-    fprintf(stderr, "foldsvg: %s\n", line);
+    say(line);
     return st == FOLDSVG_E_USAGE ? EXIT_USAGE : EXIT_INPUT;
 }
 
@@ -250,24 +273,13 @@ static void on_progress(void *user, const char *input, uint64_t done, uint64_t t
     double elapsed = seconds_since(&r->start);
     if (elapsed >= 0.1)
         snprintf(rate, sizeof rate, ", %.0f MB/s", (double)done / 1e6 / elapsed);
-    fprintf(stderr, "\r\033[Kfoldsvg: %s%s: %s%s%s", input, r->again ? " (read again)" : "", d, t,
-            rate);
+    fputs("\r\033[Kfoldsvg: ", stderr);
+    put_escaped(stderr, input);
+    fprintf(stderr, "%s: %s%s%s", r->again ? " (read again)" : "", d, t, rate);
     if (lines)
         fprintf(stderr, ", %llu lines", (unsigned long long)lines);
     progress.shown = 1;
     progress_visible = 1;
-}
-
-/* S on stderr with the bytes a terminal acts on (control characters, DEL) written as \xNN:
- * nothing an input holds reaches the terminal raw. */
-static void put_escaped(const char *str)
-{
-    for (const unsigned char *c = (const unsigned char *)str; *c; c++) {
-        if (*c < 0x20 || *c == 0x7f)
-            fprintf(stderr, "\\x%02x", *c);
-        else
-            fputc(*c, stderr);
-    }
 }
 
 /* --verbose: the plan of the run, a line each. */
@@ -275,9 +287,7 @@ static void on_log(void *user, const char *line)
 {
     (void)user;
     clear_progress();
-    fputs("foldsvg: ", stderr);
-    put_escaped(line);
-    fputc('\n', stderr);
+    say(line);
 }
 
 static void on_warning(void *user, const foldsvg_error *w)
@@ -288,22 +298,29 @@ static void on_warning(void *user, const foldsvg_error *w)
     clear_progress();
     char line[2048];
     foldsvg_error_format(w, line, sizeof line);
-    fprintf(stderr, "foldsvg: warning: %s\n", line);
+    fputs("foldsvg: warning: ", stderr);
+    put_escaped(stderr, line);
+    fputc('\n', stderr);
 }
 
 /* USER: the input's name (a const char *), printed first when several are listed; or NULL. */
 static void print_thread(void *user, size_t index, const char *name, const char *process,
                          uint64_t samples, double weight)
 {
-    if (user)
-        printf("%s\t", *(const char **)user);
+    /* names escaped: a tab or a newline in one would make rows of its own */
+    if (user) {
+        put_escaped(stdout, *(const char **)user);
+        putchar('\t');
+    }
+    printf("%zu\t", index);
+    put_escaped(stdout, name);
+    putchar('\t');
+    put_escaped(stdout, process);
     /* Weights are whole numbers except for fractional (e.g. tracing-ms) profiles. */
     if (weight == (double)(uint64_t)weight)
-        printf("%zu\t%s\t%s\t%llu\t%llu\n", index, name, process, (unsigned long long)samples,
-               (unsigned long long)weight);
+        printf("\t%llu\t%llu\n", (unsigned long long)samples, (unsigned long long)weight);
     else
-        printf("%zu\t%s\t%s\t%llu\t%.6g\n", index, name, process, (unsigned long long)samples,
-               weight);
+        printf("\t%llu\t%.6g\n", (unsigned long long)samples, weight);
 }
 
 /* USER as print_thread's. */
@@ -444,13 +461,29 @@ static unsigned writes_of(const cli_state *s, foldsvg_format format)
     return prints(s) ? w | FS_WRITES_TABLES | FS_WRITES_TOP : w;
 }
 
-/* The line that says what was drawn. */
-static void print_summary(const cli_state *s, uint64_t total, const char *count_name, size_t unique)
+/* The unit the run wrote: --countname, else the one the inputs named (READ). */
+static const char *count_name_of(const cli_state *s, const char *read)
 {
-    char line[256];
-    foldsvg_summary(line, sizeof line, total, count_name, unique);
-    if (!s->flag[FS_CLI_QUIET])
-        fprintf(stderr, "foldsvg: %s\n", line);
+    return s->countname ? s->countname : read;
+}
+
+/* The line that says what was drawn (AFTER: of a diff), whole however long the unit. */
+static void print_summary(const cli_state *s, uint64_t total, const uint64_t *after,
+                          const char *count_name, size_t unique)
+{
+    clear_progress();
+    if (s->flag[FS_CLI_QUIET])
+        return;
+    char small[256], *line = small;
+    for (size_t size = sizeof small;;) {
+        size_t n = after ? foldsvg_diff_summary(line, size, total, *after, count_name, unique)
+                         : foldsvg_summary(line, size, total, count_name, unique);
+        if (n < size || line != small || !(line = malloc(size = n + 1)))
+            break;
+    }
+    fprintf(stderr, "foldsvg: %s\n", line ? line : small);
+    if (line != small)
+        free(line);
 }
 
 /* --sections: each input read into its own profile and added to the report as it comes. */
@@ -458,7 +491,7 @@ static void print_summary(const cli_state *s, uint64_t total, const char *count_
  * writing the tables): it names that, as every failure names a file. */
 static void name_output(foldsvg_error *err, foldsvg_status st, const char *output)
 {
-    if (st && !err->file[0])
+    if (st && st != FOLDSVG_E_USAGE && !err->file[0])
         snprintf(err->file, sizeof err->file, "%s", strcmp(output, "-") ? output : "<stdout>");
 }
 
@@ -491,17 +524,6 @@ static int write_sections(cli_state *s, const char *output)
     return st ? report(&err, st) : 0;
 }
 
-static void print_diff_summary(const cli_state *s, uint64_t before, uint64_t after,
-                               const char *unit, size_t unique)
-{
-    clear_progress();
-    if (!s->flag[FS_CLI_QUIET]) {
-        char line[256];
-        foldsvg_diff_summary(line, sizeof line, before, after, unit, unique);
-        fprintf(stderr, "foldsvg: %s\n", line);
-    }
-}
-
 /* A threshold that broke: one line, always (it is why the run exits 3). */
 static void on_threshold(void *user, const char *pair, const char *threshold, int broken,
                          const char *measured)
@@ -512,13 +534,13 @@ static void on_threshold(void *user, const char *pair, const char *threshold, in
     clear_progress();
     fputs("foldsvg: ", stderr);
     if (pair) {
-        put_escaped(pair);
+        put_escaped(stderr, pair);
         fputs(": ", stderr);
     }
     fputs("threshold broken: ", stderr);
-    put_escaped(threshold);
+    put_escaped(stderr, threshold);
     fputs(": ", stderr);
-    put_escaped(measured);
+    put_escaped(stderr, measured);
     fputc('\n', stderr);
 }
 
@@ -582,7 +604,7 @@ static int run_diff(cli_state *s, const char *output, foldsvg_format format)
                                     NULL, &broken, &err);
         if (st)
             return report(&err, st);
-        print_diff_summary(s, cs.total_before, cs.total, cs.count_name, (size_t)cs.unique_stacks);
+        print_summary(s, cs.total_before, &cs.total, cs.count_name, (size_t)cs.unique_stacks);
         return broken ? EXIT_BROKEN : 0;
     }
     foldsvg_diff *d = foldsvg_diff_new();
@@ -596,16 +618,18 @@ static int run_diff(cli_state *s, const char *output, foldsvg_format format)
         name_output(&err, st, output);
     }
     size_t broken = 0; /* after the outputs: a failed job keeps its artifacts */
-    if (st == FOLDSVG_OK && prints(s))
+    if (st == FOLDSVG_OK && prints(s)) {
         st = fs_cli_diff_print(d, stdout, s->opts, s->flag[FS_CLI_SUMMARY], on_threshold, NULL,
                                &broken, &err);
+        name_output(&err, st, "-");
+    }
     else if (st == FOLDSVG_OK)
         st = foldsvg_diff_check(d, s->opts, on_threshold, NULL, &broken, &err);
+    uint64_t after = foldsvg_diff_total(d, FOLDSVG_AFTER);
     if (st == FOLDSVG_OK)
-        print_diff_summary(s, foldsvg_diff_total(d, FOLDSVG_BEFORE),
-                           foldsvg_diff_total(d, FOLDSVG_AFTER),
-                           foldsvg_profile_count_name(foldsvg_diff_profile(d)),
-                           foldsvg_profile_unique_stacks(foldsvg_diff_profile(d)));
+        print_summary(s, foldsvg_diff_total(d, FOLDSVG_BEFORE), &after,
+                      count_name_of(s, foldsvg_profile_count_name(foldsvg_diff_profile(d))),
+                      foldsvg_profile_unique_stacks(foldsvg_diff_profile(d)));
     foldsvg_diff_free(d);
     return st ? report(&err, st) : broken ? EXIT_BROKEN : 0;
 }
@@ -713,9 +737,7 @@ static int run(cli_state *s, foldsvg_profile *p)
                              s->flag[FS_CLI_QUIET] ? NULL : &cs, &err);
         if (st)
             return report(&err, st);
-        clear_progress();
-        if (!s->flag[FS_CLI_QUIET])
-            print_summary(s, cs.total, cs.count_name, (size_t)cs.unique_stacks);
+        print_summary(s, cs.total, NULL, cs.count_name, (size_t)cs.unique_stacks);
         return 0;
     }
     for (size_t i = 0; i < s->ninputs; i++) {
@@ -748,9 +770,8 @@ static int run(cli_state *s, foldsvg_profile *p)
         if (st)
             return report(&err, st);
     }
-    clear_progress();
-    print_summary(s, foldsvg_profile_total(p),
-                  s->countname ? s->countname : foldsvg_profile_count_name(p),
+    print_summary(s, foldsvg_profile_total(p), NULL,
+                  count_name_of(s, foldsvg_profile_count_name(p)),
                   foldsvg_profile_unique_stacks(p));
     return 0;
 }

@@ -32,7 +32,8 @@ struct fs_input {
      * mark): a UTF-8 mark is dropped, UTF-16 is decoded to UTF-8. */
     int text_known;
     size_t bom_skip;        /* a UTF-8 mark's bytes, which seeks in the raw file add */
-    unsigned char carry[3]; /* bytes looked at for a mark, not one: handed on first */
+    unsigned char carry[4]; /* bytes looked at for a mark, not one: handed on first */
+    int utf32;              /* a UTF-32 mark: 1 little-endian, 2 big: every read fails */
     size_t carry_len, carry_pos;
     int utf16; /* UTF-16 (LE or BE): u16 holds bytes not yet decoded */
     fs_utf16 u16d;
@@ -533,20 +534,31 @@ static foldsvg_status inflate_into(fs_input *in, unsigned char *buf, size_t cap,
 static foldsvg_status sniff_text(fs_input *in, foldsvg_error *err)
 {
     in->text_known = 1;
-    unsigned char b[3];
-    size_t n = 0, got = 0;
+    unsigned char b[4]; /* UTF-32's mark is 4 bytes */
+    size_t n = 0, got = 0, want = 3;
     foldsvg_status st;
     do {
-        st = inflate_into(in, b + n, sizeof b - n, &got, err);
+        st = inflate_into(in, b + n, want - n, &got, err);
         n += got;
-    } while (st == FOLDSVG_OK && got && n < sizeof b);
+        /* a fourth byte only where it may finish UTF-32's mark (the first read after a
+         * UTF-8 mark is then whole, as before) */
+        if (n == 3 && want == 3 &&
+            ((b[0] == 0xFF && b[1] == 0xFE && !b[2]) || (!b[0] && !b[1] && b[2] == 0xFE)))
+            want = 4;
+    } while (st == FOLDSVG_OK && got && n < want);
     if (st) { /* what came before the failure is still read first */
         memcpy(in->carry, b, n);
         in->carry_len = n;
         return st;
     }
     size_t mark = 0;
-    if (n == 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF) {
+    /* FF FE 00 00 would be UTF-16 starting with U+0000, which no profile does */
+    if (n == 4 && ((b[0] == 0xFF && b[1] == 0xFE && !b[2] && !b[3]) ||
+                   (!b[0] && !b[1] && b[2] == 0xFE && b[3] == 0xFF))) {
+        in->utf32 = b[0] ? 1 : 2;
+        return FOLDSVG_OK;
+    }
+    if (n >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF) {
         in->bom_skip = mark = 3;
     } else if (n >= 2 && ((b[0] == 0xFF && b[1] == 0xFE) || (b[0] == 0xFE && b[1] == 0xFF))) {
         in->utf16 = 1;
@@ -590,6 +602,11 @@ static foldsvg_status decode(fs_input *in, unsigned char *buf, size_t cap, size_
     *got = 0;
     if (!in->text_known)
         FS_FORWARD_IF_ERROR(sniff_text(in, err));
+    if (in->utf32) /* every time: the format's detection sets aside what a peek meets */
+        return fs_error(err, FOLDSVG_E_PARSE, in->name,
+                        "this is UTF-32 text (it starts with a UTF-32 %s-endian byte-order mark); "
+                        "foldsvg reads UTF-8, and UTF-16 that starts with a byte-order mark",
+                        in->utf32 == 1 ? "little" : "big");
     if (in->utf16)
         return decode_utf16(in, buf, cap, got, err);
     if (in->carry_pos < in->carry_len) {

@@ -28,11 +28,22 @@ void fs_source_init(fs_source *s, const char *path, int dup)
     if (s->is_stdin && !s->dup)
         s->stdin_file = fstat(fileno(stdin), &s->id) == 0 && S_ISREG(s->id.st_mode) &&
                         (s->start = ftello(stdin)) >= 0;
+    s->known = (s->is_stdin ? fstat(fileno(stdin), &sb) : stat(path, &sb)) == 0;
+    if (s->known) {
+        s->dev = sb.st_dev;
+        s->ino = sb.st_ino;
+        s->regular = S_ISREG(sb.st_mode);
+    }
     if (s->is_stdin)
         s->once = !s->stdin_file;
     else
-        s->once = stat(path, &sb) == 0 &&
-                  (S_ISFIFO(sb.st_mode) || S_ISCHR(sb.st_mode) || S_ISSOCK(sb.st_mode));
+        s->once = s->known && (S_ISFIFO(sb.st_mode) || S_ISCHR(sb.st_mode) || S_ISSOCK(sb.st_mode));
+}
+
+int fs_source_same_stream(const fs_source *a, const fs_source *b)
+{
+    return a->known && b->known && !a->regular && !b->regular && a->dev == b->dev &&
+           a->ino == b->ino;
 }
 
 void fs_source_free(fs_source *s)

@@ -23,6 +23,12 @@ typedef struct fs_source {
     int stdin_file;
     off_t start;
     struct stat id;
+    /* what PATH opens (followed through links, /dev/stdin and /proc/self/fd/N too), when it
+     * could be looked at: one stream named twice is told by it */
+    int known;
+    dev_t dev;
+    ino_t ino;
+    int regular;
     /* ONCE: the copy made as it is first read (NULL: none could be made, or none wanted),
      * whole once the first reading ended (a reading that stops early reads the rest into it) */
     FILE *copy;
@@ -34,6 +40,11 @@ typedef struct fs_source {
 /* S for PATH (not copied: it must outlive S). DUP: an earlier source is standard input too. */
 void fs_source_init(fs_source *s, const char *path, int dup);
 void fs_source_free(fs_source *s);
+
+/* Whether A and B open one pipe, FIFO, device or socket, however they are spelled ("-",
+ * /dev/stdin, /proc/self/fd/0, a FIFO named twice): two readings of it would split its
+ * bytes between them. A regular file (or one that could not be looked at) is never one. */
+int fs_source_same_stream(const fs_source *a, const fs_source *b);
 
 /* Opens S for its first reading, to look at before it is read (its size, gzip, its first
  * bytes: input/input.h), and holds it for fs_source_open. With COPY (a second reading may

@@ -18,6 +18,10 @@ size_t fs_fmt_u64(char *buf, uint64_t n);
  * is. Other names (event names with modifiers such as "cycles:u", abbreviations such as
  * "ms") are names, never changed. */
 const char *fs_unit_for_count(const char *unit, uint64_t n);
+/* The room for a count unit wherever one is kept (as foldsvg_convert_stats.count_name): a
+ * perf event's name with its modifiers fits whole; a longer one is cut between characters
+ * (fs_utf8_copy). */
+enum { FS_UNIT_SIZE = 256 };
 
 /* Formats N with ',' thousands separators into BUF (at least 27 bytes); returns the length. */
 size_t fs_format_thousands(uint64_t n, char *buf);

@@ -355,3 +355,45 @@ void fs_outfile_abort(fs_outfile *o)
         fs_atomic_abort(&o->atomic);
     reset(o);
 }
+
+/* What writing PATH reaches: *SB when it exists (standard output's file for "-" and for the
+ * names of descriptors; the file at the end of its links), else a malloc'd *NAME, the
+ * absolute name of the file it would create. -1 when neither can be known. */
+static int output_id(const char *path, struct stat *sb, char **name)
+{
+    *name = NULL;
+    if (!path || strcmp(path, "-") == 0)
+        return fstat(1, sb) == 0 ? 0 : -1;
+    int named;
+    char *p = follow_links(path, &named);
+    if (!p)
+        return -1;
+    if (named >= 0 ? fstat(named, sb) == 0 : stat(p, sb) == 0) {
+        free(p);
+        return 0;
+    }
+    char *slash = strrchr(p, '/');
+    const char *base = slash ? slash + 1 : p;
+    if (slash)
+        *slash = '\0';
+    char *dir = realpath(slash ? (slash == p ? "/" : p) : ".", NULL);
+    if (dir && (*name = malloc(strlen(dir) + strlen(base) + 2)) != NULL)
+        sprintf(*name, "%s/%s", dir, base);
+    free(dir);
+    free(p);
+    return *name ? 1 : -1;
+}
+
+int fs_outfile_same(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    char *na, *nb;
+    int ka = output_id(a, &sa, &na), kb = output_id(b, &sb, &nb);
+    int same = ka == 0 && kb == 0
+                   ? sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino && !S_ISCHR(sa.st_mode)
+               : ka == 1 && kb == 1 ? strcmp(na, nb) == 0
+                                    : 0;
+    free(na);
+    free(nb);
+    return same;
+}

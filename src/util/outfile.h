@@ -62,4 +62,10 @@ foldsvg_status fs_outfile_commit(fs_outfile *o, foldsvg_error *err);
 /* Drops everything written (removes the temporary file). */
 void fs_outfile_abort(fs_outfile *o);
 
+/* Whether writing A and writing B reach one file ("-" is standard output), however they are
+ * spelled: through links, /dev/stdout and /dev/fd/N, a relative or an absolute name, a file
+ * that exists or one to create. Two outputs there would leave one of them, or both mixed. A
+ * character device (/dev/null, a terminal) is no one file. */
+int fs_outfile_same(const char *a, const char *b);
+
 #endif

@@ -1,5 +1,7 @@
 #include "util/utf8.h"
 
+#include <string.h>
+
 size_t fs_utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
 {
     unsigned char c = s[0];
@@ -160,4 +162,60 @@ size_t fs_utf8_trim_end(const char *s, size_t n)
     for (size_t k; n > 0 && (k = space_before(u, n)); n -= k)
         ;
     return n;
+}
+
+/* A code point a terminal acts on: C0 controls, DEL and the C1 controls (CSI is U+009B). */
+static int is_control(uint32_t cp)
+{
+    return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f);
+}
+
+size_t fs_utf8_term_span(const char *str, size_t n, int keep_newline)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    size_t i = 0;
+    while (i < n) {
+        if (s[i] >= 0x20 && s[i] < 0x7f) {
+            i++;
+            continue;
+        }
+        uint32_t cp;
+        size_t l = fs_utf8_decode(s + i, n - i, &cp);
+        if (!l || (is_control(cp) && !(keep_newline && cp == '\n')))
+            break;
+        i += l;
+    }
+    return i;
+}
+
+foldsvg_status fs_utf8_term_escape(fs_buf *out, const char *s, size_t n, int keep_newline)
+{
+    size_t i = 0;
+    while (i < n) {
+        size_t run = fs_utf8_term_span(s + i, n - i, keep_newline);
+        fs_buf_append(out, s + i, run);
+        i += run;
+        if (i < n)
+            fs_buf_printf(out, "\\x%02x", (unsigned char)s[i++]);
+    }
+    return fs_buf_status(out);
+}
+
+void fs_utf8_copy(char *dst, size_t size, const char *src)
+{
+    if (!size)
+        return;
+    size_t n = strlen(src);
+    if (n >= size) {
+        n = size - 1;
+        size_t k = n; /* the start of the character the cut falls in */
+        while (k > 0 && ((unsigned char)src[k] & 0xc0) == 0x80)
+            k--;
+        uint32_t cp;
+        size_t l = fs_utf8_decode((const unsigned char *)src + k, strlen(src + k), &cp);
+        if (l && k + l > n)
+            n = k;
+    }
+    memcpy(dst, src, n);
+    dst[n] = '\0';
 }

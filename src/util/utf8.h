@@ -41,4 +41,17 @@ int fs_utf8_is_space(uint32_t cp);
 size_t fs_utf8_trim_start(const char *s, size_t n);
 size_t fs_utf8_trim_end(const char *s, size_t n);
 
+/* SRC copied into DST (SIZE bytes, NUL-terminated); a SRC that does not fit is cut before
+ * the character the cut would split. */
+void fs_utf8_copy(char *dst, size_t size, const char *src);
+
+/* Text for a terminal (messages, tables, listings): nothing in a name may move the cursor,
+ * set a title or erase the screen. The bytes of control characters (C0, DEL and C1, whose
+ * CSI U+009B a terminal acts on as ESC [) and bytes that are not well-formed UTF-8 are
+ * written \xNN; the rest, other UTF-8 included, as it is. With KEEP_NEWLINE a newline stays.
+ * fs_utf8_term_span: the length of the leading part of S[0..n) that needs no escape. */
+size_t fs_utf8_term_span(const char *s, size_t n, int keep_newline);
+/* Appends S[0..n) escaped so to OUT. FOLDSVG_E_NOMEM (OUT failed). */
+foldsvg_status fs_utf8_term_escape(fs_buf *out, const char *s, size_t n, int keep_newline);
+
 #endif

@@ -10,6 +10,8 @@
   that the program lacks);
 - every option docs/cli.md mentions anywhere, and every option the README shows in a code
   span of its own (`--title`) or on a `foldsvg ...` command line, is in the table.
+- where --nameattr is documented (cli.md's row, the man page's entry, the README) it says
+  that a nameattr file is code (its keys run script in the SVG and the report).
 (tests/options.sh checks --help and the completion against the same table.)
 Prints what disagrees and "docs: N passed, M failed". Python 3 standard library only.
 """
@@ -74,6 +76,27 @@ def readme_options(path):
     return found
 
 
+CODE = re.compile(r"nameattr\W+file\W+is\W+code", re.I)
+
+
+def nameattr_is_code(root):
+    """The places that document --nameattr and do not say that its file is code."""
+    missing = []
+    with open(os.path.join(root, "docs", "cli.md"), encoding="utf-8") as f:
+        rows = [l for l in f if l.startswith("| `--nameattr")]
+    if len(rows) != 1 or not CODE.search(rows[0]):
+        missing.append("docs/cli.md")
+    with open(os.path.join(root, "docs", "foldsvg.1"), encoding="utf-8") as f:
+        man = f.read()
+    entry = re.search(r"\.BI \\-\\-nameattr .*?(?=\n\.(TP|SS|SH))", man, re.S)
+    if not entry or not CODE.search(re.sub(r"\\f[BIRP]", "", entry.group(0))):
+        missing.append("docs/foldsvg.1")
+    with open(os.path.join(root, "README.md"), encoding="utf-8") as f:
+        if not CODE.search(f.read().replace("`", "")):
+            missing.append("README.md")
+    return missing
+
+
 def main(argv):
     binary, root = argv
     want = table_options(binary)
@@ -90,6 +113,7 @@ def main(argv):
         ("defined in docs/foldsvg.1 but not in the option table", man_defined - want),
         ("mentioned in docs/cli.md but not in the option table", md_mentioned - want),
         ("mentioned in README.md but not in the option table", readme - want),
+        ("documents --nameattr without saying that its file is code", nameattr_is_code(root)),
     ]
     passed = failed = 0
     for what, bad in checks:

@@ -178,6 +178,52 @@ START_TEST(render_to_memory_and_options)
 }
 END_TEST
 
+/* A format that is none of foldsvg_format's is a caller's error, on every route (an SVG was
+ * drawn for 99), and so is a frame count no array could hold (it was multiplied unchecked). */
+START_TEST(unknown_format_and_frame_count)
+{
+    foldsvg_profile *p = foldsvg_profile_new();
+    foldsvg_profile_record_path(p, "a;b", 3);
+    foldsvg_error err;
+    char path[128];
+    const foldsvg_format bad = (foldsvg_format)99;
+    FILE *out = tmpfile();
+    ck_assert_ptr_nonnull(out);
+    ck_assert_int_eq(foldsvg_profile_render(p, bad, NULL, out, &err), FOLDSVG_E_ARG);
+    ck_assert_ptr_nonnull(strstr(err.message, "format 99"));
+    ck_assert_int_eq(ftell(out), 0);
+    char *mem = NULL;
+    size_t len;
+    ck_assert_int_eq(foldsvg_profile_render_mem(p, bad, NULL, &mem, &len, &err), FOLDSVG_E_ARG);
+    ck_assert_ptr_null(mem);
+    ck_assert_int_eq(
+        foldsvg_profile_write_as(p, tmpdir_path(path, sizeof path, "bad.svg"), bad, NULL, &err),
+        FOLDSVG_E_ARG);
+    ck_assert_int_eq(access(path, F_OK), -1);
+    foldsvg_diff *d = foldsvg_diff_new();
+    ck_assert_int_eq(foldsvg_diff_compare(d, p, p, NULL, &err), FOLDSVG_OK);
+    ck_assert_int_eq(foldsvg_diff_render(d, bad, NULL, out, &err), FOLDSVG_E_ARG);
+    ck_assert_int_eq(foldsvg_diff_write(d, path, bad, NULL, &err), FOLDSVG_E_ARG);
+    ck_assert_int_eq(access(path, F_OK), -1);
+    ck_assert_int_eq(ftell(out), 0);
+    foldsvg_diff_free(d);
+    ck_assert_int_eq(foldsvg_profile_write_as(p, path, FOLDSVG_FORMAT_FOLDED, NULL, &err),
+                     FOLDSVG_OK);
+    const char *in[] = {path};
+    char out_path[128];
+    tmpdir_path(out_path, sizeof out_path, "bad.out");
+    ck_assert_int_eq(foldsvg_convert(in, 1, out_path, bad, NULL, NULL, &err), FOLDSVG_E_ARG);
+    ck_assert_int_eq(foldsvg_diff_convert(path, path, out_path, bad, NULL, NULL, &err),
+                     FOLDSVG_E_ARG);
+    ck_assert_int_eq(access(out_path, F_OK), -1);
+    fclose(out);
+    const char *one[] = {"a"};
+    ck_assert_int_eq(foldsvg_profile_record_stack(p, one, SIZE_MAX, 1), FOLDSVG_E_ARG);
+    ck_assert_int_eq(foldsvg_profile_record_stack(p, one, SIZE_MAX / 2 + 1, 1), FOLDSVG_E_ARG);
+    foldsvg_profile_free(p);
+}
+END_TEST
+
 START_TEST(read_gzip_buffer_equals_plain)
 {
     const char *text = "x;y 5\nx 2\n";
@@ -282,6 +328,101 @@ START_TEST(summary_line)
     ck_assert_str_eq(b, "72,980,237 cycles before, 1,000 after, across 13 unique stacks");
     foldsvg_diff_summary(b, sizeof b, 1, 2, "samples", 1);
     ck_assert_str_eq(b, "1 sample before, 2 after, across 1 unique stack");
+    /* a unit from an input (a perf event's name) reaches no terminal raw (issue 47) */
+    foldsvg_summary(b, sizeof b, 7, "ev\x1b]0;t\x07\xc2\x9b\xff\xc3\xa9", 1);
+    ck_assert_str_eq(b, "7 ev\\x1b]0;t\\x07\\xc2\\x9b\\xff\xc3\xa9 across 1 unique stack");
+}
+END_TEST
+
+static void put_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "wb");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* Two outputs in one file (issue 47): -o and the palette map that --cp rewrites, or -o and
+ * --facts-out, are a usage error whatever the route, and the file is left as it was: the
+ * report saves its palette map with the page, not as each section is drawn. */
+START_TEST(outputs_in_one_file)
+{
+    char dir[] = "/tmp/foldsvg-one-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char in[64], out[64], facts[64];
+    snprintf(in, sizeof in, "%s/in.folded", dir);
+    snprintf(out, sizeof out, "%s/out.svg", dir);
+    snprintf(facts, sizeof facts, "%s/./out.svg", dir);
+    put_file(in, "main;a 2\nmain;b 1\n");
+    put_file(out, "precious\n");
+    foldsvg_error err;
+    foldsvg_options *o = foldsvg_options_new();
+    ck_assert_int_eq(foldsvg_options_set(o, "cp", NULL, &err), FOLDSVG_OK);
+    ck_assert_int_eq(foldsvg_options_set(o, "palette-map", facts, &err), FOLDSVG_OK);
+    foldsvg_profile *p = foldsvg_profile_new();
+    ck_assert_int_eq(foldsvg_profile_read_file(p, in, o, &err), FOLDSVG_OK);
+    foldsvg_report *r = foldsvg_report_new(o);
+    ck_assert_int_eq(foldsvg_report_add(r, p, NULL, NULL, 0, &err), FOLDSVG_OK);
+    ck_assert_int_eq(foldsvg_report_write(r, out, &err), FOLDSVG_E_USAGE);
+    ck_assert_ptr_nonnull(strstr(err.message, "name one file"));
+    ck_assert_int_eq(foldsvg_profile_write(p, out, o, &err), FOLDSVG_E_USAGE);
+    ck_assert_int_eq(foldsvg_profile_write_as(p, out, FOLDSVG_FORMAT_HTML, o, &err),
+                     FOLDSVG_E_USAGE);
+    const char *const inputs[] = {in};
+    ck_assert_int_eq(foldsvg_convert(inputs, 1, out, FOLDSVG_FORMAT_SVG, o, NULL, &err),
+                     FOLDSVG_E_USAGE);
+    ck_assert_int_eq(foldsvg_diff_convert(in, in, out, FOLDSVG_FORMAT_HTML, o, NULL, &err),
+                     FOLDSVG_E_USAGE);
+    char *kept = fs_test_slurp(out, NULL);
+    ck_assert_str_eq(kept, "precious\n");
+    free(kept);
+    /* the folded output and its facts file */
+    foldsvg_options *f = foldsvg_options_new();
+    ck_assert_int_eq(foldsvg_options_set(f, "facts-out", facts, &err), FOLDSVG_OK);
+    ck_assert_int_eq(foldsvg_convert(inputs, 1, out, FOLDSVG_FORMAT_FOLDED, f, NULL, &err),
+                     FOLDSVG_E_USAGE);
+    ck_assert_int_eq(foldsvg_profile_write_as(p, out, FOLDSVG_FORMAT_FOLDED, f, &err),
+                     FOLDSVG_E_USAGE);
+    kept = fs_test_slurp(out, NULL);
+    ck_assert_str_eq(kept, "precious\n");
+    free(kept);
+    /* a report whose map has a file of its own saves it with the page */
+    char map[64];
+    snprintf(map, sizeof map, "%s/p.map", dir);
+    ck_assert_int_eq(foldsvg_options_set(o, "palette-map", map, &err), FOLDSVG_OK);
+    foldsvg_report_free(r);
+    r = foldsvg_report_new(o);
+    ck_assert_int_eq(foldsvg_report_add(r, p, NULL, NULL, 0, &err), FOLDSVG_OK);
+    ck_assert_int_eq(access(map, F_OK), -1);
+    ck_assert_int_eq(foldsvg_report_write(r, out, &err), FOLDSVG_OK);
+    kept = fs_test_slurp(map, NULL);
+    ck_assert_ptr_nonnull(strstr(kept, "main->rgb("));
+    free(kept);
+    remove(map);
+    remove(out);
+    foldsvg_report_free(r);
+    foldsvg_options_free(f);
+    foldsvg_options_free(o);
+    foldsvg_profile_free(p);
+    remove(in);
+    rmdir(dir);
+}
+END_TEST
+
+/* Names for a terminal (issue 47): control characters (C0, DEL, C1) and bytes that are not
+ * UTF-8 as \xNN, the rest whole; snprintf's contract. */
+START_TEST(terminal_text)
+{
+    char b[64];
+    ck_assert_uint_eq(foldsvg_terminal_text(b, sizeof b, "a\tb\nc\x7f\xc2\x85\xe2\x82"),
+                      strlen("a\\x09b\\x0ac\\x7f\\xc2\\x85\\xe2\\x82"));
+    ck_assert_str_eq(b, "a\\x09b\\x0ac\\x7f\\xc2\\x85\\xe2\\x82");
+    foldsvg_terminal_text(b, sizeof b, "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x94\xa5");
+    ck_assert_str_eq(b, "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x94\xa5");
+    ck_assert_uint_eq(foldsvg_terminal_text(b, 3, "\x1b[2J"), 7);
+    ck_assert_str_eq(b, "\\x");
+    ck_assert_uint_eq(foldsvg_terminal_text(b, sizeof b, NULL), 0);
+    ck_assert_str_eq(b, "");
 }
 END_TEST
 
@@ -730,6 +871,8 @@ int main(void)
 {
     Suite *s = suite_create("api");
     TCase *tc = tcase_create("core");
+    tcase_add_test(tc, terminal_text);
+    tcase_add_test(tc, outputs_in_one_file);
     tcase_add_test(tc, record_sanitize_drop_sum);
     tcase_add_test(tc, record_path_as_is);
     tcase_add_test(tc, overflow_is_an_error_not_a_wrap);
@@ -742,6 +885,7 @@ int main(void)
     tcase_add_test(tc, short_stacks_spill_without_a_sketch);
     tcase_add_test(tc, empty_profile_writes_nothing);
     tcase_add_test(tc, render_to_memory_and_options);
+    tcase_add_test(tc, unknown_format_and_frame_count);
     tcase_add_test(tc, read_gzip_buffer_equals_plain);
     tcase_add_test(tc, error_format_one_line);
     tcase_add_test(tc, summary_line);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "formats/firefox/early.h"
 #include "formats/firefox/gecko.h"
 #include "formats/firefox/model.h"
 #include "formats/firefox/order.h"
@@ -153,7 +154,7 @@ static const ff_agg *weighting(const ff_doc *d, size_t i, ff_weighting *w)
 {
     const ff_thread *t = d->threads[i].t;
     *w = (ff_weighting){d->o->weight_samples, d->threads[i].sp1, d->m->uses_duration(t, d->root)};
-    return w->dur ? &t->agg_dur : &t->agg;
+    return w->dur ? &t->tab->agg_dur : &t->agg;
 }
 
 static double sum_weights(const ff_doc *d, const ff_weighting *w, const ff_thread *t,
@@ -197,6 +198,10 @@ static foldsvg_status open_doc(ff_doc *d, ff_profile *top, ff_res *r)
     d->root = root;
     d->m = root->ppv_is_number || root->first_thread_has_string_array ? &ff_processed_model
                                                                       : &ff_gecko_model;
+    if (top->resolved_early && d->m != &ff_gecko_model)
+        return fs_error(d->err, FOLDSVG_E_PARSE, d->file,
+                        "not a Firefox profile: a second meta or threads key made the profile "
+                        "processed after its threads were read as Gecko");
     FS_FORWARD_IF_ERROR(d->m->collect(root, &d->threads, &d->nthreads, d->file, d->err));
     FS_FORWARD_IF_ERROR(pick_threads(d));
     if (d->o->ordered)
@@ -205,7 +210,8 @@ static foldsvg_status open_doc(ff_doc *d, ff_profile *top, ff_res *r)
     for (size_t i = 0; i < d->nthreads; i++) {
         r->t = d->threads[i].t;
         r->ti = i;
-        FS_FORWARD_IF_ERROR(d->m->setup(r, root));
+        if (r->t->tab) /* else resolved as it closed, its setup passed then */
+            FS_FORWARD_IF_ERROR(d->m->setup(r, root));
     }
     return FOLDSVG_OK;
 }
@@ -290,10 +296,18 @@ static int has_fractions(const ff_doc *d)
     return 0;
 }
 
-/* The frames of A's stack into R->frames, *N of them (0: a null stack). */
-static foldsvg_status frames_of(ff_res *r, const ff_acc *a, size_t *n)
+/* The frames of A's stack into R->frames, *N of them (0: a null stack): from the store
+ * when the thread was resolved as it closed (A is its K-th sum). */
+static foldsvg_status frames_of(ff_res *r, const ff_acc *a, size_t k, size_t *n)
 {
     *n = 0;
+    if (!r->t->tab) {
+        uint32_t node = r->t->nodes[k];
+        if (node != FF_NO_NODE &&
+            ff_store_frames(r->store, node, &r->frames, &r->cframes, n) != FOLDSVG_OK)
+            return fs_error(r->err, FOLDSVG_E_NOMEM, r->file, "out of memory");
+        return FOLDSVG_OK;
+    }
     if (a->key < 0)
         return FOLDSVG_OK;
     if ((uint64_t)a->key >= r->nstacks)
@@ -305,11 +319,11 @@ static foldsvg_status frames_of(ff_res *r, const ff_acc *a, size_t *n)
 }
 
 /* One summed stack of thread R->t to the sink. */
-static foldsvg_status emit_stack(ff_res *r, const ff_acc *a, const fs_weight *fw, int frac,
-                                 fs_sink *sink)
+static foldsvg_status emit_stack(ff_res *r, const ff_acc *a, size_t k, const fs_weight *fw,
+                                 int frac, fs_sink *sink)
 {
     size_t n;
-    FS_FORWARD_IF_ERROR(frames_of(r, a, &n));
+    FS_FORWARD_IF_ERROR(frames_of(r, a, k, &n));
     if (frac)
         return sink->weight ? sink->weight(sink, r->frames, n, fw, r->err) : FOLDSVG_OK;
     if (fw->whole < 0)
@@ -357,7 +371,7 @@ static foldsvg_status emit_runs(ff_res *r, const ff_weighting *w, fs_sink *sink)
         if (known)
             continue;
         size_t n;
-        FS_FORWARD_IF_ERROR(frames_of(r, a, &n));
+        FS_FORWARD_IF_ERROR(frames_of(r, a, 0, &n));
         FS_FORWARD_IF_ERROR(keyed ? sink->keyed(sink, key, r->frames, n, count, r->err)
                                   : sink->stack(sink, r->frames, n, count, r->err));
     }
@@ -368,7 +382,9 @@ static foldsvg_status emit_thread(const ff_doc *d, size_t i, ff_res *r, int frac
 {
     r->t = d->threads[i].t;
     r->ti = i;
-    FS_FORWARD_IF_ERROR(d->m->setup(r, d->root));
+    r->nstacks = 0;
+    if (r->t->tab)
+        FS_FORWARD_IF_ERROR(d->m->setup(r, d->root));
     ff_weighting w;
     const ff_agg *g = weighting(d, i, &w);
     if (d->m->check)
@@ -388,7 +404,7 @@ static foldsvg_status emit_thread(const ff_doc *d, size_t i, ff_res *r, int frac
         ff_weight(d->m, &w, r->t, a, &fw);
         if (fw.whole == 0 && fw.hi == 0 && fw.lo == 0)
             continue;
-        st = emit_stack(r, a, &fw, frac, sink);
+        st = emit_stack(r, a, k, &fw, frac, sink);
     }
     free(r->depth);
     r->depth = NULL;
@@ -403,11 +419,13 @@ static foldsvg_status ff_read(fs_input *in, const ff_read_opts *opts, fs_sink *s
     if (!top)
         return fs_error(err, FOLDSVG_E_NOMEM, d.file, "out of memory");
     top->ordered = opts->ordered;
+    top->is_top = 1;
     ff_res r;
     memset(&r, 0, sizeof r);
     r.file = d.file;
     r.err = err;
     foldsvg_status st = parse_all(in, top, d.file, err);
+    r.store = top->store;
     if (st == FOLDSVG_OK)
         st = open_doc(&d, top, &r);
     if (st == FOLDSVG_OK) {
@@ -423,6 +441,7 @@ static foldsvg_status ff_read(fs_input *in, const ff_read_opts *opts, fs_sink *s
     free(r.frames);
     free(d.threads);
     free(d.picked);
+    ff_store_free(top->store);
     ff_profile_free(top);
     return st;
 }

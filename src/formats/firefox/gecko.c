@@ -63,27 +63,27 @@ static foldsvg_status setup(ff_res *r, const ff_profile *root)
 {
     (void)root;
     ff_thread *t = r->t;
-    if (!t->strings.present)
+    if (!t->tab->strings.present)
         return fs_error(r->err, FOLDSVG_E_PARSE, r->file, "thread %zu has no stringTable", r->ti);
     const char *names[2] = {"frameTable", "stackTable"};
-    const ff_table *tabs[2] = {&t->frame, &t->stack};
+    const ff_table *tabs[2] = {&t->tab->frame, &t->tab->stack};
     for (int i = 0; i < 2; i++)
         if (!tabs[i]->present || !tabs[i]->has_schema || !tabs[i]->has_data)
             return fs_error(r->err, FOLDSVG_E_PARSE, r->file,
                             "thread %zu: %s is missing or has no schema and data", r->ti, names[i]);
-    if (t->frame.schema[FF_C_LOCATION] == -1)
+    if (t->tab->frame.schema[FF_C_LOCATION] == -1)
         return fs_error(r->err, FOLDSVG_E_PARSE, r->file,
                         "thread %zu: the frameTable schema has no location column", r->ti);
-    if (t->stack.schema[FF_C_PREFIX] == -1 || t->stack.schema[FF_C_FRAME] == -1)
+    if (t->tab->stack.schema[FF_C_PREFIX] == -1 || t->tab->stack.schema[FF_C_FRAME] == -1)
         return fs_error(r->err, FOLDSVG_E_PARSE, r->file,
                         "thread %zu: the stackTable schema lacks prefix or frame", r->ti);
-    if (t->has_samples && !t->samples.has_schema)
+    if (t->has_samples && !t->tab->samples.has_schema)
         return fs_error(r->err, FOLDSVG_E_PARSE, r->file, "thread %zu: samples has no schema",
                         r->ti);
-    r->stack = &t->stack;
-    r->frame = &t->frame;
-    r->strings = &t->strings;
-    r->nstacks = ff_table_rows(&t->stack);
+    r->stack = &t->tab->stack;
+    r->frame = &t->tab->frame;
+    r->strings = &t->tab->strings;
+    r->nstacks = ff_table_rows(&t->tab->stack);
     return FOLDSVG_OK;
 }
 

@@ -323,12 +323,16 @@ ff_profile *ff_profile_new(ff_profile *parent)
 ff_thread *ff_thread_new(ff_profile *p)
 {
     ff_thread *t = calloc(1, sizeof *t);
+    if (t && !(t->tab = calloc(1, sizeof *t->tab))) {
+        free(t);
+        t = NULL;
+    }
     if (!t)
         return NULL;
-    ff_table_init(&t->stack);
-    ff_table_init(&t->frame);
-    ff_table_init(&t->func);
-    ff_table_init(&t->samples);
+    ff_table_init(&t->tab->stack);
+    ff_table_init(&t->tab->frame);
+    ff_table_init(&t->tab->func);
+    ff_table_init(&t->tab->samples);
     if (p->threads_tail)
         p->threads_tail->next = t;
     else
@@ -339,11 +343,13 @@ ff_thread *ff_thread_new(ff_profile *p)
 
 void ff_thread_trim(ff_thread *t)
 {
-    strings_trim(&t->strings);
-    table_trim(&t->stack);
-    table_trim(&t->frame);
-    table_trim(&t->func);
-    table_trim(&t->samples);
+    if (!t->tab)
+        return;
+    strings_trim(&t->tab->strings);
+    table_trim(&t->tab->stack);
+    table_trim(&t->tab->frame);
+    table_trim(&t->tab->func);
+    table_trim(&t->tab->samples);
 }
 
 foldsvg_status ff_profile_add_sub(ff_profile ***v, size_t *n, size_t *cap, ff_profile *sub)
@@ -353,21 +359,31 @@ foldsvg_status ff_profile_add_sub(ff_profile ***v, size_t *n, size_t *cap, ff_pr
     return FOLDSVG_OK;
 }
 
+void ff_thread_tables_free(ff_thread *t)
+{
+    if (!t->tab)
+        return;
+    ff_strings_free(&t->tab->strings);
+    ff_table_free(&t->tab->stack);
+    ff_table_free(&t->tab->frame);
+    ff_table_free(&t->tab->func);
+    ff_table_free(&t->tab->samples);
+    for (int i = 0; i < FF_NP; i++)
+        fs_json_region_reset(&t->tab->preg[i]);
+    fs_json_region_reset(&t->tab->rows_reg);
+    ff_agg_free(&t->tab->agg_dur);
+    free(t->tab->weight_type);
+    free(t->tab);
+    t->tab = NULL;
+}
+
 static void thread_free(ff_thread *t)
 {
     free(t->name);
     free(t->process);
-    free(t->weight_type);
-    ff_strings_free(&t->strings);
-    ff_table_free(&t->stack);
-    ff_table_free(&t->frame);
-    ff_table_free(&t->func);
-    ff_table_free(&t->samples);
+    ff_thread_tables_free(t);
     ff_agg_free(&t->agg);
-    ff_agg_free(&t->agg_dur);
-    for (int i = 0; i < FF_NP; i++)
-        fs_json_region_reset(&t->preg[i]);
-    fs_json_region_reset(&t->rows_reg);
+    free(t->nodes);
     ff_runs_free(t->runs);
     free(t);
 }

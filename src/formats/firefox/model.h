@@ -162,22 +162,14 @@ static inline int ff_int_add_ok(int64_t sum, int64_t w)
 /* The processed sample columns, in the order of ff_thread.pseen[]. */
 enum { FF_P_STACK, FF_P_WEIGHT, FF_P_DUR, FF_NP };
 
-typedef struct ff_thread {
-    struct ff_thread *next;
-    char *name, *process;
-    uint64_t offset; /* where the thread object starts, for messages */
+/* What a thread needs while it is read, and until its stacks are resolved: its tables and
+ * the state of its samples object. Gecko threads whose stacks are resolved as their object
+ * closes (formats/firefox/early.h) give it back then: a profile may have hundreds of
+ * thousands of threads that fold to a few stacks. */
+typedef struct ff_tables {
     ff_strings strings;
     ff_table stack, frame, func;
-    /* samples */
-    int has_samples;
     ff_table samples; /* schema and buffered rows when the data came before the schema */
-    uint64_t rows;
-    ff_agg agg;     /* from the Gecko data, or processed stack (+ weight) */
-    ff_agg agg_dur; /* processed before v29: stack + duration (used if no weight) */
-    int has_weight_array, has_duration_array;
-    int weight_null_seen;
-    char *weight_type;
-    uint64_t cpu_bad_row; /* first row whose threadCPUDelta is not a number, +1 */
     /* Processed columns of the samples object being read. Nothing is kept per sample:
      * stacks are summed as they stream; the second of two arrays to pair is paired with
      * a second read of the first (a cursor), and problems wait for the object's end. */
@@ -191,6 +183,26 @@ typedef struct ff_thread {
     uint64_t dbad;       /* first duration entry that is not a number (or overflows), +1 */
     /* Gecko rows before their schema: read again when the samples object ends */
     fs_json_region rows_reg;
+    /* processed */
+    ff_agg agg_dur; /* before v29: stack + duration (used if no weight) */
+    int has_weight_array, has_duration_array;
+    int weight_null_seen;
+    char *weight_type;
+} ff_tables;
+
+typedef struct ff_thread {
+    struct ff_thread *next;
+    char *name, *process;
+    uint64_t offset; /* where the thread object starts, for messages */
+    ff_tables *tab;  /* NULL once the stacks are resolved (NODES) */
+    /* samples */
+    int has_samples;
+    uint64_t rows;
+    ff_agg agg;           /* from the Gecko data, or processed stack (+ weight) */
+    uint64_t cpu_bad_row; /* first row whose threadCPUDelta is not a number, +1 */
+    /* resolved (TAB NULL): AGG is dense (agg.cap entries), NODES[k] the stack of
+     * agg.slots[k] in the profile's stack store (formats/firefox/early.h) */
+    uint32_t *nodes;
     /* the samples in their order (--flamechart only, formats/firefox/order.h); else NULL */
     ff_runs *runs;
 } ff_thread;
@@ -223,6 +235,13 @@ struct ff_profile {
     uint64_t json_offset; /* where its string ends in the parent text */
     char origin[160];     /* e.g. "threads[1] (JSON string)", for messages */
     int ordered;          /* the top profile: keep each thread's samples in order */
+    /* What says, before the document ends, that it is Gecko (formats/firefox/early.h) */
+    int is_top;             /* the document's own profile (not a "profile" it wraps) */
+    int meta_done;          /* its meta object closed */
+    int first_thread_done;  /* threads[0] closed */
+    int resolved_early;     /* a thread's stacks were resolved as its object closed */
+    struct ff_store *store; /* the top profile: the stacks of threads resolved early (its
+                               reader frees it, formats/firefox/firefox.c) */
 };
 
 /* Sub-profiles found as JSON strings wait here until the current text is done, so nesting
@@ -260,5 +279,7 @@ void ff_table_data_begin(ff_table *t, const int *wanted, int nwanted);
 /* A thread object ended: its tables give back what doubling left unused (nothing is added
  * to a thread after its object closes). */
 void ff_thread_trim(ff_thread *t);
+/* Gives back T's tables (T->tab NULL after). */
+void ff_thread_tables_free(ff_thread *t);
 
 #endif

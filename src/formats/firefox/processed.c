@@ -42,10 +42,10 @@ static const ff_table *own_or_shared(const ff_table *own, const ff_table *shared
 static foldsvg_status setup(ff_res *r, const ff_profile *root)
 {
     ff_thread *t = r->t;
-    r->stack = own_or_shared(&t->stack, &root->shared_stack);
-    r->frame = own_or_shared(&t->frame, &root->shared_frame);
-    r->func = own_or_shared(&t->func, &root->shared_func);
-    r->strings = t->strings.present             ? &t->strings
+    r->stack = own_or_shared(&t->tab->stack, &root->shared_stack);
+    r->frame = own_or_shared(&t->tab->frame, &root->shared_frame);
+    r->func = own_or_shared(&t->tab->func, &root->shared_func);
+    r->strings = t->tab->strings.present        ? &t->tab->strings
                  : root->shared_strings.present ? &root->shared_strings
                                                 : NULL;
     const char *missing = !r->stack     ? "stackTable"
@@ -130,13 +130,13 @@ static foldsvg_status name(ff_res *r, int64_t s, fs_strref *out)
 static int uses_duration(const ff_thread *t, const ff_profile *root)
 {
     double v = root->ppv_is_number ? root->ppv : 0;
-    return !t->has_weight_array && t->has_duration_array && v < 29;
+    return !t->tab->has_weight_array && t->tab->has_duration_array && v < 29;
 }
 
 /* samples.weight (or the durations, summed the same way), else a sample row is 1. */
 static void weight(const ff_weighting *w, const ff_thread *t, const ff_acc *a, fs_weight *out)
 {
-    if (t->has_weight_array || w->dur)
+    if (t->tab->has_weight_array || w->dur)
         *out = (fs_weight){a->wint, a->fhi, a->flo};
     else
         *out = (fs_weight){(int64_t)a->n, 0, 0};
@@ -146,7 +146,7 @@ static void weight(const ff_weighting *w, const ff_thread *t, const ff_acc *a, f
 static const char *count_name(const ff_thread *t, const ff_weighting *w)
 {
     (void)w;
-    const char *wt = t ? t->weight_type : NULL;
+    const char *wt = t ? t->tab->weight_type : NULL;
     if (wt && strcmp(wt, "tracing-ms") == 0)
         return "ms";
     if (wt && strcmp(wt, "bytes") == 0)

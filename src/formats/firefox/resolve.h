@@ -45,6 +45,7 @@ typedef struct ff_res {
     size_t cpath;
     fs_strref *frames;
     size_t cframes;
+    const struct ff_store *store; /* of the threads resolved as they closed (early.h) */
 } ff_res;
 
 struct ff_model {

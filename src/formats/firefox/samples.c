@@ -105,11 +105,11 @@ static foldsvg_status cursor_next(ff_parser *p, fs_json_cursor *c, fs_json_value
 /* Gecko rows that came before their schema, read again now that it is known. */
 static foldsvg_status replay_rows(ff_parser *p, ff_thread *t)
 {
-    ff_table *s = &t->samples;
+    ff_table *s = &t->tab->samples;
     if (s->schema[FF_C_STACK] == -1)
         return fs_json_fail(&p->j, FOLDSVG_E_PARSE, "samples: the schema has no stack column");
     fs_json_cursor *c;
-    FS_FORWARD_IF_ERROR(cursor_open(p, &t->rows_reg, 1, &c));
+    FS_FORWARD_IF_ERROR(cursor_open(p, &t->tab->rows_reg, 1, &c));
     int64_t ks = s->schema[FF_C_STACK], kc = s->schema[FF_C_CPU], k = 0;
     fs_json_value nul = {.tag = FS_JSON_NULL}, stack = nul, cpu = nul, v;
     uint64_t row = 0;
@@ -135,11 +135,11 @@ static foldsvg_status replay_rows(ff_parser *p, ff_thread *t)
 /* The first problem with a weight, by index, as a walk in index order would meet it. */
 static void weight_problem(ff_thread *t, uint64_t i, int overflow, int64_t stack)
 {
-    if (t->wprob && t->wprob <= i + 1)
+    if (t->tab->wprob && t->tab->wprob <= i + 1)
         return;
-    t->wprob = i + 1;
-    t->wprob_overflow = overflow;
-    t->wprob_stack = stack;
+    t->tab->wprob = i + 1;
+    t->tab->wprob_overflow = overflow;
+    t->tab->wprob_stack = stack;
 }
 
 static void add_weight(ff_parser *p, ff_thread *t, ff_acc *a, fs_json_value w, uint64_t i)
@@ -156,12 +156,12 @@ static foldsvg_status add_duration(ff_parser *p, ff_thread *t, int64_t key, fs_j
                                    uint64_t i)
 {
     ff_acc *a;
-    FS_FORWARD_IF_ERROR(acc(p, &t->agg_dur, key, i, &a));
+    FS_FORWARD_IF_ERROR(acc(p, &t->tab->agg_dur, key, i, &a));
     if (p->ordered)
         FS_FORWARD_IF_ERROR(ordered(p, ff_order_duration(t, i, d)));
     a->n++;
-    if ((!is_number(d) || ff_acc_add(a, &d) != FOLDSVG_OK) && !t->dbad)
-        t->dbad = i + 1;
+    if ((!is_number(d) || ff_acc_add(a, &d) != FOLDSVG_OK) && !t->tab->dbad)
+        t->tab->dbad = i + 1;
     return FOLDSVG_OK;
 }
 
@@ -173,7 +173,7 @@ static int column_kind(int col)
 foldsvg_status ff_column_cell(ff_parser *p, ff_thread *t, int col, uint64_t i, fs_json_value c)
 {
     int k = column_kind(col);
-    t->pn[k]++;
+    t->tab->pn[k]++;
     fs_json_value pc;
     int got = 0;
     if (p->cur)
@@ -220,31 +220,31 @@ foldsvg_status ff_column_cell(ff_parser *p, ff_thread *t, int col, uint64_t i, f
 foldsvg_status ff_column_begin(ff_parser *p, ff_thread *t, int col)
 {
     int k = column_kind(col);
-    if (t->pseen[k])
+    if (t->tab->pseen[k])
         return fs_json_fail(&p->j, FOLDSVG_E_PARSE, "samples has more than one \"%s\" array",
                             ff_column_names[col]);
-    t->pseen[k] = 1;
-    t->pn[k] = 0;
+    t->tab->pseen[k] = 1;
+    t->tab->pn[k] = 0;
     ff_order_column_begin(t);
     if (k == FF_P_STACK)
-        t->has_stack_col = 1;
+        t->tab->has_stack_col = 1;
     else if (k == FF_P_WEIGHT)
-        t->has_weight_array = 1;
+        t->tab->has_weight_array = 1;
     else
-        t->has_duration_array = 1;
+        t->tab->has_duration_array = 1;
     /* The weights decide when they exist; durations only without them. So the stack is
      * needed again unless the weights came first, and the weights or durations when the
      * stack has not come yet (durations: nor weights). */
-    int pw = t->pseen[FF_P_WEIGHT] && k != FF_P_WEIGHT;
-    int later = k == FF_P_STACK ? !pw : !t->pseen[FF_P_STACK] && (k == FF_P_WEIGHT || !pw);
-    FS_FORWARD_IF_ERROR(fs_json_region_begin(&p->j, &t->preg[k], later, p->can_reread));
+    int pw = t->tab->pseen[FF_P_WEIGHT] && k != FF_P_WEIGHT;
+    int later = k == FF_P_STACK ? !pw : !t->tab->pseen[FF_P_STACK] && (k == FF_P_WEIGHT || !pw);
+    FS_FORWARD_IF_ERROR(fs_json_region_begin(&p->j, &t->tab->preg[k], later, p->can_reread));
     int partner = -1;
     if (k == FF_P_STACK)
-        partner = pw ? FF_P_WEIGHT : t->pseen[FF_P_DUR] ? FF_P_DUR : -1;
-    else if (t->pseen[FF_P_STACK] && (k == FF_P_WEIGHT || !pw))
+        partner = pw ? FF_P_WEIGHT : t->tab->pseen[FF_P_DUR] ? FF_P_DUR : -1;
+    else if (t->tab->pseen[FF_P_STACK] && (k == FF_P_WEIGHT || !pw))
         partner = FF_P_STACK;
     if (partner >= 0)
-        FS_FORWARD_IF_ERROR(cursor_open(p, &t->preg[partner], 0, &p->cur));
+        FS_FORWARD_IF_ERROR(cursor_open(p, &t->tab->preg[partner], 0, &p->cur));
     p->cur_k = partner;
     return FOLDSVG_OK;
 }
@@ -253,46 +253,46 @@ foldsvg_status ff_column_end(ff_parser *p, ff_thread *t, int col)
 {
     fs_json_cursor_close(p->cur);
     p->cur = NULL;
-    return fs_json_region_end(&p->j, &t->preg[column_kind(col)]);
+    return fs_json_region_end(&p->j, &t->tab->preg[column_kind(col)]);
 }
 
 void ff_samples_reset(ff_thread *t)
 {
     ff_order_samples_begin(t);
     for (int k = 0; k < FF_NP; k++) {
-        t->pseen[k] = 0;
-        t->pn[k] = 0;
-        fs_json_region_reset(&t->preg[k]);
+        t->tab->pseen[k] = 0;
+        t->tab->pn[k] = 0;
+        fs_json_region_reset(&t->tab->preg[k]);
     }
-    t->wprob = 0;
-    t->dbad = 0;
-    fs_json_region_reset(&t->rows_reg);
+    t->tab->wprob = 0;
+    t->tab->dbad = 0;
+    fs_json_region_reset(&t->tab->rows_reg);
 }
 
 /* What pairing the processed columns found, reported now that the samples object is
  * whole. */
 static foldsvg_status check_columns(ff_parser *p, ff_thread *t)
 {
-    uint64_t ns = t->pn[FF_P_STACK];
-    if (t->pseen[FF_P_WEIGHT]) {
-        if (t->pn[FF_P_WEIGHT] != ns)
-            return fs_json_fail(&p->j, FOLDSVG_E_PARSE,
-                                "samples.weight has %llu entries but samples.stack %llu",
-                                (unsigned long long)t->pn[FF_P_WEIGHT], (unsigned long long)ns);
-        if (t->wprob && !t->wprob_overflow)
+    uint64_t ns = t->tab->pn[FF_P_STACK];
+    if (t->tab->pseen[FF_P_WEIGHT]) {
+        if (t->tab->pn[FF_P_WEIGHT] != ns)
+            return fs_json_fail(
+                &p->j, FOLDSVG_E_PARSE, "samples.weight has %llu entries but samples.stack %llu",
+                (unsigned long long)t->tab->pn[FF_P_WEIGHT], (unsigned long long)ns);
+        if (t->tab->wprob && !t->tab->wprob_overflow)
             return fs_json_fail(&p->j, FOLDSVG_E_PARSE, "samples.weight[%llu] is not a number",
-                                (unsigned long long)(t->wprob - 1));
-        if (t->wprob)
+                                (unsigned long long)(t->tab->wprob - 1));
+        if (t->tab->wprob)
             return fs_json_fail(&p->j, FOLDSVG_E_OVERFLOW,
                                 "samples.weight: the weights of stack %lld overflow 64 bits",
-                                (long long)t->wprob_stack);
-    } else if (t->pseen[FF_P_DUR]) {
+                                (long long)t->tab->wprob_stack);
+    } else if (t->tab->pseen[FF_P_DUR]) {
         /* Durations of another length are ignored, as if they were not there. */
-        if (t->pn[FF_P_DUR] != ns)
-            ff_agg_free(&t->agg_dur);
-        else if (t->dbad)
+        if (t->tab->pn[FF_P_DUR] != ns)
+            ff_agg_free(&t->tab->agg_dur);
+        else if (t->tab->dbad)
             return fs_json_fail(&p->j, FOLDSVG_E_PARSE, "samples.duration[%llu] is not a number",
-                                (unsigned long long)(t->dbad - 1));
+                                (unsigned long long)(t->tab->dbad - 1));
     }
     return FOLDSVG_OK;
 }
@@ -300,9 +300,9 @@ static foldsvg_status check_columns(ff_parser *p, ff_thread *t)
 foldsvg_status ff_samples_end(ff_parser *p, ff_thread *t)
 {
     foldsvg_status st = FOLDSVG_OK;
-    if (t->rows_reg.present)
+    if (t->tab->rows_reg.present)
         st = replay_rows(p, t);
-    if (st == FOLDSVG_OK && t->pseen[FF_P_STACK])
+    if (st == FOLDSVG_OK && t->tab->pseen[FF_P_STACK])
         st = check_columns(p, t);
     ff_samples_reset(t);
     return st;

@@ -14,6 +14,7 @@
 #include <yajl/yajl_parse.h>
 
 #include "formats/firefox/samples.h"
+#include "formats/firefox/early.h"
 #include "formats/firefox/split.h"
 #include "util/grow.h"
 
@@ -346,13 +347,14 @@ static foldsvg_status begin_container_(ff_parser *p, int is_map)
         ff_samples_reset(f->thr);
         if (!(n = push(p, R_SAMPLES, R_SKIP)))
             return fs_json_nomem(&p->j);
-        n->tab = &f->thr->samples;
+        n->tab = &f->thr->tab->samples;
         return FOLDSVG_OK;
     case R_S_DATA:
         if (!f->tab->has_schema) {
             /* Rows before their schema: their shape is checked now, their cells are read
              * again when the samples object ends. */
-            FS_FORWARD_IF_ERROR(fs_json_region_begin(&p->j, &f->thr->rows_reg, 1, p->can_reread));
+            FS_FORWARD_IF_ERROR(
+                fs_json_region_begin(&p->j, &f->thr->tab->rows_reg, 1, p->can_reread));
             return push(p, R_D_DATA, R_D_ROW) ? FOLDSVG_OK : fs_json_nomem(&p->j);
         }
         if (f->tab->schema[FF_C_STACK] == -1)
@@ -379,13 +381,19 @@ static foldsvg_status end_container_(ff_parser *p, const ff_frame *f)
         return FOLDSVG_OK;
     case R_THREAD:
         ff_thread_trim(f->thr);
+        if (f->first)
+            f->prof->first_thread_done = 1;
+        ff_early_resolve(f->prof, f->thr, p->file);
+        return FOLDSVG_OK;
+    case R_META:
+        f->prof->meta_done = 1;
         return FOLDSVG_OK;
     case R_SAMPLES:
         return ff_samples_end(p, f->thr);
     case R_S_COL:
         return ff_column_end(p, f->thr, f->col);
     case R_D_DATA:
-        return fs_json_region_end(&p->j, &f->thr->rows_reg);
+        return fs_json_region_end(&p->j, &f->thr->tab->rows_reg);
     default:
         return FOLDSVG_OK;
     }
@@ -514,13 +522,13 @@ static int cb_map_key(void *ctx, const unsigned char *k, size_t n)
             if (IS("stringArray") && f->first)
                 f->prof->first_thread_has_string_array = 1;
             f->child = R_STRINGS;
-            f->strs = &f->thr->strings;
+            f->strs = &f->thr->tab->strings;
         } else if (IS("stackTable") || IS("frameTable") || IS("funcTable")) {
             f->child = R_TABLE;
             f->kind = s[0] == 's' ? K_STACK : s[1] == 'r' ? K_FRAME : K_FUNC;
-            f->tab = f->kind == K_STACK   ? &f->thr->stack
-                     : f->kind == K_FRAME ? &f->thr->frame
-                                          : &f->thr->func;
+            f->tab = f->kind == K_STACK   ? &f->thr->tab->stack
+                     : f->kind == K_FRAME ? &f->thr->tab->frame
+                                          : &f->thr->tab->func;
         } else if (IS("samples")) {
             f->child = R_SAMPLES;
         }
@@ -626,8 +634,8 @@ static foldsvg_status store_scalar(ff_parser *p, ff_frame *f, uint64_t ei, fs_js
         return FOLDSVG_OK;
     case R_S_WEIGHTTYPE:
         if (c.tag == FS_JSON_STR) {
-            free(f->thr->weight_type);
-            if (!(f->thr->weight_type = dupn((const unsigned char *)s, n)))
+            free(f->thr->tab->weight_type);
+            if (!(f->thr->tab->weight_type = dupn((const unsigned char *)s, n)))
                 return fs_json_nomem(&p->j);
         }
         return FOLDSVG_OK;

@@ -7,6 +7,7 @@
 #include "formats/perf/name.h"
 #include "util/buf.h"
 #include "util/error.h"
+#include "util/numfmt.h"
 
 enum {
     READ_BLOCK = 1 << 20,
@@ -30,6 +31,7 @@ typedef struct reader {
     /* the record being read */
     int in_event, skip, cut;
     uint64_t count;
+    uint64_t event_line; /* its header's */
     fs_buf root;
     fs_perf_frames frames;
     fs_buf scratch;
@@ -113,7 +115,13 @@ static foldsvg_status emit(reader *r)
         size_t start = leaf_i ? r->frames.ends[leaf_i - 1] : 0;
         r->refs[i + root] = (fs_strref){names + start, r->frames.ends[leaf_i] - start};
     }
-    return r->sink->stack(r->sink, r->refs, n + root, r->count, r->err);
+    foldsvg_status st = r->sink->stack(r->sink, r->refs, n + root, r->count, r->err);
+    if (st == FOLDSVG_E_OVERFLOW) /* the sink knows no lines: the sample that passed is named */
+        return fs_error_at_line(r->err, st, fs_input_name(r->in), r->event_line, 0,
+                                "the total count passes 2^64-1 with this sample (its period "
+                                "%llu); the input's counts are too large",
+                                (unsigned long long)r->count);
+    return st;
 }
 
 /* The end of a record: its stack goes to the sink unless it was filtered or has no
@@ -166,6 +174,7 @@ static int set_root(reader *r, const fs_perf_event *ev)
 static foldsvg_status start_event(reader *r, const fs_perf_event *ev)
 {
     r->in_event = 1;
+    r->event_line = r->lineno;
     r->skip = r->cut = 0;
     fs_perf_frames_clear(&r->frames);
     if (ev->event.ptr) {
@@ -341,7 +350,7 @@ static foldsvg_status finish(reader *r)
         /* a name cut at a NUL byte (binary junk) may be empty: then samples it is */
         const char *nul = r->filter ? memchr(r->filter, '\0', r->filter_len) : NULL;
         size_t n = nul ? (size_t)(nul - r->filter) : r->filter_len;
-        char unit[128];
+        char unit[FS_UNIT_SIZE];
         if (r->weighted && n)
             snprintf(unit, sizeof unit, "%.*s", (int)n, r->filter);
         else
