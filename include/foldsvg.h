@@ -170,6 +170,7 @@ typedef enum foldsvg_option {
     FOLDSVG_OPT_STRIP_HEX = 64,
     FOLDSVG_OPT_PER_BEFORE = 65,
     FOLDSVG_OPT_PER_AFTER = 66,
+    FOLDSVG_OPT_KEEP_RUST_HASH = 67,
 } foldsvg_option;
 
 /* Typed setters (zstd's way). _int: a flag (0 clears it, 1 sets it), a whole number within

@@ -268,8 +268,12 @@ static const opt_row rows[] = {
      .metavar = "RE", .help = "delete every match of RE in frame names (repeatable, in order)",
      .key = FOLDSVG_OPT_STRIP},
     {"strip-rust-hash", 0, T_FLAG, STACK, G_FILTERS, FIELD(stack.strip_rust_hash),
-     .help = "drop Rust symbol hashes (::h<16 hex>, v0 crate[hash]); first",
+     .help = "drop Rust symbol hashes (::h<16 hex>, v0 crate[hash]); first\n"
+             "(the default for profiles a symbolizer named: Firefox JSON)",
      .key = FOLDSVG_OPT_STRIP_RUST_HASH},
+    {"keep-rust-hash", 0, T_FLAG, STACK, G_FILTERS, FIELD(stack.keep_rust_hash),
+     .help = "keep the Rust symbol hashes of symbolized profiles",
+     .key = FOLDSVG_OPT_KEEP_RUST_HASH},
     {"include", 0, T_LIST, STACK, G_FILTERS, FIELD(stack.include), .check = check_pattern,
      .metavar = "RE", .help = "keep only stacks with a frame matching RE (repeatable: any)",
      .key = FOLDSVG_OPT_INCLUDE},

@@ -15,8 +15,12 @@
 
 /* Its samples come in time order (--flamechart: one thread's), not as folded paths. */
 static const fs_format firefox = {
-    "firefox",       "a Firefox-Profiler profile", FS_FORMAT_ORDERED, fs_firefox_detect,
-    fs_firefox_read, fs_firefox_list_threads,
+    "firefox",
+    "a Firefox-Profiler profile",
+    FS_FORMAT_ORDERED | FS_FORMAT_SYMBOLIZED,
+    fs_firefox_detect,
+    fs_firefox_read,
+    fs_firefox_list_threads,
 };
 
 static foldsvg_status perf_read(fs_input *in, const fs_input_opts *opts, fs_sink *sink,

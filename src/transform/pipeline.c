@@ -21,8 +21,11 @@ struct fs_pipeline {
     int use_base;      /* --base applies (not under --flamechart or --no-sort) */
     int rewrites;      /* some transform applies: folded lines are split */
     int direct;        /* nothing but the zero-count rule applies to folded lines */
-    fs_filter *filter; /* NULL when no filter is set */
-    char name[1024];   /* the current input */
+    fs_filter *filter; /* the current input's: NULL when no filter is set */
+    /* the filters of inputs as the options say (plain), and of symbolized ones, which drop
+     * Rust hashes unless kept (sym: NULL when the same as plain) */
+    fs_filter *plain, *sym;
+    char name[1024]; /* the current input */
     /* --no-sort: the previous valid line */
     fs_buf prev;
     uint64_t prev_line;
@@ -436,7 +439,13 @@ foldsvg_status fs_pipeline_new(fs_pipeline **out, const fs_stack_opts *o, const 
     pl->to = *to;
     fs_strmap_init(&pl->keys, FS_STRMAP_OWNED); /* before anything can fail: freed with PL */
     pl->use_base = o->base.n > 0 && !o->flamechart && !o->no_sort;
-    foldsvg_status st = fs_filter_new(&pl->filter, o, err);
+    foldsvg_status st = fs_filter_new(&pl->plain, o, err);
+    pl->filter = pl->plain;
+    if (st == FOLDSVG_OK && !o->strip_rust_hash && !o->keep_rust_hash) {
+        fs_stack_opts so = *o;
+        so.strip_rust_hash = 1;
+        st = fs_filter_new(&pl->sym, &so, err);
+    }
     if (st == FOLDSVG_OK && FS_GROW(pl->frames, pl->frames_cap, 64, 64) != FOLDSVG_OK)
         st = fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
     if (st) {
@@ -462,7 +471,8 @@ void fs_pipeline_free(fs_pipeline *pl)
 {
     if (!pl)
         return;
-    fs_filter_free(pl->filter);
+    fs_filter_free(pl->plain);
+    fs_filter_free(pl->sym);
     fs_buf_free(&pl->prev);
     fs_buf_free(&pl->names);
     fs_buf_free(&pl->path);
@@ -494,8 +504,14 @@ fs_sink *fs_pipeline_begin(fs_pipeline *pl, const char *name)
     snprintf(pl->name, sizeof pl->name, "%s", name ? name : "");
     pl->have_prev = 0;
     pl->prev_line = 0;
+    pl->filter = pl->plain;
     fs_strmap_clear(&pl->keys); /* a reader's keys name stacks within one input */
     return &pl->sink;
+}
+
+void fs_pipeline_symbolized(fs_pipeline *pl, int yes)
+{
+    pl->filter = yes && pl->sym ? pl->sym : pl->plain;
 }
 
 foldsvg_status fs_pipeline_end(fs_pipeline *pl, foldsvg_error *err)
