@@ -166,6 +166,8 @@ static foldsvg_status run_join(diff_run *r, diff_sink sink, foldsvg_error *err)
         if (st == FOLDSVG_OK)
             for (int i = 0; i < 2; i++)
                 fs_diff_side_warn(&r->side[i]);
+        if (st == FOLDSVG_OK)
+            fs_diff_sides_warn_units(&r->side[0], &r->side[1]);
         return st;
     }
 }
