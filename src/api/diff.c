@@ -181,6 +181,26 @@ static const char *sides_count_name(const diff_run *r)
     return "cycles";
 }
 
+void fs_diff_set_titles(foldsvg_options *o, const char *unit, fs_diff_titles *t)
+{
+    if (!o->svg.title) {
+        snprintf(t->title, sizeof t->title, "Differential %s",
+                 o->svg.inverted ? "Icicle Graph" : "Flame Graph");
+        o->svg.title = t->title;
+    }
+    if (!o->svg.subtitle) {
+        const char *grew = o->svg.negate ? "blue" : "red", *shrank = o->svg.negate ? "red" : "blue";
+        if (o->svg.colordiffusion)
+            snprintf(t->legend, sizeof t->legend, "widths: AFTER's %.40s; colors: share of AFTER",
+                     unit);
+        else
+            snprintf(t->legend, sizeof t->legend,
+                     "widths: AFTER's %.40s; %s: self %.40s grew, %s: shrank (AFTER - BEFORE)",
+                     unit, grew, unit, shrank);
+        o->svg.subtitle = t->legend;
+    }
+}
+
 /* ---- the sinks --------------------------------------------------------------------------- */
 
 /* The streaming merge, for SVG. */
@@ -413,16 +433,20 @@ static foldsvg_status convert_svg(diff_run *r, const char *output, foldsvg_error
     if (st == FOLDSVG_OK && sink.rescales)
         r->drawn = fs_stream_rescale(&k.s, normalized, r);
     if (st == FOLDSVG_OK) {
+        const char *unit = o->countname ? o->countname : sides_count_name(r);
+        foldsvg_options titled = *o;
+        fs_diff_titles t;
+        fs_diff_set_titles(&titled, unit, &t);
         fs_svg_input in = {
             .tree = &k.s.names,
             .frames = k.s.kept,
             .nframes = k.s.nkept,
             .delta_max = k.s.delta_max,
-            .opts = &o->svg,
-            .countname = o->countname ? o->countname : sides_count_name(r),
+            .opts = &titled.svg,
+            .countname = unit,
             .pool = r->pool,
         };
-        st = fs_write_svg_frames(&in, o, output, err);
+        st = fs_write_svg_frames(&in, &titled, output, err);
     }
     fs_stream_free(&k.s);
     return st;

@@ -24,4 +24,14 @@ struct foldsvg_diff {
     size_t unique, only_before, only_after; /* stacks of the join */
 };
 
+/* The titles of a diff's graph in O (a copy of the caller's options): "Differential Flame
+ * Graph" and a legend saying what its widths and colors are, in UNIT, unless the caller set
+ * their own. The texts live in T. Differential folded input keeps inferno's titles: only
+ * foldsvg's own diffs (--diff, foldsvg_diff_*) get these. */
+typedef struct fs_diff_titles {
+    char title[64];
+    char legend[192];
+} fs_diff_titles;
+void fs_diff_set_titles(foldsvg_options *o, const char *unit, fs_diff_titles *t);
+
 #endif

@@ -125,7 +125,10 @@ static foldsvg_status add_facts(fs_diff_section *s, const foldsvg_diff *d, const
     FS_FORWARD_IF_ERROR(fs_diff_section_fact(s, label, vb, va, ch));
     fs_format_thousands((uint64_t)b->unique, vb);
     fs_format_thousands((uint64_t)a->unique, va);
-    snprintf(ch, sizeof ch, "%zu only before, %zu only after", d->only_before, d->only_after);
+    char ob[32], oa[32];
+    fs_format_thousands((uint64_t)d->only_before, ob);
+    fs_format_thousands((uint64_t)d->only_after, oa);
+    snprintf(ch, sizeof ch, "%s only before, %s only after", ob, oa);
     return fs_diff_section_fact(s, "Unique stacks", vb, va, ch);
 }
 
@@ -162,7 +165,10 @@ static foldsvg_status make_diff_section(fs_report_section *s, const void *what,
     const diff_section_args *a = what;
     memset(s, 0, sizeof *s);
     FS_FORWARD_IF_ERROR(check_diff(a->d, err));
-    FS_FORWARD_IF_ERROR(fs_report_section_svg(s, a->d->p, o, err));
+    foldsvg_options titled = *o;
+    fs_diff_titles t;
+    fs_diff_set_titles(&titled, unit_of(a->d, o), &t);
+    FS_FORWARD_IF_ERROR(fs_report_section_svg(s, a->d->p, &titled, err));
     s->per = o->report.per;
     s->countname = strdup(unit_of(a->d, o));
     s->heading = a->heading ? strdup(a->heading) : NULL;
@@ -225,8 +231,12 @@ foldsvg_status foldsvg_diff_write(const foldsvg_diff *d, const char *path, folds
         foldsvg_report_free(r);
         return st;
     }
-    fs_profile_job job = {d->p, format, o};
-    return fs_output_file(fs_output_profile, &job, o, path, err);
+    foldsvg_options titled = *o;
+    fs_diff_titles t;
+    if (format == FOLDSVG_FORMAT_SVG)
+        fs_diff_set_titles(&titled, unit_of(d, o), &t);
+    fs_profile_job job = {d->p, format, &titled};
+    return fs_output_file(fs_output_profile, &job, &titled, path, err);
 }
 
 foldsvg_status foldsvg_diff_render(const foldsvg_diff *d, foldsvg_format format,
@@ -245,6 +255,10 @@ foldsvg_status foldsvg_diff_render(const foldsvg_diff *d, foldsvg_format format,
         foldsvg_report_free(r);
         return st;
     }
-    fs_profile_job job = {d->p, format, o};
-    return fs_output_stream(fs_output_profile, &job, o, out, err);
+    foldsvg_options titled = *o;
+    fs_diff_titles t;
+    if (format == FOLDSVG_FORMAT_SVG)
+        fs_diff_set_titles(&titled, unit_of(d, o), &t);
+    fs_profile_job job = {d->p, format, &titled};
+    return fs_output_stream(fs_output_profile, &job, &titled, out, err);
 }

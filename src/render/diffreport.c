@@ -299,7 +299,7 @@ void fs_diff_write_tables(fs_xmlw *c, const fs_diff_section *s)
 {
     const fs_deltas *d = &s->deltas;
     fs_xmlw_start(c, "div");
-    fs_xmlw_attr(c, "class", "fs-tables");
+    fs_xmlw_attr(c, "class", "fs-tables fs-difftables");
     nl(c);
     delta_table(c, s, "self", "Self time", &d->self, s->self_funcs);
     delta_table(c, s, "inclusive", "Inclusive time", &d->incl, s->incl_funcs);
