@@ -34,6 +34,11 @@ bin="$build/foldsvg"
 cc -O2 -o "$build/yajl_baseline" "$here/yajl_baseline.c" $(pkg-config --cflags --libs yajl)
 # shellcheck disable=SC2046
 cc -O2 -o "$build/xmlwriter_baseline" "$here/xmlwriter_baseline.c" $(pkg-config --cflags --libs libxml-2.0)
+mkdir -p "$build/bench-pb"
+protoc-c --c_out="$build/bench-pb" --proto_path="$root/src/formats/pprof" profile.proto
+# shellcheck disable=SC2046
+cc -O2 -w -I"$build/bench-pb" -o "$build/pprof_baseline" "$here/pprof_baseline.c" \
+    "$build/bench-pb/profile.pb-c.c" $(pkg-config --cflags --libs libprotobuf-c)
 
 # stale FILE SOURCE: FILE is missing, empty or older than SOURCE (test's -nt is not POSIX)
 stale() { [ ! -s "$1" ] || [ -n "$(find "$2" -prune -newer "$1")" ]; }
@@ -54,6 +59,8 @@ gen "$data/sp1.json" "$tools/gen_sp1_profile.py" -n 10000000 --seed 7
 if stale "$data/sp1.json.gz" "$data/sp1.json"; then
     gzip -6 -c "$data/sp1.json" >"$data/sp1.json.tmp" && mv "$data/sp1.json.tmp" "$data/sp1.json.gz"
 fi
+gen "$data/profile.pb" "$tools/gen_pprof.py" --size-mb 50 --functions 5000 --depth 40 --seed 5
+gen "$data/devtools.json" "$tools/gen_devtools_trace.py" --size-mb 200 --seed 11
 vertx="$root/tests/data/compat/inputs/flamegraph/test/results/perf-vertx-stacks-01-collapsed-all.txt"
 
 # measure NAME CMD...: median wall seconds, max RSS (KiB) and median CPU seconds (user +
@@ -223,6 +230,12 @@ run=$(measure "shuffled --sort-buffer 4M" "$bin" -q --hash --sort-buffer 4M "$da
 row "$(size "$data/shuffled.folded")" "$shuffled_run" "$run"
 pair "yajl" "$build/yajl_baseline $data/sp1.json" -- "sp1-10M.json->svg" "$bin" -q "$data/sp1.json" -o "$data/out.svg"
 row "$(size "$data/sp1.json")" "$base" "$run"
+# a 50 MB pprof (plain) against a bare protobuf-c unpack of it; a 200 MB DevTools trace (its
+# CPU profile in ProfileChunk events among the panel's other events) against a bare yajl parse
+pair "protobuf-c unpack" "$build/pprof_baseline $data/profile.pb" -- "pprof-50MB->svg" "$bin" -q "$data/profile.pb" -o "$data/out.svg"
+row "$(size "$data/profile.pb")" "$base" "$run"
+pair "yajl" "$build/yajl_baseline $data/devtools.json" -- "devtools-200MB.json->svg" "$bin" -q "$data/devtools.json" -o "$data/out.svg"
+row "$(size "$data/devtools.json")" "$base" "$run"
 # the flame chart of the same trace (its samples in order: memory per stack change), against
 # its flamegraph
 base=$run

@@ -12,7 +12,7 @@ _foldsvg()
         --bgcolors)
             COMPREPLY=($(compgen -W "yellow blue green grey" -- "$cur")); return ;;
         --format)
-            COMPREPLY=($(compgen -W "svg folded html" -- "$cur")); return ;;
+            COMPREPLY=($(compgen -W "svg folded html speedscope" -- "$cur")); return ;;
         --top-format)
             COMPREPLY=($(compgen -W "text markdown json" -- "$cur")); return ;;
         --weight)

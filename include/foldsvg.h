@@ -170,7 +170,9 @@ typedef enum foldsvg_option {
     FOLDSVG_OPT_STRIP_HEX = 64,
     FOLDSVG_OPT_PER_BEFORE = 65,
     FOLDSVG_OPT_PER_AFTER = 66,
-    FOLDSVG_OPT_KEEP_RUST_HASH = 67,
+    FOLDSVG_OPT_SAMPLE_TYPE = 67,
+    FOLDSVG_OPT_TAG_ROOT = 68,
+    FOLDSVG_OPT_KEEP_RUST_HASH = 69,
 } foldsvg_option;
 
 /* Typed setters (zstd's way). _int: a flag (0 clears it, 1 sets it), a whole number within
@@ -329,10 +331,13 @@ FOLDSVG_API foldsvg_status foldsvg_profile_read_buffer(foldsvg_profile *p, const
 FOLDSVG_API const char *foldsvg_profile_count_name(const foldsvg_profile *p);
 
 typedef enum foldsvg_format {
-    FOLDSVG_FORMAT_AUTO = 0, /* by the output name: .svg -> SVG, .html/.htm -> HTML, else folded */
+    FOLDSVG_FORMAT_AUTO = 0, /* by the output name: .svg -> SVG, .html/.htm -> HTML,
+                              * .speedscope.json -> speedscope, else folded */
     FOLDSVG_FORMAT_SVG,
     FOLDSVG_FORMAT_FOLDED,
-    FOLDSVG_FORMAT_HTML
+    FOLDSVG_FORMAT_HTML,
+    FOLDSVG_FORMAT_SPEEDSCOPE /* speedscope's file format: one sampled profile, the stacks
+                               * with their counts (the runs in order with "flamechart") */
 } foldsvg_format;
 
 /* The format that the file name PATH selects (AUTO rules above; NULL or "-" -> SVG). */
@@ -352,7 +357,8 @@ FOLDSVG_API foldsvg_status foldsvg_profile_render_mem(const foldsvg_profile *p,
                                                       size_t *len, foldsvg_error *err);
 
 /* Writes the profile to PATH: SVG when PATH ends in ".svg" (any case), folded text sorted by
- * path otherwise (".html" or ".htm", any case: the HTML report). A regular
+ * path otherwise (".html" or ".htm", any case: the HTML report; ".speedscope.json": a
+ * speedscope file). A regular
  * target is written to a temporary file beside it and renamed on success (keeping an
  * existing file's permissions); a failed write leaves no file and an existing one
  * untouched. A symbolic link is followed: the file it names is written (atomically, beside
@@ -449,6 +455,18 @@ typedef void (*foldsvg_thread_fn)(void *user, size_t index, const char *name, co
 FOLDSVG_API foldsvg_status foldsvg_list_threads(const char *path, const foldsvg_options *opts,
                                                 foldsvg_thread_fn fn, void *user,
                                                 foldsvg_error *err);
+
+/* One sample type of a pprof profile: INDEX (what the "sample-type" option takes, as does
+ * TYPE), TYPE and UNIT as the profile names them ("cpu", "nanoseconds"), and the TOTAL of its
+ * values over the samples. Strings live only for the call. */
+typedef void (*foldsvg_sample_type_fn)(void *user, size_t index, const char *type, const char *unit,
+                                       int64_t total);
+
+/* Reads the pprof profile PATH (NULL or "-": standard input) and calls FN once per sample
+ * type, in order. An input of another format is FOLDSVG_E_USAGE (it has no sample types). */
+FOLDSVG_API foldsvg_status foldsvg_list_sample_types(const char *path, const foldsvg_options *opts,
+                                                     foldsvg_sample_type_fn fn, void *user,
+                                                     foldsvg_error *err);
 
 /* ---------------------------------------------------------------------------------------
  * HTML reports of several profiles (one section each)

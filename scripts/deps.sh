@@ -3,7 +3,7 @@
 #   scripts/deps.sh          build dependencies
 #   scripts/deps.sh test     plus what the test suite uses (Check, Chromium, Node.js, Dask)
 set -eu
-pkgs="build-essential cmake pkg-config libxml2-dev libyajl-dev libpcre2-dev zlib1g-dev"
+pkgs="build-essential cmake pkg-config libxml2-dev libyajl-dev libpcre2-dev zlib1g-dev libprotobuf-c-dev protobuf-c-compiler"
 if [ "${1:-}" = test ]; then
     pkgs="$pkgs check python3 libxml2-utils chromium clang-format shellcheck python3-distributed"
     command -v node >/dev/null 2>&1 || pkgs="$pkgs nodejs npm"

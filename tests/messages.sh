@@ -92,7 +92,7 @@ done
 expect 2 unused-kernel-json "$bin" gecko.json --kernel -o x.svg
 has unused-kernel-json-msg err 'gecko.json: --kernel does nothing: it applies to perf script output, and this is a Firefox-Profiler profile; drop --kernel'
 expect 2 unused-thread-perf "$bin" perf.txt --thread 0 -o x.svg
-has unused-thread-perf-msg err 'perf.txt: --thread does nothing: it applies to a Firefox-Profiler profile, and this is perf script output; drop --thread'
+has unused-thread-perf-msg err 'perf.txt: --thread does nothing: it applies to a Firefox-Profiler profile, a pprof profile, a Chrome or V8 profile (.cpuprofile, trace events) or a speedscope file, and this is perf script output; drop --thread'
 expect 2 unused-thread-stdin sh -c "'$bin' --thread 0 -o x.svg < in.folded"
 has unused-thread-stdin-msg err '<stdin>: --thread does nothing'
 # one input it applies to is enough; --sections checks the report as a whole

@@ -13,12 +13,12 @@ printf 'main;parse 3\nmain;draw 5\n' >in.folded
 for ext in png pdf json; do
     expect 2 "output-$ext" "$bin" in.folded -o "out.$ext"
     has "output-$ext-names" err "does not write $ext files"
-    has "output-$ext-says" err ".svg (the flamegraph), .html (the report) and folded text"
+    has "output-$ext-says" err ".svg (the flamegraph), .html (the report), .speedscope.json (a speedscope file) and folded text"
     if [ -e "out.$ext" ]; then bad "output-$ext: a file was written"; else ok; fi
 done
 expect 0 output-format "$bin" -q in.folded --format folded -o out.png
 has output-format-folded out.png 'main;draw 5'
-for name in out.svg out.HTML out.folded out.txt out.out noext dir.d/noext; do
+for name in out.svg out.HTML out.folded out.txt out.out noext dir.d/noext out.speedscope.json; do
     mkdir -p dir.d
     expect 0 "output-$name" "$bin" -q in.folded -o "$name"
 done

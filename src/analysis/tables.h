@@ -18,7 +18,7 @@ typedef struct fs_thresholds {
     unsigned set;
 } fs_thresholds;
 
-/* What the report options say (rows of stage "report" in src/api/options.c write here). */
+/* What the report options say (rows of stage "report" in src/api/optrow.c write here). */
 typedef struct fs_report_opts {
     size_t top;                     /* rows per table; 0: the caller's default */
     int top_format;                 /* foldsvg_top_format */

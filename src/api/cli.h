@@ -20,6 +20,7 @@ typedef enum fs_cli_option {
     FS_CLI_VERSION,
     FS_CLI_LIST_OPTIONS,
     FS_CLI_LIST_THREADS,
+    FS_CLI_LIST_SAMPLE_TYPES,
     FS_CLI_SUMMARY,
     FS_CLI_SECTIONS,
     FS_CLI_DIFF,

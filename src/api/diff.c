@@ -181,26 +181,6 @@ static const char *sides_count_name(const diff_run *r)
     return "cycles";
 }
 
-void fs_diff_set_titles(foldsvg_options *o, const char *unit, fs_diff_titles *t)
-{
-    if (!o->svg.title) {
-        snprintf(t->title, sizeof t->title, "Differential %s",
-                 o->svg.inverted ? "Icicle Graph" : "Flame Graph");
-        o->svg.title = t->title;
-    }
-    if (!o->svg.subtitle) {
-        const char *grew = o->svg.negate ? "blue" : "red", *shrank = o->svg.negate ? "red" : "blue";
-        if (o->svg.colordiffusion)
-            snprintf(t->legend, sizeof t->legend, "widths: AFTER's %.40s; colors: share of AFTER",
-                     unit);
-        else
-            snprintf(t->legend, sizeof t->legend,
-                     "widths: AFTER's %.40s; %s: self %.40s grew, %s: shrank (AFTER - BEFORE)",
-                     unit, grew, unit, shrank);
-        o->svg.subtitle = t->legend;
-    }
-}
-
 /* ---- the sinks --------------------------------------------------------------------------- */
 
 /* The streaming merge, for SVG. */
@@ -465,6 +445,7 @@ foldsvg_status foldsvg_diff_convert(const char *before, const char *after, const
         output = "-";
     if (format == FOLDSVG_FORMAT_AUTO)
         format = foldsvg_format_for_path(output);
+    FS_FORWARD_IF_ERROR(fs_diff_check_format(format, output, err));
     if (format == FOLDSVG_FORMAT_HTML) {
         foldsvg_diff *d = foldsvg_diff_new();
         if (!d)

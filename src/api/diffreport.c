@@ -224,6 +224,7 @@ foldsvg_status foldsvg_diff_write(const foldsvg_diff *d, const char *path, folds
     const foldsvg_options *o = opts ? opts : fs_default_options();
     if (format == FOLDSVG_FORMAT_AUTO)
         format = foldsvg_format_for_path(path);
+    FS_FORWARD_IF_ERROR(fs_diff_check_format(format, path, err));
     if (format == FOLDSVG_FORMAT_HTML) {
         foldsvg_report *r;
         FS_FORWARD_IF_ERROR(diff_page(d, o, &r, err));
@@ -248,6 +249,7 @@ foldsvg_status foldsvg_diff_render(const foldsvg_diff *d, foldsvg_format format,
     const foldsvg_options *o = opts ? opts : fs_default_options();
     if (format == FOLDSVG_FORMAT_AUTO)
         format = FOLDSVG_FORMAT_SVG;
+    FS_FORWARD_IF_ERROR(fs_diff_check_format(format, NULL, err));
     if (format == FOLDSVG_FORMAT_HTML) {
         foldsvg_report *r;
         FS_FORWARD_IF_ERROR(diff_page(d, o, &r, err));

@@ -199,6 +199,7 @@ static foldsvg_status run(fs_diff_side *s)
         fs_engine engine = s->plan.engine;
         if (engine == FS_ENGINE_TREE)
             return walk_profile(s);
+        int read = 0;
         if (engine == FS_ENGINE_STREAM && s->plan.check) {
             s->checking = 1;
             r->reset = check_reset;
@@ -206,12 +207,14 @@ static foldsvg_status run(fs_diff_side *s)
             s->checking = 0;
             check_reset(s);
             FS_FORWARD_IF_ERROR(st);
-            if (s->plan.engine != engine)
-                continue;
+            /* found unsorted, it was read on in the plan's new engine */
+            read = s->plan.engine != engine;
+            engine = s->plan.engine;
             s->known_total = r->total;
         }
         r->reset = NULL; /* the join takes the stacks as they come: it starts over instead */
-        FS_FORWARD_IF_ERROR(fs_run_read(r, 0, &s->err));
+        if (!read)
+            FS_FORWARD_IF_ERROR(fs_run_read(r, 0, &s->err));
         note_reading(s);
         if (r->unsorted) {
             s->unsorted = 1;

@@ -1,51 +1,12 @@
-/* The option set behind the opaque foldsvg_options (values already validated), and the one
- * option table (src/api/options.c) that fills it: every option of the command line is one
- * row there (name, short form, type, field, bounds or values, --help group and text, stage),
- * and everything else (foldsvg_options_set, free and clone, --help, --list-options, the
- * stage tests below) is derived from the rows.
- *
- * Each layer reads its own settings struct, which lives here and which the rows write into
- * directly: parse/ the input options, fold/ the stack options, render/ the SVG and report
- * options. Nothing below src/api sees this header. */
+/* What src/api shares about an option set: the warning path, the defaults and the check of
+ * the options about one input format against the inputs read. The set itself is
+ * api/optset.h; the table that fills it, api/optrow.c; reading values, api/optvalue.c;
+ * checks across options, api/optcheck.c. Nothing below src/api sees this header. */
 #ifndef FOLDSVG_API_OPTIONS_H
 #define FOLDSVG_API_OPTIONS_H
 
-#include <stddef.h>
-#include <stdint.h>
-
-#include "analysis/tables.h"
+#include "api/optset.h"
 #include "foldsvg.h"
-#include "formats/registry.h"
-#include "render/svg.h"
-#include "transform/pipeline.h"
-
-struct foldsvg_options {
-    fs_input_opts input;   /* parse/: --thread, --weight */
-    fs_stack_opts stack;   /* fold/: --reverse, --base, filters, --no-sort, --flamechart */
-    fs_svg_opts svg;       /* render/: the SVG */
-    fs_report_opts report; /* render/: --top, --top-format, --per */
-    /* what src/api itself does with */
-    char *countname;        /* NULL: the profile's unit ("cycles" by default) */
-    int palette_set;        /* --colors was given (it conflicts with --colordiffusion) */
-    int cp;                 /* --cp: colors kept in the palette map */
-    char *palette_map_path; /* where --cp reads and writes; NULL: "palette.map" */
-    char *nameattr;         /* --nameattr FILE */
-    size_t sort_buffer;     /* bytes for sorting unsorted folded text (--sort-buffer) */
-    unsigned threads;       /* --threads; 0: FOLDSVG_THREADS, else the cores (util/pool.h) */
-    char *facts_out;        /* --facts-out FILE: this run folds a part (api/facts.h) */
-    char *facts_from;       /* --facts-from FILE: the inputs the parts were folded from */
-    int diff_normalize;     /* --normalize: a diff's BEFORE scaled to AFTER's total */
-
-    foldsvg_warning_fn warn;
-    void *warn_user;
-    foldsvg_progress_fn progress;
-    void *progress_user;
-    foldsvg_log_fn log; /* --verbose: the plan of each run (api/plan.h) */
-    void *log_user;
-};
-
-/* The stage of the command line's own rows in the table (api/cli.h). */
-#define FS_STAGE_CLI 4
 
 /* Emits a warning through the handler, if any. */
 void fs_warn(const foldsvg_options *o, const foldsvg_error *w);

@@ -13,7 +13,7 @@
 #include "util/outfile.h"
 
 /* FOLDSVG_E_IO once a write failed (sticky: the output is broken). */
-static foldsvg_status out_write(fs_out *s, const char *data, size_t n)
+foldsvg_status fs_out_write(fs_out *s, const char *data, size_t n)
 {
     if (s->failed)
         return FOLDSVG_E_IO;
@@ -40,7 +40,7 @@ foldsvg_status fs_out_failure(const fs_out *out, foldsvg_status st, const char *
 
 static int xml_write_cb(void *ctx, const char *data, int len)
 {
-    return out_write(ctx, data, (size_t)len) == FOLDSVG_OK ? len : -1;
+    return fs_out_write(ctx, data, (size_t)len) == FOLDSVG_OK ? len : -1;
 }
 
 static int xml_close_cb(void *ctx)
@@ -216,7 +216,7 @@ static int folded_line(void *user, const char *path, size_t len, uint64_t count,
     if (has_before)
         fs_buf_printf(&c->line, " %llu", (unsigned long long)before);
     fs_buf_printf(&c->line, " %llu\n", (unsigned long long)count);
-    if (c->line.failed || out_write(c->out, c->line.data, c->line.len) != FOLDSVG_OK) {
+    if (c->line.failed || fs_out_write(c->out, c->line.data, c->line.len) != FOLDSVG_OK) {
         c->out->failed = 1;
         return 1;
     }

@@ -31,6 +31,9 @@ typedef struct fs_out {
 foldsvg_status fs_out_failure(const fs_out *out, foldsvg_status st, const char *name,
                               foldsvg_error *err);
 
+/* Appends DATA[0..n) to OUT: FOLDSVG_E_IO once a write failed (sticky). */
+foldsvg_status fs_out_write(fs_out *out, const char *data, size_t n);
+
 /* A libxml2 output over OUT (NULL when out of memory). */
 xmlOutputBufferPtr fs_out_xml(fs_out *out);
 

@@ -7,16 +7,16 @@
 #include "api/diag.h"
 #include "api/facts.h"
 #include "api/options.h"
-#include "api/profile.h"
 #include "api/plan.h"
+#include "api/profile.h"
 #include "api/read.h"
 #include "api/run.h"
 #include "formats/registry.h"
 #include "input/input.h"
 #include "input/source.h"
-#include "util/pool.h"
 #include "transform/pipeline.h"
 #include "util/error.h"
+#include "util/pool.h"
 
 /* The tree as the pipeline's consumer, for one input. */
 typedef struct tree_in {
@@ -332,11 +332,32 @@ foldsvg_status foldsvg_list_threads(const char *path, const foldsvg_options *opt
     foldsvg_status st = fs_format_detect(in, &format, err);
     if (st == FOLDSVG_OK && !format->list_threads)
         st = fs_error(err, FOLDSVG_E_USAGE, fs_input_name(in),
-                      "--list-threads needs a Firefox-Profiler profile; this input is %s, which "
-                      "has no threads",
+                      "--list-threads needs a profile with threads (Firefox-Profiler, pprof, "
+                      "Chrome, speedscope); this input is %s, which has none",
                       format->what);
     else if (st == FOLDSVG_OK)
         st = format->list_threads(in, &o->input, fn, user, err);
+    fs_input_close(in);
+    return st;
+}
+
+foldsvg_status foldsvg_list_sample_types(const char *path, const foldsvg_options *opts,
+                                         foldsvg_sample_type_fn fn, void *user, foldsvg_error *err)
+{
+    if (!fn)
+        return fs_error(err, FOLDSVG_E_ARG, path, "NULL callback");
+    const foldsvg_options *o = opts ? opts : fs_default_options();
+    fs_input *in;
+    FS_FORWARD_IF_ERROR(fs_input_open_file(&in, path, err));
+    const fs_format *format;
+    foldsvg_status st = fs_format_detect(in, &format, err);
+    if (st == FOLDSVG_OK && !format->list_sample_types)
+        st = fs_error(err, FOLDSVG_E_USAGE, fs_input_name(in),
+                      "--list-sample-types needs a pprof profile; this input is %s, which has "
+                      "no sample types",
+                      format->what);
+    else if (st == FOLDSVG_OK)
+        st = format->list_sample_types(in, &o->input, fn, user, err);
     fs_input_close(in);
     return st;
 }

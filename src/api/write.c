@@ -12,6 +12,7 @@
 #include "api/output.h"
 #include "api/profile.h"
 #include "api/report.h"
+#include "api/speedscope.h"
 #include "api/write.h"
 #include "util/error.h"
 #include "util/pending.h"
@@ -33,6 +34,11 @@ foldsvg_format foldsvg_format_for_path(const char *path)
         return FOLDSVG_FORMAT_SVG;
     if (strcasecmp(dot, ".html") == 0 || strcasecmp(dot, ".htm") == 0)
         return FOLDSVG_FORMAT_HTML;
+    /* NAME.speedscope.json, as speedscope and py-spy name its files */
+    size_t n = strlen(path);
+    if (n >= 16 && strcasecmp(path + n - 16, ".speedscope.json") == 0 &&
+        (!slash || path + n - 16 > slash))
+        return FOLDSVG_FORMAT_SPEEDSCOPE;
     return FOLDSVG_FORMAT_FOLDED;
 }
 
@@ -42,6 +48,11 @@ static foldsvg_status draw(const void *job, fs_out *out, fs_palettemap **pmap, f
     const fs_profile_job *j = job;
     /* here, not in every drawing: a report's sections are checked as a whole */
     FS_FORWARD_IF_ERROR(fs_profile_check_inputs(j->p, j->o, err));
+    if (j->format == FOLDSVG_FORMAT_SPEEDSCOPE) {
+        *pmap = NULL;
+        FS_FORWARD_IF_ERROR(fs_output_precheck(j->p, j->format, j->o, err));
+        return fs_output_speedscope(j->p, j->o, out, err);
+    }
     if (j->format != FOLDSVG_FORMAT_HTML)
         return fs_output_profile(job, out, pmap, err);
     *pmap = NULL;

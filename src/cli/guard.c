@@ -125,13 +125,17 @@ int fs_guard_output_name(const char *output)
     const char *dot = strrchr(base, '.');
     if (!dot || dot == base)
         return 0;
+    size_t n = strlen(base);
+    if (n > 16 && strcasecmp(base + n - 16, ".speedscope.json") == 0)
+        return 0; /* a speedscope file */
     for (size_t i = 0; written[i]; i++)
         if (strcasecmp(dot + 1, written[i]) == 0)
             return 0;
     fprintf(stderr,
             "foldsvg: -o %s: foldsvg does not write %s files; it writes .svg (the flamegraph), "
-            ".html (the report) and folded text (.folded, .txt, or a name without an extension); "
-            "--format svg|html|folded writes one under any name (see foldsvg --help)\n",
+            ".html (the report), .speedscope.json (a speedscope file) and folded text (.folded, "
+            ".txt, or a name without an extension); --format svg|html|folded|speedscope writes "
+            "one under any name (see foldsvg --help)\n",
             output, dot + 1);
     return 1;
 }

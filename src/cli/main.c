@@ -32,7 +32,9 @@ typedef struct cli_state {
 static const char usage_head[] =
     "Usage: foldsvg [OPTIONS] [INPUT...] [-o OUTPUT]\n"
     "       foldsvg --diff BEFORE AFTER [OPTIONS] [-o OUTPUT]\n"
-    "Turn folded stacks or Firefox-Profiler JSON (plain or gzip) into an SVG flamegraph.\n"
+    "Turn a profile (folded stacks, perf script output, Firefox-Profiler JSON, pprof,\n"
+    "Chrome and V8, speedscope, inferno's collapser inputs; plain or gzip) into an SVG\n"
+    "flamegraph, an HTML report, folded text or a speedscope file.\n"
     "With no INPUT, or INPUT '-', read standard input. Options and inputs mix freely.\n";
 static const char usage_tail[] =
     "Exit status: 0 done (warnings allowed), 1 input or output failure, 2 usage error.\n"
@@ -300,6 +302,15 @@ static void print_thread(void *user, size_t index, const char *name, const char 
                weight);
 }
 
+/* USER as print_thread's. */
+static void print_sample_type(void *user, size_t index, const char *type, const char *unit,
+                              int64_t total)
+{
+    if (user)
+        printf("%s\t", *(const char **)user);
+    printf("%zu\t%s\t%s\t%lld\n", index, type, unit, (long long)total);
+}
+
 /* The command's own option ROW (stage "cli" in the table) with VALUE: 0, or the exit code
  * of a usage error (reported). */
 static int cli_option(cli_state *s, const fs_cli_row *row, const char *value)
@@ -422,9 +433,10 @@ static unsigned writes_of(const cli_state *s, foldsvg_format format)
 {
     unsigned w = 0;
     if (!prints(s) || s->output)
-        w = format == FOLDSVG_FORMAT_HTML  ? FS_WRITES_GRAPH | FS_WRITES_TABLES
-            : format == FOLDSVG_FORMAT_SVG ? FS_WRITES_GRAPH
-                                           : 0;
+        /* a speedscope file is drawn by speedscope: --flamechart keeps its order */
+        w = format == FOLDSVG_FORMAT_HTML ? FS_WRITES_GRAPH | FS_WRITES_TABLES
+            : format == FOLDSVG_FORMAT_SVG || format == FOLDSVG_FORMAT_SPEEDSCOPE ? FS_WRITES_GRAPH
+                                                                                  : 0;
     return prints(s) ? w | FS_WRITES_TABLES | FS_WRITES_TOP : w;
 }
 
@@ -562,14 +574,29 @@ static int run(cli_state *s, foldsvg_profile *p)
         return EXIT_USAGE;
     if (s->ninputs == 0)
         s->inputs[s->ninputs++] = "-";
-    if (s->flag[FS_CLI_LIST_THREADS] &&
-        (s->output || s->format || prints(s) || s->flag[FS_CLI_SECTIONS])) {
-        fprintf(stderr, "foldsvg: --list-threads prints the threads and writes nothing else: "
-                        "drop -o, --format, --top, --summary and --sections (see foldsvg "
-                        "--help)\n");
+    int list_threads = s->flag[FS_CLI_LIST_THREADS];
+    if ((list_threads || s->flag[FS_CLI_LIST_SAMPLE_TYPES]) &&
+        (s->output || s->format || prints(s) || s->flag[FS_CLI_SECTIONS] ||
+         (list_threads && s->flag[FS_CLI_LIST_SAMPLE_TYPES]))) {
+        fprintf(stderr,
+                "foldsvg: --%s prints the %s and writes nothing else: drop -o, --format, "
+                "--top, --summary, --sections%s (see foldsvg --help)\n",
+                list_threads ? "list-threads" : "list-sample-types",
+                list_threads ? "threads" : "sample types",
+                list_threads ? " and --list-sample-types" : " and --list-threads");
         return EXIT_USAGE;
     }
-    if (s->flag[FS_CLI_LIST_THREADS]) {
+    if (s->flag[FS_CLI_LIST_SAMPLE_TYPES]) {
+        for (size_t i = 0; i < s->ninputs; i++) {
+            const char *file = strcmp(s->inputs[i], "-") ? s->inputs[i] : "<stdin>";
+            st = foldsvg_list_sample_types(s->inputs[i], s->opts, print_sample_type,
+                                           s->ninputs > 1 ? &file : NULL, &err);
+            if (st)
+                return report(&err, st);
+        }
+        return stdout_done();
+    }
+    if (list_threads) {
         if (!s->flag[FS_CLI_QUIET]) /* the columns of print_thread */
             printf("%sindex\tname\tprocess\tsamples\tweight\n", s->ninputs > 1 ? "input\t" : "");
         for (size_t i = 0; i < s->ninputs; i++) {

@@ -21,7 +21,7 @@
 #include "util/buf.h"
 #include "util/strmap.h"
 
-/* The options of inferno's other collapsers (rows of stage "input" in src/api/options.c). */
+/* The options of inferno's other collapsers (rows of stage "input" in src/api/optrow.c). */
 typedef struct fs_collapse_opts {
     int includeoffset;                  /* DTrace: frames keep their offsets, but the leaf */
     int no_modules;                     /* macOS sample, VTune: functions without their modules */

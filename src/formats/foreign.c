@@ -3,13 +3,15 @@
 #include <string.h>
 
 #include "formats/folded/folded.h"
+#include "formats/json/sniff.h"
 #include "util/error.h"
 #include "util/utf8.h"
 
 /* What to say instead, after "which foldsvg does not read". */
 static const char reads[] =
-    "(it reads folded stacks, Firefox-Profiler JSON, perf script output, DTrace stacks, macOS "
-    "sample reports, VTune and Visual Studio CSV, GHC .prof and xctrace XML, plain or gzip)";
+    "(it reads folded stacks, perf script output, Firefox-Profiler JSON, pprof, Chrome and V8 "
+    "profiles, trace events, speedscope JSON, DTrace stacks, macOS sample reports, VTune and "
+    "Visual Studio CSV, GHC .prof and xctrace XML, plain or gzip)";
 
 /* What a foreign format's read looks at: the head read ahead when it was detected. */
 static const unsigned char *head_of(fs_input *in, size_t *len)
@@ -17,30 +19,6 @@ static const unsigned char *head_of(fs_input *in, size_t *len)
     const unsigned char *head;
     fs_input_head(in, &head, len);
     return head;
-}
-
-static const char *fs_memmem_(const char *p, size_t n, const char *w)
-{
-    size_t k = strlen(w);
-    for (size_t i = 0; i + k <= n; i++)
-        if (memcmp(p + i, w, k) == 0)
-            return p + i;
-    return NULL;
-}
-
-static int fs_starts_nocase_(const char *p, size_t n, const char *w)
-{
-    size_t k = strlen(w);
-    if (n < k)
-        return 0;
-    for (size_t i = 0; i < k; i++) {
-        char c = p[i];
-        if (c >= 'A' && c <= 'Z')
-            c = (char)(c - 'A' + 'a');
-        if (c != w[i])
-            return 0;
-    }
-    return 1;
 }
 
 /* ---- magic numbers ------------------------------------------------------------------------ */
@@ -123,278 +101,19 @@ static foldsvg_status magic_read(fs_input *in, const fs_input_opts *opts, fs_sin
 
 const fs_format fs_foreign_magic = {
     "magic", "a file foldsvg does not read", FS_FORMAT_FOREIGN, magic_detect, magic_read, NULL,
+    NULL,
 };
 
-/* ---- pprof: a protobuf Profile message (gzip, as pprof writes it, is undone already) ---- */
+/* ---- other JSON ----------------------------------------------------------------------- */
 
-/* A varint at *P (before END): 1 and the value, 0 when it does not end before END, -1 when
- * it is longer than ten bytes. */
-static int varint(const unsigned char **p, const unsigned char *end, uint64_t *v)
-{
-    *v = 0;
-    for (int shift = 0; shift < 70; shift += 7) {
-        if (*p == end)
-            return 0;
-        unsigned char b = *(*p)++;
-        *v |= (uint64_t)(b & 0x7f) << shift;
-        if (!(b & 0x80))
-            return 1;
-    }
-    return -1;
-}
-
-/* Whether HEAD is a Profile message as far as it goes (1), not one (0), or too short to
- * tell (-1): it starts with a sample_type (a short ValueType message: its type and unit
- * fields), and its fields are those of profile.proto with their wire types, at least two of
- * them whole. */
-static int pprof_detect(const unsigned char *head, size_t len, int complete)
-{
-    if (len < 3)
-        return complete || (len && head[0] != 0x0a) ? 0 : -1;
-    if (head[0] != 0x0a || head[1] >= 0x80 || (head[2] != 0x08 && head[2] != 0x10))
-        return 0;
-    /* profile.proto: 1-6 and 11 are messages or strings (LEN), 7-10, 12 and 14 integers;
-     * 13 (comment) is repeated int64, packed or not */
-    static const signed char wire[15] = {-1, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 2, 0, 99, 0};
-    const unsigned char *p = head, *end = head + len;
-    int fields = 0;
-    while (p < end) {
-        uint64_t key, v;
-        int r = varint(&p, end, &key);
-        if (r <= 0)
-            break;
-        uint64_t field = key >> 3, wt = key & 7;
-        if (field == 0 || field > 14 || (wire[field] != 99 && (uint64_t)wire[field] != wt) ||
-            (wire[field] == 99 && wt != 0 && wt != 2))
-            return 0;
-        r = varint(&p, end, &v);
-        if (r < 0)
-            return 0;
-        if (r == 0)
-            break;
-        if (wt == 2) {
-            if (v > (uint64_t)(end - p))
-                break; /* goes on past the head */
-            p += v;
-        }
-        fields++;
-    }
-    if (fields >= 2)
-        return 1;
-    return complete ? 0 : -1;
-}
-
-static foldsvg_status pprof_read(fs_input *in, const fs_input_opts *opts, fs_sink *sink,
-                                 foldsvg_error *err)
-{
-    (void)opts;
-    (void)sink;
-    return fs_error(err, FOLDSVG_E_PARSE, fs_input_name(in),
-                    "this is a pprof profile (protobuf), which foldsvg does not read %s", reads);
-}
-
-const fs_format fs_foreign_pprof = {
-    "pprof", "a pprof profile", FS_FORMAT_FOREIGN, pprof_detect, pprof_read, NULL,
-};
-
-/* ---- other profilers' JSON ------------------------------------------------------------- */
-
-static const char firefox_imports[] = "; the Firefox Profiler (profiler.firefox.com) imports "
-                                      "it and saves a profile that foldsvg reads";
-
-typedef enum json_kind {
-    J_UNSURE = -1, /* the head ends before it says */
-    J_NONE,        /* not JSON, or JSON that no other profiler writes (Firefox-Profiler's) */
-    J_CHROME,
-    J_V8,
-    J_SPEEDSCOPE,
-    J_ARRAY,
-    J_HEAP,
-    J_SNAPSHOT,
-    J_BAD /* not JSON after all */
-} json_kind;
-
-/* Each kind, and what to do with it (NULL: say what foldsvg reads). */
-static const struct {
-    const char *what, *hint;
-} json_what[] = {
-    [J_CHROME] = {"Chrome trace events (JSON, as chrome://tracing, Perfetto and DevTools "
-                  "save them)",
-                  firefox_imports},
-    [J_V8] = {"a V8 CPU profile (.cpuprofile JSON, as Chrome DevTools and node --cpu-prof "
-              "write it)",
-              firefox_imports},
-    [J_SPEEDSCOPE] = {"speedscope's own JSON format", NULL},
-    [J_ARRAY] = {"a JSON array of objects, not a Firefox-Profiler profile", NULL},
-    [J_HEAP] = {"a V8 sampling heap profile (.heapprofile JSON: allocations, not time)",
-                firefox_imports},
-    [J_SNAPSHOT] = {"a V8 heap snapshot (.heapsnapshot: objects in memory, no stacks)", NULL},
-};
-
-typedef struct scan {
-    const unsigned char *p, *end;
-} scan;
-
-static int at_end(const scan *s)
-{
-    return s->p >= s->end;
-}
-
-static void skip_ws(scan *s)
-{
-    while (!at_end(s) && (*s->p == ' ' || *s->p == '\t' || *s->p == '\n' || *s->p == '\r'))
-        s->p++;
-}
-
-/* A string at s->p (its '"'); its first bytes into OUT (NUL-terminated, escapes kept).
- * 0 when it does not end in the head. */
-static int read_string(scan *s, char *out, size_t cap)
-{
-    size_t n = 0;
-    for (s->p++; !at_end(s); s->p++) {
-        unsigned char c = *s->p;
-        if (c == '\\') {
-            if (++s->p == s->end)
-                return 0;
-        } else if (c == '"') {
-            s->p++;
-            out[n] = '\0';
-            return 1;
-        }
-        if (n + 1 < cap)
-            out[n++] = (char)c;
-    }
-    return 0;
-}
-
-/* Any value at s->p, nested or not. 0 when it does not end in the head. */
-static int skip_value(scan *s)
-{
-    char ignored[2];
-    size_t depth = 0;
-    do {
-        skip_ws(s);
-        if (at_end(s))
-            return 0;
-        unsigned char c = *s->p;
-        if (c == '"') {
-            if (!read_string(s, ignored, sizeof ignored))
-                return 0;
-        } else if (c == '{' || c == '[') {
-            depth++;
-            s->p++;
-        } else if (c == '}' || c == ']') {
-            if (depth == 0)
-                return 1; /* the end of the enclosing one: no value */
-            depth--;
-            s->p++;
-        } else if (c == ',' || c == ':') {
-            s->p++;
-        } else {
-            while (!at_end(s) && *s->p != ',' && *s->p != '}' && *s->p != ']' && *s->p != ' ' &&
-                   *s->p != '\n' && *s->p != '\r' && *s->p != '\t')
-                s->p++;
-            if (at_end(s))
-                return 0;
-        }
-    } while (depth > 0);
-    return 1;
-}
-
-/* The keys of the object at s->p (its '{'), as far as the head goes: what they say. */
-static json_kind object_keys(scan *s, int top)
-{
-    s->p++;
-    for (;;) {
-        skip_ws(s);
-        if (at_end(s))
-            return J_UNSURE;
-        if (*s->p == '}')
-            return J_NONE;
-        if (*s->p == ',') {
-            s->p++;
-            continue;
-        }
-        char key[32], value[64] = "";
-        if (*s->p != '"')
-            return J_BAD;
-        if (!read_string(s, key, sizeof key))
-            return J_UNSURE;
-        skip_ws(s);
-        if (at_end(s))
-            return J_UNSURE;
-        if (*s->p++ != ':')
-            return J_BAD;
-        skip_ws(s);
-        if (at_end(s))
-            return J_UNSURE;
-        if (top) {
-            if (strcmp(key, "traceEvents") == 0)
-                return J_CHROME;
-            if (strcmp(key, "nodes") == 0)
-                return J_V8;
-            if (strcmp(key, "head") == 0)
-                return J_HEAP;
-            if (strcmp(key, "snapshot") == 0)
-                return J_SNAPSHOT;
-            /* what Firefox-Profiler JSON has at its top (a wrapped one under "profile") */
-            if (strcmp(key, "meta") == 0 || strcmp(key, "threads") == 0 ||
-                strcmp(key, "profile") == 0 || strcmp(key, "processes") == 0 ||
-                strcmp(key, "libs") == 0)
-                return J_NONE;
-        } else if (strcmp(key, "ph") == 0) {
-            return J_CHROME;
-        }
-        if (*s->p == '"') {
-            if (!read_string(s, value, sizeof value))
-                return J_UNSURE;
-            if (top && ((strcmp(key, "$schema") == 0 && strstr(value, "speedscope")) ||
-                        (strcmp(key, "exporter") == 0 && strncmp(value, "speedscope", 10) == 0)))
-                return J_SPEEDSCOPE;
-        } else if (!skip_value(s)) {
-            return J_UNSURE;
-        }
-    }
-}
-
-static json_kind json_classify(const unsigned char *head, size_t len, int complete)
-{
-    scan s = {head, head + len};
-    skip_ws(&s);
-    json_kind k = J_NONE;
-    if (at_end(&s)) {
-        k = complete ? J_NONE : J_UNSURE;
-    } else if (*s.p == '{') {
-        k = object_keys(&s, 1);
-        if (k == J_BAD || (k == J_UNSURE && complete))
-            k = J_NONE; /* the Firefox-Profiler reader says what is wrong with it */
-    } else if (*s.p == '[') {
-        /* an array of objects (Chrome writes events so, its closing ']' optional); folded
-         * text may start with '[' too ("[unknown];main 1"), never with '[', '{' and a key */
-        s.p++;
-        skip_ws(&s);
-        scan at = s;
-        if (!at_end(&at) && *at.p == '{') {
-            at.p++;
-            skip_ws(&at);
-        }
-        int objects = !at_end(&s) && *s.p == '{' && !at_end(&at) && *at.p == '"';
-        if (objects)
-            k = object_keys(&s, 0);
-        else if (at_end(&at))
-            k = J_UNSURE;
-        if (objects && (k == J_NONE || (k == J_UNSURE && complete)))
-            k = J_ARRAY;
-        else if (k == J_BAD || (k == J_UNSURE && complete))
-            k = J_NONE;
-    }
-    return k;
-}
-
+/* JSON that says what it is but holds no time (V8's heap profiles), or an array of objects
+ * none of which says what it is (Chrome trace events are read as such, formats/chrome/chrome.h):
+ * not a Firefox-Profiler profile either. */
 static int json_detect(const unsigned char *head, size_t len, int complete)
 {
-    json_kind k = json_classify(head, len, complete);
-    return k == J_UNSURE ? -1 : k != J_NONE && k != J_BAD;
+    fs_json_kind k = fs_json_sniff(head, len, complete);
+    return k == FS_JSON_UNSURE ? -1
+                               : k == FS_JSON_ARRAY || k == FS_JSON_HEAP || k == FS_JSON_SNAPSHOT;
 }
 
 static foldsvg_status json_read(fs_input *in, const fs_input_opts *opts, fs_sink *sink,
@@ -404,16 +123,20 @@ static foldsvg_status json_read(fs_input *in, const fs_input_opts *opts, fs_sink
     (void)sink;
     size_t len;
     const unsigned char *head = head_of(in, &len);
-    json_kind k = json_classify(head, len, 1);
-    int known = k > J_NONE && k < J_BAD;
-    const char *hint = known && json_what[k].hint ? json_what[k].hint : NULL;
-    return fs_error(
-        err, FOLDSVG_E_PARSE, fs_input_name(in), "this is %s, which foldsvg does not read%s%s",
-        known ? json_what[k].what : "JSON of another kind", hint ? hint : " ", hint ? "" : reads);
+    fs_json_kind k = fs_json_sniff(head, len, 1);
+    const char *what =
+        k == FS_JSON_HEAP ? "a V8 sampling heap profile (.heapprofile JSON: allocations, not time)"
+        : k == FS_JSON_SNAPSHOT
+            ? "a V8 heap snapshot (.heapsnapshot: objects in memory, no stacks)"
+            : "a JSON array of objects that are not trace events (none has a \"ph\")";
+    return fs_error(err, FOLDSVG_E_PARSE, fs_input_name(in),
+                    "this is %s, which foldsvg does not "
+                    "read %s",
+                    what, reads);
 }
 
 const fs_format fs_foreign_json = {
-    "json", "another profiler's JSON", FS_FORMAT_FOREIGN, json_detect, json_read, NULL,
+    "json", "another profiler's JSON", FS_FORMAT_FOREIGN, json_detect, json_read, NULL, NULL,
 };
 
 /* ---- binary data ------------------------------------------------------------------------ */
@@ -508,10 +231,36 @@ static foldsvg_status binary_read(fs_input *in, const fs_input_opts *opts, fs_si
 }
 
 const fs_format fs_foreign_binary = {
-    "binary", "binary data", FS_FORMAT_FOREIGN, binary_detect, binary_read, NULL,
+    "binary", "binary data", FS_FORMAT_FOREIGN, binary_detect, binary_read, NULL, NULL,
 };
 
 /* ---- text of other kinds ------------------------------------------------------------------ */
+
+/* Where W is in P[0..N), or NULL. */
+static const char *find_word(const char *p, size_t n, const char *w)
+{
+    size_t k = strlen(w);
+    for (size_t i = 0; i + k <= n; i++)
+        if (memcmp(p + i, w, k) == 0)
+            return p + i;
+    return NULL;
+}
+
+/* Whether P[0..N) starts with W (lower case), in any case. */
+static int starts_nocase(const char *p, size_t n, const char *w)
+{
+    size_t k = strlen(w);
+    if (n < k)
+        return 0;
+    for (size_t i = 0; i < k; i++) {
+        char c = p[i];
+        if (c >= 'A' && c <= 'Z')
+            c = (char)(c - 'A' + 'a');
+        if (c != w[i])
+            return 0;
+    }
+    return 1;
+}
 
 /* What text that is not a profile foldsvg reads looks like, from its first lines, and what to
  * do with it; NULL when it cannot tell. */
@@ -526,14 +275,14 @@ static const char *text_kind(const unsigned char *head, size_t len)
     const char *nl = memchr(p, '\n', n);
     size_t first = nl ? (size_t)(nl - p) : n;
 #define STARTS(w) (n >= sizeof(w) - 1 && memcmp(p, w, sizeof(w) - 1) == 0)
-#define HAS(w) (fs_memmem_(p, n, w) != NULL)
+#define HAS(w) (find_word(p, n, w) != NULL)
     if (STARTS("<svg") || (STARTS("<?xml") && HAS("<svg")))
         return HAS("foldsvg") || HAS("Flame Graph") || HAS("flamegraph")
                    ? "an SVG flamegraph (foldsvg's or inferno's output), not a profile; did you "
                      "mean -o FILE.svg? (every name without -o is an input)"
                    : "an SVG image, not a profile; did you mean -o FILE.svg? (every name "
                      "without -o is an input)";
-    if (fs_starts_nocase_(p, n, "<!doctype html") || fs_starts_nocase_(p, n, "<html"))
+    if (starts_nocase(p, n, "<!doctype html") || starts_nocase(p, n, "<html"))
         return HAS("foldsvg")
                    ? "foldsvg's own HTML report, not a profile; did you mean -o FILE.html? "
                      "(every name without -o is an input)"
@@ -590,7 +339,7 @@ static foldsvg_status text_read(fs_input *in, const fs_input_opts *opts, fs_sink
 }
 
 const fs_format fs_foreign_text = {
-    "text", "text of another kind", FS_FORMAT_FOREIGN, text_detect, text_read, NULL,
+    "text", "text of another kind", FS_FORMAT_FOREIGN, text_detect, text_read, NULL, NULL,
 };
 
 /* ---- anything else ------------------------------------------------------------------------ */
@@ -650,4 +399,5 @@ static foldsvg_status unknown_read(fs_input *in, const fs_input_opts *opts, fs_s
 
 const fs_format fs_foreign_unknown = {
     "unknown", "text that is not a profile", FS_FORMAT_FOREIGN, unknown_detect, unknown_read, NULL,
+    NULL,
 };

@@ -10,18 +10,20 @@
 #include "foldsvg.h"
 #include "formats/collapse.h"
 #include "formats/perf/perf.h"
+#include "formats/pprof/opts.h"
 #include "formats/sink.h"
 #include "input/input.h"
 #include "util/strlist.h"
 
-/* What the input options say (rows of stage "input" in src/api/options.c write here), for
+/* What the input options say (rows of stage "input" in src/api/optrow.c write here), for
  * every reader. */
 typedef struct fs_input_opts {
-    fs_strlist threads; /* Firefox: the --thread values (formats/threadsel.h); none: all merged */
-    int weight_samples; /* Firefox: --weight samples: each sample weighs 1 */
-    int ordered;        /* the stacks in the input's order, one thread (--flamechart; set by
-                         * lib from the stack options, not an option of its own) */
-    fs_perf_opts perf;  /* perf script output: inferno-collapse-perf's options */
+    fs_strlist threads;  /* Firefox: the --thread values (formats/threadsel.h); none: all merged */
+    int weight_samples;  /* Firefox: --weight samples: each sample weighs 1 */
+    int ordered;         /* the stacks in the input's order, one thread (--flamechart; set by
+                          * lib from the stack options, not an option of its own) */
+    fs_perf_opts perf;   /* perf script output: inferno-collapse-perf's options */
+    fs_pprof_opts pprof; /* pprof: --sample-type, --tag-root */
     fs_collapse_opts collapse; /* the other inferno collapsers' options */
 } fs_input_opts;
 
@@ -55,6 +57,9 @@ typedef struct fs_format {
     /* Calls FN once per thread of the input, in order; NULL for formats without threads. */
     foldsvg_status (*list_threads)(fs_input *in, const fs_input_opts *opts, foldsvg_thread_fn fn,
                                    void *user, foldsvg_error *err);
+    /* Calls FN once per sample type of the input (pprof); NULL for formats without them. */
+    foldsvg_status (*list_sample_types)(fs_input *in, const fs_input_opts *opts,
+                                        foldsvg_sample_type_fn fn, void *user, foldsvg_error *err);
 } fs_format;
 
 #endif

@@ -1,13 +1,17 @@
 #include "formats/registry.h"
 
+#include "formats/chrome/chrome.h"
+#include "formats/dtrace/dtrace.h"
 #include "formats/firefox/firefox.h"
 #include "formats/folded/folded.h"
 #include "formats/folded/split.h"
 #include "formats/foreign.h"
-#include "formats/dtrace/dtrace.h"
 #include "formats/ghcprof/ghcprof.h"
 #include "formats/perf/perf.h"
+#include "formats/pprof/pprof.h"
+#include "formats/pprof/wire.h"
 #include "formats/sample/sample.h"
+#include "formats/speedscope/speedscope.h"
 #include "formats/vsprof/vsprof.h"
 #include "formats/vtune/vtune.h"
 #include "formats/xctrace/xctrace.h"
@@ -21,6 +25,7 @@ static const fs_format firefox = {
     fs_firefox_detect,
     fs_firefox_read,
     fs_firefox_list_threads,
+    NULL,
 };
 
 static foldsvg_status perf_read(fs_input *in, const fs_input_opts *opts, fs_sink *sink,
@@ -31,42 +36,83 @@ static foldsvg_status perf_read(fs_input *in, const fs_input_opts *opts, fs_sink
 
 /* Its samples come in time order (--flamechart), but not sorted by stack (--no-sort). */
 static const fs_format perf = {
-    "perf", "perf script output", FS_FORMAT_ORDERED, fs_perf_detect, perf_read, NULL,
+    "perf", "perf script output", FS_FORMAT_ORDERED, fs_perf_detect, perf_read, NULL, NULL,
+};
+
+/* Its samples have no order (pprof sums them per stack as it records). */
+static const fs_format pprof = {
+    "pprof",
+    "a pprof profile",
+    FS_FORMAT_SYMBOLIZED,
+    fs_pprof_detect,
+    fs_pprof_read,
+    fs_pprof_list_threads,
+    fs_pprof_list_sample_types,
+};
+
+/* Its samples and events come in time order (--flamechart: one thread's). */
+static const fs_format chrome = {
+    "chrome",
+    "a Chrome or V8 profile (.cpuprofile, trace events)",
+    FS_FORMAT_ORDERED | FS_FORMAT_SYMBOLIZED,
+    fs_chrome_detect,
+    fs_chrome_read,
+    fs_chrome_list_threads,
+    NULL,
+};
+
+/* Its profiles' samples and events come in their order (--flamechart: one profile's). */
+static const fs_format speedscope = {
+    "speedscope",
+    "a speedscope file", /* not symbolized: foldsvg writes it from folded text, and reads it
+                            back as it was */
+    FS_FORMAT_ORDERED,
+    fs_speedscope_detect,
+    fs_speedscope_read,
+    fs_speedscope_list_threads,
+    NULL,
 };
 
 /* inferno's other collapsers' inputs: read as their collapsers read them (formats/collapse.h),
  * each stack given as the folded line the collapser writes. */
 static const fs_format dtrace = {
-    "dtrace", "DTrace stack aggregations", 0, fs_dtrace_detect, fs_dtrace_read, NULL,
+    "dtrace", "DTrace stack aggregations", 0, fs_dtrace_detect, fs_dtrace_read, NULL, NULL,
 };
 static const fs_format sample = {
-    "sample", "a macOS sample report", 0, fs_sample_detect, fs_sample_read, NULL,
+    "sample", "a macOS sample report", 0, fs_sample_detect, fs_sample_read, NULL, NULL,
 };
 static const fs_format vtune = {
-    "vtune", "a VTune top-down CSV", 0, fs_vtune_detect, fs_vtune_read, NULL,
+    "vtune", "a VTune top-down CSV", 0, fs_vtune_detect, fs_vtune_read, NULL, NULL,
 };
 static const fs_format vsprof = {
-    "vsprof", "a Visual Studio call tree CSV", 0, fs_vsprof_detect, fs_vsprof_read, NULL,
+    "vsprof", "a Visual Studio call tree CSV", 0, fs_vsprof_detect, fs_vsprof_read, NULL, NULL,
 };
 static const fs_format ghcprof = {
-    "ghcprof", "a GHC .prof report", 0, fs_ghcprof_detect, fs_ghcprof_read, NULL,
+    "ghcprof", "a GHC .prof report", 0, fs_ghcprof_detect, fs_ghcprof_read, NULL, NULL,
 };
 static const fs_format xctrace = {
-    "xctrace", "an xctrace export (XML)", 0, fs_xctrace_detect, fs_xctrace_read, NULL,
+    "xctrace", "an xctrace export (XML)", 0, fs_xctrace_detect, fs_xctrace_read, NULL, NULL,
 };
 
 static const fs_format folded = {
-    "folded",         "folded text",        FS_FORMAT_ORDERED | FS_FORMAT_PATHS,
-    fs_folded_detect, fs_folded_read_input, NULL,
+    "folded",
+    "folded text",
+    FS_FORMAT_ORDERED | FS_FORMAT_PATHS,
+    fs_folded_detect,
+    fs_folded_read_input,
+    NULL,
+    NULL,
 };
 
-/* In detection order: formats foldsvg does not read first, each before what it could be
- * taken for (magic numbers and pprof's protobuf; other profilers' JSON before
- * Firefox-Profiler JSON, which starts with '{'); perf script output starts with an event
+/* In detection order: magic numbers of what foldsvg does not read first; pprof's protobuf,
+ * recognized by walking its fields, before binary data; other profilers' JSON before
+ * Firefox-Profiler JSON, which starts with '{'; perf script output starts with an event
  * header line; binary data before folded text, which is anything else. */
 const fs_format *const fs_formats[] = {
     &fs_foreign_magic,
-    &fs_foreign_pprof,
+    &pprof,
+    &chrome,
+    &speedscope,
     &fs_foreign_json,
     &firefox,
     &perf,

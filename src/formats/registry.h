@@ -9,7 +9,7 @@
  *    their own signatures: a detector that needs a whole first line returns -1 until HEAD
  *    holds a newline (or COMPLETE says no more will come), and the reader gets its member of
  *    fs_input_opts;
- *  - its option rows in src/api/options.c (stage "input", writing into that member; a new
+ *  - its option rows in src/api/optrow.c (stage "input", writing into that member; a new
  *    --help group is one more entry in the groups table there).
  * Nothing in fold/, render/ or lib/ changes: its stacks (sink->stack, raw frames, root first)
  * are sanitized and transformed by the stack pipeline like every other structured input. */

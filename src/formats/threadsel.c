@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/buf.h"
 #include "util/error.h"
 #include "util/regex.h"
 
@@ -173,4 +174,92 @@ const char *fs_threadsel_limit(const fs_threadsel *s, const char **value)
 {
     *value = s->limit_value;
     return fs_regex_limit_name(s->limit_rc);
+}
+
+/* "0 'main', 2 'worker'": the threads WHICH picks (NULL: all), ten at most. */
+static void list_names(size_t n, const char *const *names, const uint8_t *which, fs_buf *b)
+{
+    size_t shown = 0, left = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (which && !which[i])
+            continue;
+        if (shown == 10) {
+            left++;
+            continue;
+        }
+        fs_buf_printf(b, "%s%zu '%s'", shown ? ", " : "", i, names[i] ? names[i] : "");
+        shown++;
+    }
+    if (left)
+        fs_buf_printf(b, " and %zu more", left);
+}
+
+static foldsvg_status pick_values(fs_threadsel *s, size_t n, const char *const *names,
+                                  uint8_t *picked, const char *file, foldsvg_error *err)
+{
+    for (size_t i = 0; i < n; i++) {
+        int r = fs_threadsel_picks(s, i, names[i]);
+        if (r == -2) {
+            const char *value, *limit = fs_threadsel_limit(s, &value);
+            return fs_error(err, FOLDSVG_E_LIMIT, file,
+                            "--thread '%s' hit PCRE2's %s on the name of thread %zu, so whether "
+                            "it picks the thread is unknown; simplify the pattern",
+                            value, limit, i);
+        }
+        if (r < 0)
+            return fs_error(err, FOLDSVG_E_NOMEM, file,
+                            "--thread: matching the name of thread %zu failed (out of memory)", i);
+        picked[i] = (uint8_t)r;
+    }
+    long index;
+    const char *v = fs_threadsel_unused(s, &index);
+    if (!v)
+        return FOLDSVG_OK;
+    if (!n)
+        return fs_error(err, FOLDSVG_E_USAGE, file, "--thread %s: the profile has no threads", v);
+    if (index >= 0)
+        return fs_error(err, FOLDSVG_E_USAGE, file,
+                        "--thread %ld: the profile has %zu threads (0..%zu)", index, n, n - 1);
+    fs_buf list = {0};
+    list_names(n, names, NULL, &list);
+    foldsvg_status st = fs_error(err, FOLDSVG_E_USAGE, file,
+                                 "--thread '%s': no thread's name %s; the threads are %s", v,
+                                 v[0] == '/' ? "matches" : "is that", fs_buf_str(&list));
+    fs_buf_free(&list);
+    return st;
+}
+
+foldsvg_status fs_threadsel_pick(fs_threadsel *s, size_t n, const char *const *names,
+                                 const uint8_t *with, int one, uint8_t **picked, const char *file,
+                                 foldsvg_error *err)
+{
+    *picked = NULL;
+    if (!fs_threadsel_some(s) && !one)
+        return FOLDSVG_OK;
+    uint8_t *p = malloc(n ? n : 1);
+    if (!p)
+        return fs_error(err, FOLDSVG_E_NOMEM, file, "out of memory");
+    memset(p, 1, n ? n : 1);
+    foldsvg_status st = fs_threadsel_some(s) ? pick_values(s, n, names, p, file, err) : FOLDSVG_OK;
+    size_t k = 0;
+    for (size_t i = 0; st == FOLDSVG_OK && one && i < n; i++) {
+        p[i] = p[i] && (!with || with[i]);
+        k += p[i];
+    }
+    if (st == FOLDSVG_OK && k > 1) {
+        fs_buf list = {0};
+        list_names(n, names, p, &list);
+        st = fs_error(err, FOLDSVG_E_USAGE, file,
+                      "--flamechart draws one thread's samples in their order, and %zu threads "
+                      "have samples (%s): choose one with --thread (an index, a name or /REGEX/; "
+                      "see --list-threads)",
+                      k, fs_buf_str(&list));
+        fs_buf_free(&list);
+    }
+    if (st) {
+        free(p);
+        return st;
+    }
+    *picked = p;
+    return FOLDSVG_OK;
 }

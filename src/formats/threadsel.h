@@ -6,6 +6,7 @@
 #define FOLDSVG_FORMATS_THREADSEL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "foldsvg.h"
 #include "util/strlist.h"
@@ -31,5 +32,16 @@ const char *fs_threadsel_limit(const fs_threadsel *s, const char **value);
 /* The first value that picked no thread (as the user wrote it), or NULL; *INDEX gets its
  * index when it is one, else -1. */
 const char *fs_threadsel_unused(const fs_threadsel *s, long *index);
+
+/* The whole selection over a profile's N threads, NAMES[i] each (NULL: unnamed; WITH[i]: it
+ * has samples, NULL: all have), for the readers of profiles with threads: *PICKED gets N
+ * bytes, 1 for a picked thread (NULL when every thread is, no value given), to free().
+ * A value that picks no thread is FOLDSVG_E_USAGE naming the threads there are (FILE names
+ * the input); a PCRE2 limit FOLDSVG_E_LIMIT. With ONE (--flamechart, which draws one
+ * thread's samples in their order), more than one picked thread with samples is
+ * FOLDSVG_E_USAGE naming them, and *PICKED keeps only the one with samples. */
+foldsvg_status fs_threadsel_pick(fs_threadsel *s, size_t n, const char *const *names,
+                                 const uint8_t *with, int one, uint8_t **picked, const char *file,
+                                 foldsvg_error *err);
 
 #endif

@@ -28,6 +28,8 @@ struct fs_ahead {
     foldsvg_error pending_err;
     int eof;            /* the input said it ended: it is not asked again (a terminal waits) */
     atomic_int waiting; /* the caller waits for a block: it is not behind */
+    foldsvg_status end; /* how the blocks ended (FS_STOP, or a failure): stays the answer */
+    foldsvg_error end_err;
     pthread_t caller;
 };
 
@@ -111,26 +113,31 @@ fs_ahead *fs_ahead_start(fs_input *in, size_t size, const fs_ahead_job *job)
 foldsvg_status fs_ahead_next(fs_ahead *a, const unsigned char **p, size_t *n, void **slot,
                              foldsvg_error *err)
 {
+    *n = 0;
+    if (slot)
+        *slot = NULL;
+    if (a->end) {
+        if (a->end != FS_STOP && err)
+            *err = a->end_err;
+        return a->end == FS_STOP ? FOLDSVG_OK : a->end;
+    }
     void *got;
     atomic_store(&a->waiting, 1);
     foldsvg_status st = fs_batches_next(&a->b, &got);
     atomic_store(&a->waiting, 0);
     const block *b = got;
-    *p = b ? b->data : NULL;
-    *n = b && st != FS_STOP ? b->len : 0;
-    if (slot)
-        *slot = b && b->ran ? b->slot : NULL;
-    if (st == FS_STOP) {
-        a->eof = 1;
-        return FOLDSVG_OK;
+    if (st != FOLDSVG_OK) { /* the end, or a failure after the bytes before it */
+        a->end = st;
+        if (b && st != FS_STOP)
+            a->end_err = b->err;
+        return fs_ahead_next(a, p, n, slot, err);
     }
-    if (st && err)
-        *err = b->err;
-    if (st)
-        *n = 0;
-    else
-        fs_input_give_progress(a->in, b->done, 0);
-    return st;
+    *p = b->data;
+    *n = b->len;
+    if (slot && b->ran)
+        *slot = b->slot;
+    fs_input_give_progress(a->in, b->done, 0);
+    return FOLDSVG_OK;
 }
 
 void fs_ahead_stop(fs_ahead *a)

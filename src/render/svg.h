@@ -12,7 +12,7 @@
 #include "render/palettemap.h"
 #include "util/pool.h"
 
-/* What the render options say (rows of stage "render" in src/api/options.c write here). */
+/* What the render options say (rows of stage "render" in src/api/optrow.c write here). */
 typedef struct fs_svg_opts {
     char *title;    /* NULL: the default for the mode */
     char *subtitle; /* NULL: none */

@@ -6,7 +6,7 @@
 #include "util/strlist.h"
 
 /* What the stack options say (the option table's rows of stages "input" and "stack" write
- * here, src/api/options.c; nothing else does). */
+ * here, src/api/optrow.c; nothing else does). */
 typedef struct fs_stack_opts {
     int strip_hex;       /* --strip-hex: "0x1f" in names becomes "0x..." */
     int reverse;         /* --reverse */

@@ -89,6 +89,11 @@ static void *alloc_aligned(fs_arena *a, size_t n, size_t align)
     return p;
 }
 
+void *fs_arena_alloc(fs_arena *a, size_t n)
+{
+    return alloc_aligned(a, n, sizeof(max_align_t));
+}
+
 char *fs_arena_strndup(fs_arena *a, const char *s, size_t n)
 {
     char *p = alloc_aligned(a, n + 1, 1);

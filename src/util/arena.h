@@ -17,6 +17,8 @@ void fs_arena_free(fs_arena *a);
 /* Forgets every allocation but keeps the memory for the next ones: refilling reuses pages
  * already touched instead of faulting in fresh ones. */
 void fs_arena_reset(fs_arena *a);
+/* N bytes aligned for any type, or NULL when out of memory. */
+void *fs_arena_alloc(fs_arena *a, size_t n);
 /* A copy of S[0..n) followed by a NUL, or NULL when out of memory. */
 char *fs_arena_strndup(fs_arena *a, const char *s, size_t n);
 

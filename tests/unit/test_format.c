@@ -58,21 +58,26 @@ START_TEST(read_formats)
     DETECTS("{\"profile\":{\"meta\":{}}}", "firefox");
     DETECTS("{\"counters\":[1,[2,{\"x\":\"}\"}]],\"meta\":{}}", "firefox");
     DETECTS("java 1 [000] 1.0: cycles:\n\t7f a (b)\n\n", "perf");
+    DETECTS("{\"traceEvents\":[]}", "chrome");
+    DETECTS("{\"displayTimeUnit\":\"ns\",\"metadata\":{\"a\":[1,2]},\"traceEvents\":[", "chrome");
+    DETECTS("[{\"name\":\"x\",\"ph\":\"B\",\"ts\":1}", "chrome");
+    DETECTS("[ {\"pid\":1, \"ph\":\"X\"} ]", "chrome");
+    DETECTS("{\"nodes\":[],\"startTime\":0}", "chrome");
+    DETECTS("{\"typeId\":\"CPU\",\"head\":{}}", "chrome");
+    DETECTS("{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\"}", "speedscope");
+    DETECTS("{\"exporter\":\"speedscope@1.5\",\"profiles\":[]}", "speedscope");
+    /* sample_type {type 1 unit 2}, sample {location_id 1, value 5}, string_table "" */
+    DETECTS("\x0a\x04\x08\x01\x10\x02\x12\x04\x08\x01\x10\x05\x32\x00", "pprof");
+    /* Go's order: time_nanos, then period_type {type 1 unit 2}, then a sample_type */
+    DETECTS(
+        "\x48\xd6\xdd\xe5\x92\x85\x8c\xbf\xaa\x15\x5a\x04\x08\x01\x10\x02\x0a\x04\x08\x01\x10\x02",
+        "pprof");
 }
 END_TEST
 
 START_TEST(refused_formats)
 {
-    REFUSES("{\"traceEvents\":[]}", "t: this is Chrome trace events");
-    REFUSES("{\"displayTimeUnit\":\"ns\",\"metadata\":{\"a\":[1,2]},\"traceEvents\":[",
-            "Chrome trace events");
-    REFUSES("[{\"name\":\"x\",\"ph\":\"B\",\"ts\":1}", "Chrome trace events");
-    REFUSES("[ {\"pid\":1, \"ph\":\"X\"} ]", "Chrome trace events");
     REFUSES("[{\"x\":1}]", "a JSON array of objects");
-    REFUSES("{\"nodes\":[],\"startTime\":0}", "a V8 CPU profile");
-    REFUSES("{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\"}",
-            "speedscope's own JSON format");
-    REFUSES("{\"exporter\":\"speedscope@1.5\",\"profiles\":[]}", "speedscope");
     REFUSES("PERFILE2\x68\0\0\0", "a perf.data recording");
     REFUSES("\xfd"
             "7zXZ\0\0",
@@ -83,8 +88,6 @@ START_TEST(refused_formats)
     REFUSES("\x7f"
             "ELF\2\1\1",
             "an ELF file");
-    /* sample_type {type 1 unit 2}, sample {location_id 1, value 5}, string_table "" */
-    REFUSES("\x0a\x04\x08\x01\x10\x02\x12\x04\x08\x01\x10\x05\x32\x00", "a pprof profile");
     REFUSES("m\0a\0i\0n\0 \0001\0\n\0", "UTF-16 text without a byte-order mark");
     REFUSES("ab\0\1\2\3\0\xff\xfe\n\0\0\0", "t: byte 2: binary data (byte 0x00 here)");
 }
