@@ -44,8 +44,9 @@ typedef struct rule_row {
     double pass_through;       /* callees: a function whose heaviest callee, itself a candidate,
                                   holds this ratio is a level of the callee's chain: the
                                   deepest level speaks for the chain */
-    double spine;              /* setup: a function holding this share or more is on the
-                                  program's root path (main, a runtime's entry): no advice */
+    double spine;              /* bottleneck, setup: a function holding this share or more
+                                  (inclusive) is on the program's root path (main, a
+                                  runtime's entry): no advice */
     size_t max;                /* findings of the rule at most */
     int general;               /* yields to a finding of another rule on the same function */
     const char *say;           /* the wording of a finding, and of a change (a diff) */
@@ -61,7 +62,7 @@ static const rule_row rules[] = {
     {FS_RULE_CALLEES, 20, .self_max = 2, .related_min = 10, .pass_through = 66, .max = 5,
      .say = "{fn}: {share} inclusive ({value}), {self} self; callees {related} of it: drill in",
      .say_change = "{fn}: inclusive {value}, self {selfvalue}; in callees {related}: drill in"},
-    {FS_RULE_BOTTLENECK, 5, .max = 5, .general = 1,
+    {FS_RULE_BOTTLENECK, 5, .spine = 90, .max = 5, .general = 1,
      .say = "{fn}: {share} self ({value}): its own code; make it cheaper or call it less",
      .say_change = "{fn}: self {value} ({share} of the total): the change is in its own code"},
     {FS_RULE_MEMORY_COPY, 1,
@@ -129,6 +130,12 @@ double fs_rule_threshold(const fs_thresholds *th, int rule)
         if (rules[i].rule == rule)
             return rules[i].threshold;
     return 0;
+}
+
+const char *fs_finding_family(const fs_finding *f)
+{
+    const char *fam = ((const rule_row *)f->row)->family;
+    return fam ? fam : "";
 }
 
 const char *fs_finding_rule(const fs_finding *f)
@@ -337,7 +344,7 @@ static foldsvg_status pick(engine *e)
                 kind = K_CALLEES;
                 break;
             case FS_RULE_BOTTLENECK:
-                take = self >= min && self > 0;
+                take = self >= min && self > 0 && incl < row->spine;
                 break;
             case FS_RULE_MEMORY_COPY:
                 take = self >= min && self > 0;

@@ -41,13 +41,8 @@ static const fs_format perf = {
 
 /* Its samples have no order (pprof sums them per stack as it records). */
 static const fs_format pprof = {
-    "pprof",
-    "a pprof profile",
-    FS_FORMAT_SYMBOLIZED,
-    fs_pprof_detect,
-    fs_pprof_read,
-    fs_pprof_list_threads,
-    fs_pprof_list_sample_types,
+    "pprof",       "a pprof profile",     FS_FORMAT_SYMBOLIZED,       fs_pprof_detect,
+    fs_pprof_read, fs_pprof_list_threads, fs_pprof_list_sample_types,
 };
 
 /* Its samples and events come in time order (--flamechart: one thread's). */
@@ -63,14 +58,9 @@ static const fs_format chrome = {
 
 /* Its profiles' samples and events come in their order (--flamechart: one profile's). */
 static const fs_format speedscope = {
-    "speedscope",
-    "a speedscope file", /* not symbolized: foldsvg writes it from folded text, and reads it
-                            back as it was */
-    FS_FORMAT_ORDERED,
-    fs_speedscope_detect,
-    fs_speedscope_read,
-    fs_speedscope_list_threads,
-    NULL,
+    "speedscope",      "a speedscope file", /* not symbolized: foldsvg writes it from folded text,
+                                               and reads it back as it was */
+    FS_FORMAT_ORDERED, fs_speedscope_detect, fs_speedscope_read, fs_speedscope_list_threads, NULL,
 };
 
 /* inferno's other collapsers' inputs: read as their collapsers read them (formats/collapse.h),

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "analysis/annotation.h"
+#include "analysis/summary.h"
 #include "util/numfmt.h"
 
 typedef struct html_words {
@@ -162,6 +163,19 @@ void fs_findings_write_html(fs_xmlw *c, const fs_findings *f, const char *unit, 
             k--;
         }
         said[k] = x;
+    }
+    if (!f->diff) { /* the summary's paragraph, first: where the time goes, what to do */
+        fs_buf para = {0};
+        fs_summary_paragraph(f, unit, &para);
+        if (fs_buf_status(&para) != FOLDSVG_OK) {
+            c->st = FOLDSVG_E_NOMEM;
+        } else if (para.len) {
+            fs_xmlw_start(c, "p");
+            fs_xmlw_attr(c, "class", "fs-inshort");
+            fs_xmlw_text_clean(c, para.data, para.len);
+            fs_xmlw_end_full(c);
+        }
+        fs_buf_free(&para);
     }
     if (nsaid == 0) {
         fs_xmlw_start(c, "p");
