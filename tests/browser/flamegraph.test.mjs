@@ -48,6 +48,35 @@ describe('standalone SVG', () => {
     await page.close();
   });
 
+  test('zoomed, the details line gives the share of the zoomed frame beside that of the whole', async () => {
+    const { page, errors, P } = await standalone(files.small);
+    await frameLocator(page, P, 'render').click();
+    await frameLocator(page, P, 'draw_frames').hover();
+    // draw_frames: 55 of 150 in all, 55 of render's 65
+    assert.equal(await text(page, `${P}-details`), 'Function: draw_frames (55 cycles, 36.67%), 84.62% of render');
+    await frameLocator(page, P, 'render').hover();
+    assert.equal(await text(page, `${P}-details`), 'Function: render (65 cycles, 43.33%)', 'not of itself');
+    await frameLocator(page, P, 'main').hover();
+    assert.equal(await text(page, `${P}-details`), 'Function: main (125 cycles, 83.33%)', 'an ancestor: not of the zoomed');
+    await page.keyboard.press('Escape');
+    await frameLocator(page, P, 'draw_frames').hover();
+    assert.equal(await text(page, `${P}-details`), 'Function: draw_frames (55 cycles, 36.67%)');
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test('a flame chart\'s details line says where the frame starts', async () => {
+    const chart = await renderSvg(dir, 'chart', 'main;a 3\nmain;b 1200\nmain;a 2\n', ['--flamechart']);
+    const { page, errors, P } = await standalone(chart);
+    // where the chart draws it (fg:x; inferno's chart order: the last line first)
+    await frameLocator(page, P, 'b').hover();
+    assert.equal(await text(page, `${P}-details`), 'Function: b (1,200 cycles, 99.59%), starts at 2 cycles');
+    await frameLocator(page, P, 'a').last().hover();
+    assert.equal(await text(page, `${P}-details`), 'Function: a (3 cycles, 0.25%), starts at 1,202 cycles');
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
   test('click zooms, ancestors dimmed, others hidden, labels re-truncated; Reset Zoom and Esc reset', async () => {
     const { page, errors, P } = await standalone(files.small);
     const before_ = await frameInfo(page, P, 'write_svg');
