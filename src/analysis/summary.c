@@ -107,8 +107,7 @@ void fs_summary_paragraph(const fs_findings *f, const char *unit, fs_buf *out)
         fs_buf_printf(out, "%s computed in software, %.1f%% of the time (most in ",
                       fs_finding_family(t), share);
         put_name(out, &t->fn);
-        fs_buf_puts(out, "): use the crate patched for the zkVM's precompile (check `cargo "
-                         "tree`).");
+        fs_buf_puts(out, "): use the crate patched for the zkVM's precompile.");
         break;
     default: /* setup */
         put_name(out, &t->fn);
