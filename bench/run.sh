@@ -255,6 +255,19 @@ pair "sorted" "$bin -q --hash $f -o $data/out.svg" -- "sorted --strip-rust-hash"
 row "$(size "$f")" "$base" "$run" 1.3
 pair "sorted" "$bin -q --hash $f -o $data/out.svg" -- "sorted --exclude ^x --collapse-rec" "$bin" -q --hash --exclude '^x' --collapse-recursion "$f" -o "$data/out.svg"
 row "$(size "$f")" "$base" "$run" 1.3
+# what the mechanisms buy (docs/performance.md): the same runs on one thread
+# (FOLDSVG_THREADS=1: no read-ahead, no second writer), against the default; the shuffled
+# file sorted whole in memory (--sort-buffer 1G: neither cut nor spilled), against the
+# default budget
+for w in sorted shuffled; do
+    f="$data/$w.folded"
+    pair "$w (default)" "$bin -q --hash $f -o $data/out.svg" -- "$w, one thread" env FOLDSVG_THREADS=1 "$bin" -q --hash "$f" -o "$data/out.svg"
+    row "$(size "$f")" "$base" "$run"
+done
+pair "sp1 (default)" "$bin -q $data/sp1.json -o $data/out.svg" -- "sp1, one thread" env FOLDSVG_THREADS=1 "$bin" -q "$data/sp1.json" -o "$data/out.svg"
+row "$(size "$data/sp1.json")" "$base" "$run"
+run=$(measure "shuffled --sort-buffer 1G" "$bin" -q --hash --sort-buffer 1G "$data/shuffled.folded" -o "$data/out.svg")
+row "$(size "$data/shuffled.folded")" "$shuffled_run" "$run"
 # the findings: --summary against --top 5 of the same input (same reading, same tables)
 base=$(measure "top-5" "$bin" -q --top 5 "$data/shuffled.folded")
 run=$(measure "shuffled --summary (/--top 5)" "$bin" -q --summary "$data/shuffled.folded")
@@ -296,6 +309,15 @@ run=$(measure "diff shuffled variant->svg" "$bin" -q --hash --diff "$data/shuffl
 row "$(( $(size "$data/shuffled.folded") + $(size "$v") ))" "$base" "$run"
 base=$(measure "variant->folded" "$bin" -q "$v" -o "$data/out.folded")
 run=$(measure "diff ->folded (/variant->folded)" "$bin" -q --diff "$data/sorted.folded" "$v" -o "$data/out.folded")
+row "$(( $(size "$data/sorted.folded") + $(size "$v") ))" "$base" "$run"
+# the gate (thresholds that hold: a broken one exits 3): on the totals it keeps the streamed
+# route (against the plain diff); on functions it measures the tables --top computes
+# (against --top alone). The target: no measurable cost.
+base=$(measure "diff ->svg" "$bin" -q --hash --diff "$data/sorted.folded" "$v" -o "$data/out.svg")
+run=$(measure "diff --fail-if total ->svg" "$bin" -q --hash --diff "$data/sorted.folded" "$v" -o "$data/out.svg" --fail-if 'total > +50%')
+row "$(( $(size "$data/sorted.folded") + $(size "$v") ))" "$base" "$run"
+base=$(measure "diff --top 5" "$bin" -q --diff "$data/sorted.folded" "$v" --top 5)
+run=$(measure "diff --top 5 --fail-if self" "$bin" -q --diff "$data/sorted.folded" "$v" --top 5 --fail-if 'self > +50%' --fail-if 'total > +50%')
 row "$(( $(size "$data/sorted.folded") + $(size "$v") ))" "$base" "$run"
 
 # a small graph: start-up and set-up dominate (30 alternating runs)

@@ -172,7 +172,9 @@ typedef enum foldsvg_option {
     FOLDSVG_OPT_PER_AFTER = 66,
     FOLDSVG_OPT_SAMPLE_TYPE = 67,
     FOLDSVG_OPT_TAG_ROOT = 68,
-    FOLDSVG_OPT_KEEP_RUST_HASH = 69,
+    FOLDSVG_OPT_FAIL_IF = 69,
+    FOLDSVG_OPT_FAIL_MIN_SHARE = 70,
+    FOLDSVG_OPT_KEEP_RUST_HASH = 71,
 } foldsvg_option;
 
 /* Typed setters (zstd's way). _int: a flag (0 clears it, 1 sets it), a whole number within
@@ -575,6 +577,45 @@ FOLDSVG_API foldsvg_status foldsvg_diff_write_top(const foldsvg_diff *d, FILE *o
 FOLDSVG_API foldsvg_status foldsvg_diff_write_summary(const foldsvg_diff *d, FILE *out,
                                                       const foldsvg_options *opts,
                                                       foldsvg_error *err);
+/* One threshold (the option "fail-if") measured on a diff: PAIR names the pair of files it
+ * was measured on (foldsvg_diff_dirs), NULL for one diff; THRESHOLD as it was given; BROKEN
+ * whether the change breaks it; MEASURED what was measured, one line ("memcpy: +7.20% of
+ * before's total (+7,200 cycles; 800 -> 8,000), 2.20 points over"). Strings live only for
+ * the call. */
+typedef void (*foldsvg_threshold_fn)(void *user, const char *pair, const char *threshold,
+                                     int broken, const char *measured);
+/* Measures D against the options' thresholds ("fail-if", repeatable: MEASURE OP LIMIT as
+ * docs/cli.md says, "total > +2%", "self[memcpy] > +1%"; "fail-min-share" their floor), from
+ * the numbers of its delta tables: FN (may be NULL) once per threshold, in order; *BROKEN
+ * (may be NULL) how many broke. No thresholds: no call, 0. A CI job fails when *BROKEN > 0
+ * (the command line exits 3). */
+FOLDSVG_API foldsvg_status foldsvg_diff_check(const foldsvg_diff *d, const foldsvg_options *opts,
+                                              foldsvg_threshold_fn fn, void *user, size_t *broken,
+                                              foldsvg_error *err);
+/* What foldsvg_diff_dirs found. */
+typedef struct foldsvg_dirs_stats {
+    size_t pairs;                   /* files of the same name in both directories, compared */
+    size_t failed;                  /* pairs that broke a threshold */
+    size_t only_before, only_after; /* files in one directory only: reported, not compared */
+} foldsvg_dirs_stats;
+
+/* Many benchmarks at once: pairs the regular files directly in BEFORE_DIR and AFTER_DIR
+ * (links followed, hidden ones left out) by name, and compares each pair as foldsvg_diff_read
+ * does, in byte order of the names, measuring it against the options' thresholds (FN as for
+ * foldsvg_diff_check, PAIR the file's name). A file in one directory only is a warning (the
+ * options' handler) and a line of the summary, not an error; no pair at all is
+ * FOLDSVG_E_NO_DATA. REPORT (NULL: none) gets an HTML report with one diff section per pair
+ * (as foldsvg_report_write writes), SUMMARY (NULL: none) the summary in the options'
+ * "top-format": the verdict over all pairs and a line per file, then each pair's summary as
+ * foldsvg_diff_write_summary writes it (Markdown: the whole within GitHub's comment limit;
+ * JSON: {"pairs": [{"name", "verdict", "summary"}], "only_before", "only_after", "failed",
+ * "verdict"}). A pair that cannot be read stops the run with its error. One pair's diff is in
+ * memory at a time. */
+FOLDSVG_API foldsvg_status foldsvg_diff_dirs(const char *before_dir, const char *after_dir,
+                                             const char *report, FILE *summary,
+                                             const foldsvg_options *opts, foldsvg_threshold_fn fn,
+                                             void *user, foldsvg_dirs_stats *stats,
+                                             foldsvg_error *err);
 /* Adds the diff report of D as a section of R (embedded as every section is). */
 FOLDSVG_API foldsvg_status foldsvg_report_add_diff(foldsvg_report *r, const foldsvg_diff *d,
                                                    const char *heading, foldsvg_error *err);

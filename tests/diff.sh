@@ -141,6 +141,18 @@ run normalize-top "$bin" -q --diff before.folded after.folded --normalize --top 
 has normalize-json out '"normalized": true'
 has normalize-json-total out '"total_before": 150'
 
+# --normalize, one set of numbers: the java pair scales BEFORE by 2/46, which rounds every
+# BEFORE stack of inferno's lines to 0; the tables (and the thresholds) scale the sums
+# instead, so the 26 functions of those lines all change; the lines are inferno's on every
+# route (the diff object's too, "0 0" lines included)
+java=$here/data/compat-diff
+run java-normalize "$bin" -q --diff "$java/inputs/java-01.folded" "$java/inputs/java-02.folded" --normalize --top 30
+has java-self-rows out 'Self time: top 26 of 26 functions by change'
+has java-before out 'Before: 2.00 cycles, normalized from 46 in 34 unique stacks'
+has java-msr out '  0.70      2  +1.30  +187.50%  native_write_msr_safe_[k]'
+run java-normalize-tree "$bin" -q --diff "$java/inputs/java-01.folded" "$java/inputs/java-02.folded" --normalize --top 1 -o jt.folded
+same java-tree-lines jt.folded "$java/expected/java-normalize.folded"
+
 # --normalize with --minwidth 0 takes a stack to 0 on both sides, which the streaming merge
 # leaves out: the picture is still the tree's
 printf 'a;p;x;y 5\na;q;r;s 1\nzz 1000000\n' >zero-before.folded

@@ -68,12 +68,29 @@ has nodata-many-msg err "--include 'q1', 'q2', 'q3' (and 2 more))"
 # nothing dropped by options: what the input held
 expect 1 nodata-zero "$bin" zero.folded -o x.svg
 has nodata-zero-msg err 'zero.folded: no valid stacks, nothing to draw: every stack (1 line) has a zero count'
-expect 0 nodata-zero-folded "$bin" -q zero.folded -o x.folded
-[ ! -s x.folded ] && ok || bad "zero counts to folded text: $(cat x.folded)"
-rm -f x.folded
 printf '# a comment\n\n' >comments.folded
 expect 1 nodata-comments "$bin" comments.folded -o x.svg
 has nodata-comments-msg err 'comments.folded: no valid stacks, nothing to draw: the input holds only blank lines and comments'
+# folded text too: nothing to draw is an error (nothing written), but for an empty input,
+# whose folded text is empty as inferno's collapsers write it
+expect 1 nodata-zero-folded "$bin" zero.folded -o x.folded
+has nodata-zero-folded-msg err 'zero.folded: no valid stacks, nothing to draw: every stack (1 line) has a zero count'
+absent nodata-zero-folded x.folded
+expect 1 nodata-comments-folded "$bin" comments.folded -o x.folded
+absent nodata-comments-folded x.folded
+cat >nosamples.json <<'END'
+{"meta": {"version": 24, "interval": 1, "startTime": 0}, "libs": [], "threads": [{"name": "main",
+ "samples": {"schema": {"stack": 0, "time": 1}, "data": []},
+ "stackTable": {"schema": {"prefix": 0, "frame": 1}, "data": []},
+ "frameTable": {"schema": {"location": 0}, "data": []}, "stringTable": []}]}
+END
+expect 1 nodata-gecko-folded "$bin" nosamples.json -o x.folded
+has nodata-gecko-folded-msg err 'nosamples.json: no valid stacks, nothing to draw: the profile holds no samples'
+absent nodata-gecko-folded x.folded
+: >empty.folded
+expect 0 nodata-empty-folded "$bin" -q empty.folded -o x.folded
+[ -f x.folded ] && [ ! -s x.folded ] && ok || bad "an empty input to folded text is not an empty file"
+rm -f x.folded
 
 # ---- no option silently ignored: input options that apply to no input are usage errors ----
 for opt in "--thread 0" "--weight samples" "--pid" "--tid" "--kernel" "--jit" "--all" \

@@ -9,12 +9,19 @@ long double fs_delta_scaled(uint64_t count, uint64_t per)
     return per > 1 ? (long double)count / (long double)per : (long double)count;
 }
 
+long double fs_delta_before(const fs_delta_row *r, uint64_t per_before)
+{
+    long double b = fs_delta_scaled(r->before, per_before);
+    return r->scale > 0 ? b * r->scale : b;
+}
+
 double fs_delta_percent(const fs_delta_row *r, uint64_t per_before, int *is_new)
 {
-    *is_new = r->before == 0;
-    if (r->before == 0)
+    long double b = fs_delta_before(r, per_before);
+    *is_new = r->before == 0 || b == 0;
+    if (*is_new)
         return 0.0;
-    return (double)(r->delta * 100.0L / fs_delta_scaled(r->before, per_before));
+    return (double)(r->delta * 100.0L / b);
 }
 
 static int name_cmp(const fs_delta_row *x, const fs_delta_row *y)
@@ -37,7 +44,8 @@ static int row_cmp(const void *a, const void *b)
 
 /* A table of the names with a count on either side. */
 static foldsvg_status make_table(const fs_tree *t, const uint64_t *before, const uint64_t *after,
-                                 uint64_t per_before, uint64_t per_after, fs_delta_table *out)
+                                 long double scale, uint64_t per_before, uint64_t per_after,
+                                 fs_delta_table *out)
 {
     size_t k = 0;
     for (uint32_t i = 0; i < t->nnames; i++)
@@ -51,19 +59,20 @@ static foldsvg_status make_table(const fs_tree *t, const uint64_t *before, const
             continue;
         out->only_before += after[i] == 0;
         out->only_after += before[i] == 0;
-        out->rows[k++] = (fs_delta_row){t->name_ptr[i], t->name_len[i], before[i], after[i],
-                                        fs_delta_scaled(after[i], per_after) -
-                                            fs_delta_scaled(before[i], per_before)};
+        fs_delta_row r = {t->name_ptr[i], t->name_len[i], before[i], after[i], 0, scale};
+        r.delta = fs_delta_scaled(after[i], per_after) - fs_delta_before(&r, per_before);
+        out->rows[k++] = r;
     }
     out->n = k;
     qsort(out->rows, k, sizeof *out->rows, row_cmp);
     return FOLDSVG_OK;
 }
 
-foldsvg_status fs_deltas_compute(const fs_tree *t, uint64_t per_before, uint64_t per_after,
-                                 fs_deltas *out)
+foldsvg_status fs_deltas_compute(const fs_tree *t, long double scale, uint64_t per_before,
+                                 uint64_t per_after, fs_deltas *out)
 {
     memset(out, 0, sizeof *out);
+    out->scale = scale == 1 ? 0 : scale;
     out->total_before = t->total_before;
     out->total_after = t->total;
     out->per_before = per_before > 1 ? per_before : 1;
@@ -78,9 +87,9 @@ foldsvg_status fs_deltas_compute(const fs_tree *t, uint64_t per_before, uint64_t
     if (st == FOLDSVG_OK && t->before)
         st = fs_tree_function_sums(t, t->before, self_b, incl_b);
     if (st == FOLDSVG_OK)
-        st = make_table(t, self_b, self_a, out->per_before, out->per_after, &out->self);
+        st = make_table(t, self_b, self_a, out->scale, out->per_before, out->per_after, &out->self);
     if (st == FOLDSVG_OK)
-        st = make_table(t, incl_b, incl_a, out->per_before, out->per_after, &out->incl);
+        st = make_table(t, incl_b, incl_a, out->scale, out->per_before, out->per_after, &out->incl);
     free(sums);
     if (st)
         fs_deltas_free(out);

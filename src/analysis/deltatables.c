@@ -1,5 +1,6 @@
 #include "analysis/deltatables.h"
 
+#include <errno.h>
 #include <math.h>
 #include <string.h>
 
@@ -30,21 +31,30 @@ static void format_real(long double v, int sep, char *buf)
     fs_tables_format_cents(whole, (uint64_t)roundl((a - (long double)whole) * 100.0L), sep, buf);
 }
 
+void fs_delta_format_before(const fs_delta_row *r, uint64_t per_before, int sep, char *buf)
+{
+    if (r->scale > 0)
+        format_real(fs_delta_before(r, per_before), sep, buf);
+    else
+        fs_delta_format_count(r->before, per_before, sep, buf);
+}
+
 void fs_delta_format_delta(const fs_delta_row *r, uint64_t per_before, uint64_t per_after, int sep,
                            char *buf)
 {
     char mag[56];
-    if (r->delta == 0 || (r->after == r->before && per_before == per_after)) {
-        strcpy(buf, per_before > 1 || per_after > 1 ? "0.00" : "0");
+    int exact = per_before == per_after && !(r->scale > 0);
+    if (r->delta == 0 || (r->after == r->before && exact)) {
+        strcpy(buf, per_before > 1 || per_after > 1 || r->scale > 0 ? "0.00" : "0");
         return;
     }
-    if (per_before == per_after) { /* exact: the difference of the counts, divided once */
+    if (exact) { /* the difference of the counts, divided once */
         uint64_t d = r->after > r->before ? r->after - r->before : r->before - r->after;
         fs_tables_format_count(d, per_before, sep, mag);
     } else {
         format_real(r->delta, sep, mag);
     }
-    int negative = per_before == per_after ? r->after < r->before : r->delta < 0;
+    int negative = exact ? r->after < r->before : r->delta < 0;
     snprintf(buf, 64, "%s%s", negative ? "-" : "+", mag);
 }
 
@@ -62,7 +72,7 @@ void fs_delta_format_change(const fs_delta_row *r, uint64_t per_before, char *bu
 
 void fs_delta_format_row(const fs_delta_row *r, const fs_deltas *d, fs_delta_cells *out)
 {
-    fs_delta_format_count(r->before, d->per_before, 1, out->before);
+    fs_delta_format_before(r, d->per_before, 1, out->before);
     fs_delta_format_count(r->after, d->per_after, 1, out->after);
     fs_delta_format_delta(r, d->per_before, d->per_after, 1, out->delta);
     fs_delta_format_change(r, d->per_before, out->change);
@@ -70,9 +80,8 @@ void fs_delta_format_row(const fs_delta_row *r, const fs_deltas *d, fs_delta_cel
 
 fs_delta_row fs_delta_totals(const fs_deltas *d)
 {
-    fs_delta_row r = {"", 0, d->total_before, d->total_after,
-                      fs_delta_scaled(d->total_after, d->per_after) -
-                          fs_delta_scaled(d->total_before, d->per_before)};
+    fs_delta_row r = {"", 0, d->total_before, d->total_after, 0, d->scale};
+    r.delta = fs_delta_scaled(d->total_after, d->per_after) - fs_delta_before(&r, d->per_before);
     return r;
 }
 
@@ -93,7 +102,11 @@ static void text_side(fs_textout *o, const char *label, const fs_deltas *d, cons
 {
     uint64_t total = i ? d->total_after : d->total_before, per = i ? d->per_after : d->per_before;
     char num[64], raw[64];
-    fs_delta_format_count(total, per, 1, num);
+    fs_delta_row tot = fs_delta_totals(d);
+    if (i)
+        fs_delta_format_count(total, per, 1, num);
+    else
+        fs_delta_format_before(&tot, per, 1, num);
     fs_text_printf(o, "%s %s %s%s", label, num, unit, per > 1 ? " per iteration" : "");
     if (per > 1) {
         fs_delta_format_count(total, 0, 1, raw);
@@ -160,8 +173,9 @@ static void write_text(fs_textout *o, const fs_deltas *d, const fs_delta_sides *
 /* ---- Markdown ---------------------------------------------------------------------------- */
 
 static void md_table(fs_textout *o, const char *title, const fs_delta_table *t, size_t top,
-                     const fs_deltas *d, const char *unit)
+                     const fs_deltas *d, const char *unit, size_t max_name)
 {
+    fs_buf name = {0};
     size_t n = shown(t, top);
     char g[32];
     fs_text_printf(o, "\n### %s, biggest changes first (top %zu of %s)\n\n", title, n,
@@ -174,13 +188,17 @@ static void md_table(fs_textout *o, const char *title, const fs_delta_table *t, 
         const fs_delta_row *r = &t->rows[i];
         fs_delta_format_row(r, d, &x);
         fs_text_printf(o, "| %s | %s | %s | %s | ", x.before, x.after, x.delta, x.change);
-        fs_text_md_code(o, r->name, r->len);
+        fs_buf_clear(&name);
+        if (fs_text_elide(r->name, r->len, max_name, &name) != FOLDSVG_OK)
+            o->failed = 1, o->errnum = ENOMEM;
+        fs_text_md_code(o, name.data ? name.data : "", name.len);
         fs_text_puts(o, " |\n");
     }
+    fs_buf_free(&name);
 }
 
 static void write_markdown(fs_textout *o, const fs_deltas *d, const fs_delta_sides *s, size_t top,
-                           const char *unit)
+                           const char *unit, size_t max_name)
 {
     fs_delta_row tot = fs_delta_totals(d);
     fs_delta_cells x;
@@ -205,18 +223,33 @@ static void write_markdown(fs_textout *o, const fs_deltas *d, const fs_delta_sid
         fs_text_printf(o, "; before divided by %llu, after by %llu",
                        (unsigned long long)d->per_before, (unsigned long long)d->per_after);
     fs_text_puts(o, ".*\n");
-    md_table(o, "Self time", &d->self, top, d, unit);
-    md_table(o, "Inclusive time", &d->incl, top, d, unit);
+    md_table(o, "Self time", &d->self, top, d, unit, max_name);
+    md_table(o, "Inclusive time", &d->incl, top, d, unit, max_name);
 }
 
 /* ---- JSON -------------------------------------------------------------------------------- */
 
 void fs_delta_json(fs_jsonout *j, const fs_delta_row *r, uint64_t per_before, uint64_t per_after)
 {
+    if (r->scale > 0) { /* a real: four decimals at most, as every share */
+        fs_json_real(j, (double)r->delta);
+        return;
+    }
     char num[64];
     fs_delta_format_delta(r, per_before, per_after, 0, num);
     const char *s = num[0] == '+' ? num + 1 : num;
     fs_json_num(j, s, strlen(s));
+}
+
+void fs_delta_json_before(fs_jsonout *j, const fs_delta_row *r, uint64_t per_before)
+{
+    if (r->scale > 0) {
+        fs_json_real(j, (double)fs_delta_before(r, per_before));
+        return;
+    }
+    char num[64];
+    fs_delta_format_before(r, per_before, 0, num);
+    fs_json_num(j, num, strlen(num));
 }
 
 static void json_percent(fs_jsonout *j, const fs_delta_row *r, const fs_deltas *d)
@@ -238,7 +271,7 @@ static void json_rows(fs_jsonout *j, const fs_delta_table *t, size_t top, const 
         fs_json_key(j, "name");
         fs_json_name(j, r->name, r->len);
         fs_json_key(j, "before");
-        fs_tables_json_count(j, r->before, d->per_before);
+        fs_delta_json_before(j, r, d->per_before);
         fs_json_key(j, "after");
         fs_tables_json_count(j, r->after, d->per_after);
         fs_json_key(j, "delta");
@@ -263,48 +296,54 @@ static void json_side(fs_jsonout *j, const char *key, const fs_delta_sides *s, i
     fs_json_check(j, yajl_gen_map_close(j->g));
 }
 
+void fs_deltas_json(fs_jsonout *j, fs_textout *o, const fs_deltas *d, const fs_delta_sides *s,
+                    size_t top, const char *unit, const fs_text_hook *h)
+{
+    fs_delta_row tot = fs_delta_totals(d);
+    fs_json_check(j, yajl_gen_map_open(j->g));
+    if (h)
+        h->head(h->user, o, j);
+    fs_json_key(j, "total_before");
+    fs_delta_json_before(j, &tot, d->per_before);
+    fs_json_key(j, "total_after");
+    fs_tables_json_count(j, d->total_after, d->per_after);
+    fs_json_key(j, "delta");
+    fs_delta_json(j, &tot, d->per_before, d->per_after);
+    fs_json_key(j, "percent");
+    json_percent(j, &tot, d);
+    fs_json_key(j, "count_name");
+    fs_json_str(j, unit, strlen(unit));
+    fs_json_key(j, "unique_stacks");
+    fs_json_u64(j, d->unique);
+    fs_json_key(j, "only_before");
+    fs_json_u64(j, s->only_before);
+    fs_json_key(j, "only_after");
+    fs_json_u64(j, s->only_after);
+    fs_json_key(j, "normalized");
+    fs_json_check(j, yajl_gen_bool(j->g, s->normalized));
+    if (divided(d)) {
+        fs_json_key(j, "per_before");
+        fs_json_u64(j, d->per_before);
+        fs_json_key(j, "per_after");
+        fs_json_u64(j, d->per_after);
+    }
+    json_side(j, "before", s, 0);
+    json_side(j, "after", s, 1);
+    fs_json_key(j, "self");
+    json_rows(j, &d->self, top, d);
+    fs_json_key(j, "inclusive");
+    json_rows(j, &d->incl, top, d);
+    if (h)
+        h->tail(h->user, o, j);
+    fs_json_check(j, yajl_gen_map_close(j->g));
+}
+
 static foldsvg_status write_json(fs_textout *o, const fs_deltas *d, const fs_delta_sides *s,
                                  size_t top, const char *unit, const fs_text_hook *h)
 {
     fs_jsonout j;
     FS_FORWARD_IF_ERROR(fs_json_begin(&j, o));
-    fs_delta_row tot = fs_delta_totals(d);
-    fs_json_check(&j, yajl_gen_map_open(j.g));
-    if (h)
-        h->head(h->user, o, &j);
-    fs_json_key(&j, "total_before");
-    fs_tables_json_count(&j, d->total_before, d->per_before);
-    fs_json_key(&j, "total_after");
-    fs_tables_json_count(&j, d->total_after, d->per_after);
-    fs_json_key(&j, "delta");
-    fs_delta_json(&j, &tot, d->per_before, d->per_after);
-    fs_json_key(&j, "percent");
-    json_percent(&j, &tot, d);
-    fs_json_key(&j, "count_name");
-    fs_json_str(&j, unit, strlen(unit));
-    fs_json_key(&j, "unique_stacks");
-    fs_json_u64(&j, d->unique);
-    fs_json_key(&j, "only_before");
-    fs_json_u64(&j, s->only_before);
-    fs_json_key(&j, "only_after");
-    fs_json_u64(&j, s->only_after);
-    fs_json_key(&j, "normalized");
-    fs_json_check(&j, yajl_gen_bool(j.g, s->normalized));
-    if (divided(d)) {
-        fs_json_key(&j, "per_before");
-        fs_json_u64(&j, d->per_before);
-        fs_json_key(&j, "per_after");
-        fs_json_u64(&j, d->per_after);
-    }
-    json_side(&j, "before", s, 0);
-    json_side(&j, "after", s, 1);
-    fs_json_key(&j, "self");
-    json_rows(&j, &d->self, top, d);
-    fs_json_key(&j, "inclusive");
-    json_rows(&j, &d->incl, top, d);
-    if (h)
-        h->tail(h->user, o, &j);
-    fs_json_check(&j, yajl_gen_map_close(j.g));
+    fs_deltas_json(&j, o, d, s, top, unit, h);
     return fs_json_end(&j);
 }
 
@@ -327,7 +366,7 @@ foldsvg_status fs_deltas_write_hooked(const fs_deltas *d, const fs_delta_sides *
         if (h)
             h->head(h->user, &o, NULL);
         if (format == FOLDSVG_TOP_MARKDOWN)
-            write_markdown(&o, d, sides, top, unit);
+            write_markdown(&o, d, sides, top, unit, h ? h->max_name : 0);
         else
             write_text(&o, d, sides, top, unit);
         if (h)

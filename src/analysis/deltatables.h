@@ -24,6 +24,8 @@ typedef struct fs_delta_sides {
  * iteration; the signed delta ("+1,200", "-3.50", "0"); the change in percent of BEFORE
  * ("+12.50%", or "new" when BEFORE is 0). */
 void fs_delta_format_count(uint64_t count, uint64_t per, int sep, char *buf);
+/* R's BEFORE as it is compared (scaled: two decimals). */
+void fs_delta_format_before(const fs_delta_row *r, uint64_t per_before, int sep, char *buf);
 void fs_delta_format_delta(const fs_delta_row *r, uint64_t per_before, uint64_t per_after, int sep,
                            char *buf);
 void fs_delta_format_change(const fs_delta_row *r, uint64_t per_before, char *buf);
@@ -31,6 +33,8 @@ void fs_delta_format_change(const fs_delta_row *r, uint64_t per_before, char *bu
 struct fs_jsonout;
 void fs_delta_json(struct fs_jsonout *j, const fs_delta_row *r, uint64_t per_before,
                    uint64_t per_after);
+/* R's BEFORE as a JSON number, as fs_delta_format_before writes it. */
+void fs_delta_json_before(struct fs_jsonout *j, const fs_delta_row *r, uint64_t per_before);
 
 /* A row's four cells as the tables show them (with separators). */
 typedef struct fs_delta_cells {
@@ -51,5 +55,11 @@ struct fs_text_hook;
 foldsvg_status fs_deltas_write_hooked(const fs_deltas *d, const fs_delta_sides *sides, size_t top,
                                       int format, const char *countname,
                                       const struct fs_text_hook *h, FILE *out, foldsvg_error *err);
+
+/* The JSON object of the tables (and H's keys) as a value of J, which O's text hooks get. */
+struct fs_textout;
+void fs_deltas_json(struct fs_jsonout *j, struct fs_textout *o, const fs_deltas *d,
+                    const fs_delta_sides *s, size_t top, const char *unit,
+                    const struct fs_text_hook *h);
 
 #endif

@@ -145,15 +145,22 @@ const char *fs_finding_rule(const fs_finding *f)
 
 /* ---- values -------------------------------------------------------------------------------- */
 
+/* BEFORE's COUNT as it is compared: per iteration, scaled (--normalize). */
+static long double before_value(const fs_findings *fs, uint64_t count)
+{
+    long double b = fs_delta_scaled(count, fs->per_before);
+    return fs->scale > 0 ? b * fs->scale : b;
+}
+
 long double fs_finding_value(const fs_findings *fs, const fs_finding_item *it)
 {
     long double a = fs_delta_scaled(it->after, fs->per_after);
-    return fs->diff ? a - fs_delta_scaled(it->before, fs->per_before) : a;
+    return fs->diff ? a - before_value(fs, it->before) : a;
 }
 
 static long double base_total(const fs_findings *fs)
 {
-    long double b = fs->diff ? fs_delta_scaled(fs->total_before, fs->per_before) : 0;
+    long double b = fs->diff ? before_value(fs, fs->total_before) : 0;
     return b > 0 ? b : fs_delta_scaled(fs->total_after, fs->per_after);
 }
 
@@ -695,19 +702,38 @@ static foldsvg_status collect(engine *e)
     return st;
 }
 
+static foldsvg_status compute(const fs_tree *t, int diff, long double scale, uint64_t per_before,
+                              uint64_t per_after, const fs_thresholds *th, const uint64_t *self,
+                              const uint64_t *incl, fs_findings *out);
+
 foldsvg_status fs_findings_compute(const fs_tree *t, int diff, uint64_t per_before,
                                    uint64_t per_after, const fs_thresholds *th, fs_findings *out)
 {
-    return fs_findings_from_sums(t, diff, per_before, per_after, th, NULL, NULL, out);
+    return compute(t, diff, 0, per_before, per_after, th, NULL, NULL, out);
+}
+
+foldsvg_status fs_findings_compute_scaled(const fs_tree *t, long double scale, uint64_t per_before,
+                                          uint64_t per_after, const fs_thresholds *th,
+                                          fs_findings *out)
+{
+    return compute(t, 1, scale, per_before, per_after, th, NULL, NULL, out);
 }
 
 foldsvg_status fs_findings_from_sums(const fs_tree *t, int diff, uint64_t per_before,
                                      uint64_t per_after, const fs_thresholds *th,
                                      const uint64_t *self, const uint64_t *incl, fs_findings *out)
 {
+    return compute(t, diff, 0, per_before, per_after, th, self, incl, out);
+}
+
+static foldsvg_status compute(const fs_tree *t, int diff, long double scale, uint64_t per_before,
+                              uint64_t per_after, const fs_thresholds *th, const uint64_t *self,
+                              const uint64_t *incl, fs_findings *out)
+{
     memset(out, 0, sizeof *out);
     fs_arena_init(&out->names);
     out->diff = diff && t->before;
+    out->scale = out->diff && scale != 1 ? scale : 0;
     out->total_before = out->diff ? t->total_before : 0;
     out->total_after = t->total;
     out->per_before = per_before > 1 ? per_before : 1;
@@ -794,7 +820,8 @@ static void format_value(const fs_findings *fs, const fs_finding_item *it, const
         snprintf(buf, size, "%s%s%s", num, with_unit ? " " : "", with_unit ? unit : "");
         return;
     }
-    fs_delta_row r = {it->name, it->len, it->before, it->after, fs_finding_value(fs, it)};
+    fs_delta_row r = {it->name, it->len, it->before, it->after, fs_finding_value(fs, it),
+                      fs->scale};
     char change[64];
     fs_delta_format_delta(&r, fs->per_before, fs->per_after, 1, num);
     fs_delta_format_change(&r, fs->per_before, change);

@@ -58,6 +58,7 @@ typedef struct fs_findings {
     int diff; /* the values are changes: AFTER / PER_AFTER - BEFORE / PER_BEFORE */
     uint64_t total_before, total_after;
     uint64_t per_before, per_after; /* 1: not divided */
+    long double scale;              /* BEFORE's counts times this (--normalize); 0: 1 */
     fs_finding *v;
     size_t n;
     fs_arena names;
@@ -67,6 +68,11 @@ typedef struct fs_findings {
  * are copied: T may go. FOLDSVG_E_NOMEM. */
 foldsvg_status fs_findings_compute(const fs_tree *t, int diff, uint64_t per_before,
                                    uint64_t per_after, const fs_thresholds *th, fs_findings *out);
+/* The findings of T's change with BEFORE's counts times SCALE (0: as they are): a diff
+ * normalized exactly (api/diff.h). */
+foldsvg_status fs_findings_compute_scaled(const fs_tree *t, long double scale, uint64_t per_before,
+                                          uint64_t per_after, const fs_thresholds *th,
+                                          fs_findings *out);
 /* The same with the nodes' own sums per name already made (fs_tree_function_sums with
  * COUNTS NULL), as the tables of the same profile need them too. */
 foldsvg_status fs_findings_from_sums(const fs_tree *t, int diff, uint64_t per_before,

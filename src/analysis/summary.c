@@ -119,21 +119,36 @@ void fs_summary_paragraph(const fs_findings *f, const char *unit, fs_buf *out)
     }
 }
 
+/* Where a finding's words go: names shortened to MAX bytes in Markdown (0: whole). */
+typedef struct words_out {
+    fs_textout *o;
+    size_t max;
+    fs_buf name;
+} words_out;
+
 static void word_text(void *user, fs_word_kind kind, const char *s, size_t n)
 {
+    words_out *w = user;
     if (kind == FS_WORD_CODE)
-        fs_text_puts(user, "`");
-    fs_text_put(user, s, n);
+        fs_text_puts(w->o, "`");
+    fs_text_put(w->o, s, n);
     if (kind == FS_WORD_CODE)
-        fs_text_puts(user, "`");
+        fs_text_puts(w->o, "`");
 }
 
 static void word_markdown(void *user, fs_word_kind kind, const char *s, size_t n)
 {
-    if (kind == FS_WORD_TEXT)
-        fs_text_put(user, s, n);
-    else
-        fs_text_md_code_inline(user, s, n);
+    words_out *w = user;
+    if (kind == FS_WORD_TEXT) {
+        fs_text_put(w->o, s, n);
+        return;
+    }
+    fs_buf_clear(&w->name);
+    if (fs_text_elide(s, n, kind == FS_WORD_NAME ? w->max : 0, &w->name) != FOLDSVG_OK) {
+        w->o->failed = 1;
+        return;
+    }
+    fs_text_md_code_inline(w->o, w->name.data ? w->name.data : "", w->name.len);
 }
 
 static void head(void *user, fs_textout *o, fs_jsonout *j)
@@ -188,7 +203,7 @@ static void json_value(fs_jsonout *j, const fs_findings *f, const fs_finding_ite
         fs_tables_json_count(j, it->after, f->per_after);
         return;
     }
-    fs_delta_row r = {it->name, it->len, it->before, it->after, fs_finding_value(f, it)};
+    fs_delta_row r = {it->name, it->len, it->before, it->after, fs_finding_value(f, it), f->scale};
     fs_delta_json(j, &r, f->per_before, f->per_after);
 }
 
@@ -240,18 +255,18 @@ static void tail(void *user, fs_textout *o, fs_jsonout *j)
 {
     const summary_ctx *c = user;
     const fs_findings *f = c->f;
+    fs_summary_findings(f, c->unit, c->format, 0, o, j);
     fs_buf para = {0};
     if (!f->diff)
         fs_summary_paragraph(f, c->unit, &para);
     const char *samply = c->sf ? c->sf->samply_path : NULL;
     if (j) {
-        json_findings(j, c);
         if (!f->diff) {
             fs_json_key(j, "interpretation");
             if (fs_buf_status(&para) != FOLDSVG_OK)
                 j->failed = 1;
             else
-                fs_json_name(j, para.data, para.len);
+                fs_json_name(j, para.data ? para.data : "", para.len);
         }
         if (samply) {
             fs_json_key(j, "trace");
@@ -261,22 +276,6 @@ static void tail(void *user, fs_textout *o, fs_jsonout *j)
         return;
     }
     int md = c->format == FOLDSVG_TOP_MARKDOWN;
-    const char *title = f->diff ? "What explains the change" : "What stands out";
-    if (md)
-        fs_text_printf(o, "\n### %s\n\n", title);
-    else
-        fs_text_printf(o, "\n%s:%s", title, f->n ? "\n" : " ");
-    if (f->n == 0)
-        fs_text_printf(o, "%s%s.\n", md ? "Nothing stands out: " : "nothing: ", FS_NO_RULE);
-    for (size_t i = 0; i < f->n; i++) {
-        const fs_finding *x = &f->v[i];
-        if (md)
-            fs_text_printf(o, "- **%s** · ", fs_finding_rule(x));
-        else
-            fs_text_printf(o, "- [%s] ", fs_finding_rule(x));
-        fs_finding_words(f, x, c->unit, md ? word_markdown : word_text, o);
-        fs_text_puts(o, "\n");
-    }
     if (para.len) {
         fs_text_puts(o, md ? "\n### In short\n\n" : "\nIn short: ");
         fs_text_put(o, para.data, para.len);
@@ -296,12 +295,42 @@ static void tail(void *user, fs_textout *o, fs_jsonout *j)
     }
 }
 
+void fs_summary_findings(const fs_findings *f, const char *unit, int format, size_t max_name,
+                         fs_textout *o, fs_jsonout *j)
+{
+    summary_ctx cx = {f, NULL, unit, format, NULL};
+    const summary_ctx *c = &cx;
+    if (j) {
+        json_findings(j, c);
+        return;
+    }
+    int md = c->format == FOLDSVG_TOP_MARKDOWN;
+    words_out w = {o, max_name, {0}};
+    const char *title = f->diff ? "What explains the change" : "What stands out";
+    if (md)
+        fs_text_printf(o, "\n### %s\n\n", title);
+    else
+        fs_text_printf(o, "\n%s:%s", title, f->n ? "\n" : " ");
+    if (f->n == 0)
+        fs_text_printf(o, "%s%s.\n", md ? "Nothing stands out: " : "nothing: ", FS_NO_RULE);
+    for (size_t i = 0; i < f->n; i++) {
+        const fs_finding *x = &f->v[i];
+        if (md)
+            fs_text_printf(o, "- **%s** · ", fs_finding_rule(x));
+        else
+            fs_text_printf(o, "- [%s] ", fs_finding_rule(x));
+        fs_finding_words(f, x, c->unit, md ? word_markdown : word_text, &w);
+        fs_text_puts(o, "\n");
+    }
+    fs_buf_free(&w.name);
+}
+
 foldsvg_status fs_summary_write(const fs_tables *tb, const fs_findings *f, const char *input,
                                 const fs_summary_facts *sf, int format, uint64_t per,
                                 const char *unit, FILE *out, foldsvg_error *err)
 {
     summary_ctx c = {f, input ? input : "<stdin>", unit, format, sf};
-    fs_text_hook h = {head, tail, &c};
+    fs_text_hook h = {head, tail, &c, 0};
     return fs_tables_write_hooked(tb, format, per, unit, &h, out, err);
 }
 
@@ -310,6 +339,6 @@ foldsvg_status fs_summary_write_diff(const fs_deltas *d, const fs_delta_sides *s
                                      foldsvg_error *err)
 {
     summary_ctx c = {f, NULL, unit, format, NULL};
-    fs_text_hook h = {head, tail, &c};
+    fs_text_hook h = {head, tail, &c, 0};
     return fs_deltas_write_hooked(d, sides, top, format, unit, &h, out, err);
 }

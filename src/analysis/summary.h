@@ -39,4 +39,12 @@ foldsvg_status fs_summary_write_diff(const fs_deltas *d, const fs_delta_sides *s
                                      const fs_findings *f, int format, const char *unit, FILE *out,
                                      foldsvg_error *err);
 
+/* The findings as the summary writes them after its tables: "What stands out" (of a diff:
+ * "What explains the change") in FORMAT's text or Markdown (names shortened to MAX_NAME
+ * bytes, 0: whole) to O, or JSON's "findings" key and array to J (when not NULL). */
+struct fs_textout;
+struct fs_jsonout;
+void fs_summary_findings(const fs_findings *f, const char *unit, int format, size_t max_name,
+                         struct fs_textout *o, struct fs_jsonout *j);
+
 #endif

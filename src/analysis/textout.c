@@ -85,6 +85,21 @@ static void md_code(fs_textout *o, const char *s, size_t n, int cell)
         fs_text_puts(o, "`");
 }
 
+foldsvg_status fs_text_elide(const char *s, size_t n, size_t max, fs_buf *out)
+{
+    if (!max || n <= max || max < 8)
+        return fs_buf_append(out, s, n) == 0 ? FOLDSVG_OK : FOLDSVG_E_NOMEM;
+    size_t head = (max - 1) / 2, from = n - (max - 1 - head);
+    while (head > 0 && ((unsigned char)s[head] & 0xC0) == 0x80)
+        head--;
+    while (from < n && ((unsigned char)s[from] & 0xC0) == 0x80)
+        from++;
+    fs_buf_append(out, s, head);
+    fs_buf_append(out, "\u2026", strlen("\u2026"));
+    fs_buf_append(out, s + from, n - from);
+    return fs_buf_status(out);
+}
+
 static void json_print(void *ctx, const char *s, size_t n)
 {
     fs_text_put(ctx, s, n);

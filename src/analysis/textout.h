@@ -31,6 +31,10 @@ foldsvg_status fs_text_finish(fs_textout *o, foldsvg_error *err);
 void fs_text_md_code(fs_textout *o, const char *s, size_t n);
 /* The same outside a table ('|' as it is: a backslash would show in a code span). */
 void fs_text_md_code_inline(fs_textout *o, const char *s, size_t n);
+/* S[0..n) appended to OUT, shortened to about MAX bytes (0: as it is) by leaving out its
+ * middle ("start…end", cut between whole UTF-8 characters), so that a name fits a table
+ * cell and a report its size limit. FOLDSVG_E_NOMEM. */
+foldsvg_status fs_text_elide(const char *s, size_t n, size_t max, fs_buf *out);
 
 /* A yajl generator that remembers its first failure, so the writers call it freely and
  * look once at the end. */
@@ -61,6 +65,7 @@ typedef struct fs_text_hook {
     void (*head)(void *user, fs_textout *o, fs_jsonout *j);
     void (*tail)(void *user, fs_textout *o, fs_jsonout *j);
     void *user;
+    size_t max_name; /* Markdown: the tables' names shortened to this (fs_text_elide; 0: not) */
 } fs_text_hook;
 
 #endif

@@ -6,6 +6,8 @@
 #define FOLDSVG_API_CLI_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 
 #include "foldsvg.h"
 
@@ -50,5 +52,21 @@ enum {
  * "Options that do nothing"). Options about inputs are checked as the inputs are read: one
  * that applies to none of them is FOLDSVG_E_USAGE from the call that writes. */
 void fs_cli_warn_unused(const foldsvg_options *o, unsigned writes);
+
+/* D's delta tables (SUMMARY: its summary, as foldsvg_diff_write_summary writes it) to OUT,
+ * then D measured against O's thresholds as foldsvg_diff_check measures it, from one
+ * computation of the tables. A failed write names "<stdout>". */
+foldsvg_status fs_cli_diff_print(const foldsvg_diff *d, FILE *out, const foldsvg_options *o,
+                                 int summary, foldsvg_threshold_fn fn, void *user, size_t *broken,
+                                 foldsvg_error *err);
+/* Whether one of O's thresholds (--fail-if) is about functions, which the diff's tables
+ * give: when none is, the totals of the streamed diff (foldsvg_diff_convert's stats) are all
+ * it measures, and the command line keeps the streamed route. */
+int fs_cli_gate_needs_functions(const foldsvg_options *o);
+/* O's thresholds (every one about the total) measured on the totals BEFORE and AFTER, as
+ * foldsvg_diff_check measures a diff's, UNIT the count's name (O's --countname wins). */
+foldsvg_status fs_cli_gate_totals(const foldsvg_options *o, uint64_t before, uint64_t after,
+                                  const char *unit, foldsvg_threshold_fn fn, void *user,
+                                  size_t *broken, foldsvg_error *err);
 
 #endif

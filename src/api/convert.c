@@ -203,11 +203,11 @@ static foldsvg_status convert_folded(fs_run *r, const char *output, foldsvg_form
         st = fs_options_check_inputs(o, r->formats, r->src[r->n - 1].name, r->what, err);
     if (st == FOLDSVG_OK && !tree && r->total == 0) {
         /* nothing to draw: one error naming the first input with invalid lines; folded text
-         * of nothing is empty (fs_profile_no_data's rule); a part of a run (--facts-out)
+         * of an empty input is empty (fs_no_data_is_empty); a part of a run (--facts-out)
          * leaves the judging to the run */
         size_t k = fs_run_blamed(r);
-        if (!o->facts_out && (format != FOLDSVG_FORMAT_FOLDED || r->stats[k].invalid ||
-                              fs_drops_by_option(&r->drops)))
+        if (!o->facts_out &&
+            (format != FOLDSVG_FORMAT_FOLDED || !fs_no_data_is_empty(&r->stats[k], &r->drops)))
             st = fs_no_data_error(err, r->src[k].name, &r->stats[k], &r->drops, o);
     }
     size_t unique = 0;

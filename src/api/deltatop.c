@@ -6,6 +6,7 @@
 
 #include "analysis/findings.h"
 #include "analysis/summary.h"
+#include "analysis/verdict.h"
 #include "api/options.h"
 #include "util/buf.h"
 #include "util/error.h"
@@ -28,17 +29,25 @@ size_t fs_summary_rows(const foldsvg_options *o)
     return o->report.top ? o->report.top : 5;
 }
 
-foldsvg_status fs_write_delta_summary(const fs_tree *t, const fs_deltas *deltas,
+foldsvg_status fs_write_delta_summary(const fs_tree *t, long double scale, const fs_deltas *deltas,
                                       const fs_delta_sides *sides, const char *unit,
                                       const foldsvg_options *o, FILE *out, foldsvg_error *err)
 {
+    fs_gate gate;
+    FS_FORWARD_IF_ERROR(fs_gate_eval(deltas, (const char *const *)o->fail_if.v, o->fail_if.n,
+                                     o->fail_min_share, &gate, err));
     fs_findings f;
-    if (fs_findings_compute(t, 1, deltas->per_before, deltas->per_after, &o->report.thresholds,
-                            &f) != FOLDSVG_OK)
+    if (fs_findings_compute_scaled(t, scale, deltas->per_before, deltas->per_after,
+                                   &o->report.thresholds, &f) != FOLDSVG_OK) {
+        fs_gate_free(&gate);
         return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
-    foldsvg_status st = fs_summary_write_diff(deltas, sides, fs_summary_rows(o), &f,
-                                              o->report.top_format, unit, out, err);
+    }
+    int format = o->report.top_format;
+    fs_verdict_in in = {deltas, sides, &f, &gate, fs_summary_rows(o), format, unit};
+    foldsvg_status st =
+        fs_verdict_write(&in, format == FOLDSVG_TOP_MARKDOWN ? FS_COMMENT_LIMIT : 0, out, err);
     fs_findings_free(&f);
+    fs_gate_free(&gate);
     return st;
 }
 
@@ -74,7 +83,7 @@ foldsvg_status fs_profile_write_delta_top(const foldsvg_profile *p, FILE *out,
     const fs_report_opts *r = &o->report;
     fs_deltas deltas;
     if (st == FOLDSVG_OK)
-        st = fs_deltas_compute(t, fs_delta_per(r->per_before, r->per),
+        st = fs_deltas_compute(t, 0, fs_delta_per(r->per_before, r->per),
                                fs_delta_per(r->per_after, r->per), &deltas);
     if (st) {
         fs_buf_free(&names[0]);
@@ -84,7 +93,7 @@ foldsvg_status fs_profile_write_delta_top(const foldsvg_profile *p, FILE *out,
     sides.name[0] = names[0].data;
     sides.name[1] = names[1].data;
     const char *unit = o->countname ? o->countname : p->count_name;
-    st = summary ? fs_write_delta_summary(t, &deltas, &sides, unit, o, out, err)
+    st = summary ? fs_write_delta_summary(t, 0, &deltas, &sides, unit, o, out, err)
                  : fs_write_delta_tables(&deltas, &sides, unit, o, out, err);
     fs_deltas_free(&deltas);
     fs_buf_free(&names[0]);

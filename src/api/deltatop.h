@@ -25,8 +25,9 @@ foldsvg_status fs_write_delta_tables(const fs_deltas *deltas, const fs_delta_sid
                                      const char *unit, const foldsvg_options *o, FILE *out,
                                      foldsvg_error *err);
 
-/* The summary of the change of T (a diff's tree) to OUT: DELTAS' tables and the findings. */
-foldsvg_status fs_write_delta_summary(const fs_tree *t, const fs_deltas *deltas,
+/* The summary of the change of T (a diff's numbers, BEFORE times SCALE: api/diff.h) to OUT:
+ * DELTAS' tables and the findings. */
+foldsvg_status fs_write_delta_summary(const fs_tree *t, long double scale, const fs_deltas *deltas,
                                       const fs_delta_sides *sides, const char *unit,
                                       const foldsvg_options *o, FILE *out, foldsvg_error *err);
 

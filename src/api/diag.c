@@ -93,6 +93,11 @@ static foldsvg_status dropped_error(foldsvg_error *err, const fs_folded_stats *s
     return st;
 }
 
+int fs_no_data_is_empty(const fs_folded_stats *s, const fs_drops *d)
+{
+    return s && s->lines == 0 && !fs_drops_by_option(d);
+}
+
 foldsvg_status fs_no_data_error(foldsvg_error *err, const char *name, const fs_folded_stats *s,
                                 const fs_drops *d, const foldsvg_options *o)
 {
@@ -125,8 +130,8 @@ foldsvg_status fs_no_data_error(foldsvg_error *err, const char *name, const fs_f
 foldsvg_status fs_profile_no_data(const foldsvg_profile *p, foldsvg_format format,
                                   const foldsvg_options *o, foldsvg_error *err)
 {
-    int invalid = p->pending_name[0] && p->pending.invalid;
-    if (format == FOLDSVG_FORMAT_FOLDED && !invalid && !fs_drops_by_option(&p->drops))
+    if (format == FOLDSVG_FORMAT_FOLDED &&
+        fs_no_data_is_empty(p->pending_name[0] ? &p->pending : NULL, &p->drops))
         return FOLDSVG_OK;
     if (p->pending_name[0])
         return fs_no_data_error(err, p->pending_name, &p->pending, &p->drops, o);

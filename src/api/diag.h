@@ -19,9 +19,15 @@ foldsvg_status fs_no_data_error(foldsvg_error *err, const char *name, const fs_f
  * that draws with other options (api/facts.h). */
 void fs_drops_name_steps(fs_drops *d, const foldsvg_options *o);
 
+/* Whether nothing to draw is no error when the output is folded text: the input was empty
+ * (no line at all; S, its line statistics, NULL for a profile) and no option dropped a stack
+ * (D). Folded text of an empty input is empty, as inferno's collapsers write it, so that a
+ * pipeline of nothing stays quiet; every other input without a stack to draw is an error for
+ * every output: a profile without samples, only comments, invalid or zero-count lines. */
+int fs_no_data_is_empty(const fs_folded_stats *s, const fs_drops *d);
+
 /* The error for the profile P with nothing to draw (its total is 0) in FORMAT, by the rule
- * above; FOLDSVG_OK when that is no error: folded text of inputs without stacks is empty, as
- * inferno's collapsers write it, unless lines were invalid or options dropped every stack. */
+ * above; FOLDSVG_OK when fs_no_data_is_empty. */
 foldsvg_status fs_profile_no_data(const foldsvg_profile *p, foldsvg_format format,
                                   const foldsvg_options *o, foldsvg_error *err);
 

@@ -42,6 +42,7 @@ typedef struct diff_run {
     fs_diff_join_stats stats;
     size_t drawn; /* joined stacks with a count left on either side (normalization can take
                      BEFORE to 0) */
+    uint64_t joined_before; /* the stack being joined: its BEFORE as read */
 } diff_run;
 
 static int is_stdin(const char *path)
@@ -117,6 +118,7 @@ static foldsvg_status on_joined(void *user, const char *stack, size_t len, uint6
                                 uint64_t after)
 {
     diff_run *r = user;
+    r->joined_before = before;
     if (r->normalize && !r->sink.rescales)
         before = fs_diff_normalize(before, r->total_before, r->total_after);
     r->drawn += before != 0 || after != 0;
@@ -215,9 +217,11 @@ static foldsvg_status stream_reset(void *user)
     return FOLDSVG_OK;
 }
 
-/* The differential profile, for the diff object. */
+/* The differential profile, for the diff object; with --normalize also the stacks as read
+ * (RAW, see api/diff.h). */
 typedef struct profile_sink {
-    foldsvg_profile *p;
+    foldsvg_profile *p, *raw;
+    const diff_run *r;
     foldsvg_error *err;
 } profile_sink;
 
@@ -225,18 +229,25 @@ static foldsvg_status profile_add(void *user, const char *stack, size_t len, uin
                                   uint64_t after)
 {
     profile_sink *k = user;
-    if (before == 0 && after == 0)
-        return FOLDSVG_OK;
-    foldsvg_status st = fs_tree_add_path(&k->p->tree, stack, len, after, before, 1, NULL);
+    foldsvg_status st = FOLDSVG_OK;
+    if (k->raw)
+        st = fs_tree_add_path(&k->raw->tree, stack, len, after, k->r->joined_before, 1, NULL);
+    if (st == FOLDSVG_OK && (before != 0 || after != 0))
+        st = fs_tree_add_path(&k->p->tree, stack, len, after, before, 1, NULL);
     return st ? fs_stack_error(k->err, st, NULL, 0) : FOLDSVG_OK;
 }
 
 static foldsvg_status profile_reset(void *user)
 {
     profile_sink *k = user;
-    fs_tree_free(&k->p->tree);
-    if (fs_tree_init(&k->p->tree) != FOLDSVG_OK)
-        return fs_error(k->err, FOLDSVG_E_NOMEM, NULL, "out of memory");
+    for (int i = 0; i < 2; i++) {
+        fs_tree *t = i ? (k->raw ? &k->raw->tree : NULL) : &k->p->tree;
+        if (!t)
+            continue;
+        fs_tree_free(t);
+        if (fs_tree_init(t) != FOLDSVG_OK)
+            return fs_error(k->err, FOLDSVG_E_NOMEM, NULL, "out of memory");
+    }
     return FOLDSVG_OK;
 }
 
@@ -288,6 +299,7 @@ void foldsvg_diff_free(foldsvg_diff *d)
     if (!d)
         return;
     foldsvg_profile_free(d->p);
+    foldsvg_profile_free(d->raw);
     free(d);
 }
 
@@ -306,6 +318,7 @@ static void keep_summary(foldsvg_diff *d, const diff_run *r)
                      s->name);
     }
     d->normalized = r->normalize && r->side[0].total != r->side[1].total;
+    d->scale = d->normalized ? (long double)r->side[1].total / (long double)r->side[0].total : 0;
     d->unique = r->drawn;
     d->only_before = r->stats.only_before;
     d->only_after = r->stats.only_after;
@@ -320,20 +333,32 @@ static foldsvg_status diff_into(foldsvg_diff *d, const char *const paths[2],
         return fs_error(err, FOLDSVG_E_ARG, NULL, "NULL diff");
     const foldsvg_options *o = opts ? opts : fs_default_options();
     foldsvg_profile *p = foldsvg_profile_new();
-    if (!p)
+    foldsvg_profile *raw = o->diff_normalize ? foldsvg_profile_new() : NULL;
+    if (!p || (o->diff_normalize && !raw)) {
+        foldsvg_profile_free(p);
+        foldsvg_profile_free(raw);
         return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
+    }
     diff_run r;
     foldsvg_status st = run_init(&r, paths, profiles, o, err);
-    profile_sink k = {p, err};
+    profile_sink k = {p, raw, &r, err};
     diff_sink sink = {profile_add, profile_reset, &k, 0};
     if (st == FOLDSVG_OK)
         st = run_join(&r, sink, err);
     if (st == FOLDSVG_OK) {
         foldsvg_profile_free(d->p);
+        foldsvg_profile_free(d->raw);
         d->p = p;
         keep_summary(d, &r);
+        /* equal totals: normalization changes nothing, the drawn tree is the one */
+        d->raw = d->normalized ? raw : NULL;
+        if (!d->normalized)
+            foldsvg_profile_free(raw);
+        else
+            snprintf(raw->count_name, sizeof raw->count_name, "%s", p->count_name);
     } else {
         foldsvg_profile_free(p);
+        foldsvg_profile_free(raw);
     }
     run_free(&r);
     return st;

@@ -6,6 +6,8 @@
 
 #include "analysis/delta.h"
 #include "analysis/deltatables.h"
+#include "aggregate/diffjoin.h"
+#include "analysis/findings.h"
 #include "api/deltatop.h"
 #include "api/diff.h"
 #include "api/options.h"
@@ -17,12 +19,12 @@
 #include "util/error.h"
 #include "util/numfmt.h"
 
-static const char *unit_of(const foldsvg_diff *d, const foldsvg_options *o)
+const char *fs_diff_unit(const foldsvg_diff *d, const foldsvg_options *o)
 {
     return o->countname ? o->countname : d->p->count_name;
 }
 
-static foldsvg_status check_diff(const foldsvg_diff *d, foldsvg_error *err)
+foldsvg_status fs_diff_check_data(const foldsvg_diff *d, foldsvg_error *err)
 {
     if (!d)
         return fs_error(err, FOLDSVG_E_ARG, NULL, "NULL diff");
@@ -32,17 +34,19 @@ static foldsvg_status check_diff(const foldsvg_diff *d, foldsvg_error *err)
     return FOLDSVG_OK;
 }
 
-static foldsvg_status compute(const foldsvg_diff *d, const foldsvg_options *o, fs_deltas *out,
+foldsvg_status fs_diff_deltas(const foldsvg_diff *d, const foldsvg_options *o, fs_deltas *out,
                               foldsvg_error *err)
 {
     const fs_report_opts *r = &o->report;
-    if (fs_deltas_compute(&d->p->tree, fs_delta_per(r->per_before, r->per),
+    long double scale;
+    const fs_tree *t = fs_diff_numbers(d, &scale);
+    if (fs_deltas_compute(t, scale, fs_delta_per(r->per_before, r->per),
                           fs_delta_per(r->per_after, r->per), out) != FOLDSVG_OK)
         return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
     return FOLDSVG_OK;
 }
 
-static fs_delta_sides sides_of(const foldsvg_diff *d)
+fs_delta_sides fs_diff_sides(const foldsvg_diff *d)
 {
     fs_delta_sides s;
     memset(&s, 0, sizeof s);
@@ -60,30 +64,14 @@ static fs_delta_sides sides_of(const foldsvg_diff *d)
 foldsvg_status foldsvg_diff_write_top(const foldsvg_diff *d, FILE *out, const foldsvg_options *opts,
                                       foldsvg_error *err)
 {
-    FS_FORWARD_IF_ERROR(check_diff(d, err));
+    FS_FORWARD_IF_ERROR(fs_diff_check_data(d, err));
     if (!out)
         return fs_error(err, FOLDSVG_E_ARG, NULL, "NULL stream");
     const foldsvg_options *o = opts ? opts : fs_default_options();
     fs_deltas deltas;
-    FS_FORWARD_IF_ERROR(compute(d, o, &deltas, err));
-    fs_delta_sides sides = sides_of(d);
-    foldsvg_status st = fs_write_delta_tables(&deltas, &sides, unit_of(d, o), o, out, err);
-    fs_deltas_free(&deltas);
-    return st;
-}
-
-foldsvg_status foldsvg_diff_write_summary(const foldsvg_diff *d, FILE *out,
-                                          const foldsvg_options *opts, foldsvg_error *err)
-{
-    FS_FORWARD_IF_ERROR(check_diff(d, err));
-    if (!out)
-        return fs_error(err, FOLDSVG_E_ARG, NULL, "NULL stream");
-    const foldsvg_options *o = opts ? opts : fs_default_options();
-    fs_deltas deltas;
-    FS_FORWARD_IF_ERROR(compute(d, o, &deltas, err));
-    fs_delta_sides sides = sides_of(d);
-    foldsvg_status st =
-        fs_write_delta_summary(&d->p->tree, &deltas, &sides, unit_of(d, o), o, out, err);
+    FS_FORWARD_IF_ERROR(fs_diff_deltas(d, o, &deltas, err));
+    fs_delta_sides sides = fs_diff_sides(d);
+    foldsvg_status st = fs_write_delta_tables(&deltas, &sides, fs_diff_unit(d, o), o, out, err);
     fs_deltas_free(&deltas);
     return st;
 }
@@ -113,7 +101,8 @@ static foldsvg_status add_facts(fs_diff_section *s, const foldsvg_diff *d, const
         FS_FORWARD_IF_ERROR(fs_diff_section_fact(s, "Threads", vb, va, ""));
     }
     /* the totals as read; the change of the totals as read */
-    fs_delta_row tot = {"", 0, b->total, a->total, (long double)a->total - (long double)b->total};
+    fs_delta_row tot = {"", 0, b->total, a->total, (long double)a->total - (long double)b->total,
+                        0};
     char dl[64], pc[64];
     fs_delta_format_delta(&tot, 1, 1, 1, dl);
     fs_delta_format_change(&tot, 1, pc);
@@ -136,10 +125,10 @@ static foldsvg_status fill_diff(fs_diff_section *s, const foldsvg_diff *d, const
                                 foldsvg_error *err)
 {
     fs_deltas full;
-    FS_FORWARD_IF_ERROR(compute(d, o, &full, err));
+    FS_FORWARD_IF_ERROR(fs_diff_deltas(d, o, &full, err));
     foldsvg_status st = fs_diff_section_cut(s, &full, fs_delta_top_rows(o));
     fs_deltas_free(&full);
-    s->sides = sides_of(d);
+    s->sides = fs_diff_sides(d);
     s->negate = o->svg.negate;
     for (int i = 0; st == FOLDSVG_OK && i < 2; i++) {
         s->side_name[i] = strdup(d->side[i].name);
@@ -147,11 +136,26 @@ static foldsvg_status fill_diff(fs_diff_section *s, const foldsvg_diff *d, const
         if (!s->side_name[i])
             st = FOLDSVG_E_NOMEM;
     }
-    if (st == FOLDSVG_OK && !(s->countname = strdup(unit_of(d, o))))
+    if (st == FOLDSVG_OK && !(s->countname = strdup(fs_diff_unit(d, o))))
         st = FOLDSVG_E_NOMEM;
     if (st == FOLDSVG_OK)
         st = add_facts(s, d, s->countname);
     return st ? fs_error(err, st, NULL, "out of memory") : FOLDSVG_OK;
+}
+
+/* The findings of the change, from the diff's numbers (api/diff.h). */
+static foldsvg_status diff_findings(fs_report_section *s, const foldsvg_diff *d,
+                                    const foldsvg_options *o, foldsvg_error *err)
+{
+    const fs_report_opts *r = &o->report;
+    long double scale;
+    const fs_tree *t = fs_diff_numbers(d, &scale);
+    if (fs_findings_compute_scaled(t, scale, fs_delta_per(r->per_before, r->per),
+                                   fs_delta_per(r->per_after, r->per), &r->thresholds,
+                                   &s->findings) != FOLDSVG_OK)
+        return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
+    s->has_findings = 1;
+    return FOLDSVG_OK;
 }
 
 typedef struct diff_section_args {
@@ -164,20 +168,20 @@ static foldsvg_status make_diff_section(fs_report_section *s, const void *what,
 {
     const diff_section_args *a = what;
     memset(s, 0, sizeof *s);
-    FS_FORWARD_IF_ERROR(check_diff(a->d, err));
+    FS_FORWARD_IF_ERROR(fs_diff_check_data(a->d, err));
     foldsvg_options titled = *o;
     fs_diff_titles t;
-    fs_diff_set_titles(&titled, unit_of(a->d, o), &t);
+    fs_diff_set_titles(&titled, fs_diff_unit(a->d, o), &t);
     FS_FORWARD_IF_ERROR(fs_report_section_svg(s, a->d->p, &titled, err));
     s->per = o->report.per;
-    s->countname = strdup(unit_of(a->d, o));
+    s->countname = strdup(fs_diff_unit(a->d, o));
     s->heading = a->heading ? strdup(a->heading) : NULL;
     s->diff = calloc(1, sizeof *s->diff);
     foldsvg_status st = s->countname && (!a->heading || s->heading) && s->diff
                             ? fill_diff(s->diff, a->d, o, err)
                             : fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
     if (st == FOLDSVG_OK)
-        st = fs_report_section_findings(s, &a->d->p->tree, 1, o, err);
+        st = diff_findings(s, a->d, o, err);
     if (st)
         fs_report_section_free(s);
     return st;
@@ -188,7 +192,7 @@ foldsvg_status foldsvg_report_add_diff(foldsvg_report *r, const foldsvg_diff *d,
 {
     if (!r)
         return fs_error(err, FOLDSVG_E_ARG, NULL, "NULL report");
-    FS_FORWARD_IF_ERROR(check_diff(d, err));
+    FS_FORWARD_IF_ERROR(fs_diff_check_data(d, err));
     diff_section_args a = {d, heading};
     return fs_report_add_section(r, make_diff_section, &a, err);
 }
@@ -217,10 +221,57 @@ static foldsvg_status diff_page(const foldsvg_diff *d, const foldsvg_options *o,
     return st;
 }
 
+/* Folded text of a normalized diff: every stack of the join, each BEFORE scaled and truncated
+ * as inferno-diff-folded writes it (those taken to 0 0 too), from the counts as read. */
+typedef struct raw_lines {
+    const foldsvg_diff *d;
+    foldsvg_stack_fn line;
+    void *line_user;
+} raw_lines;
+
+static int raw_line(void *user, const char *path, size_t len, uint64_t count, uint64_t before,
+                    int has_before)
+{
+    const raw_lines *k = user;
+    (void)has_before;
+    before = fs_diff_normalize(before, k->d->side[0].total, k->d->side[1].total);
+    return k->line(k->line_user, path, len, count, before, 1);
+}
+
+static foldsvg_status produce_raw(void *user, foldsvg_stack_fn line, void *line_user)
+{
+    raw_lines *k = user;
+    k->line = line;
+    k->line_user = line_user;
+    return foldsvg_profile_foreach(k->d->raw, raw_line, k);
+}
+
+/* The job of drawing D in FORMAT (SVG or folded text) into OUT's destination. */
+static foldsvg_status output_diff(const foldsvg_diff *d, foldsvg_format format,
+                                  const foldsvg_options *opts, const char *path, FILE *out,
+                                  foldsvg_error *err)
+{
+    foldsvg_options titled = *opts; /* the SVG says it is differential */
+    fs_diff_titles t;
+    if (format == FOLDSVG_FORMAT_SVG)
+        fs_diff_set_titles(&titled, fs_diff_unit(d, opts), &t);
+    const foldsvg_options *o = &titled;
+    fs_profile_job job = {d->p, format, o};
+    raw_lines k = {d, NULL, NULL};
+    fs_folded_job lines = {produce_raw, &k};
+    fs_output_fn fn = fs_output_profile;
+    const void *what = &job;
+    if (format == FOLDSVG_FORMAT_FOLDED && d->raw) {
+        fn = fs_output_folded;
+        what = &lines;
+    }
+    return out ? fs_output_stream(fn, what, o, out, err) : fs_output_file(fn, what, o, path, err);
+}
+
 foldsvg_status foldsvg_diff_write(const foldsvg_diff *d, const char *path, foldsvg_format format,
                                   const foldsvg_options *opts, foldsvg_error *err)
 {
-    FS_FORWARD_IF_ERROR(check_diff(d, err));
+    FS_FORWARD_IF_ERROR(fs_diff_check_data(d, err));
     const foldsvg_options *o = opts ? opts : fs_default_options();
     if (format == FOLDSVG_FORMAT_AUTO)
         format = foldsvg_format_for_path(path);
@@ -232,18 +283,13 @@ foldsvg_status foldsvg_diff_write(const foldsvg_diff *d, const char *path, folds
         foldsvg_report_free(r);
         return st;
     }
-    foldsvg_options titled = *o;
-    fs_diff_titles t;
-    if (format == FOLDSVG_FORMAT_SVG)
-        fs_diff_set_titles(&titled, unit_of(d, o), &t);
-    fs_profile_job job = {d->p, format, &titled};
-    return fs_output_file(fs_output_profile, &job, &titled, path, err);
+    return output_diff(d, format, o, path, NULL, err);
 }
 
 foldsvg_status foldsvg_diff_render(const foldsvg_diff *d, foldsvg_format format,
                                    const foldsvg_options *opts, FILE *out, foldsvg_error *err)
 {
-    FS_FORWARD_IF_ERROR(check_diff(d, err));
+    FS_FORWARD_IF_ERROR(fs_diff_check_data(d, err));
     if (!out)
         return fs_error(err, FOLDSVG_E_ARG, NULL, "NULL stream");
     const foldsvg_options *o = opts ? opts : fs_default_options();
@@ -257,10 +303,5 @@ foldsvg_status foldsvg_diff_render(const foldsvg_diff *d, foldsvg_format format,
         foldsvg_report_free(r);
         return st;
     }
-    foldsvg_options titled = *o;
-    fs_diff_titles t;
-    if (format == FOLDSVG_FORMAT_SVG)
-        fs_diff_set_titles(&titled, unit_of(d, o), &t);
-    fs_profile_job job = {d->p, format, &titled};
-    return fs_output_stream(fs_output_profile, &job, &titled, out, err);
+    return output_diff(d, format, o, NULL, out, err);
 }

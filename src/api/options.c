@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/gate.h"
 #include "api/optrow.h"
 #include "util/error.h"
 #include "util/strlist.h"
@@ -143,5 +144,13 @@ foldsvg_status foldsvg_options_check(const foldsvg_options *o, foldsvg_error *er
                             "--%s cannot be used with --%s: drop one of them", conflicts[i].na,
                             conflicts[i].nb);
     }
+    fs_gate_rule rule;
+    for (size_t i = 0; o->diff_normalize && i < o->fail_if.n; i++)
+        if (fs_gate_parse(o->fail_if.v[i], "fail-if", &rule, NULL) == FOLDSVG_OK &&
+            rule.measure == FS_GATE_TOTAL)
+            return fs_error(err, FOLDSVG_E_USAGE, NULL,
+                            "--fail-if '%.200s' cannot be used with --normalize, which makes the "
+                            "totals equal: drop one of them",
+                            o->fail_if.v[i]);
     return FOLDSVG_OK;
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "analysis/findings.h"
+#include "analysis/gate.h"
 #include "api/cli.h"
 #include "api/optset.h"
 #include "formats/threadsel.h"
@@ -323,6 +324,19 @@ static const opt_row rows[] = {
      .expected = "a whole number, 1 or more", .metavar = "K",
      .help = "divide AFTER's counts in the tables by K (default --per)",
      .key = FOLDSVG_OPT_PER_AFTER},
+    {"fail-if", 0, T_LIST, REPORT, G_DIFF, FIELD(fail_if), .metavar = "EXPR",
+     .check = fs_opt_check_gate, .writes = W_ANY,
+     .help = "exit 3 when the change breaks EXPR (repeatable): MEASURE OP\n"
+             "LIMIT, MEASURE total, self, inclusive, self[NAME],\n"
+             "inclusive[NAME] or new, OP >, >=, < or <=, LIMIT a count\n"
+             "or a percent of before's total: 'total > +2%', 'self > +5%'",
+     .key = FOLDSVG_OPT_FAIL_IF},
+    {"fail-min-share", 0, T_REAL, REPORT, G_DIFF, FIELD(fail_min_share),
+     .flags = F_MIN_INCLUSIVE | F_PERCENT, .dmin = 0, .dmax = 100, .metavar = "PCT",
+     .expected = "a percent from 0 to 100", .needs = "fail-if", .writes = W_ANY,
+     .help = "--fail-if's self, inclusive and new leave out the functions\n"
+             "under PCT% of their side's total on both sides",
+     .default_value = "0", .key = FOLDSVG_OPT_FAIL_MIN_SHARE},
 };
 
 #define NROWS (sizeof rows / sizeof rows[0])
@@ -448,4 +462,11 @@ foldsvg_status fs_opt_check_thread(const char *name, const char *v, foldsvg_erro
 {
     (void)name;
     return fs_threadsel_check(v, err);
+}
+
+/* A threshold of a diff (analysis/gate.h); the message says what is wrong. */
+foldsvg_status fs_opt_check_gate(const char *name, const char *v, foldsvg_error *err)
+{
+    fs_gate_rule rule;
+    return fs_gate_parse(v, name, &rule, err);
 }

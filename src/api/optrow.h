@@ -26,7 +26,7 @@ typedef enum opt_type {
 
 typedef enum c_type { C_UNSIGNED, C_SIZE, C_U64, C_LONG } c_type;
 
-enum { F_MIN_INCLUSIVE = 1 };
+enum { F_MIN_INCLUSIVE = 1, F_PERCENT = 2 /* T_REAL: a '%' may end the value */ };
 
 typedef enum opt_group {
     G_INPUT,
@@ -99,5 +99,6 @@ foldsvg_status fs_opt_set_value(foldsvg_options *o, const opt_row *r, const char
 foldsvg_status fs_opt_check_id_prefix(const char *name, const char *v, foldsvg_error *err);
 foldsvg_status fs_opt_check_pattern(const char *name, const char *v, foldsvg_error *err);
 foldsvg_status fs_opt_check_thread(const char *name, const char *v, foldsvg_error *err);
+foldsvg_status fs_opt_check_gate(const char *name, const char *v, foldsvg_error *err);
 
 #endif

@@ -29,6 +29,8 @@ struct foldsvg_options {
     char *facts_out;        /* --facts-out FILE: this run folds a part (api/facts.h) */
     char *facts_from;       /* --facts-from FILE: the inputs the parts were folded from */
     int diff_normalize;     /* --normalize: a diff's BEFORE scaled to AFTER's total */
+    fs_strlist fail_if;     /* --fail-if EXPR: a diff's thresholds (analysis/gate.h) */
+    double fail_min_share;  /* --fail-min-share PCT: their floor for functions */
 
     foldsvg_warning_fn warn;
     void *warn_user;

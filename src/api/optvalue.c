@@ -164,7 +164,15 @@ foldsvg_status fs_opt_set_value(foldsvg_options *o, const opt_row *r, const char
     }
     case T_REAL: {
         double x;
-        int ok = parse_double(v, &x) == 0 &&
+        char num[64];
+        size_t vn = strlen(v);
+        if ((r->flags & F_PERCENT) && vn > 1 && vn < sizeof num && v[vn - 1] == '%') {
+            memcpy(num, v, vn - 1);
+            num[vn - 1] = '\0';
+        } else {
+            snprintf(num, sizeof num, "%s", vn < sizeof num ? v : "");
+        }
+        int ok = parse_double(num, &x) == 0 &&
                  ((r->flags & F_MIN_INCLUSIVE) ? x >= r->dmin : x > r->dmin) &&
                  (r->dmax <= r->dmin || x <= r->dmax);
         if (!ok)

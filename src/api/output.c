@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "api/diag.h"
 #include "api/options.h"
@@ -12,13 +13,44 @@
 #include "util/error.h"
 #include "util/outfile.h"
 
+/* DATA[0..n) through S's gzip stream into its file (FLUSH: Z_NO_FLUSH, or Z_FINISH at the
+ * end). 0, or -1 with errno set. */
+static int gz_write(fs_out *s, const char *data, size_t n, int flush)
+{
+    unsigned char chunk[1 << 14];
+    z_stream *z = s->gz;
+    z->next_in = (unsigned char *)(uintptr_t)data;
+    do {
+        uInt take = n > (1u << 30) ? 1u << 30 : (uInt)n;
+        z->avail_in = take;
+        n -= take;
+        int zf = n ? Z_NO_FLUSH : flush, r;
+        do {
+            z->next_out = chunk;
+            z->avail_out = sizeof chunk;
+            r = deflate(z, zf);
+            if (r == Z_STREAM_ERROR) {
+                errno = ENOMEM;
+                return -1;
+            }
+            size_t have = sizeof chunk - z->avail_out;
+            if (have && fwrite(chunk, 1, have, s->f) != have)
+                return -1;
+        } while (z->avail_out == 0 || (zf == Z_FINISH && r != Z_STREAM_END));
+    } while (n);
+    return 0;
+}
+
 /* FOLDSVG_E_IO once a write failed (sticky: the output is broken). */
 foldsvg_status fs_out_write(fs_out *s, const char *data, size_t n)
 {
     if (s->failed)
         return FOLDSVG_E_IO;
     errno = 0;
-    if (s->mem ? fs_buf_append(s->mem, data, n) != FOLDSVG_OK : fwrite(data, 1, n, s->f) != n) {
+    int bad = s->mem  ? fs_buf_append(s->mem, data, n) != FOLDSVG_OK
+              : s->gz ? gz_write(s, data, n, Z_NO_FLUSH) != 0
+                      : fwrite(data, 1, n, s->f) != n;
+    if (bad) {
         s->failed = 1;
         s->errnum = s->mem ? ENOMEM : errno ? errno : EIO;
         return FOLDSVG_E_IO;
@@ -74,7 +106,7 @@ static foldsvg_status save_palette(fs_palettemap *pmap, const foldsvg_options *o
 foldsvg_status fs_output_stream(fs_output_fn fn, const void *job, const foldsvg_options *o, FILE *f,
                                 foldsvg_error *err)
 {
-    fs_out s = {f, NULL, 0, 0, NULL};
+    fs_out s = {f, NULL, 0, 0, NULL, NULL};
     fs_palettemap *pmap = NULL;
     fs_xml_quiet q;
     fs_xml_quiet_begin(&q);
@@ -95,7 +127,7 @@ foldsvg_status fs_output_mem(fs_output_fn fn, const void *job, const foldsvg_opt
                              size_t *len, foldsvg_error *err)
 {
     fs_buf mem = {0};
-    fs_out s = {NULL, &mem, 0, 0, NULL};
+    fs_out s = {NULL, &mem, 0, 0, NULL, NULL};
     fs_palettemap *pmap = NULL;
     fs_xml_quiet q;
     fs_xml_quiet_begin(&q);
@@ -121,12 +153,29 @@ foldsvg_status fs_output_file(fs_output_fn fn, const void *job, const foldsvg_op
 {
     fs_outfile f;
     FS_FORWARD_IF_ERROR(fs_outfile_open(&f, path, err));
-    fs_out s = {f.f, NULL, 0, 0, &f};
+    fs_out s = {f.f, NULL, 0, 0, &f, NULL};
+    z_stream z;
+    size_t plen = path ? strlen(path) : 0;
+    if (!f.is_stdout && plen > 3 && strcmp(path + plen - 3, ".gz") == 0) {
+        memset(&z, 0, sizeof z);
+        /* 15 + 16: a gzip wrapper, whose header deflateInit2 leaves without name or time */
+        if (deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+            fs_outfile_abort(&f);
+            return fs_error(err, FOLDSVG_E_NOMEM, path, "out of memory");
+        }
+        s.gz = &z;
+    }
     fs_palettemap *pmap = NULL;
     fs_xml_quiet q;
     fs_xml_quiet_begin(&q);
     foldsvg_status st = fn(job, &s, &pmap, err);
     fs_xml_quiet_end(&q);
+    if (st == FOLDSVG_OK && !s.failed && s.gz && (errno = 0, gz_write(&s, "", 0, Z_FINISH)) != 0) {
+        s.failed = 1;
+        s.errnum = errno ? errno : EIO;
+    }
+    if (s.gz)
+        deflateEnd(&z);
     if (st || s.failed) {
         fs_outfile_abort(&f);
         fs_palettemap_free(pmap);

@@ -21,7 +21,8 @@ typedef struct fs_out {
     fs_buf *mem;
     int failed;
     int errnum;
-    fs_outfile *file; /* F's, when it is a file fs_output_file opened (fs_outfile_reserve) */
+    fs_outfile *file;      /* F's, when it is a file fs_output_file opened (fs_outfile_reserve) */
+    struct z_stream_s *gz; /* the bytes go to F through gzip: a file named *.gz */
 } fs_out;
 
 /* The one message for a job that failed writing into OUT: when OUT refused bytes, "write
@@ -46,7 +47,9 @@ foldsvg_status fs_output_stream(fs_output_fn fn, const void *job, const foldsvg_
 /* Into a new buffer (*OUT, *LEN; NUL-terminated; free with free()). */
 foldsvg_status fs_output_mem(fs_output_fn fn, const void *job, const foldsvg_options *o, char **out,
                              size_t *len, foldsvg_error *err);
-/* Into PATH: a temporary file renamed on success ("-" is standard output). */
+/* Into PATH: a temporary file renamed on success ("-" is standard output). A PATH that ends
+ * in ".gz" is written through gzip (deterministic bytes: no name, no time in its header), so
+ * that a baseline kept in a repository is small and reads back as it was. */
 foldsvg_status fs_output_file(fs_output_fn fn, const void *job, const foldsvg_options *o,
                               const char *path, foldsvg_error *err);
 

@@ -1,11 +1,13 @@
 /* foldsvg: the command line. Options become library calls; nothing here knows formats.
- * Exit codes: 0 done (warnings allowed), 1 input or output failure, 2 usage error. */
+ * Exit codes: 0 done (warnings allowed), 1 input or output failure, 2 usage error, 3 a
+ * --fail-if threshold broken. */
 #include <errno.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -13,7 +15,7 @@
 #include "cli/guard.h"
 #include "foldsvg.h"
 
-enum { EXIT_INPUT = 1, EXIT_USAGE = 2 };
+enum { EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_BROKEN = 3 };
 
 typedef struct cli_state {
     foldsvg_options *opts;
@@ -26,18 +28,21 @@ typedef struct cli_state {
     const char *countname;  /* --countname, which the summary line speaks too */
     int facts_out, facts_from;
     const char *diff_only; /* an option that needs --diff, as spelled; NULL: none given */
+    int gate;              /* --fail-if given: the diff's verdict decides the exit code */
 } cli_state;
 
 /* --help: these lines around the option table (foldsvg_option_info), which gives the rest. */
 static const char usage_head[] =
     "Usage: foldsvg [OPTIONS] [INPUT...] [-o OUTPUT]\n"
     "       foldsvg --diff BEFORE AFTER [OPTIONS] [-o OUTPUT]\n"
+    "       foldsvg --diff BEFORE_DIR AFTER_DIR [OPTIONS] [-o REPORT.html]\n"
     "Turn a profile (folded stacks, perf script output, Firefox-Profiler JSON, pprof,\n"
     "Chrome and V8, speedscope, inferno's collapser inputs; plain or gzip) into an SVG\n"
     "flamegraph, an HTML report, folded text or a speedscope file.\n"
     "With no INPUT, or INPUT '-', read standard input. Options and inputs mix freely.\n";
 static const char usage_tail[] =
-    "Exit status: 0 done (warnings allowed), 1 input or output failure, 2 usage error.\n"
+    "Exit status: 0 done (warnings allowed), 1 input or output failure, 2 usage error,\n"
+    "3 a --fail-if threshold broken.\n"
     "See foldsvg(1) for details and examples.\n";
 
 enum { HELP_COLUMN = 28, HELP_WIDTH = 90 };
@@ -363,8 +368,10 @@ static int apply(cli_state *s, const fs_cli_row *row, const char *value, const c
     s->facts_out |= key == FOLDSVG_OPT_FACTS_OUT;
     s->facts_from |= key == FOLDSVG_OPT_FACTS_FROM;
     if (!s->diff_only && (key == FOLDSVG_OPT_NORMALIZE || key == FOLDSVG_OPT_PER_BEFORE ||
-                          key == FOLDSVG_OPT_PER_AFTER))
+                          key == FOLDSVG_OPT_PER_AFTER || key == FOLDSVG_OPT_FAIL_IF ||
+                          key == FOLDSVG_OPT_FAIL_MIN_SHARE))
         s->diff_only = spelled;
+    s->gate |= key == FOLDSVG_OPT_FAIL_IF;
     foldsvg_error err;
     foldsvg_status st = foldsvg_options_set(s->opts, row->d.name, value, &err);
     return st ? report(&err, st) : 0;
@@ -437,6 +444,8 @@ static unsigned writes_of(const cli_state *s, foldsvg_format format)
         w = format == FOLDSVG_FORMAT_HTML ? FS_WRITES_GRAPH | FS_WRITES_TABLES
             : format == FOLDSVG_FORMAT_SVG || format == FOLDSVG_FORMAT_SPEEDSCOPE ? FS_WRITES_GRAPH
                                                                                   : 0;
+    if (s->gate) /* the thresholds are measured on the tables' numbers (--per divides them) */
+        w |= FS_WRITES_TABLES;
     return prints(s) ? w | FS_WRITES_TABLES | FS_WRITES_TOP : w;
 }
 
@@ -498,8 +507,61 @@ static void print_diff_summary(const cli_state *s, uint64_t before, uint64_t aft
     }
 }
 
-/* --diff BEFORE AFTER: straight to SVG or folded text; through a diff object for a report
- * or the delta tables. */
+/* A threshold that broke: one line, always (it is why the run exits 3). */
+static void on_threshold(void *user, const char *pair, const char *threshold, int broken,
+                         const char *measured)
+{
+    (void)user;
+    if (!broken)
+        return;
+    clear_progress();
+    fputs("foldsvg: ", stderr);
+    if (pair) {
+        put_escaped(pair);
+        fputs(": ", stderr);
+    }
+    fputs("threshold broken: ", stderr);
+    put_escaped(threshold);
+    fputs(": ", stderr);
+    put_escaped(measured);
+    fputc('\n', stderr);
+}
+
+static int is_dir(const char *path)
+{
+    struct stat sb;
+    return strcmp(path, "-") != 0 && stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
+}
+
+/* --diff BEFORE_DIR AFTER_DIR: the pairs of files of the same name; the summary on standard
+ * output, the HTML report of every pair to -o. */
+static int run_diff_dirs(cli_state *s, const char *output, foldsvg_format format)
+{
+    if (s->output && format != FOLDSVG_FORMAT_HTML) {
+        fprintf(stderr,
+                "foldsvg: --diff of two directories writes an HTML report (-o NAME.html) "
+                "and the summary (--summary, --top): not %s (see foldsvg --help)\n",
+                output);
+        return EXIT_USAGE;
+    }
+    foldsvg_error err;
+    foldsvg_dirs_stats ds;
+    foldsvg_status st =
+        foldsvg_diff_dirs(s->inputs[0], s->inputs[1], s->output ? output : NULL,
+                          prints(s) ? stdout : NULL, s->opts, on_threshold, NULL, &ds, &err);
+    if (st)
+        return report(&err, st);
+    clear_progress();
+    if (!s->flag[FS_CLI_QUIET])
+        fprintf(stderr,
+                "foldsvg: %zu pair%s compared, %zu failed; %zu only before, %zu only after\n",
+                ds.pairs, ds.pairs == 1 ? "" : "s", ds.failed, ds.only_before, ds.only_after);
+    int rc = prints(s) ? stdout_done() : 0;
+    return rc ? rc : ds.failed ? EXIT_BROKEN : 0;
+}
+
+/* --diff BEFORE AFTER: straight to SVG or folded text; through a diff object for a report,
+ * the delta tables or the thresholds. */
 static int run_diff(cli_state *s, const char *output, foldsvg_format format)
 {
     if (s->flag[FS_CLI_SECTIONS]) {
@@ -507,15 +569,26 @@ static int run_diff(cli_state *s, const char *output, foldsvg_format format)
                         "both inputs): drop one of them (see foldsvg --help)\n");
         return EXIT_USAGE;
     }
+    int dirs = is_dir(s->inputs[0]) + is_dir(s->inputs[1]);
+    fs_cli_warn_unused(s->opts,
+                       writes_of(s, dirs == 2 && !s->output ? FOLDSVG_FORMAT_FOLDED : format));
+    if (dirs == 2) /* one directory beside a file is a side that cannot be read (exit 1) */
+        return run_diff_dirs(s, output, format);
     foldsvg_error err;
     foldsvg_status st;
-    if (!prints(s) && format != FOLDSVG_FORMAT_HTML) {
+    /* thresholds on the totals only keep the streamed route: its totals are all they need */
+    if (!prints(s) && format != FOLDSVG_FORMAT_HTML &&
+        !(s->gate && fs_cli_gate_needs_functions(s->opts))) {
         foldsvg_convert_stats cs;
+        size_t broken = 0;
         st = foldsvg_diff_convert(s->inputs[0], s->inputs[1], output, format, s->opts, &cs, &err);
+        if (st == FOLDSVG_OK && s->gate)
+            st = fs_cli_gate_totals(s->opts, cs.total_before, cs.total, cs.count_name, on_threshold,
+                                    NULL, &broken, &err);
         if (st)
             return report(&err, st);
         print_diff_summary(s, cs.total_before, cs.total, cs.count_name, (size_t)cs.unique_stacks);
-        return 0;
+        return broken ? EXIT_BROKEN : 0;
     }
     foldsvg_diff *d = foldsvg_diff_new();
     if (!d) {
@@ -527,18 +600,19 @@ static int run_diff(cli_state *s, const char *output, foldsvg_format format)
         st = foldsvg_diff_write(d, output, s->format, s->opts, &err);
         name_output(&err, st, output);
     }
-    if (st == FOLDSVG_OK && prints(s)) {
-        st = s->flag[FS_CLI_SUMMARY] ? foldsvg_diff_write_summary(d, stdout, s->opts, &err)
-                                     : foldsvg_diff_write_top(d, stdout, s->opts, &err);
-        name_output(&err, st, "-");
-    }
+    size_t broken = 0; /* after the outputs: a failed job keeps its artifacts */
+    if (st == FOLDSVG_OK && prints(s))
+        st = fs_cli_diff_print(d, stdout, s->opts, s->flag[FS_CLI_SUMMARY], on_threshold, NULL,
+                               &broken, &err);
+    else if (st == FOLDSVG_OK)
+        st = foldsvg_diff_check(d, s->opts, on_threshold, NULL, &broken, &err);
     if (st == FOLDSVG_OK)
         print_diff_summary(s, foldsvg_diff_total(d, FOLDSVG_BEFORE),
                            foldsvg_diff_total(d, FOLDSVG_AFTER),
                            foldsvg_profile_count_name(foldsvg_diff_profile(d)),
                            foldsvg_profile_unique_stacks(foldsvg_diff_profile(d)));
     foldsvg_diff_free(d);
-    return st ? report(&err, st) : 0;
+    return st ? report(&err, st) : broken ? EXIT_BROKEN : 0;
 }
 
 /* Everything after parsing; returns the exit code. */

@@ -121,6 +121,12 @@ const char *fs_lossy(const char *s, size_t *n, fs_buf *out)
 {
     const unsigned char *u = (const unsigned char *)s;
     size_t i = 0, len = *n;
+    /* ASCII, eight bytes a step */
+    for (uint64_t w; i + 8 <= len; i += 8) {
+        memcpy(&w, u + i, 8);
+        if (w & 0x8080808080808080u)
+            break;
+    }
     while (i < len && u[i] < 0x80)
         i++;
     for (size_t j = i; j < len;) {

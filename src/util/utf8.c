@@ -144,6 +144,9 @@ size_t fs_utf8_trim_start(const char *s, size_t n)
 {
     const unsigned char *u = (const unsigned char *)s;
     size_t i = 0;
+    /* the indentation of most lines, without decoding */
+    while (i < n && (u[i] == ' ' || u[i] == '\t'))
+        i++;
     for (size_t k; i < n && (k = space_at(u + i, n - i)); i += k)
         ;
     return i;
@@ -152,6 +155,8 @@ size_t fs_utf8_trim_start(const char *s, size_t n)
 size_t fs_utf8_trim_end(const char *s, size_t n)
 {
     const unsigned char *u = (const unsigned char *)s;
+    if (n > 0 && u[n - 1] > ' ' && u[n - 1] < 0x80)
+        return n; /* most lines */
     for (size_t k; n > 0 && (k = space_before(u, n)); n -= k)
         ;
     return n;

@@ -56,7 +56,7 @@ def main():
     errors = []
     if diff:
         for key in ("total_before", "total_after", "before", "after", "self", "inclusive",
-                    "findings"):
+                    "verdict", "thresholds", "new", "vanished", "findings"):
             if key not in data:
                 errors.append("$: no %r" % key)
         check(data.get("findings", []), schema["properties"]["findings"], defs, "$.findings",

@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "aggregate/diffjoin.h"
 #include "aggregate/relay.h"
@@ -368,7 +370,7 @@ START_TEST(deltas_self_inclusive_ranked)
     add_diff(&t, "main;b;a;b", 0, 9); /* a, b recur: once each in inclusive time */
     add_diff(&t, "gone", 3, 0);
     fs_deltas d;
-    ck_assert_int_eq(fs_deltas_compute(&t, 0, 0, &d), FOLDSVG_OK);
+    ck_assert_int_eq(fs_deltas_compute(&t, 0, 0, 0, &d), FOLDSVG_OK);
     ck_assert_uint_eq(d.total_before, 18);
     ck_assert_uint_eq(d.total_after, 18);
     ck_assert_uint_eq(d.per_before, 1);
@@ -391,7 +393,7 @@ START_TEST(deltas_self_inclusive_ranked)
     ck_assert(fs_delta_percent(row(&d.incl, "main"), 1, &is_new) == 20.0 && !is_new);
     fs_deltas_free(&d);
     /* per iteration: BEFORE ran 5 times, AFTER 2: main 15/5 = 3 -> 18/2 = 9, +6 */
-    ck_assert_int_eq(fs_deltas_compute(&t, 5, 2, &d), FOLDSVG_OK);
+    ck_assert_int_eq(fs_deltas_compute(&t, 0, 5, 2, &d), FOLDSVG_OK);
     ck_assert(row(&d.incl, "main")->delta == 6);
     ck_assert(fs_delta_percent(row(&d.incl, "main"), 5, &is_new) == 200.0);
     ck_assert(d.incl.rows[0].delta == 6); /* main and a, by name */
@@ -494,6 +496,111 @@ START_TEST(api_compare_recorded_profiles)
 }
 END_TEST
 
+/* What a threshold callback was told. */
+typedef struct told {
+    size_t calls, broken;
+    char last[512];
+} told;
+
+static void on_threshold(void *user, const char *pair, const char *threshold, int broken,
+                         const char *measured)
+{
+    told *t = user;
+    t->calls++;
+    t->broken += broken != 0;
+    snprintf(t->last, sizeof t->last, "%s|%s|%d|%s", pair ? pair : "-", threshold, broken,
+             measured);
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+START_TEST(api_thresholds)
+{
+    foldsvg_profile *b = foldsvg_profile_new(), *a = foldsvg_profile_new();
+    ck_assert_int_eq(foldsvg_profile_record_path(b, "main;hash", 30), FOLDSVG_OK);
+    ck_assert_int_eq(foldsvg_profile_record_path(b, "main;io", 10), FOLDSVG_OK);
+    ck_assert_int_eq(foldsvg_profile_record_path(a, "main;hash", 10), FOLDSVG_OK);
+    ck_assert_int_eq(foldsvg_profile_record_path(a, "main;keccak", 70), FOLDSVG_OK);
+    foldsvg_diff *d = foldsvg_diff_new();
+    foldsvg_error err;
+    ck_assert_int_eq(foldsvg_diff_compare(d, b, a, NULL, &err), FOLDSVG_OK);
+    /* no thresholds: no call, nothing broken */
+    told t = {0, 0, ""};
+    size_t broken = 9;
+    ck_assert_int_eq(foldsvg_diff_check(d, NULL, on_threshold, &t, &broken, &err), FOLDSVG_OK);
+    ck_assert_uint_eq(t.calls, 0);
+    ck_assert_uint_eq(broken, 0);
+    foldsvg_options *o = foldsvg_options_new();
+    ck_assert_int_eq(foldsvg_options_set(o, "fail-if", "total > +100%", &err), FOLDSVG_OK);
+    ck_assert_int_eq(foldsvg_options_set(o, "fail-if", "new > 174%", &err), FOLDSVG_OK);
+    ck_assert_int_eq(foldsvg_options_set(o, "fail-if", "nonsense", &err), FOLDSVG_E_USAGE);
+    ck_assert_int_eq(foldsvg_diff_check(d, o, on_threshold, &t, &broken, &err), FOLDSVG_OK);
+    ck_assert_uint_eq(t.calls, 2);
+    ck_assert_uint_eq(broken, 1);
+    ck_assert_uint_eq(t.broken, 1);
+    ck_assert_str_eq(t.last, "-|new > 174%|1|keccak: +175.00% of before's total (+70 cycles; "
+                             "0 -> 70), 1.00 point over");
+    ck_assert_int_eq(foldsvg_diff_check(d, o, NULL, NULL, NULL, &err), FOLDSVG_OK);
+    /* the summary carries the verdict first */
+    ck_assert_int_eq(foldsvg_options_set(o, "top-format", "markdown", &err), FOLDSVG_OK);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    ck_assert_int_eq(foldsvg_diff_write_summary(d, f, o, &err), FOLDSVG_OK);
+    fclose(f);
+    const char *first = "### \u274c foldsvg: failed, 1 of 2 thresholds broken";
+    ck_assert_msg(strncmp(buf, first, strlen(first)) == 0, "%s", buf);
+    free(buf);
+    foldsvg_diff *empty = foldsvg_diff_new();
+    ck_assert_int_eq(foldsvg_diff_check(empty, o, NULL, NULL, &broken, &err), FOLDSVG_E_NO_DATA);
+    ck_assert_int_eq(foldsvg_diff_check(NULL, o, NULL, NULL, &broken, &err), FOLDSVG_E_ARG);
+    foldsvg_diff_free(empty);
+    /* two directories: a pair by name, a file of one side a warning */
+    char dir[] = "/tmp/fs-dirs-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char path[4][256];
+    const char *names[4] = {"B", "A", "B/x.folded", "A/x.folded"};
+    for (int i = 0; i < 4; i++)
+        snprintf(path[i], sizeof path[i], "%s/%s", dir, names[i]);
+    ck_assert_int_eq(mkdir(path[0], 0700), 0);
+    ck_assert_int_eq(mkdir(path[1], 0700), 0);
+    write_text(path[2], "main;hash 30\nmain;io 10\n");
+    write_text(path[3], "main;hash 10\nmain;keccak 70\n");
+    char lone[256];
+    snprintf(lone, sizeof lone, "%s/B/y.folded", dir);
+    write_text(lone, "main 1\n");
+    foldsvg_dirs_stats ds;
+    t = (told){0, 0, ""};
+    ck_assert_int_eq(
+        foldsvg_diff_dirs(path[0], path[1], NULL, NULL, o, on_threshold, &t, &ds, &err),
+        FOLDSVG_OK);
+    ck_assert_uint_eq(ds.pairs, 1);
+    ck_assert_uint_eq(ds.failed, 1);
+    ck_assert_uint_eq(ds.only_before, 1);
+    ck_assert_uint_eq(ds.only_after, 0);
+    ck_assert_uint_eq(t.calls, 2);
+    ck_assert_msg(strncmp(t.last, "x.folded|new > 174%|1|", 22) == 0, "%s", t.last);
+    ck_assert_int_eq(foldsvg_diff_dirs(path[1], lone, NULL, NULL, o, NULL, NULL, &ds, &err),
+                     FOLDSVG_E_IO);
+    remove(lone);
+    remove(path[2]);
+    remove(path[3]);
+    rmdir(path[0]);
+    rmdir(path[1]);
+    rmdir(dir);
+    foldsvg_diff_free(d);
+    foldsvg_options_free(o);
+    foldsvg_profile_free(a);
+    foldsvg_profile_free(b);
+}
+END_TEST
+
 int main(void)
 {
     tpool = fs_pool_new(3);
@@ -508,6 +615,7 @@ int main(void)
     tcase_add_test(tc, join_random_sides);
     tcase_add_test(tc, deltas_self_inclusive_ranked);
     tcase_add_test(tc, api_compare_recorded_profiles);
+    tcase_add_test(tc, api_thresholds);
     suite_add_tcase(s, tc);
     return fs_test_run(s);
 }

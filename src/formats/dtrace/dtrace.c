@@ -44,8 +44,12 @@ typedef struct marks {
 
 static marks remove_offset(const char *p, size_t n)
 {
+    /* the bytes that mark something: most bytes of a frame are none of them */
+    static const unsigned char marker[256] = {['>'] = 1, [':'] = 1, [';'] = 1, ['+'] = 1};
     marks m = {0, 0, 0, n};
     for (size_t i = 0; i < n; i++) {
+        if (!marker[(unsigned char)p[i]])
+            continue;
         if (p[i] == '>' && i > 0 && p[i - 1] == '-')
             m.inlines = 1;
         else if (p[i] == ':' && i > 0 && p[i - 1] == ':')

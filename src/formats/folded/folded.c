@@ -189,7 +189,8 @@ static foldsvg_status fill(void *user, void *batch)
         b->cap = r->carry.len;
     if (r->carry.len > b->cap || fs_buf_status(&r->carry))
         return fs_error(&b->err, FOLDSVG_E_NOMEM, name, "out of memory");
-    memcpy(b->data, r->carry.data, r->carry.len);
+    if (r->carry.len) /* memcpy from no buffer is undefined, even of 0 bytes */
+        memcpy(b->data, r->carry.data, r->carry.len);
     b->len = r->carry.len;
     fs_buf_clear(&r->carry);
     size_t scan = b->len; /* (the carried line holds no line end) */
