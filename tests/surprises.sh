@@ -10,6 +10,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 printf 'main;parse 3\nmain;draw 5\n' >in.folded
 
 # ---- an output name foldsvg does not write --------------------------------------------
+expect 2 output-png-gz "$bin" in.folded -o out.png.gz
+has output-png-gz-names err "does not write png files"
 for ext in png pdf json; do
     expect 2 "output-$ext" "$bin" in.folded -o "out.$ext"
     has "output-$ext-names" err "does not write $ext files"
@@ -18,7 +20,7 @@ for ext in png pdf json; do
 done
 expect 0 output-format "$bin" -q in.folded --format folded -o out.png
 has output-format-folded out.png 'main;draw 5'
-for name in out.svg out.HTML out.folded out.txt out.out noext dir.d/noext out.speedscope.json; do
+for name in out.svg out.HTML out.folded out.txt out.out noext dir.d/noext out.speedscope.json out.folded.gz out.svg.gz; do
     mkdir -p dir.d
     expect 0 "output-$name" "$bin" -q in.folded -o "$name"
 done

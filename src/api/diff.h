@@ -39,9 +39,10 @@ struct foldsvg_diff {
     size_t unique, only_before, only_after; /* stacks of the join */
 };
 
-/* The titles of a diff's graph in O (a copy of the caller's options): "Differential Flame
- * Graph" and a legend saying what its widths and colors are, in UNIT, unless the caller set
- * their own. The texts live in T. Differential folded input keeps inferno's titles: only
+/* The title of a diff's graph in O (a copy of the caller's options): "Differential Flame
+ * Graph", unless the caller set one (no legend as subtitle by default: a subtitle moves
+ * every frame, and the frames are inferno's, frame for frame). The text lives in T; UNIT
+ * is for a legend to come. Differential folded input keeps inferno's titles: only
  * foldsvg's own diffs (--diff, foldsvg_diff_*) get these. */
 typedef struct fs_diff_titles {
     char title[64];
@@ -50,21 +51,11 @@ typedef struct fs_diff_titles {
 /* (inline: the diff's SVG route and its report both use it, and one calls the other) */
 static inline void fs_diff_set_titles(foldsvg_options *o, const char *unit, fs_diff_titles *t)
 {
+    (void)unit;
     if (!o->svg.title) {
         snprintf(t->title, sizeof t->title, "Differential %s",
                  o->svg.inverted ? "Icicle Graph" : "Flame Graph");
         o->svg.title = t->title;
-    }
-    if (!o->svg.subtitle) {
-        const char *grew = o->svg.negate ? "blue" : "red", *shrank = o->svg.negate ? "red" : "blue";
-        if (o->svg.colordiffusion)
-            snprintf(t->legend, sizeof t->legend, "widths: AFTER's %.40s; colors: share of AFTER",
-                     unit);
-        else
-            snprintf(t->legend, sizeof t->legend,
-                     "widths: AFTER's %.40s; %s: self %.40s grew, %s: shrank (AFTER - BEFORE)",
-                     unit, grew, unit, shrank);
-        o->svg.subtitle = t->legend;
     }
 }
 

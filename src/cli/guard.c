@@ -121,11 +121,14 @@ int fs_guard_output_name(const char *output)
     if (!output || strcmp(output, "-") == 0)
         return 0;
     const char *slash = strrchr(output, '/');
-    const char *base = slash ? slash + 1 : output;
+    char base[1024]; /* the name without a ".gz": written through gzip, whatever the format */
+    snprintf(base, sizeof base, "%s", slash ? slash + 1 : output);
+    size_t n = strlen(base);
+    if (n > 3 && strcasecmp(base + n - 3, ".gz") == 0)
+        base[n -= 3] = '\0';
     const char *dot = strrchr(base, '.');
     if (!dot || dot == base)
         return 0;
-    size_t n = strlen(base);
     if (n > 16 && strcasecmp(base + n - 16, ".speedscope.json") == 0)
         return 0; /* a speedscope file */
     for (size_t i = 0; written[i]; i++)
