@@ -73,7 +73,7 @@ has json-flamechart-title x.svg '>Flame Chart</text>'
 expect 2 json-no-sort "$bin" --no-sort sp1.json -o x.svg
 has json-no-sort-msg err 'drop --no-sort'
 expect 0 list-threads "$bin" --list-threads sp1.json
-printf '0\tt\t\t3\t15\n' >want-threads
+printf 'index\tname\tprocess\tsamples\tweight\n0\tt\t\t3\t15\n' >want-threads
 cmp -s out want-threads && ok || bad "--list-threads: $(cat out)"
 head -c 200 sp1.json >trunc.json
 expect 1 json-truncated "$bin" trunc.json -o t.svg

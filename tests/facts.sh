@@ -50,8 +50,14 @@ for flags in "" "--strip-rust-hash --focus ^start --reverse" "--weight samples -
         "$bin" --facts-from all.facts p1.folded p2.folded p3.folded -o "parts-$out" 2>parts.err
         [ $? -eq $one ] && ok || bad "$out ($flags): exit $? against $one: $(cat parts.err)"
         same "$out ($flags)" "one-$out" "parts-$out"
-        same "$out messages ($flags)" one.err parts.err
+        # the raw-address warning is said by the run that reads the profile (the part)
+        grep -v 'end in raw addresses' one.err >one-read.err
+        same "$out messages ($flags)" one-read.err parts.err
     done
+    if [ -z "$flags" ]; then
+        grep -q 'samply.json.gz: 100% of the samples end in raw addresses' p1.err && ok ||
+            bad "the part that reads the samply trace says it is not symbolicated: $(cat p1.err)"
+    fi
     "$bin" "$@" gecko.json samply.json.gz stacks.folded "odd	name.folded" sp1.json \
         stacks.folded.gz --top 5 --top-format json >one.top 2>/dev/null
     "$bin" --facts-from all.facts p1.folded p2.folded p3.folded --top 5 --top-format json >parts.top 2>/dev/null

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The stack filters end to end (--strip, --strip-rust-hash, --include, --exclude, --focus,
-# --collapse-recursion; docs/cli.md) on folded and Firefox-Profiler input. The
+# --collapse-recursion; docs/cli.md; Rust hashes dropped by default from JSON) on folded and Firefox-Profiler input. The
 # expected folded output comes from a small model written here in Python, independent of
 # foldsvg (its `re` and PCRE2 agree on the patterns used with it), and from cases written out
 # by hand (invalid UTF-8, --base, messages).
@@ -51,7 +51,7 @@ def read(path):
 
 args = sys.argv[2:]
 strip, include, exclude, focus = [], [], [], []
-rust = collapse = reverse = False
+rust = collapse = reverse = keep = False
 i = 0
 while i < len(args):
     a = args[i]
@@ -62,6 +62,8 @@ while i < len(args):
         continue
     if a == "--strip-rust-hash":
         rust = True
+    elif a == "--keep-rust-hash":
+        keep = True
     elif a == "--collapse-recursion":
         collapse = True
     elif a == "--reverse":
@@ -69,6 +71,9 @@ while i < len(args):
     else:
         sys.exit("model.py: unknown flag " + a)
     i += 1
+# a symbolizer's names (JSON) lose their Rust hashes unless kept; folded text keeps them
+if not keep and open(sys.argv[1], "rb").read().lstrip()[:1] == b"{":
+    rust = True
 if rust:  # before the --strip patterns, whatever the order on the command line
     strip.insert(0, re.compile(RUST_HASH, re.ASCII))
 
@@ -162,6 +167,8 @@ for input in "$data/stacks.folded" "$data/sp1.json" "$data/gecko.json"; do
     check "$in: no filter" "$input"
     # --strip
     check "$in: --strip-rust-hash" "$input" --strip-rust-hash
+    check "$in: --keep-rust-hash" "$input" --keep-rust-hash
+    check "$in: --keep-rust-hash --strip" "$input" --keep-rust-hash --strip '^js::'
     check "$in: --strip" "$input" --strip '::h[0-9a-f]+$'
     check "$in: --strip to merge" "$input" --strip '::h.*' --strip '^js::'
     check "$in: --strip in order" "$input" --strip 'a' --strip 'llo'

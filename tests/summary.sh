@@ -120,6 +120,28 @@ hasnt sp1-io out "[precompile] syscall_hint_read"
 has sp1-copy out "[memory-copy] memset: 5.1% self (1,028 cycles)"
 expect 0 sp1-json "$bin" --summary --top-format json "$data/sp1-seed23.json.gz"
 cp out sp1.json; check_json sp1 sp1.json
+# the guide's report, whole (issue 45, 5): the sample rate, one paragraph, the trace to open
+expect 0 sp1-guide "$bin" --summary "$data/sp1-seed23.json.gz"
+has sp1-rate out "Sample rate: one sample every "
+has sp1-inshort out "In short: Structurally, "
+has sp1-target out "The most actionable target is "
+has sp1-samply out "(open it in the Firefox Profiler: samply load $data/sp1-seed23.json.gz)"
+python3 - sp1.json "$data/sp1-seed23.json.gz" <<'PY' && ok || bad "sp1 JSON: the rate, the paragraph, the trace"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert isinstance(d["sample_rate"], int) and d["sample_rate"] > 0, d["sample_rate"]
+assert d["interpretation"].startswith("Structurally, "), d["interpretation"]
+assert d["trace"] == sys.argv[2], d["trace"]
+PY
+expect 0 folded-guide "$bin" --summary "$data/every-rule.folded"
+has folded-inshort out "In short: "
+hasnt folded-no-rate out "Sample rate"
+hasnt folded-no-trace out "samply load"
+expect 0 md-guide "$bin" --summary --top-format markdown "$data/sp1-seed23.json.gz"
+has md-inshort out "### In short"
+has md-samply out "samply load $data/sp1-seed23.json.gz\`"
+expect 0 flat-guide "$bin" --summary "$data/flat.folded"
+has flat-inshort out "In short: No rule fired"
 
 # --summary with another output: both written, the summary on stdout
 expect 0 with-svg "$bin" --summary "$data/every-rule.folded" -o both.svg

@@ -82,8 +82,9 @@ def chart_case(case, profile, extra, thread, both=()):
         return
     # the same unit in both (folded text says cycles, a profile what it weighs)
     run(["--flamechart", "--hash", "--countname", "units"] + both + [ordered, "-o", want])
-    run(["--flamechart", "--hash", "--countname", "units"] + sel + extra + both +
-        [profile, "-o", got])
+    # the names as the folded reference has them (a profile's Rust hashes go by default)
+    run(["--flamechart", "--hash", "--countname", "units", "--keep-rust-hash"] + sel + extra +
+        both + [profile, "-o", got])
     r = subprocess.run([sys.executable, os.path.join(tools, "svgframes.py"), "compare", want, got],
                        capture_output=True)
     check(case, r.returncode == 0, r.stdout.decode(errors="replace")[:600])

@@ -14,6 +14,13 @@ void fs_delta_format_count(uint64_t count, uint64_t per, int sep, char *buf)
     fs_tables_format_count(count, per, sep, buf);
 }
 
+/* N with thousands separators, as every count foldsvg prints (B: 32 bytes). */
+static const char *grp(size_t n, char *b)
+{
+    fs_format_thousands((uint64_t)n, b);
+    return b;
+}
+
 /* |V| with two decimals (V per iteration, sides divided differently). */
 static void format_real(long double v, int sep, char *buf)
 {
@@ -109,7 +116,9 @@ static void text_side(fs_textout *o, const char *label, const fs_deltas *d, cons
         fs_delta_format_count(s->total[0], 0, 1, raw);
         fs_text_printf(o, ", normalized from %s", raw);
     }
-    fs_text_printf(o, " in %zu unique stack%s (", s->unique[i], s->unique[i] == 1 ? "" : "s");
+    char g[32];
+    fs_text_printf(o, " in %s unique stack%s (", grp(s->unique[i], g),
+                   s->unique[i] == 1 ? "" : "s");
     fs_text_puts(o, s->name[i]);
     fs_text_puts(o, ")\n");
 }
@@ -118,7 +127,8 @@ static void text_table(fs_textout *o, const char *title, const fs_delta_table *t
                        const fs_deltas *d)
 {
     size_t n = shown(t, top);
-    fs_text_printf(o, "\n%s: top %zu of %zu function%s by change\n", title, n, t->n,
+    char g[32];
+    fs_text_printf(o, "\n%s: top %zu of %s function%s by change\n", title, n, grp(t->n, g),
                    t->n == 1 ? "" : "s");
     fs_delta_cells x;
     int wb = 6, wa = 5, wd = 5, wc = 6;
@@ -152,9 +162,10 @@ static void write_text(fs_textout *o, const fs_deltas *d, const fs_delta_sides *
     char dl[64], ch[64];
     fs_delta_format_delta(&tot, d->per_before, d->per_after, 1, dl);
     fs_delta_format_change(&tot, d->per_before, ch);
-    fs_text_printf(o, "Change: %s %s (%s); %zu unique stack%s, %zu only before, %zu only after\n",
-                   dl, unit, ch, d->unique, d->unique == 1 ? "" : "s", s->only_before,
-                   s->only_after);
+    char g1[32], g2[32], g3[32];
+    fs_text_printf(o, "Change: %s %s (%s); %s unique stack%s, %s only before, %s only after\n", dl,
+                   unit, ch, grp(d->unique, g1), d->unique == 1 ? "" : "s", grp(s->only_before, g2),
+                   grp(s->only_after, g3));
     text_table(o, "Self time", &d->self, top, d);
     text_table(o, "Inclusive time", &d->incl, top, d);
 }
@@ -166,7 +177,9 @@ static void md_table(fs_textout *o, const char *title, const fs_delta_table *t, 
 {
     fs_buf name = {0};
     size_t n = shown(t, top);
-    fs_text_printf(o, "\n### %s, biggest changes first (top %zu of %zu)\n\n", title, n, t->n);
+    char g[32];
+    fs_text_printf(o, "\n### %s, biggest changes first (top %zu of %s)\n\n", title, n,
+                   grp(t->n, g));
     const char *per = divided(d) ? " per iteration" : "";
     fs_text_printf(o, "| Before | After | Δ %s%s | Change | Function |\n", unit, per);
     fs_text_puts(o, "|---:|---:|---:|---:|:---|\n");
@@ -198,8 +211,9 @@ static void write_markdown(fs_textout *o, const fs_deltas *d, const fs_delta_sid
     fs_text_md_code(o, s->name[0], strlen(s->name[0]));
     fs_text_puts(o, " → ");
     fs_text_md_code(o, s->name[1], strlen(s->name[1]));
-    fs_text_printf(o, ": %zu unique stacks, %zu only before, %zu only after", d->unique,
-                   s->only_before, s->only_after);
+    char g1[32], g2[32], g3[32];
+    fs_text_printf(o, ": %s unique stacks, %s only before, %s only after", grp(d->unique, g1),
+                   grp(s->only_before, g2), grp(s->only_after, g3));
     if (s->normalized) {
         char raw[64];
         fs_delta_format_count(s->total[0], 0, 1, raw);

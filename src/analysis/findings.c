@@ -42,8 +42,11 @@ typedef struct rule_row {
     double related_min;        /* a callee is named when it holds this ratio of the function */
     double related_cover;      /* memory-copy: callers named until they hold this ratio */
     double pass_through;       /* callees: a function whose heaviest callee, itself a candidate,
-                                  holds this ratio is a pass-through: its callee speaks */
-    double precompile_self;    /* software-fallback: its syscalls hold at most this ratio */
+                                  holds this ratio is a level of the callee's chain: the
+                                  deepest level speaks for the chain */
+    double spine;              /* bottleneck, setup: a function holding this share or more
+                                  (inclusive) is on the program's root path (main, a
+                                  runtime's entry): no advice */
     size_t max;                /* findings of the rule at most */
     int general;               /* yields to a finding of another rule on the same function */
     const char *say;           /* the wording of a finding, and of a change (a diff) */
@@ -56,10 +59,10 @@ typedef struct rule_row {
  * {base} the callers' time, {ratio} self / base; {?}...{/} only when the finding is flagged;
  * `code` is code. Numbers first, advice second. */
 static const rule_row rules[] = {
-    {FS_RULE_CALLEES, 20, .self_max = 2, .related_min = 10, .pass_through = 90, .max = 5,
+    {FS_RULE_CALLEES, 20, .self_max = 2, .related_min = 10, .pass_through = 66, .max = 5,
      .say = "{fn}: {share} inclusive ({value}), {self} self; callees {related} of it: drill in",
      .say_change = "{fn}: inclusive {value}, self {selfvalue}; in callees {related}: drill in"},
-    {FS_RULE_BOTTLENECK, 5, .max = 5, .general = 1,
+    {FS_RULE_BOTTLENECK, 5, .spine = 90, .max = 5, .general = 1,
      .say = "{fn}: {share} self ({value}): its own code; make it cheaper or call it less",
      .say_change = "{fn}: self {value} ({share} of the total): the change is in its own code"},
     {FS_RULE_MEMORY_COPY, 1,
@@ -77,7 +80,7 @@ static const rule_row rules[] = {
 #define FALLBACK(fam, hint_, re, sys, shown)                                                       \
     {                                                                                              \
         FS_RULE_SOFTWARE_FALLBACK, 5, re, "syscall_", hint_, G_NONE, fam, sys, shown,              \
-            .precompile_self = 10, .max = 8,                                                       \
+            .max = 8,                                                                              \
             .say = "{family} in software: {share} inclusive ({value}), most in {fn}; precompiles " \
                    "{syscall}: {related}; is the patched crate in use? check `cargo tree`",        \
             .say_change = "{family} in software: inclusive {value}, most in {fn}; precompiles "    \
@@ -107,7 +110,7 @@ static const rule_row rules[] = {
      "|(?:^|::)(?:__rust_(?:alloc|alloc_zeroed|realloc)|__r[dg]l_(?:alloc|alloc_zeroed|realloc)|"
      "malloc|calloc|realloc|posix_memalign|aligned_alloc|sys_alloc_aligned|alloc|alloc_zeroed|"
      "allocate|allocate_in|grow_amortized|grow_one|reserve|reserve_for_push|try_reserve)" END,
-     .gate = G_INCL, .max = 5,
+     .gate = G_INCL, .spine = 90, .max = 5,
      .say = "{fn}: {share} inclusive ({value}): construction or initialization; build it once "
             "and reuse it",
      .say_change = "{fn}: inclusive {value}: construction or initialization"},
@@ -127,6 +130,12 @@ double fs_rule_threshold(const fs_thresholds *th, int rule)
         if (rules[i].rule == rule)
             return rules[i].threshold;
     return 0;
+}
+
+const char *fs_finding_family(const fs_finding *f)
+{
+    const char *fam = ((const rule_row *)f->row)->family;
+    return fam ? fam : "";
 }
 
 const char *fs_finding_rule(const fs_finding *f)
@@ -342,7 +351,7 @@ static foldsvg_status pick(engine *e)
                 kind = K_CALLEES;
                 break;
             case FS_RULE_BOTTLENECK:
-                take = self >= min && self > 0;
+                take = self >= min && self > 0 && incl < row->spine;
                 break;
             case FS_RULE_MEMORY_COPY:
                 take = self >= min && self > 0;
@@ -353,7 +362,7 @@ static foldsvg_status pick(engine *e)
                 kind = K_PRECOMPILE;
                 break;
             case FS_RULE_SETUP:
-                take = incl >= min && incl > 0;
+                take = incl >= min && incl > 0 && incl < row->spine;
                 break;
             }
             if (take)
@@ -588,7 +597,7 @@ static int finish(engine *e, cand *c, fs_finding *f)
          * precompile shows as the syscall's precompile finding) */
         if (fabs(share_of(e, fam)) < fs_rule_threshold(e->th, row->rule) || v <= 0)
             return 0;
-        uint64_t fam_side = fam.after, sys = 0;
+        uint64_t sys = 0;
         int best = -1;
         c->nrel = 0;
         for (uint32_t k = 1; k < e->t->nnames; k++) {
@@ -601,7 +610,9 @@ static int finish(engine *e, cand *c, fs_finding *f)
                 best = (int)k;
             }
         }
-        if (best < 0 || (long double)sys > (long double)fam_side * row->precompile_self / 100.0L)
+        /* a family whose precompile ran is not computed in software for want of the
+         * patched crate: what is left of it in software is not this finding's to explain */
+        if (best < 0 || sys > 0)
             return 0;
         f->fn = fam;
         f->fn.name = e->t->name_ptr[best];

@@ -86,6 +86,8 @@ long double fs_finding_value(const fs_findings *fs, const fs_finding_item *it);
 double fs_finding_share(const fs_findings *fs, const fs_finding_item *it);
 /* The rule id of F ("callees", ...). */
 const char *fs_finding_rule(const fs_finding *f);
+/* What a software-fallback finding's family computes ("keccak"); "" for other rules. */
+const char *fs_finding_family(const fs_finding *f);
 
 /* A finding's sentence as pieces, for each format to write in its own way: plain words,
  * names (to escape, code spans in Markdown) and code (`cargo tree`). */

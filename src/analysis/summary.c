@@ -7,13 +7,117 @@
 #include "analysis/textout.h"
 #include "util/buf.h"
 #include "util/error.h"
+#include "util/numfmt.h"
 
 typedef struct summary_ctx {
     const fs_findings *f;
     const char *input; /* NULL: a diff's tables name their inputs */
     const char *unit;
     int format;
+    const fs_summary_facts *sf; /* NULL: none */
 } summary_ctx;
+
+/* ---- the paragraph -------------------------------------------------------------------------- */
+
+/* V (a finding's value) as the summary writes counts: grouped, two decimals per iteration. */
+static void put_value(fs_buf *out, const fs_findings *f, const fs_finding_item *it,
+                      const char *unit)
+{
+    long double v = fs_finding_value(f, it);
+    if (f->per_after > 1) {
+        fs_buf_printf(out, "%.2Lf %s per iteration", v, unit);
+        return;
+    }
+    char g[32];
+    fs_format_thousands((uint64_t)(v < 0 ? 0 : v + 0.5L), g);
+    fs_buf_printf(out, "%s %s", g, unit);
+}
+
+static void put_name(fs_buf *out, const fs_finding_item *it)
+{
+    fs_buf_append(out, it->name, it->len);
+}
+
+/* The heaviest finding of the rules in MASK (bits by FS_RULE_*), or NULL. */
+static const fs_finding *heaviest(const fs_findings *f, unsigned mask)
+{
+    const fs_finding *best = NULL;
+    for (size_t i = 0; i < f->n; i++) {
+        const fs_finding *x = &f->v[i];
+        if ((mask & (1u << x->rule)) &&
+            (!best || fs_finding_value(f, &x->fn) > fs_finding_value(f, &best->fn)))
+            best = x;
+    }
+    return best;
+}
+
+void fs_summary_paragraph(const fs_findings *f, const char *unit, fs_buf *out)
+{
+    if (f->n == 0) {
+        fs_buf_puts(out, "No rule fired: no function holds enough of the time to stand out; "
+                         "the time is spread over many.");
+        return;
+    }
+    const fs_finding *path = heaviest(f, 1u << FS_RULE_CALLEES);
+    if (path) {
+        fs_buf_printf(out, "Structurally, %.1f%% of the time (", fs_finding_share(f, &path->fn));
+        put_value(out, f, &path->fn, unit);
+        fs_buf_puts(out, ") runs under ");
+        put_name(out, &path->fn);
+        if (path->nrelated) {
+            long double v = fs_finding_value(f, &path->fn);
+            fs_buf_puts(out, ", in its callees ");
+            for (size_t k = 0; k < path->nrelated; k++) {
+                if (k)
+                    fs_buf_puts(out, k + 1 == path->nrelated ? " and " : ", ");
+                put_name(out, &path->related[k]);
+                fs_buf_printf(out, " (%.0Lf%%)",
+                              v > 0 ? 100.0L * fs_finding_value(f, &path->related[k]) / v : 0);
+            }
+        }
+        fs_buf_puts(out, ". ");
+    }
+    const fs_finding *t =
+        heaviest(f, (1u << FS_RULE_BOTTLENECK) | (1u << FS_RULE_MEMORY_COPY) |
+                        (1u << FS_RULE_SOFTWARE_FALLBACK) | (1u << FS_RULE_SETUP));
+    if (!t) {
+        fs_buf_puts(out, "No single function's own code stands out as a target.");
+        return;
+    }
+    double share = fs_finding_share(f, &t->fn);
+    fs_buf_puts(out, "The most actionable target is ");
+    switch (t->rule) {
+    case FS_RULE_BOTTLENECK:
+        put_name(out, &t->fn);
+        fs_buf_printf(out, ", %.1f%% of the time in its own code (", share);
+        put_value(out, f, &t->fn, unit);
+        fs_buf_puts(out, "): make it cheaper or call it less.");
+        break;
+    case FS_RULE_MEMORY_COPY:
+        fs_buf_puts(out, "copying: ");
+        put_name(out, &t->fn);
+        fs_buf_printf(out, " holds %.1f%% of the time", share);
+        if (t->nrelated) {
+            fs_buf_puts(out, ", called mostly from ");
+            put_name(out, &t->related[0]);
+        }
+        fs_buf_puts(out, ": copy less at the call site.");
+        break;
+    case FS_RULE_SOFTWARE_FALLBACK:
+        fs_buf_printf(out, "%s computed in software, %.1f%% of the time (most in ",
+                      fs_finding_family(t), share);
+        put_name(out, &t->fn);
+        fs_buf_puts(out, "): use the crate patched for the zkVM's precompile.");
+        break;
+    default: /* setup */
+        put_name(out, &t->fn);
+        fs_buf_printf(out,
+                      ", %.1f%% of the time in construction or initialization: build it "
+                      "once and reuse it.",
+                      share);
+        break;
+    }
+}
 
 /* Where a finding's words go: names shortened to MAX bytes in Markdown (0: whole). */
 typedef struct words_out {
@@ -62,6 +166,35 @@ static void head(void *user, fs_textout *o, fs_jsonout *j)
     } else {
         fs_text_printf(o, "Input: %s\n", c->input);
     }
+    const fs_summary_facts *sf = c->sf;
+    if (!sf)
+        return;
+    if (j) {
+        fs_json_key(j, "sample_rate"); /* units per sample, or null */
+        if (sf->rate)
+            fs_json_u64(j, sf->rate);
+        else
+            fs_json_check(j, yajl_gen_null(j->g));
+        fs_json_key(j, "interval_ms");
+        if (sf->interval_ms > 0)
+            fs_json_real(j, sf->interval_ms);
+        else
+            fs_json_check(j, yajl_gen_null(j->g));
+        return;
+    }
+    const char *label = c->format == FOLDSVG_TOP_MARKDOWN ? "**Sample rate:** " : "Sample rate: ";
+    char g[32];
+    if (sf->rate) {
+        fs_format_thousands(sf->rate, g);
+        size_t n = strlen(c->unit); /* "every 1 cycle" */
+        int one = sf->rate == 1 && n > 1 && c->unit[n - 1] == 's';
+        fs_text_printf(o, "%sone sample every %s %.*s\n", label, g, (int)(one ? n - 1 : n),
+                       c->unit);
+    } else if (sf->interval_ms > 0) {
+        fs_text_printf(o, "%sone sample every %g ms\n", label, sf->interval_ms);
+    }
+    if (c->format == FOLDSVG_TOP_MARKDOWN && (sf->rate || sf->interval_ms > 0))
+        fs_text_puts(o, "\n");
 }
 
 static void json_value(fs_jsonout *j, const fs_findings *f, const fs_finding_item *it)
@@ -121,13 +254,51 @@ static void json_findings(fs_jsonout *j, const summary_ctx *c)
 static void tail(void *user, fs_textout *o, fs_jsonout *j)
 {
     const summary_ctx *c = user;
-    fs_summary_findings(c->f, c->unit, c->format, 0, o, j);
+    const fs_findings *f = c->f;
+    fs_summary_findings(f, c->unit, c->format, 0, o, j);
+    fs_buf para = {0};
+    if (!f->diff)
+        fs_summary_paragraph(f, c->unit, &para);
+    const char *samply = c->sf ? c->sf->samply_path : NULL;
+    if (j) {
+        if (!f->diff) {
+            fs_json_key(j, "interpretation");
+            if (fs_buf_status(&para) != FOLDSVG_OK)
+                j->failed = 1;
+            else
+                fs_json_name(j, para.data ? para.data : "", para.len);
+        }
+        if (samply) {
+            fs_json_key(j, "trace");
+            fs_json_name(j, samply, strlen(samply));
+        }
+        fs_buf_free(&para);
+        return;
+    }
+    int md = c->format == FOLDSVG_TOP_MARKDOWN;
+    if (para.len) {
+        fs_text_puts(o, md ? "\n### In short\n\n" : "\nIn short: ");
+        fs_text_put(o, para.data, para.len);
+        fs_text_puts(o, "\n");
+    }
+    fs_buf_free(&para);
+    if (samply) {
+        fs_text_puts(o, md ? "\n**Trace:** " : "\nTrace: ");
+        if (md)
+            fs_text_md_code_inline(o, samply, strlen(samply));
+        else
+            fs_text_puts(o, samply);
+        fs_text_puts(o, md ? " — open it in the Firefox Profiler with `samply load "
+                           : " (open it in the Firefox Profiler: samply load ");
+        fs_text_puts(o, samply);
+        fs_text_puts(o, md ? "`\n" : ")\n");
+    }
 }
 
 void fs_summary_findings(const fs_findings *f, const char *unit, int format, size_t max_name,
                          fs_textout *o, fs_jsonout *j)
 {
-    summary_ctx cx = {f, NULL, unit, format};
+    summary_ctx cx = {f, NULL, unit, format, NULL};
     const summary_ctx *c = &cx;
     if (j) {
         json_findings(j, c);
@@ -155,10 +326,10 @@ void fs_summary_findings(const fs_findings *f, const char *unit, int format, siz
 }
 
 foldsvg_status fs_summary_write(const fs_tables *tb, const fs_findings *f, const char *input,
-                                int format, uint64_t per, const char *unit, FILE *out,
-                                foldsvg_error *err)
+                                const fs_summary_facts *sf, int format, uint64_t per,
+                                const char *unit, FILE *out, foldsvg_error *err)
 {
-    summary_ctx c = {f, input ? input : "<stdin>", unit, format};
+    summary_ctx c = {f, input ? input : "<stdin>", unit, format, sf};
     fs_text_hook h = {head, tail, &c, 0};
     return fs_tables_write_hooked(tb, format, per, unit, &h, out, err);
 }
@@ -167,7 +338,7 @@ foldsvg_status fs_summary_write_diff(const fs_deltas *d, const fs_delta_sides *s
                                      const fs_findings *f, int format, const char *unit, FILE *out,
                                      foldsvg_error *err)
 {
-    summary_ctx c = {f, NULL, unit, format};
+    summary_ctx c = {f, NULL, unit, format, NULL};
     fs_text_hook h = {head, tail, &c, 0};
     return fs_deltas_write_hooked(d, sides, top, format, unit, &h, out, err);
 }

@@ -203,6 +203,8 @@ static foldsvg_status run_join(diff_run *r, diff_sink sink, foldsvg_error *err)
         if (st == FOLDSVG_OK)
             for (int i = 0; i < 2; i++)
                 fs_diff_side_warn(&r->side[i]);
+        if (st == FOLDSVG_OK)
+            fs_diff_sides_warn_units(&r->side[0], &r->side[1]);
         return st;
     }
 }
@@ -476,16 +478,20 @@ static foldsvg_status convert_svg(diff_run *r, const char *output, foldsvg_error
             st = normalized_overflow(r, err);
     }
     if (st == FOLDSVG_OK) {
+        const char *unit = o->countname ? o->countname : sides_count_name(r);
+        foldsvg_options titled = *o;
+        fs_diff_titles t;
+        fs_diff_set_titles(&titled, unit, &t);
         fs_svg_input in = {
             .tree = &k.s.names,
             .frames = k.s.kept,
             .nframes = k.s.nkept,
             .delta_max = k.s.delta_max,
-            .opts = &o->svg,
-            .countname = o->countname ? o->countname : sides_count_name(r),
+            .opts = &titled.svg,
+            .countname = unit,
             .pool = r->pool,
         };
-        st = fs_write_svg_frames(&in, o, output, err);
+        st = fs_write_svg_frames(&in, &titled, output, err);
     }
     fs_stream_free(&k.s);
     return st;

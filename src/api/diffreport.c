@@ -114,7 +114,10 @@ static foldsvg_status add_facts(fs_diff_section *s, const foldsvg_diff *d, const
     FS_FORWARD_IF_ERROR(fs_diff_section_fact(s, label, vb, va, ch));
     fs_format_thousands((uint64_t)b->unique, vb);
     fs_format_thousands((uint64_t)a->unique, va);
-    snprintf(ch, sizeof ch, "%zu only before, %zu only after", d->only_before, d->only_after);
+    char ob[32], oa[32];
+    fs_format_thousands((uint64_t)d->only_before, ob);
+    fs_format_thousands((uint64_t)d->only_after, oa);
+    snprintf(ch, sizeof ch, "%s only before, %s only after", ob, oa);
     return fs_diff_section_fact(s, "Unique stacks", vb, va, ch);
 }
 
@@ -167,7 +170,10 @@ static foldsvg_status make_diff_section(fs_report_section *s, const void *what,
     const diff_section_args *a = what;
     memset(s, 0, sizeof *s);
     FS_FORWARD_IF_ERROR(fs_diff_check_data(a->d, err));
-    FS_FORWARD_IF_ERROR(fs_report_section_svg(s, a->d->p, o, map, err));
+    foldsvg_options titled = *o;
+    fs_diff_titles t;
+    fs_diff_set_titles(&titled, fs_diff_unit(a->d, o), &t);
+    FS_FORWARD_IF_ERROR(fs_report_section_svg(s, a->d->p, &titled, map, err));
     s->per = o->report.per;
     s->countname = strdup(fs_diff_unit(a->d, o));
     s->heading = a->heading ? strdup(a->heading) : NULL;
@@ -243,9 +249,14 @@ static foldsvg_status produce_raw(void *user, foldsvg_stack_fn line, void *line_
 
 /* The job of drawing D in FORMAT (SVG or folded text) into OUT's destination. */
 static foldsvg_status output_diff(const foldsvg_diff *d, foldsvg_format format,
-                                  const foldsvg_options *o, const char *path, FILE *out,
+                                  const foldsvg_options *opts, const char *path, FILE *out,
                                   foldsvg_error *err)
 {
+    foldsvg_options titled = *opts; /* the SVG says it is differential */
+    fs_diff_titles t;
+    if (format == FOLDSVG_FORMAT_SVG)
+        fs_diff_set_titles(&titled, fs_diff_unit(d, opts), &t);
+    const foldsvg_options *o = &titled;
     fs_profile_job job = {d->p, format, o, NULL};
     raw_lines k = {d, NULL, NULL};
     fs_folded_job lines = {produce_raw, &k};

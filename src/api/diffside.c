@@ -262,3 +262,16 @@ void fs_diff_side_warn(const fs_diff_side *s)
     for (size_t i = 0; i < s->nwarnings; i++)
         fs_warn(s->caller, &s->warnings[i]);
 }
+
+void fs_diff_sides_warn_units(const fs_diff_side *before, const fs_diff_side *after)
+{
+    if (!before->count_name[0] || !after->count_name[0] ||
+        strcmp(before->count_name, after->count_name) == 0)
+        return;
+    foldsvg_error w;
+    fs_error(&w, FOLDSVG_OK, NULL,
+             "--diff: BEFORE (%s) counts %s, AFTER (%s) counts %s: the difference mixes the two "
+             "units; compare profiles of one unit (--weight samples reads profiles as samples)",
+             before->name, before->count_name, after->name, after->count_name);
+    fs_warn(after->caller, &w);
+}

@@ -86,5 +86,8 @@ foldsvg_status fs_diff_side_produce(void *user, fs_sorted_fn emit, void *emit_us
 
 /* The warnings of the last run, to the caller's options' handler (on the caller's thread). */
 void fs_diff_side_warn(const fs_diff_side *s);
+/* A warning when the two sides of a diff count different units (cycles before, samples
+ * after): their difference mixes them. Sides that name none (folded text) say nothing. */
+void fs_diff_sides_warn_units(const fs_diff_side *before, const fs_diff_side *after);
 
 #endif

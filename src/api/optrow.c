@@ -99,8 +99,9 @@ static const opt_row rows[] = {
 
     {"output", 'o', CLI(FS_CLI_OUTPUT), G_OUTPUT, .metavar = "FILE",
      .help = "FILE.svg: SVG; FILE.html: HTML report (flamegraph and tables);\n"
-             "FILE.speedscope.json: a speedscope file; any other name:\n"
-             "folded text; '-': stdout SVG"},
+             "FILE.speedscope.json: a speedscope file; FILE.folded, .txt,\n"
+             ".collapsed, .out or no extension: folded text (other\n"
+             "extensions are refused); '-': stdout SVG (not to a terminal)"},
     {"format", 0, CLI(FS_CLI_FORMAT), G_OUTPUT, .metavar = "FMT", .values = out_formats,
      .help = "svg, folded, html or speedscope, overriding the name of -o"},
     {"id-prefix", 0, T_STRING, RENDER, G_OUTPUT, FIELD(svg.id_prefix), .metavar = "P",
@@ -199,8 +200,13 @@ static const opt_row rows[] = {
      .metavar = "RE", .help = "delete every match of RE in frame names (repeatable, in order)",
      .key = FOLDSVG_OPT_STRIP},
     {"strip-rust-hash", 0, T_FLAG, STACK, G_FILTERS, FIELD(stack.strip_rust_hash),
-     .help = "drop Rust symbol hashes (::h<16 hex>, v0 crate[hash]); first",
+     .help = "drop Rust symbol hashes (::h<16 hex>, v0 crate[hash]); first\n"
+             "(the default for profiles a symbolizer named: Firefox JSON,\n"
+             "pprof, Chrome)",
      .key = FOLDSVG_OPT_STRIP_RUST_HASH},
+    {"keep-rust-hash", 0, T_FLAG, STACK, G_FILTERS, FIELD(stack.keep_rust_hash),
+     .help = "keep the Rust symbol hashes of symbolized profiles",
+     .key = FOLDSVG_OPT_KEEP_RUST_HASH},
     {"include", 0, T_LIST, STACK, G_FILTERS, FIELD(stack.include), .check = fs_opt_check_pattern,
      .metavar = "RE", .help = "keep only stacks with a frame matching RE (repeatable: any)",
      .key = FOLDSVG_OPT_INCLUDE},

@@ -237,8 +237,11 @@ foldsvg_status fs_profile_read_input(foldsvg_profile *p, fs_input *in, const fol
     }
     fs_input_opts io = o->input;
     io.ordered = o->stack.flamechart;
-    if (st == FOLDSVG_OK)
-        st = format->read(in, &io, fs_pipeline_begin(pl, c.name), err);
+    if (st == FOLDSVG_OK) {
+        fs_sink *sink = fs_pipeline_begin(pl, c.name);
+        fs_pipeline_symbolized(pl, (format->flags & FS_FORMAT_SYMBOLIZED) != 0);
+        st = format->read(in, &io, sink, err);
+    }
     if (st == FOLDSVG_OK)
         st = fs_pipeline_end(pl, err);
     if (pl)

@@ -87,6 +87,19 @@ static const char *input_of(const foldsvg_profile *p)
     return p->facts.files[0] ? p->facts.files : "<stdin>";
 }
 
+/* The path of the one Firefox-Profiler or SP1 trace read, for `samply load`; NULL when the
+ * profile is not one such file. */
+static const char *trace_of(const foldsvg_profile *p)
+{
+    const fs_profile_facts *f = &p->facts;
+    if (p->carried || f->ninputs != 1 || !f->files[0] || strcmp(f->files, "-") == 0 ||
+        strcmp(f->files, "<stdin>") == 0)
+        return NULL;
+    if (strncmp(f->format, "Gecko", 5) == 0 || strncmp(f->format, "processed", 9) == 0)
+        return f->files;
+    return NULL;
+}
+
 foldsvg_status foldsvg_profile_write_summary(const foldsvg_profile *p, FILE *out,
                                              const foldsvg_options *opts, foldsvg_error *err)
 {
@@ -102,8 +115,9 @@ foldsvg_status foldsvg_profile_write_summary(const foldsvg_profile *p, FILE *out
     fs_findings f;
     if (tables_and_findings(&p->tree, o, fs_summary_rows(o), &tb, &f) != FOLDSVG_OK)
         return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
-    foldsvg_status st = fs_summary_write(&tb, &f, input_of(p), o->report.top_format, o->report.per,
-                                         unit_of(p, o), out, err);
+    fs_summary_facts sf = {p->facts.rate, p->facts.interval_ms, trace_of(p)};
+    foldsvg_status st = fs_summary_write(&tb, &f, input_of(p), &sf, o->report.top_format,
+                                         o->report.per, unit_of(p, o), out, err);
     fs_findings_free(&f);
     fs_tables_free(&tb);
     return st;

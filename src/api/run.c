@@ -339,7 +339,9 @@ static foldsvg_status reading(fs_run *r, foldsvg_error *err)
             uint64_t before = r->total;
             fs_input_opts io = r->o->input;
             io.ordered = r->o->stack.flamechart;
-            st = format->read(in, &io, fs_pipeline_begin(r->pl, r->name), err);
+            fs_sink *sink = fs_pipeline_begin(r->pl, r->name);
+            fs_pipeline_symbolized(r->pl, (format->flags & FS_FORMAT_SYMBOLIZED) != 0);
+            st = format->read(in, &io, sink, err);
             if (st == FOLDSVG_OK)
                 st = fs_pipeline_end(r->pl, err);
             r->facts[i].gzip = fs_input_is_gzip(in);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "api/cli.h"
+#include "cli/guard.h"
 #include "foldsvg.h"
 
 enum { EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_BROKEN = 3 };
@@ -424,13 +425,17 @@ static int parse_args(cli_state *s, int argc, char **argv)
         }
         fs_cli_row row;
         if (!(a[1] == '-' ? find_option(name, 0, &row)
-                          : a[2] == '\0' && find_option(NULL, a[1], &row)))
-            return usage("unknown option", a);
+                          : a[2] == '\0' && find_option(NULL, a[1], &row))) {
+            fs_guard_unknown_option(a);
+            return EXIT_USAGE;
+        }
         int takes = row.d.takes_value;
         if (takes && !inline_value) {
             if (i + 1 >= argc)
                 return usage("missing value for option", a);
             value = argv[++i];
+            if (fs_guard_value(a, row.d.name, value))
+                return EXIT_USAGE;
         } else if (!takes && inline_value) {
             return usage("no value allowed for option", a);
         }
@@ -663,6 +668,8 @@ static int run(cli_state *s, foldsvg_profile *p)
                 s->ninputs);
         return EXIT_USAGE;
     }
+    if (!s->format && fs_guard_output_name(s->output))
+        return EXIT_USAGE;
     if (s->ninputs == 0)
         s->inputs[s->ninputs++] = "-";
     int list_threads = s->flag[FS_CLI_LIST_THREADS];
@@ -688,6 +695,8 @@ static int run(cli_state *s, foldsvg_profile *p)
         return stdout_done();
     }
     if (list_threads) {
+        if (!s->flag[FS_CLI_QUIET]) /* the columns of print_thread */
+            printf("%sindex\tname\tprocess\tsamples\tweight\n", s->ninputs > 1 ? "input\t" : "");
         for (size_t i = 0; i < s->ninputs; i++) {
             const char *file = strcmp(s->inputs[i], "-") ? s->inputs[i] : "<stdin>";
             st = foldsvg_list_threads(s->inputs[i], s->opts, print_thread,
@@ -711,6 +720,13 @@ static int run(cli_state *s, foldsvg_profile *p)
                 s->diff_only);
         return EXIT_USAGE;
     }
+    if (strcmp(output, "-") == 0 && !prints(s) &&
+        (format == FOLDSVG_FORMAT_SVG || format == FOLDSVG_FORMAT_HTML) &&
+        fs_guard_terminal_output(format == FOLDSVG_FORMAT_SVG ? "SVG" : "HTML"))
+        return EXIT_USAGE;
+    for (size_t i = 0; i < s->ninputs; i++)
+        if (strcmp(s->inputs[i], "-") == 0)
+            fs_guard_terminal_input(s->flag[FS_CLI_QUIET]);
     if (s->flag[FS_CLI_DIFF])
         return run_diff(s, output, format);
     if (s->flag[FS_CLI_SECTIONS] && (format != FOLDSVG_FORMAT_HTML || prints(s))) {

@@ -36,7 +36,11 @@ enum {
     FS_FORMAT_PATHS = 2,
     /* A format foldsvg does not read (formats/foreign.h): detecting it is the error its read
      * gives, which names what the input is. */
-    FS_FORMAT_FOREIGN = 4
+    FS_FORMAT_FOREIGN = 4,
+    /* Its names come from a symbolizer (Firefox JSON, pprof, ...), not from a line a person or
+     * inferno's collapsers wrote: Rust symbol hashes are dropped by default
+     * (transform/pipeline.h, fs_pipeline_symbolized; --keep-rust-hash keeps them). */
+    FS_FORMAT_SYMBOLIZED = 8
 };
 
 typedef struct fs_format {

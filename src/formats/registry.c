@@ -21,7 +21,7 @@
 static const fs_format firefox = {
     "firefox",
     "a Firefox-Profiler profile",
-    FS_FORMAT_ORDERED,
+    FS_FORMAT_ORDERED | FS_FORMAT_SYMBOLIZED,
     fs_firefox_detect,
     fs_firefox_read,
     fs_firefox_list_threads,
@@ -41,20 +41,15 @@ static const fs_format perf = {
 
 /* Its samples have no order (pprof sums them per stack as it records). */
 static const fs_format pprof = {
-    "pprof",
-    "a pprof profile",
-    0,
-    fs_pprof_detect,
-    fs_pprof_read,
-    fs_pprof_list_threads,
-    fs_pprof_list_sample_types,
+    "pprof",       "a pprof profile",     FS_FORMAT_SYMBOLIZED,       fs_pprof_detect,
+    fs_pprof_read, fs_pprof_list_threads, fs_pprof_list_sample_types,
 };
 
 /* Its samples and events come in time order (--flamechart: one thread's). */
 static const fs_format chrome = {
     "chrome",
     "a Chrome or V8 profile (.cpuprofile, trace events)",
-    FS_FORMAT_ORDERED,
+    FS_FORMAT_ORDERED | FS_FORMAT_SYMBOLIZED,
     fs_chrome_detect,
     fs_chrome_read,
     fs_chrome_list_threads,
@@ -63,13 +58,9 @@ static const fs_format chrome = {
 
 /* Its profiles' samples and events come in their order (--flamechart: one profile's). */
 static const fs_format speedscope = {
-    "speedscope",
-    "a speedscope file",
-    FS_FORMAT_ORDERED,
-    fs_speedscope_detect,
-    fs_speedscope_read,
-    fs_speedscope_list_threads,
-    NULL,
+    "speedscope",      "a speedscope file", /* not symbolized: foldsvg writes it from folded text,
+                                               and reads it back as it was */
+    FS_FORMAT_ORDERED, fs_speedscope_detect, fs_speedscope_read, fs_speedscope_list_threads, NULL,
 };
 
 /* inferno's other collapsers' inputs: read as their collapsers read them (formats/collapse.h),

@@ -5,6 +5,7 @@
 
 #include "analysis/annotation.h"
 #include "util/grow.h"
+#include "util/numfmt.h"
 
 /* The rows of FROM that KEEP accepts, at most TOP (0: all), into TO; their name bytes are
  * counted in *BYTES. */
@@ -215,7 +216,9 @@ static void delta_table(fs_xmlw *c, const fs_diff_section *s, const char *kind, 
     fs_xmlw_attr(c, "class", "fs-top fs-delta");
     fs_xmlw_attr(c, "data-kind", kind);
     char note[128];
-    snprintf(note, sizeof note, "top %zu of %zu function%s, biggest changes first", t->n, funcs,
+    char g[32];
+    fs_format_thousands((uint64_t)funcs, g);
+    snprintf(note, sizeof note, "top %zu of %s function%s, biggest changes first", t->n, g,
              funcs == 1 ? "" : "s");
     caption(c, title, note);
     fs_xmlw_start(c, "thead");
@@ -256,7 +259,9 @@ static void one_side_table(fs_xmlw *c, const fs_diff_section *s, int after)
     fs_xmlw_attr(c, "class", "fs-top fs-oneside");
     fs_xmlw_attr(c, "data-kind", after ? "only-after" : "only-before");
     char note[128];
-    snprintf(note, sizeof note, "%zu function%s, inclusive time", funcs, funcs == 1 ? "" : "s");
+    char g[32];
+    fs_format_thousands((uint64_t)funcs, g);
+    snprintf(note, sizeof note, "%s function%s, inclusive time", g, funcs == 1 ? "" : "s");
     caption(c, after ? "Only in AFTER (new)" : "Only in BEFORE (gone)", note);
     fs_xmlw_start(c, "thead");
     fs_xmlw_start(c, "tr");
@@ -294,7 +299,7 @@ void fs_diff_write_tables(fs_xmlw *c, const fs_diff_section *s)
 {
     const fs_deltas *d = &s->deltas;
     fs_xmlw_start(c, "div");
-    fs_xmlw_attr(c, "class", "fs-tables");
+    fs_xmlw_attr(c, "class", "fs-tables fs-difftables");
     nl(c);
     delta_table(c, s, "self", "Self time", &d->self, s->self_funcs);
     delta_table(c, s, "inclusive", "Inclusive time", &d->incl, s->incl_funcs);

@@ -2,9 +2,13 @@
  * report section (render/report.c). */
 #include "render/findings_html.h"
 
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "analysis/annotation.h"
+#include "analysis/summary.h"
+#include "util/numfmt.h"
 
 typedef struct html_words {
     fs_xmlw *c;
@@ -33,6 +37,101 @@ static void word_html(void *user, fs_word_kind kind, const char *s, size_t n)
         fs_xmlw_end_full(c);
 }
 
+/* The findings a report shows as sentences, at most this many before "more". */
+enum { SHOWN = 8 };
+
+static void finding_li(fs_xmlw *c, const fs_findings *f, const fs_finding *x, const char *unit,
+                       html_words *w)
+{
+    fs_xmlw_raw(c, "\n", 1);
+    fs_xmlw_start(c, "li");
+    fs_xmlw_attr(c, "data-rule", fs_finding_rule(x));
+    fs_xmlw_start(c, "span");
+    fs_xmlw_attr(c, "class", "fs-rule");
+    fs_xmlw_text(c, fs_finding_rule(x));
+    fs_xmlw_end_full(c);
+    fs_xmlw_text(c, " ");
+    fs_finding_words(f, x, unit, word_html, w);
+    fs_xmlw_end_full(c);
+}
+
+static void td_text(fs_xmlw *c, const char *klass, const char *text)
+{
+    fs_xmlw_start(c, "td");
+    if (klass)
+        fs_xmlw_attr(c, "class", klass);
+    fs_xmlw_text(c, text);
+    fs_xmlw_end_full(c);
+}
+
+/* The precompiles seen: a small table (name, its time, share, heaviest caller), not
+ * sentences: they are facts about the run, rarely advice. */
+static void precompile_table(fs_xmlw *c, const fs_findings *f, const fs_finding *const *v, size_t n,
+                             const char *unit, html_words *w)
+{
+    fs_xmlw_start(c, "table");
+    fs_xmlw_attr(c, "class", "fs-precompiles");
+    fs_xmlw_start(c, "caption");
+    fs_xmlw_text(c, f->diff ? "Precompiles (change)" : "Precompiles");
+    fs_xmlw_end_full(c);
+    fs_xmlw_start(c, "thead");
+    fs_xmlw_start(c, "tr");
+    char delta[80];
+    snprintf(delta, sizeof delta, "\u0394 %.60s", unit); /* a diff's are changes */
+    const char *heads[] = {"precompile", f->diff ? delta : unit, "share", "heaviest caller", ""};
+    for (size_t i = 0; i < 5; i++) {
+        fs_xmlw_start(c, "th");
+        fs_xmlw_attr(c, "scope", "col");
+        if (i == 1 || i == 2)
+            fs_xmlw_attr(c, "class", "num");
+        fs_xmlw_text(c, heads[i]);
+        fs_xmlw_end_full(c);
+    }
+    fs_xmlw_end_full(c);
+    fs_xmlw_end_full(c);
+    fs_xmlw_start(c, "tbody");
+    for (size_t i = 0; i < n; i++) {
+        const fs_finding *x = v[i];
+        char num[64], share[32];
+        long double val = fs_finding_value(f, &x->fn);
+        char g[32];
+        fs_format_thousands((uint64_t)(fabsl(val) + 0.5L), g);
+        snprintf(num, sizeof num, "%s%s", val < 0 ? "-" : f->diff && val > 0 ? "+" : "", g);
+        snprintf(share, sizeof share, "%.1f%%", fs_finding_share(f, &x->fn));
+        fs_xmlw_raw(c, "\n", 1);
+        fs_xmlw_start(c, "tr");
+        fs_xmlw_attr(c, "data-rule", "precompile");
+        fs_buf said = {0}; /* the finding's sentence, on hover */
+        if (fs_finding_detail(f, x, unit, &said) == FOLDSVG_OK && said.data)
+            fs_xmlw_attr(c, "title", fs_xmlw_clean(c, said.data, said.len));
+        fs_buf_free(&said);
+        fs_xmlw_start(c, "td");
+        word_html(w, FS_WORD_NAME, x->fn.name, x->fn.len);
+        fs_xmlw_end_full(c);
+        td_text(c, "num", num);
+        td_text(c, "num", share);
+        fs_xmlw_start(c, "td");
+        if (x->nrelated)
+            word_html(w, FS_WORD_NAME, x->related[0].name, x->related[0].len);
+        fs_xmlw_end_full(c);
+        char own[96] = "";
+        if (x->flagged && x->base.after)
+            snprintf(own, sizeof own, "own time %.0f%% of its callers': should be small",
+                     100.0 * (double)x->self.after / (double)x->base.after);
+        td_text(c, "fs-flag", own);
+        fs_xmlw_end_full(c);
+    }
+    fs_xmlw_end_full(c);
+    fs_xmlw_end_full(c);
+}
+
+/* Whether X concerns more of the profile than Y (|value|; ties keep the rules' order). */
+static int heavier(const fs_findings *f, const fs_finding *x, const fs_finding *y)
+{
+    long double vx = fabsl(fs_finding_value(f, &x->fn)), vy = fabsl(fs_finding_value(f, &y->fn));
+    return vx > vy;
+}
+
 void fs_findings_write_html(fs_xmlw *c, const fs_findings *f, const char *unit, int views)
 {
     html_words w = {c, views};
@@ -41,7 +140,44 @@ void fs_findings_write_html(fs_xmlw *c, const fs_findings *f, const char *unit, 
     fs_xmlw_start(c, "h3");
     fs_xmlw_text(c, f->diff ? "What explains the change" : "What stands out");
     fs_xmlw_end_full(c);
-    if (f->n == 0) {
+    /* the sentences ranked by the time they concern (a stable insertion sort: few), the
+     * precompiles apart */
+    const fs_finding **said = malloc((f->n ? f->n : 1) * sizeof *said);
+    const fs_finding **pre = malloc((f->n ? f->n : 1) * sizeof *pre);
+    size_t nsaid = 0, npre = 0;
+    if (!said || !pre) {
+        free(said);
+        free(pre);
+        c->st = FOLDSVG_E_NOMEM;
+        return;
+    }
+    for (size_t i = 0; i < f->n; i++) {
+        const fs_finding *x = &f->v[i];
+        if (x->rule == FS_RULE_PRECOMPILE) {
+            pre[npre++] = x;
+            continue;
+        }
+        size_t k = nsaid++;
+        while (k > 0 && heavier(f, x, said[k - 1])) {
+            said[k] = said[k - 1];
+            k--;
+        }
+        said[k] = x;
+    }
+    if (!f->diff) { /* the summary's paragraph, first: where the time goes, what to do */
+        fs_buf para = {0};
+        fs_summary_paragraph(f, unit, &para);
+        if (fs_buf_status(&para) != FOLDSVG_OK) {
+            c->st = FOLDSVG_E_NOMEM;
+        } else if (para.len) {
+            fs_xmlw_start(c, "p");
+            fs_xmlw_attr(c, "class", "fs-inshort");
+            fs_xmlw_text_clean(c, para.data, para.len);
+            fs_xmlw_end_full(c);
+        }
+        fs_buf_free(&para);
+    }
+    if (nsaid == 0) {
         fs_xmlw_start(c, "p");
         fs_xmlw_attr(c, "class", "fs-none");
         char line[sizeof FS_NO_RULE + 32];
@@ -50,21 +186,34 @@ void fs_findings_write_html(fs_xmlw *c, const fs_findings *f, const char *unit, 
         fs_xmlw_end_full(c);
     } else {
         fs_xmlw_start(c, "ul");
-        for (size_t i = 0; i < f->n; i++) {
-            const fs_finding *x = &f->v[i];
-            fs_xmlw_raw(c, "\n", 1);
-            fs_xmlw_start(c, "li");
-            fs_xmlw_attr(c, "data-rule", fs_finding_rule(x));
-            fs_xmlw_start(c, "span");
-            fs_xmlw_attr(c, "class", "fs-rule");
-            fs_xmlw_text(c, fs_finding_rule(x));
+        for (size_t i = 0; i < nsaid && i < SHOWN; i++)
+            finding_li(c, f, said[i], unit, &w);
+        fs_xmlw_end_full(c);
+        if (nsaid > SHOWN) {
+            fs_xmlw_start(c, "details");
+            fs_xmlw_attr(c, "class", "fs-more");
+            fs_xmlw_start(c, "summary");
+            char more[48];
+            snprintf(more, sizeof more, "%zu more", nsaid - SHOWN);
+            fs_xmlw_text(c, more);
             fs_xmlw_end_full(c);
-            fs_xmlw_text(c, " ");
-            fs_finding_words(f, x, unit, word_html, &w);
+            fs_xmlw_start(c, "ul");
+            for (size_t i = SHOWN; i < nsaid; i++)
+                finding_li(c, f, said[i], unit, &w);
+            fs_xmlw_end_full(c);
             fs_xmlw_end_full(c);
         }
-        fs_xmlw_end_full(c);
+        if (nsaid > 1) {
+            fs_xmlw_start(c, "p");
+            fs_xmlw_attr(c, "class", "fs-overlap");
+            fs_xmlw_text(c, "Shares overlap: a stack counts toward every finding on it.");
+            fs_xmlw_end_full(c);
+        }
     }
+    if (npre)
+        precompile_table(c, f, pre, npre, unit, &w);
+    free(said);
+    free(pre);
     fs_xmlw_end_full(c);
     fs_xmlw_raw(c, "\n", 1);
 }

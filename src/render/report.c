@@ -155,8 +155,7 @@ static void write_section(fs_xmlw *c, const fs_report_section *s, size_t index)
         fs_xmlw_end_full(c);
         nl(c);
     }
-    if (s->has_findings)
-        fs_findings_write_html(c, &s->findings, s->countname, s->stacks != NULL);
+    /* the facts and the graph first (the first screen), then what stands out */
     if (s->diff)
         fs_diff_write_facts(c, s->diff);
     else
@@ -176,6 +175,8 @@ static void write_section(fs_xmlw *c, const fs_report_section *s, size_t index)
         fs_xmlw_end_full(c);
         nl(c);
     }
+    if (s->has_findings)
+        fs_findings_write_html(c, &s->findings, s->countname, s->stacks != NULL);
     if (s->diff) {
         fs_diff_write_tables(c, s->diff);
         fs_xmlw_start(c, "p");

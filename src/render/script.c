@@ -64,6 +64,8 @@ int fs_script_write(xmlTextWriterPtr w, const fs_script_settings *s, int with_co
     json_number(&b, s->factor, 1.0);
     fs_buf_puts(&b, ", \"minwidth\": ");
     json_number(&b, s->minwidth, 0.01);
+    if (s->chart)
+        fs_buf_puts(&b, ", \"chart\": true");
     if (s->theme) {
         fs_buf_puts(&b, ", \"theme\": ");
         json_cstr(&b, s->theme);

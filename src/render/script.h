@@ -22,6 +22,7 @@ typedef struct fs_script_settings {
     double minwidth;   /* --minwidth (percent), for the frames the views draw */
     const char *theme; /* "light" or "dark" (--theme); NULL: the system's */
     int views;         /* the callers and callees views too (an HTML report's SVGs) */
+    int chart;         /* a flame chart: the tooltip says where a frame starts */
 } fs_script_settings;
 
 /* Extra attributes of the root <svg> that the script needs (e.g. how it starts). */

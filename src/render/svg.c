@@ -630,6 +630,7 @@ static void write_document(svg_ctx *c)
         .minwidth = o->minwidth,
         .theme = o->theme == FS_THEME_AUTO ? NULL : fs_theme_name(o->theme),
         .views = o->views,
+        .chart = c->in->log || c->in->chart,
     };
     char search_rgb[32];
     snprintf(search_rgb, sizeof search_rgb, "rgb(%u,%u,%u)", o->searchcolor.r, o->searchcolor.g,

@@ -1,5 +1,6 @@
 #include "transform/pipeline.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,8 +22,16 @@ struct fs_pipeline {
     int use_base;      /* --base applies (not under --flamechart or --no-sort) */
     int rewrites;      /* some transform applies: folded lines are split */
     int direct;        /* nothing but the zero-count rule applies to folded lines */
-    fs_filter *filter; /* NULL when no filter is set */
-    char name[1024];   /* the current input */
+    fs_filter *filter; /* the current input's: NULL when no filter is set */
+    /* the filters of inputs as the options say (plain), and of symbolized ones, which drop
+     * Rust hashes unless kept (sym: NULL when the same as plain) */
+    fs_filter *plain, *sym;
+    /* a symbolized input: the counts of its stacks, and of those whose leaf is a raw
+     * address ("0x43e8": the symbolizer did not run), for a word about it at its end */
+    int symbolized;
+    uint64_t counted, raw;
+    char raw_name[32];
+    char name[1024]; /* the current input */
     /* --no-sort: the previous valid line */
     fs_buf prev;
     uint64_t prev_line;
@@ -181,6 +190,41 @@ static foldsvg_status transform(fs_pipeline *pl, size_t *n, size_t *first, fs_dr
     return FOLDSVG_OK;
 }
 
+/* Whether F is a raw address: "0x" and hex digits. */
+static int raw_address(const fs_strref *f)
+{
+    if (f->len < 3 || f->len > 18 || f->ptr[0] != '0' || f->ptr[1] != 'x')
+        return 0;
+    for (size_t i = 2; i < f->len; i++)
+        if (!isxdigit((unsigned char)f->ptr[i]))
+            return 0;
+    return 1;
+}
+
+static void note_raw(fs_pipeline *pl, const fs_strref *leaf, uint64_t count)
+{
+    pl->counted += count;
+    if (!raw_address(leaf))
+        return;
+    pl->raw += count;
+    if (!pl->raw_name[0])
+        snprintf(pl->raw_name, sizeof pl->raw_name, "%.*s", (int)leaf->len, leaf->ptr);
+}
+
+/* A word when most of a symbolized input's samples end in raw addresses. */
+static void warn_raw(fs_pipeline *pl)
+{
+    if (!pl->symbolized || pl->raw == 0 || pl->raw * 2 < pl->counted || !pl->to.warn)
+        return;
+    foldsvg_error w;
+    fs_error(&w, FOLDSVG_OK, pl->name,
+             "%.0f%% of the samples end in raw addresses such as %s: the profile was not "
+             "symbolicated (for samply, `samply load FILE` symbolicates with the binaries at "
+             "hand; save it from the profiler, then draw that file)",
+             100.0 * (double)pl->raw / (double)pl->counted, pl->raw_name);
+    pl->to.warn(pl->to.user, &w);
+}
+
 /* The consumer's frames, or its path when it takes only paths; with TOKEN, its frames_token. */
 static foldsvg_status deliver(fs_pipeline *pl, const fs_strref *f, size_t n, uint64_t count,
                               uint64_t before, int is_diff, uint64_t lineno, uint32_t *token,
@@ -224,6 +268,8 @@ static foldsvg_status add_stack(fs_pipeline *pl, size_t n, uint64_t count, uint6
         note_drop(&pl->drops, drop, pl->name);
         return FOLDSVG_OK;
     }
+    if (pl->symbolized)
+        note_raw(pl, &pl->frames[n - 1], count);
     return deliver(pl, pl->frames + first, n - first, count, before, is_diff, lineno, token, err);
 }
 
@@ -436,7 +482,13 @@ foldsvg_status fs_pipeline_new(fs_pipeline **out, const fs_stack_opts *o, const 
     pl->to = *to;
     fs_strmap_init(&pl->keys, FS_STRMAP_OWNED); /* before anything can fail: freed with PL */
     pl->use_base = o->base.n > 0 && !o->flamechart && !o->no_sort;
-    foldsvg_status st = fs_filter_new(&pl->filter, o, err);
+    foldsvg_status st = fs_filter_new(&pl->plain, o, err);
+    pl->filter = pl->plain;
+    if (st == FOLDSVG_OK && !o->strip_rust_hash && !o->keep_rust_hash) {
+        fs_stack_opts so = *o;
+        so.strip_rust_hash = 1;
+        st = fs_filter_new(&pl->sym, &so, err);
+    }
     if (st == FOLDSVG_OK && FS_GROW(pl->frames, pl->frames_cap, 64, 64) != FOLDSVG_OK)
         st = fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
     if (st) {
@@ -462,7 +514,8 @@ void fs_pipeline_free(fs_pipeline *pl)
 {
     if (!pl)
         return;
-    fs_filter_free(pl->filter);
+    fs_filter_free(pl->plain);
+    fs_filter_free(pl->sym);
     fs_buf_free(&pl->prev);
     fs_buf_free(&pl->names);
     fs_buf_free(&pl->path);
@@ -494,13 +547,24 @@ fs_sink *fs_pipeline_begin(fs_pipeline *pl, const char *name)
     snprintf(pl->name, sizeof pl->name, "%s", name ? name : "");
     pl->have_prev = 0;
     pl->prev_line = 0;
+    pl->filter = pl->plain;
+    pl->symbolized = 0;
+    pl->counted = pl->raw = 0;
+    pl->raw_name[0] = '\0';
     fs_strmap_clear(&pl->keys); /* a reader's keys name stacks within one input */
     return &pl->sink;
+}
+
+void fs_pipeline_symbolized(fs_pipeline *pl, int yes)
+{
+    pl->filter = yes && pl->sym ? pl->sym : pl->plain;
+    pl->symbolized = yes;
 }
 
 foldsvg_status fs_pipeline_end(fs_pipeline *pl, foldsvg_error *err)
 {
     char why[sizeof err->message];
+    warn_raw(pl);
     if (fs_filter_warning(pl->filter, why, sizeof why) && pl->to.warn) {
         foldsvg_error w;
         fs_error(&w, FOLDSVG_OK, pl->name, "%s", why);

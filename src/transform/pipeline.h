@@ -94,6 +94,10 @@ int fs_pipeline_rewrites(const fs_pipeline *pl);
 
 /* A new input named NAME (for messages; copied): the sink its reader feeds. */
 fs_sink *fs_pipeline_begin(fs_pipeline *pl, const char *name);
+/* Whether the input just begun was named by a symbolizer (FS_FORMAT_SYMBOLIZED): its Rust
+ * symbol hashes are then dropped, unless --keep-rust-hash (--strip-rust-hash drops them from
+ * every input). Call after fs_pipeline_begin, before its first stack. */
+void fs_pipeline_symbolized(fs_pipeline *pl, int yes);
 /* The input ended well: fractional sums are rounded and passed on. */
 foldsvg_status fs_pipeline_end(fs_pipeline *pl, foldsvg_error *err);
 

@@ -8,11 +8,12 @@
 /* What the stack options say (the option table's rows of stages "input" and "stack" write
  * here, src/api/optrow.c; nothing else does). */
 typedef struct fs_stack_opts {
-    int strip_hex;                      /* --strip-hex: "0x1f" in names becomes "0x..." */
-    int reverse;                        /* --reverse */
-    fs_strlist base;                    /* --base SYM... */
-    fs_strlist strip;                   /* --strip RE..., in order */
-    int strip_rust_hash;                /* --strip-rust-hash, before the --strip patterns */
+    int strip_hex;       /* --strip-hex: "0x1f" in names becomes "0x..." */
+    int reverse;         /* --reverse */
+    fs_strlist base;     /* --base SYM... */
+    fs_strlist strip;    /* --strip RE..., in order */
+    int strip_rust_hash; /* --strip-rust-hash, before the --strip patterns */
+    int keep_rust_hash;  /* --keep-rust-hash: symbolized inputs keep them too (else dropped) */
     fs_strlist include, exclude, focus; /* --include, --exclude, --focus RE... */
     int collapse_recursion;             /* --collapse-recursion */
     int no_sort;                        /* --no-sort: check the input's order */

@@ -129,6 +129,56 @@ describe('diff report', () => {
     await page.close();
   });
 
+  test('long names: the function column holds at least 30 characters at 1400 and 1920 px, the whole name on hover', async () => {
+    const long = [
+      'sp1_zkvm::syscalls::halt;main;fibonacci_program::main;k256::ecdsa::recoverable::Signature::recover_verifying_key;k256::arithmetic::field::field_impl::FieldElementImpl::mul',
+      'sp1_zkvm::syscalls::halt;main;fibonacci_program::main;revm_interpreter::interpreter::Interpreter::run;revm_interpreter::instructions::arithmetic::mulmod',
+    ];
+    const b = path.join(dir, 'long-before.folded');
+    const a = path.join(dir, 'long-after.folded');
+    fs.writeFileSync(b, `${long[0]} 900\n${long[1]} 400\n`);
+    fs.writeFileSync(a, `${long[0]} 300\n${long[1]} 400\n`);
+    const html = path.join(dir, 'long.html');
+    foldsvg('--diff', b, a, '-o', html);
+    for (const width of [1400, 1920]) {
+      const { page, errors } = await openPage(browser, url(html), { viewport: { width, height: 900 } });
+      await page.waitForSelector('table.fs-delta');
+      const chars = await page.$$eval('table.fs-delta td.fn', (cells) =>
+        cells.map((td) => {
+          const name = td.querySelector('.fs-fn');
+          const probe = document.createElement('span');
+          probe.style.font = getComputedStyle(name).font;
+          probe.style.whiteSpace = 'pre';
+          probe.textContent = 'x'.repeat(100);
+          document.body.append(probe);
+          const w = probe.getBoundingClientRect().width / 100;
+          probe.remove();
+          return td.clientWidth / w;
+        }),
+      );
+      assert.ok(chars.length >= 4, `${chars.length} name cells`);
+      for (const c of chars) assert.ok(c >= 30, `at ${width} px a name cell holds ${c.toFixed(1)} characters`);
+      // an elided name is whole on hover
+      const cell = page.locator('table[data-kind="self"] .fs-fn', { hasText: 'FieldElementImpl' }).first();
+      await cell.hover();
+      const shown = await cell.evaluate((e) => e.scrollWidth <= e.clientWidth + 1 && e.textContent);
+      assert.equal(shown, 'k256::arithmetic::field::field_impl::FieldElementImpl::mul');
+      assert.deepEqual(errors, []);
+      await page.close();
+    }
+  });
+
+  test('the graph says it is differential: its title; the note is the legend', async () => {
+    const { page, errors, P } = await open(files.report);
+    assert.equal(await page.locator(`[id="${P}-title"]`).textContent(), 'Differential Flame Graph');
+    // the legend is the report's note below the tables (a subtitle would move inferno's frames)
+    assert.match(await page.locator('.fs-note').textContent(), /red grew, blue shrank/);
+    assert.deepEqual(errors, []);
+    await page.close();
+    const svg = fs.readFileSync(files.svg, 'utf8');
+    assert.match(svg, />Differential Flame Graph<\/text>/);
+  });
+
   test('a diff graph inline beside another flamegraph: own ids, independent', async () => {
     const html = path.join(dir, 'two.html');
     fs.writeFileSync(html, `<!doctype html><html><head><meta charset="utf-8"><style>.box{width:800px}</style></head><body>

@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import {
   frameInfo, frameLocator, launchBrowser, makeTmpDir, nextFrame, openGraph, openPage, prefixOf, ready, renderSvg,
-  SMALL, svgMarkup, text, WIDE,
+  searchBox, SMALL, svgMarkup, text, WIDE,
 } from './helpers.mjs';
 
 const OTHER = ['alpha;beta 5', 'alpha;gamma 7', 'delta 3', ''].join('\n');
@@ -44,6 +44,35 @@ describe('standalone SVG', () => {
     assert.equal(await text(page, `${P}-details`), 'Function: render (65 cycles, 43.33%)');
     await page.mouse.move(500, 5);
     assert.equal((await text(page, `${P}-details`)).trim(), '');
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test('zoomed, the details line gives the share of the zoomed frame beside that of the whole', async () => {
+    const { page, errors, P } = await standalone(files.small);
+    await frameLocator(page, P, 'render').click();
+    await frameLocator(page, P, 'draw_frames').hover();
+    // draw_frames: 55 of 150 in all, 55 of render's 65
+    assert.equal(await text(page, `${P}-details`), 'Function: draw_frames (55 cycles, 36.67%), 84.62% of render');
+    await frameLocator(page, P, 'render').hover();
+    assert.equal(await text(page, `${P}-details`), 'Function: render (65 cycles, 43.33%)', 'not of itself');
+    await frameLocator(page, P, 'main').hover();
+    assert.equal(await text(page, `${P}-details`), 'Function: main (125 cycles, 83.33%)', 'an ancestor: not of the zoomed');
+    await page.keyboard.press('Escape');
+    await frameLocator(page, P, 'draw_frames').hover();
+    assert.equal(await text(page, `${P}-details`), 'Function: draw_frames (55 cycles, 36.67%)');
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test('a flame chart\'s details line says where the frame starts', async () => {
+    const chart = await renderSvg(dir, 'chart', 'main;a 3\nmain;b 1200\nmain;a 2\n', ['--flamechart']);
+    const { page, errors, P } = await standalone(chart);
+    // where the chart draws it (fg:x; inferno's chart order: the last line first)
+    await frameLocator(page, P, 'b').hover();
+    assert.equal(await text(page, `${P}-details`), 'Function: b (1,200 cycles, 99.59%), starts at 2 cycles');
+    await frameLocator(page, P, 'a').last().hover();
+    assert.equal(await text(page, `${P}-details`), 'Function: a (3 cycles, 0.25%), starts at 1,202 cycles');
     assert.deepEqual(errors, []);
     await page.close();
   });
@@ -88,22 +117,25 @@ describe('standalone SVG', () => {
   test('search colors matches and shows the matched share, nested matches counted once', async () => {
     const { page, errors, P } = await standalone(files.small);
     const fillBefore = (await frameInfo(page, P, 'draw_frames')).fill;
-    const answers = ['parse|draw', 'render|draw'];
-    page.on('dialog', (d) => d.accept(answers.shift()));
-    await page.locator(`[id="${P}-search"]`).click();
+    await searchBox(page, P, 'parse|draw', { regex: true });
     // parse 50 + draw_frames 55 (text_width nested inside it) of 150
     assert.equal(await text(page, `${P}-matched`), 'Matched: 70.0%');
     assert.equal((await frameInfo(page, P, 'parse')).fill, 'rgb(230,0,230)');
     assert.equal((await frameInfo(page, P, 'draw_frames')).fill, 'rgb(230,0,230)');
     assert.notEqual((await frameInfo(page, P, 'tokenize')).fill, 'rgb(230,0,230)');
-    // clicking again clears
+    // clicking Search again closes the box and clears
     await page.locator(`[id="${P}-search"]`).click();
     assert.equal((await text(page, `${P}-matched`)).trim(), '');
     assert.equal((await frameInfo(page, P, 'draw_frames')).fill, fillBefore);
-    // Ctrl-F asks again; draw_frames lies inside render: 65 of 150
+    assert.equal(await page.locator(`[id="${P}-searchbox"]`).isVisible(), false);
+    // Ctrl-F opens it again, focused, with the toggle as it was; draw_frames lies inside
+    // render: 65 of 150
     await page.keyboard.press('Control+f');
+    await page.keyboard.type('render|draw');
+    await page.waitForFunction((p) => !document.getElementById(`${p}-root`).foldsvg.state().searching, P);
     assert.equal(await text(page, `${P}-matched`), 'Matched: 43.3%');
     await page.keyboard.press('Escape');
+    assert.equal(await page.locator(`[id="${P}-searchbox"]`).isVisible(), false);
     assert.equal((await text(page, `${P}-matched`)).trim(), '');
     assert.equal((await frameInfo(page, P, 'render')).fill, (await frameInfo(page, P, 'render')).fill);
     assert.notEqual((await frameInfo(page, P, 'render')).fill, 'rgb(230,0,230)');
@@ -113,8 +145,8 @@ describe('standalone SVG', () => {
 
   test('F3 searches; the ignore-case toggle re-runs the search', async () => {
     const { page, errors, P } = await standalone(files.small);
-    page.on('dialog', (d) => d.accept('DRAW'));
     await page.keyboard.press('F3');
+    await page.keyboard.type('DRAW');
     assert.equal(await text(page, `${P}-matched`), 'Matched: 0.0%');
     await page.locator(`[id="${P}-ignorecase"]`).click();
     assert.equal(await text(page, `${P}-matched`), 'Matched: 36.7%');
@@ -127,8 +159,7 @@ describe('standalone SVG', () => {
 
   test('an invalid regular expression is reported, not thrown', async () => {
     const { page, errors, P } = await standalone(files.small);
-    page.on('dialog', (d) => d.accept('draw('));
-    await page.locator(`[id="${P}-search"]`).click();
+    await searchBox(page, P, 'draw(', { regex: true });
     assert.match(await text(page, `${P}-matched`), /invalid/i);
     assert.deepEqual(errors, []);
     await page.close();
@@ -164,8 +195,7 @@ describe('standalone SVG', () => {
       }, P);
       assert.equal(inHidden, false, `focus after ${key}`);
     }
-    page.once('dialog', (d) => d.accept('work_(7|8)'));
-    await page.locator(`[id="${P}-search"]`).click();
+    await searchBox(page, P, 'work_(7|8)', { regex: true });
     assert.equal(await text(page, `${P}-matched`), 'Matched: 3.3%');
     assert.equal((await frameInfo(page, P, 'work_7')).fill, 'rgb(230,0,230)');
     // a click in the zoom layer zooms on
@@ -215,9 +245,8 @@ describe('standalone SVG', () => {
 
   test('zoom and search are kept in the URL and restored on load', async () => {
     const { page, errors, P } = await standalone(files.small);
-    page.on('dialog', (d) => d.accept('text_'));
     await frameLocator(page, P, 'render').click();
-    await page.locator(`[id="${P}-search"]`).click();
+    await searchBox(page, P, 'text_');
     // the URL is written just after the repaint
     await page.waitForFunction(() => new URLSearchParams(location.search).get('s') === 'text_');
     const u = new URL(await page.evaluate(() => location.href));
@@ -388,18 +417,17 @@ describe('inline in HTML', () => {
     const b0 = await snapshot(page, B);
     await frameLocator(page, A, 'render').click();
     assert.equal((await frameInfo(page, A, 'render')).width, '100.0000%');
-    page.once('dialog', (d) => d.accept('draw'));
-    await page.locator(`[id="${A}-search"]`).click();
+    await searchBox(page, A, 'draw');
     assert.equal(await text(page, `${A}-matched`), 'Matched: 36.7%');
     assert.equal(await snapshot(page, B), b0, 'zoom and search in A left B untouched');
 
     const a1 = await snapshot(page, A);
     await frameLocator(page, B, 'alpha').click();
     assert.equal((await frameInfo(page, B, 'alpha')).width, '100.0000%');
-    page.once('dialog', (d) => d.accept('gamma'));
-    await page.locator(`[id="${B}-search"]`).click();
+    await searchBox(page, B, 'gamma');
     assert.equal(await text(page, `${B}-matched`), 'Matched: 46.7%');
-    await frameLocator(page, B, 'gamma').focus();
+    // Escape in the box closes it (the focus back on Search), Escape again resets the zoom
+    await page.keyboard.press('Escape');
     await page.keyboard.press('Escape');
     assert.equal((await frameInfo(page, B, 'alpha')).width, `${((12 / 15) * 100).toFixed(4)}%`);
     assert.equal(await snapshot(page, A), a1, 'zoom, search and Esc in B left A untouched');

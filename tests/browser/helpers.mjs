@@ -184,6 +184,21 @@ export function settled(page) {
   );
 }
 
+// Types TERM into the search box of the SVG with prefix P (opened by a click on its Search
+// when closed), its regular-expression toggle set as REGEX says, and waits until the search
+// has answered (a regular expression runs in a worker). SCOPE: a selector around that SVG.
+export async function searchBox(page, P, term, { regex = false, scope = '' } = {}) {
+  const input = page.locator(`${scope} [id="${P}-searchbox"] input`);
+  if (!(await input.count()) || !(await input.isVisible())) await page.locator(`${scope} [id="${P}-search"]`).click();
+  const toggle = page.locator(`${scope} [id="${P}-searchbox"] button`);
+  if ((await toggle.getAttribute('aria-pressed')) !== String(regex)) await toggle.click();
+  await input.fill(term);
+  await page.waitForFunction(([s, p]) => {
+    const r = document.querySelector(`${s} [id="${p}-root"]`);
+    return r && !r.foldsvg.state().searching;
+  }, [scope, P]);
+}
+
 export async function text(page, id) {
   return page.evaluate((i) => document.getElementById(i).textContent, id);
 }

@@ -53,6 +53,47 @@ const button = (page, section, kind, name) =>
   page.locator(`#fs-section-${section} table[data-kind="${kind}"] button.fs-fn[data-fn="${name}"]`);
 
 describe('HTML report', () => {
+  test('an SP1-shaped report leads with facts and graph; at most 8 findings, ranked, the rest behind "more"; precompiles as a table', async () => {
+    const H = 'sp1_zkvm::syscalls::halt;main;guest::main;';
+    const lines = [
+      'revm::evm::transact;revm::interpreter::run;revm::opcode::keccak256;sp1_lib::keccak;syscall_keccak_permute 120000',
+      'revm::evm::transact;revm::interpreter::run;revm::opcode::keccak256;sp1_lib::keccak 30000',
+      'revm::evm::transact;revm::precompile::ecrecover;k256::ecdsa::recover;k256::arithmetic::field::FieldElement::mul;syscall_secp256k1_double 90000',
+      'revm::evm::transact;revm::precompile::ecrecover;k256::ecdsa::recover;k256::arithmetic::field::FieldElement::mul;syscall_secp256k1_add 60000',
+      'revm::evm::transact;revm::precompile::ecrecover;k256::ecdsa::recover;k256::arithmetic::field::FieldElement::mul 80000',
+      'revm::evm::transact;revm::precompile::sha256;sha2::compress256;syscall_sha256_compress 40000',
+      'revm::evm::transact;revm::precompile::sha256;sha2::compress256;syscall_sha256_extend 20000',
+      'revm::db::storage 50000',
+      'alloc::raw_vec::RawVec<T,A>::grow_one;alloc::raw_vec::finish_grow;memcpy 15000',
+      'bn::fields::fq::mul;syscall_bn254_fp_mulmod 10000',
+      ...[1, 2, 3, 4, 5].map((i) => `guest::step${i};guest::State${i}::new;guest::fill${i} 20000`),
+    ];
+    const input = path.join(dir, 'sp1-shaped.folded');
+    fs.writeFileSync(input, lines.map((l) => H + l).join('\n') + '\n');
+    const file = report('sp1-shaped', [input], ['--summary-threshold', 'setup=2']);
+    const { page, errors, P } = await open(file, { viewport: { width: 1400, height: 900 } });
+    const box = async (sel) => page.locator(sel).first().boundingBox();
+    const facts = await box('.fs-facts');
+    const graph = await box(`svg[id="${P}-root"]`);
+    assert.ok(facts.y + facts.height <= 900, 'the facts on the first screen');
+    assert.ok(graph.y + graph.height <= 900, `the graph on the first screen (ends at ${graph.y + graph.height})`);
+    assert.ok((await box('.fs-findings')).y >= graph.y + graph.height, 'the findings after the graph');
+    // sentences: at most 8 shown, heaviest first; the rest behind "more"
+    const shown = await page.$$eval('.fs-findings > ul > li', (ls) => ls.map((l) => l.dataset.rule));
+    assert.equal(shown.length, 8);
+    assert.ok(!shown.includes('precompile'));
+    assert.equal(await page.locator('.fs-findings details.fs-more > ul > li').count(), 3);
+    assert.equal(await page.locator('.fs-findings details.fs-more summary').textContent(), '3 more');
+    assert.equal(await page.locator('.fs-findings details.fs-more > ul').isVisible(), false);
+    assert.equal(shown[0], 'callees', 'revm::evm::transact, the heaviest, first');
+    // the precompiles: one row each, the heaviest caller named
+    const pre = await page.$$eval('table.fs-precompiles tbody tr', (rs) => rs.map((r) => [...r.cells].slice(0, 4).map((c) => c.textContent)));
+    assert.equal(pre.length, 6);
+    assert.deepEqual(pre[0], ['syscall_keccak_permute', '120,000', '19.5%', 'sp1_lib::keccak']);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
   test('opens without script errors; facts, tables and one inline flamegraph', async () => {
     const { page, errors } = await open(files.one);
     assert.equal(await page.locator('svg[id$="-root"]').count(), 1);

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { launchBrowser, makeTmpDir, openPage, prefixOf, ready, renderSvg, repoRoot } from './helpers.mjs';
+import { launchBrowser, makeTmpDir, openPage, prefixOf, ready, renderSvg, repoRoot, searchBox } from './helpers.mjs';
 
 const FOLDED = [
   'main;parse_args;getopt_long 40',
@@ -44,9 +44,8 @@ await shot('screenshot.png', {
 });
 await shot('screenshot-zoom-search.png', {
   act: async (page, P) => {
-    page.on('dialog', (d) => d.accept('write|xml'));
     await page.locator(`[id="${P}-frames"] > *`).filter({ has: page.locator('title', { hasText: /^render \(/ }) }).click();
-    await page.locator(`[id="${P}-search"]`).click();
+    await searchBox(page, P, 'write|xml', { regex: true });
     await page.mouse.move(5, 5);
   },
 });

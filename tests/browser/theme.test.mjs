@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { foldsvgBin, launchBrowser, makeTmpDir, openPage, prefixOf, ready, renderSvg, SMALL, svgMarkup } from './helpers.mjs';
+import { foldsvgBin, launchBrowser, makeTmpDir, openPage, prefixOf, ready, renderSvg, searchBox, SMALL, svgMarkup } from './helpers.mjs';
 
 const THEMES = ['auto', 'light', 'dark'];
 const SCHEMES = ['light', 'dark'];
@@ -218,8 +218,7 @@ describe('one SVG inlined twice in one page', () => {
     const { page, errors, P } = await twice();
     const b0 = await state(page, 'b', P);
     await frameIn(page, 'a', P, 'render').click();
-    page.once('dialog', (d) => d.accept('draw'));
-    await page.locator(`#a [id="${P}-search"]`).click();
+    await searchBox(page, P, 'draw', { scope: '#a' });
     const a1 = await state(page, 'a', P);
     assert.equal(a1.zoomed, 'render');
     assert.equal(a1.search, 'draw');
@@ -229,8 +228,7 @@ describe('one SVG inlined twice in one page', () => {
     assert.deepEqual(await state(page, 'b', P), b0, 'zoom and search in A leave B as it was');
 
     await frameIn(page, 'b', P, 'parse').click();
-    page.once('dialog', (d) => d.accept('idle'));
-    await page.locator(`#b [id="${P}-search"]`).click();
+    await searchBox(page, P, 'idle', { scope: '#b' });
     const b1 = await state(page, 'b', P);
     assert.equal(b1.zoomed, 'parse');
     assert.equal(b1.matched, 'Matched: 16.7%');

@@ -196,7 +196,7 @@ describe('views in the HTML report', () => {
     await frame('b').focus();
     await page.keyboard.press('Escape');
     assert.deepEqual(await page.evaluate((q) => document.getElementById(`${q}-root`).foldsvg.state(), Q),
-      { zoomed: null, search: null, ignoreCase: false, width: await page.evaluate((q) => document.getElementById(`${q}-root`).foldsvg.state().width, Q) });
+      { zoomed: null, search: null, searching: false, ignoreCase: false, width: await page.evaluate((q) => document.getElementById(`${q}-root`).foldsvg.state().width, Q) });
     assert.equal(await page.locator('.fs-views').count(), 1, 'the first Escape only reset the view');
     await page.keyboard.press('Escape');
     assert.equal(await page.locator('.fs-views').count(), 0);

@@ -4,7 +4,7 @@
     check_summary_json.py DOCS/summary.md OUTPUT.json [--diff]
 
 The schema is the fenced JSON block after "<!-- schema: summary -->" in the document; the
-subset of JSON Schema it uses (type, required, properties, items, enum, $ref to
+subset of JSON Schema it uses (type, a list of types with "null", required, properties, items, enum, $ref to
 definitions) is checked here, standard library only. With --diff the top-level keys are a
 diff's (the findings' shape is the same). Also: findings in the documented rule order.
 """
@@ -22,8 +22,15 @@ def check(value, schema, defs, path, errors):
     if "enum" in schema and value not in schema["enum"]:
         errors.append("%s: %r not one of %s" % (path, value, schema["enum"]))
     t = schema.get("type")
-    if t and (not isinstance(value, TYPES[t]) or (t in ("integer", "number") and isinstance(value, bool))):
-        errors.append("%s: %r is not %s" % (path, value, t))
+    ts = t if isinstance(t, list) else [t] if t else []
+    if ts and value is None and "null" in ts:
+        return
+
+    def fits(k):
+        return k != "null" and isinstance(value, TYPES[k]) and not (
+            k in ("integer", "number") and isinstance(value, bool))
+    if ts and not any(fits(k) for k in ts):
+        errors.append("%s: %r is not %s" % (path, value, " or ".join(ts)))
         return
     for key in schema.get("required", []):
         if key not in value:

@@ -218,6 +218,45 @@ START_TEST(no_fallback_when_the_precompile_does_the_work)
 }
 END_TEST
 
+START_TEST(no_fallback_claimed_for_a_family_whose_precompile_ran)
+{
+    /* secp256k1 mostly in software, but its precompile was seen: the crate is patched, so
+     * "is the patched crate in use?" would contradict the precompile listed beside it */
+    add("main;verify;k256::arithmetic::field::FieldElement::mul", 600);
+    add("main;verify;k256::arithmetic::field::FieldElement::mul;syscall_secp256k1_double", 10);
+    add("main;work", 390);
+    compute(0, NULL);
+    ck_assert_uint_eq(count_rule(FS_RULE_SOFTWARE_FALLBACK), 0);
+    ck_assert_ptr_nonnull(find(FS_RULE_PRECOMPILE, "syscall_secp256k1_double"));
+}
+END_TEST
+
+START_TEST(no_setup_advice_on_the_root_path)
+{
+    /* a construction-named frame that holds the whole program (a runtime's entry, a
+     * mis-symbolized frame) gets no "build it once and reuse it" */
+    add("alloc::raw_vec::RawVec<T>::grow_one;main;loop;step", 900);
+    add("alloc::raw_vec::RawVec<T>::grow_one;main;loop;State::new", 100);
+    compute(0, NULL);
+    ck_assert_ptr_null(find(FS_RULE_SETUP, "alloc::raw_vec::RawVec<T>::grow_one"));
+    ck_assert_ptr_nonnull(find(FS_RULE_SETUP, "State::new"));
+}
+END_TEST
+
+START_TEST(a_chain_of_callees_is_one_finding)
+{
+    /* main -> run -> exec -> verify, each level passing 80% on: the deepest level speaks */
+    add("main;run;exec;verify;a", 320);
+    add("main;run;exec;verify;b", 192);
+    add("main;run;exec;verify;c", 128);
+    add("main;run;exec;other", 160);
+    add("main;run;idle", 200);
+    compute(0, NULL);
+    ck_assert_uint_eq(count_rule(FS_RULE_CALLEES), 1);
+    ck_assert_ptr_nonnull(find(FS_RULE_CALLEES, "verify"));
+}
+END_TEST
+
 START_TEST(setup_churn)
 {
     add("main;loop;alloc::vec::Vec<T>::clone;memcpy", 100);
@@ -334,6 +373,9 @@ int main(void)
     tcase_add_test(tc, rules_in_order_then_heaviest_first);
     tcase_add_test(tc, diff_explains_the_change);
     tcase_add_test(tc, thresholds_default_and_set);
+    tcase_add_test(tc, no_fallback_claimed_for_a_family_whose_precompile_ran);
+    tcase_add_test(tc, no_setup_advice_on_the_root_path);
+    tcase_add_test(tc, a_chain_of_callees_is_one_finding);
     suite_add_tcase(s, tc);
     return fs_test_run(s);
 }

@@ -22,6 +22,7 @@ root.foldsvg = {
         return {
             zoomed: zoomed >= 0 ? nameOf(zoomed) : null,
             search: searchTerm,
+            searching: pending != null,
             ignoreCase: ignoreCase,
             width: W
         };

@@ -1,5 +1,5 @@
 /* The controls, in start()'s scope (graph.js): the background's class, the ignore-case
- * toggle next to Search, Reset Zoom, Search and the toggle as buttons (click, Enter, Space). */
+ * toggle next to Search (and the search box, search.js), Reset Zoom, Search and the toggle as buttons (click, Enter, Space). */
 if (bg) {
     bg.classList.add("fs-bg");
 }
@@ -44,10 +44,11 @@ button(ui.unzoom, function () {
     zoom(-1);
 });
 button(ui.search, function () {
-    if (searchTerm != null) {
+    if (boxOpen()) {
+        closeBox();
         resetSearch();
     } else {
-        askSearch();
+        openBox();
     }
 });
 button(icEl, toggleIgnoreCase);

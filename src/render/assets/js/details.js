@@ -4,8 +4,28 @@
  * frames of its layer. */
 function showDetails(i) {
     if (ui.details) {
-        ui.details.textContent = i < 0 ? " " : nametype + " " + tipOf(i);
+        ui.details.textContent = i < 0 ? " " : nametype + " " + tipOf(i) + moreOf(i);
     }
+}
+
+function groupDigits(v) {
+    return String(Math.round(v)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+}
+
+/* What the writer's tooltip cannot know: zoomed, a frame's share of the zoomed frame beside
+ * its share of the whole (FlameGraph and inferno have been asked for it for years); in a
+ * flame chart, where the frame starts (fg:x: the count before it, in input order). */
+function moreOf(i) {
+    var s = "";
+    var z = zoomed;
+    if (z >= 0 && i !== z && Wd[z] > 0 && X[i] >= X[z] && X[i] + Wd[i] <= X[z] + Wd[z] + 1e-9 &&
+        Wd[i] <= Wd[z]) {
+        s += ", " + ((100 * Wd[i]) / Wd[z]).toFixed(2) + "% of " + nameOf(z);
+    }
+    if (chart) {
+        s += ", starts at " + groupDigits(X[i] * factor) + " " + countname;
+    }
+    return s;
 }
 
 /* the outline of the frame under the pointer (or focused from the keyboard) */

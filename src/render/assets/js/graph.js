@@ -1,5 +1,5 @@
 /*
- * foldsvg flame graph script: hover details, click-to-zoom, regex search, URL state, fluid
+ * foldsvg flame graph script: hover details, click-to-zoom, search (a box: text or a time-boxed regular expression), URL state, fluid
  * width, dark mode (settings.theme: the system's, light or dark) and keyboard use, scoped to
  * the one <svg> it sits in; in an HTML report's SVGs, the callers and callees views too.
  *

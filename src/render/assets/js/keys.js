@@ -1,4 +1,4 @@
-/* The keys, in start()'s scope (graph.js): Ctrl+F or F3 searches, Escape resets (or closes
+/* The keys, in start()'s scope (graph.js): Ctrl+F or F3 opens the search box, Escape resets (or closes
  * the views), Enter or Space on a frame zooms (Shift+Enter: the views), the arrows and Home
  * move among the frames (arrows.js). */
 root.addEventListener("keydown", function (e) {
@@ -8,7 +8,7 @@ root.addEventListener("keydown", function (e) {
     }
     if (key === "F3" || ((e.ctrlKey || e.metaKey) && !e.altKey && (key === "f" || key === "F"))) {
         e.preventDefault();
-        askSearch();
+        openBox();
     } else if (key === "Escape" || key === "Esc") {
         //#if views
         if (viewsEl && (viewsEl.contains(e.target) || (zoomed < 0 && searchTerm == null))) {
@@ -26,6 +26,7 @@ root.addEventListener("keydown", function (e) {
         if (searchTerm != null) {
             resetSearch();
         }
+        closeBox();
     } else if (key === "Enter" || key === " ") {
         var i = frameOf(e.target);
         if (i >= 0 && key === "Enter" && e.shiftKey && root.foldsvg.onviews) {

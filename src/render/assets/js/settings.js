@@ -15,6 +15,7 @@ var searchcolor = settings.searchcolor || "rgb(230,0,230)";
 var nametype = settings.nametype == null ? "Function:" : String(settings.nametype);
 var countname = settings.countname == null ? "cycles" : String(settings.countname);
 var factor = +settings.factor || 1;
+var chart = !!settings.chart; /* a flame chart: fg:x is where a frame starts in input order */
 var fluid = !!settings.fluid;
 var truncateRight = !!settings.truncate_text_right;
 var staticWidth = +root.getAttribute("width") || +settings.width || 1200;

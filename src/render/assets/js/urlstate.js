@@ -73,7 +73,7 @@ function restoreState() {
         }
     }
     if (params.has("s")) {
-        search(params.get("s"));
+        search(params.get("s"), "text"); /* never a regular expression: see search.js */
     }
     //#if views
     if (params.has("sandwich")) {

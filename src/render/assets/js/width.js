@@ -79,6 +79,7 @@ function placeIgnoreCase() {
         var searchWidth = ui.search ? meter.width(ui.search.textContent) : 40;
         setAttr(icEl, "x", fmt(W - xpad - searchWidth - fontsize));
     }
+    placeBox();
 }
 
 /* the font measured again (the page's scale or fonts may have changed): true when the
