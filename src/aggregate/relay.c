@@ -188,7 +188,9 @@ foldsvg_status fs_relay_end(fs_relay *r)
     pthread_mutex_unlock(&r->mu);
     fs_task_cancel(r->pool, &r->task); /* one that no worker took does not run now */
     foldsvg_status st = r->produced == FS_STOP ? FOLDSVG_OK : r->produced;
-    /* (the batch being filled is one of the ring's: it grows only before it is published) */
+    /* the batch being filled is the ring's next one as the producer left it: grown, or never
+     * published when the producer stopped early */
+    r->b[r->head % NBATCH] = r->fill;
     for (int i = 0; i < NBATCH; i++)
         free(r->b[i].data);
     pthread_cond_destroy(&r->cv);
