@@ -378,7 +378,7 @@ def perf(event, path):
 perf(b'ev\x1b]0;pwned\x07\x1b[2J\xc2\x9b\xff', 'esc.perf')
 perf('cpu/event=0xd1,umask=0x20,name=mem_load_retired.l3_miss_ünïcödé_and_more_words/pp'.encode(), 'long.perf')
 PY
-"$bin" tname.json --list-threads >threads.out 2>threads.err
+"$bin" -q tname.json --list-threads >threads.out 2>threads.err
 printf '0\ta\\x09b\\x0ac\\x1b]0;x\\x07\\xc2\\x9b\tp\\x1b[2J\t1\t1\n1\tok\t\t1\t1\n' | cmp -s - threads.out &&
     ok || bad "list-threads: names not escaped: $(od -c threads.out | head -5)"
 # raw: whether FILE holds a byte a terminal acts on (C0 but tab and newline, DEL, C1, 0xff)
