@@ -627,8 +627,7 @@ static int run_diff(cli_state *s, const char *output, foldsvg_format format)
         st = fs_cli_diff_print(d, stdout, s->opts, s->flag[FS_CLI_SUMMARY], on_threshold, NULL,
                                &broken, &err);
         name_output(&err, st, "-");
-    }
-    else if (st == FOLDSVG_OK)
+    } else if (st == FOLDSVG_OK)
         st = foldsvg_diff_check(d, s->opts, on_threshold, NULL, &broken, &err);
     uint64_t after = foldsvg_diff_total(d, FOLDSVG_AFTER);
     if (st == FOLDSVG_OK)
