@@ -417,7 +417,7 @@ static foldsvg_status json_end(batch *b, FILE *out, foldsvg_error *err)
     if (st || bad)
         return nomem(err);
     fs_textout o = {out, 0, 0};
-    fs_text_put(&o, b->json_mem, b->json_len);
+    fs_text_puts(&o, b->json_mem); /* yajl escaped what needs it; its newlines stay */
     return fs_text_finish(&o, err);
 }
 

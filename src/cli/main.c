@@ -13,6 +13,7 @@
 
 #include "api/cli.h"
 #include "cli/guard.h"
+#include "cli/term.h"
 #include "foldsvg.h"
 
 enum { EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_BROKEN = 3 };
@@ -141,154 +142,31 @@ static int print_options(void)
     return stdout_done();
 }
 
-/* TEXT on F with the bytes a terminal acts on written \xNN (foldsvg_terminal_text): nothing
- * an input or an argument holds reaches the terminal raw, nor splits a line. */
-static void put_escaped(FILE *f, const char *text)
-{
-    char small[512];
-    size_t n = foldsvg_terminal_text(small, sizeof small, text);
-    char *big = n < sizeof small ? NULL : malloc(n + 1);
-    if (big)
-        foldsvg_terminal_text(big, n + 1, text);
-    fputs(big ? big : small, f);
-    free(big);
-}
-
-/* "foldsvg: " LINE "\n" on stderr, escaped. */
-static void say(const char *line)
-{
-    fputs("foldsvg: ", stderr);
-    put_escaped(stderr, line);
-    fputc('\n', stderr);
-}
-
 /* WHAT is "unknown option", "missing value for option", ...; ARG is the word at fault.
  * Returns the exit code, so callers can `return usage(...)`. */
 static int usage(const char *what, const char *arg)
 {
     fprintf(stderr, "foldsvg: %s ", what);
-    put_escaped(stderr, arg);
+    cli_put_escaped(stderr, arg);
     fputs(" (see foldsvg --help)\n", stderr);
     return EXIT_USAGE;
 }
 
-static void clear_progress(void);
-
 static int report(const foldsvg_error *err, foldsvg_status st)
 {
-    clear_progress();
+    cli_clear_progress();
     char line[2048];
     foldsvg_error_format(err, line, sizeof line);
-    say(line);
+    cli_say(line);
     return st == FOLDSVG_E_USAGE ? EXIT_USAGE : EXIT_INPUT;
-}
-
-/* Progress on a terminal: after a second, at most five updates a second, on one line
- * that the next message or the end clears. Each reading of an input has its own rate; an
- * input read again (found unsorted on the way, each side of --normalize) says so at once,
- * since its bytes start from zero again. The two sides of --diff are read at once, their
- * updates interleaved (never at the same time: the library serialises them). */
-typedef struct reading {
-    char input[256]; /* as the library named it */
-    uint64_t done;
-    struct timespec start;
-    int again;
-} reading;
-
-typedef struct progress_state {
-    struct timespec start, last;
-    int shown;
-    reading readings[4]; /* the latest inputs' */
-    unsigned next;       /* the slot the next new input takes */
-} progress_state;
-
-static progress_state progress;
-/* progress.shown, for the signal handler (which may read nothing else) */
-static volatile sig_atomic_t progress_visible;
-
-static double seconds_since(const struct timespec *t)
-{
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (double)(now.tv_sec - t->tv_sec) + (double)(now.tv_nsec - t->tv_nsec) / 1e9;
-}
-
-static void clear_progress(void)
-{
-    if (progress.shown) {
-        fputs("\r\033[K", stderr);
-        progress.shown = 0;
-        progress_visible = 0;
-    }
-}
-
-static void human_bytes(uint64_t n, char *buf, size_t size)
-{
-    if (n >= (uint64_t)1 << 30)
-        snprintf(buf, size, "%.1f GB", (double)n / 1e9);
-    else
-        snprintf(buf, size, "%.0f MB", (double)n / 1e6);
-}
-
-/* INPUT's reading, now at DONE bytes; *AGAIN set when that starts a new reading of an input
- * read before: the library reports 0 bytes as a reading starts. (Only that: an input named
- * twice, as in --diff x x, has two readings whose updates interleave.) */
-static reading *follow_reading(const char *input, uint64_t done, int *again)
-{
-    enum { N = sizeof progress.readings / sizeof progress.readings[0] };
-    reading *r = NULL;
-    for (unsigned i = 0; i < N && !r; i++)
-        if (strncmp(progress.readings[i].input, input, sizeof r->input - 1) == 0)
-            r = &progress.readings[i];
-    *again = r && done == 0 && r->done > 0;
-    if (!r) {
-        r = &progress.readings[progress.next++ % N];
-        snprintf(r->input, sizeof r->input, "%s", input);
-        r->again = 0;
-        r->done = 0;
-    }
-    if (!r->done || *again)
-        clock_gettime(CLOCK_MONOTONIC, &r->start);
-    r->again |= *again;
-    r->done = done;
-    return r;
-}
-
-static void on_progress(void *user, const char *input, uint64_t done, uint64_t total,
-                        uint64_t lines)
-{
-    (void)user;
-    int again;
-    reading *r = follow_reading(input, done, &again);
-    if (seconds_since(&progress.start) < 1.0 ||
-        (progress.shown && !again && seconds_since(&progress.last) < 0.2))
-        return;
-    clock_gettime(CLOCK_MONOTONIC, &progress.last);
-    char d[32], t[64] = "", rate[32] = "";
-    human_bytes(done, d, sizeof d);
-    if (total) {
-        char tt[24];
-        human_bytes(total, tt, sizeof tt);
-        snprintf(t, sizeof t, " of %s (%.0f%%)", tt, 100.0 * (double)done / (double)total);
-    }
-    double elapsed = seconds_since(&r->start);
-    if (elapsed >= 0.1)
-        snprintf(rate, sizeof rate, ", %.0f MB/s", (double)done / 1e6 / elapsed);
-    fputs("\r\033[Kfoldsvg: ", stderr);
-    put_escaped(stderr, input);
-    fprintf(stderr, "%s: %s%s%s", r->again ? " (read again)" : "", d, t, rate);
-    if (lines)
-        fprintf(stderr, ", %llu lines", (unsigned long long)lines);
-    progress.shown = 1;
-    progress_visible = 1;
 }
 
 /* --verbose: the plan of the run, a line each. */
 static void on_log(void *user, const char *line)
 {
     (void)user;
-    clear_progress();
-    say(line);
+    cli_clear_progress();
+    cli_say(line);
 }
 
 static void on_warning(void *user, const foldsvg_error *w)
@@ -296,11 +174,11 @@ static void on_warning(void *user, const foldsvg_error *w)
     const cli_state *s = user;
     if (s->flag[FS_CLI_QUIET])
         return;
-    clear_progress();
+    cli_clear_progress();
     char line[2048];
     foldsvg_error_format(w, line, sizeof line);
     fputs("foldsvg: warning: ", stderr);
-    put_escaped(stderr, line);
+    cli_put_escaped(stderr, line);
     fputc('\n', stderr);
 }
 
@@ -310,13 +188,13 @@ static void print_thread(void *user, size_t index, const char *name, const char 
 {
     /* names escaped: a tab or a newline in one would make rows of its own */
     if (user) {
-        put_escaped(stdout, *(const char **)user);
+        cli_put_escaped(stdout, *(const char **)user);
         putchar('\t');
     }
     printf("%zu\t", index);
-    put_escaped(stdout, name);
+    cli_put_escaped(stdout, name);
     putchar('\t');
-    put_escaped(stdout, process);
+    cli_put_escaped(stdout, process);
     /* Weights are whole numbers except for fractional (e.g. tracing-ms) profiles. */
     if (weight == (double)(uint64_t)weight)
         printf("\t%llu\t%llu\n", (unsigned long long)samples, (unsigned long long)weight);
@@ -476,7 +354,7 @@ static const char *count_name_of(const cli_state *s, const char *read)
 static void print_summary(const cli_state *s, uint64_t total, const uint64_t *after,
                           const char *count_name, size_t unique)
 {
-    clear_progress();
+    cli_clear_progress();
     if (s->flag[FS_CLI_QUIET])
         return;
     char small[256], *line = small;
@@ -536,16 +414,16 @@ static void on_threshold(void *user, const char *pair, const char *threshold, in
     (void)user;
     if (!broken)
         return;
-    clear_progress();
+    cli_clear_progress();
     fputs("foldsvg: ", stderr);
     if (pair) {
-        put_escaped(stderr, pair);
+        cli_put_escaped(stderr, pair);
         fputs(": ", stderr);
     }
     fputs("threshold broken: ", stderr);
-    put_escaped(stderr, threshold);
+    cli_put_escaped(stderr, threshold);
     fputs(": ", stderr);
-    put_escaped(stderr, measured);
+    cli_put_escaped(stderr, measured);
     fputc('\n', stderr);
 }
 
@@ -573,7 +451,7 @@ static int run_diff_dirs(cli_state *s, const char *output, foldsvg_format format
                           prints(s) ? stdout : NULL, s->opts, on_threshold, NULL, &ds, &err);
     if (st)
         return report(&err, st);
-    clear_progress();
+    cli_clear_progress();
     if (!s->flag[FS_CLI_QUIET])
         fprintf(stderr,
                 "foldsvg: %zu pair%s compared, %zu failed; %zu only before, %zu only after\n",
@@ -653,8 +531,8 @@ static int run(cli_state *s, foldsvg_profile *p)
     if (s->flag[FS_CLI_VERBOSE] && !s->flag[FS_CLI_QUIET])
         foldsvg_options_set_log_handler(s->opts, on_log, s);
     if (!s->flag[FS_CLI_QUIET] && isatty(STDERR_FILENO)) {
-        clock_gettime(CLOCK_MONOTONIC, &progress.start);
-        foldsvg_options_set_progress_handler(s->opts, on_progress, NULL);
+        cli_progress_start();
+        foldsvg_options_set_progress_handler(s->opts, cli_on_progress, NULL);
     }
     foldsvg_error err;
     foldsvg_status st = foldsvg_options_check(s->opts, &err);
@@ -799,7 +677,7 @@ static void on_fatal_signal(int sig)
 {
     int e = errno;
     foldsvg_remove_pending_outputs();
-    if (progress_visible) {
+    if (cli_progress_visible) {
         ssize_t r = write(STDERR_FILENO, "\r\033[K", 4);
         (void)r;
     }
