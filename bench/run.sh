@@ -122,12 +122,16 @@ paired() { # CMD...: BASELINE is set and CMD runs foldsvg
 warm() {
     "$@" >/dev/null 2>&1 || :
 }
+runs() { # warm, and whether it succeeded
+    "$@" >/dev/null 2>&1
+}
 measure() {
     name=$1; shift
     : >"$data/times"
     : >"$data/otimes"
     bl=; if paired "$@"; then bl=1; fi
-    if [ -n "$bl" ]; then on_baseline warm "$@"; fi
+    # a BASELINE that cannot run the row (a format it does not read) leaves the row unpaired
+    if [ -n "$bl" ] && ! on_baseline runs "$@"; then bl=; fi
     warm "$@"
     i=0
     while [ $i -lt "$reps" ]; do
@@ -147,7 +151,7 @@ pair() { # BASE_NAME BASE_CMD -- NAME CMD...: sets $base and $run
     bl=; if paired "$@"; then bl=1; fi
     # shellcheck disable=SC2086
     warm $bcmd
-    if [ -n "$bl" ]; then on_baseline warm "$@"; fi
+    if [ -n "$bl" ] && ! on_baseline runs "$@"; then bl=; fi
     warm "$@"
     i=0
     while [ $i -lt "$reps" ]; do

@@ -240,5 +240,16 @@ for v in 0 1023 10X -5 1K5; do
     [ "$code" -eq 2 ] && grep -q "sort-buffer" err && ok || bad "--sort-buffer $v: exit $code: $(cat err)"
 done
 
+# The sorter's final merge on one thread (no worker takes it): its stacks go straight to the
+# frames, so memory stays within the sort buffer, not the merged output (an input of about
+# 35 MB, a buffer of 1 MiB: the merge's whole output kept would pass 35 MB)
+python3 "$tools/gen_folded.py" -n 50000 --seed 5 --shuffle 3 -o big.folded
+rss=$(FOLDSVG_THREADS=1 python3 -c 'import resource, subprocess, sys
+r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss if r.returncode == 0 else -1)' \
+    "$bin" -q --hash --sort-buffer 1M big.folded -o big.svg)
+[ "$rss" -gt 0 ] && [ "$rss" -lt 25000 ] && ok || bad "one thread, --sort-buffer 1M: peak $rss KiB"
+rm -f big.folded big.svg
+
 echo "unsorted: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

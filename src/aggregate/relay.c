@@ -34,8 +34,11 @@ struct fs_relay {
     foldsvg_status produced, consumed; /* their statuses */
     fs_relay_producer produce;
     void *produce_user;
-    int unbounded; /* it runs on the consumer's thread, first, into one growing batch */
-    batch fill;    /* the producer's: b[head % NBATCH], its len here until published */
+    int unbounded;       /* it runs on the consumer's thread, first, into one growing batch */
+    fs_sorted_fn direct; /* fs_relay_run's consumer: when no worker took the producer, it
+                          * runs on the consumer's thread emitting into this, nothing kept */
+    void *direct_user;
+    batch fill; /* the producer's: b[head % NBATCH], its len here until published */
     /* the consumer's place: in batch tail % NBATCH (its bytes AT to LIM) while HOLDING */
     const unsigned char *data;
     size_t at, lim;
@@ -143,6 +146,16 @@ foldsvg_status fs_relay_next(fs_relay *r, fs_relay_item *it, int *done)
         }
         while (r->tail == r->head && !r->done) {
             if (fs_task_take(r->pool, &r->task)) {
+                if (r->direct) {
+                    /* no worker took it and nothing was emitted: the consumer takes each
+                     * stack as it comes (the same sequence, in the memory of one stack) */
+                    pthread_mutex_unlock(&r->mu);
+                    foldsvg_status st = r->produce(r->produce_user, r->direct, r->direct_user);
+                    pthread_mutex_lock(&r->mu);
+                    r->produced = st;
+                    r->done = 1;
+                    continue;
+                }
                 /* no worker took it: it runs here, first, all of it kept */
                 r->unbounded = 1;
                 pthread_mutex_unlock(&r->mu);
@@ -204,6 +217,10 @@ foldsvg_status fs_relay_run(fs_pool *pool, fs_relay_producer produce, void *prod
 {
     fs_relay *r;
     foldsvg_status st = fs_relay_start(&r, pool, produce, produce_user);
+    if (st == FOLDSVG_OK) {
+        r->direct = fn;
+        r->direct_user = fn_user;
+    }
     for (int done = 0; st == FOLDSVG_OK;) {
         fs_relay_item it;
         st = fs_relay_next(r, &it, &done);

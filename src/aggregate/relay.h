@@ -2,8 +2,9 @@
  * runs while the frames are made of its output, and each side of a diff while the two are
  * merge-joined (aggregate/diffjoin.h). The producer is a task of the pool (util/pool.h) that
  * emits every stack in one call; on a worker it waits while the consumer has a few batches
- * to take, and when no worker took it the consumer runs it first, everything it emits kept
- * in memory: the same sequence either way. */
+ * to take. When no worker took it, fs_relay_run's consumer runs it, taking each stack as it
+ * is emitted; fs_relay_next's runs it first, everything it emits kept in memory. The same
+ * sequence every way. */
 #ifndef FOLDSVG_AGGREGATE_RELAY_H
 #define FOLDSVG_AGGREGATE_RELAY_H
 
