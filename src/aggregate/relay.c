@@ -38,6 +38,7 @@ struct fs_relay {
     fs_sorted_fn direct; /* fs_relay_run's consumer: when no worker took the producer, it
                           * runs on the consumer's thread emitting into this, nothing kept */
     void *direct_user;
+    int own;    /* the producer has a worker of its own (fs_task_start_own): never taken here */
     batch fill; /* the producer's: b[head % NBATCH], its len here until published */
     /* the consumer's place: in batch tail % NBATCH (its bytes AT to LIM) while HOLDING */
     const unsigned char *data;
@@ -109,8 +110,8 @@ static void produce_task(void *arg)
     pthread_mutex_unlock(&r->mu);
 }
 
-foldsvg_status fs_relay_start(fs_relay **out, fs_pool *pool, fs_relay_producer produce,
-                              void *produce_user)
+static foldsvg_status start(fs_relay **out, fs_pool *pool, fs_relay_producer produce,
+                            void *produce_user, fs_sorted_fn direct, void *direct_user)
 {
     fs_relay *r = calloc(1, sizeof *r);
     *out = r;
@@ -130,8 +131,20 @@ foldsvg_status fs_relay_start(fs_relay **out, fs_pool *pool, fs_relay_producer p
     r->pool = pool;
     r->produce = produce;
     r->produce_user = produce_user;
-    fs_task_start(pool, &r->task, produce_task, r);
+    if (direct) { /* fs_relay_run: taken back, the producer feeds the consumer directly */
+        r->direct = direct;
+        r->direct_user = direct_user;
+        fs_task_start(pool, &r->task, produce_task, r);
+    } else {
+        r->own = fs_task_start_own(pool, &r->task, produce_task, r);
+    }
     return FOLDSVG_OK;
+}
+
+foldsvg_status fs_relay_start(fs_relay **out, fs_pool *pool, fs_relay_producer produce,
+                              void *produce_user)
+{
+    return start(out, pool, produce, produce_user, NULL, NULL);
 }
 
 foldsvg_status fs_relay_next(fs_relay *r, fs_relay_item *it, int *done)
@@ -145,7 +158,7 @@ foldsvg_status fs_relay_next(fs_relay *r, fs_relay_item *it, int *done)
             pthread_cond_broadcast(&r->cv);
         }
         while (r->tail == r->head && !r->done) {
-            if (fs_task_take(r->pool, &r->task)) {
+            if (!r->own && fs_task_take(r->pool, &r->task)) {
                 if (r->direct) {
                     /* no worker took it and nothing was emitted: the consumer takes each
                      * stack as it comes (the same sequence, in the memory of one stack) */
@@ -216,11 +229,7 @@ foldsvg_status fs_relay_run(fs_pool *pool, fs_relay_producer produce, void *prod
                             fs_sorted_fn fn, void *fn_user)
 {
     fs_relay *r;
-    foldsvg_status st = fs_relay_start(&r, pool, produce, produce_user);
-    if (st == FOLDSVG_OK) {
-        r->direct = fn;
-        r->direct_user = fn_user;
-    }
+    foldsvg_status st = start(&r, pool, produce, produce_user, fn, fn_user);
     for (int done = 0; st == FOLDSVG_OK;) {
         fs_relay_item it;
         st = fs_relay_next(r, &it, &done);

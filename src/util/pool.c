@@ -13,7 +13,7 @@ struct fs_pool {
     pthread_cond_t work, done;
     fs_task *head, *tail; /* queued, oldest first */
     pthread_t *workers;
-    unsigned nworkers, idle;
+    unsigned nworkers, idle, cap; /* CAP: THREADS - 1, and FS_POOL_OWN for fs_task_start_own */
     int stop;
 };
 
@@ -74,8 +74,9 @@ fs_pool *fs_pool_new(unsigned threads)
     if (!p)
         return NULL;
     p->threads = threads;
-    p->workers = threads > 1 ? calloc(threads - 1, sizeof *p->workers) : NULL;
-    if ((threads > 1 && !p->workers) || pthread_mutex_init(&p->mu, NULL) != 0) {
+    p->cap = threads - 1 + FS_POOL_OWN;
+    p->workers = calloc(p->cap, sizeof *p->workers);
+    if (!p->workers || pthread_mutex_init(&p->mu, NULL) != 0) {
         free(p->workers);
         free(p);
         return NULL;
@@ -142,6 +143,29 @@ void fs_task_start(fs_pool *p, fs_task *t, void (*fn)(void *arg), void *arg)
         add_worker(p);
     pthread_cond_signal(&p->work);
     pthread_mutex_unlock(&p->mu);
+}
+
+int fs_task_start_own(fs_pool *p, fs_task *t, void (*fn)(void *arg), void *arg)
+{
+    t->fn = fn;
+    t->arg = arg;
+    t->state = QUEUED;
+    t->next = NULL;
+    if (!p)
+        return 0;
+    pthread_mutex_lock(&p->mu);
+    /* first in the queue, and a worker more: whichever worker wakes first takes it */
+    t->next = p->head;
+    p->head = t;
+    if (!p->tail)
+        p->tail = t;
+    unsigned before = p->nworkers;
+    if (p->nworkers < p->cap)
+        add_worker(p);
+    int sure = p->nworkers > before;
+    pthread_cond_signal(&p->work);
+    pthread_mutex_unlock(&p->mu);
+    return sure;
 }
 
 /* Takes T off the queue when no worker took it; then whether it was there. (Under the lock.) */

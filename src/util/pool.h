@@ -23,7 +23,7 @@ typedef struct fs_task {
 
 /* The threads a run uses when nothing says otherwise: the FOLDSVG_THREADS environment
  * variable (1 to FS_POOL_MAX), else the cores online, at most FS_POOL_DEFAULT_MAX. */
-enum { FS_POOL_MAX = 256, FS_POOL_DEFAULT_MAX = 8 };
+enum { FS_POOL_MAX = 256, FS_POOL_DEFAULT_MAX = 8, FS_POOL_OWN = 8 };
 unsigned fs_pool_default_threads(void);
 
 /* A pool for THREADS threads in all: the caller's and THREADS - 1 workers at most (0: the
@@ -36,6 +36,12 @@ unsigned fs_pool_threads(const fs_pool *p);
 
 /* Starts FN(ARG) as task T (which must stay in place until it is waited for). */
 void fs_task_start(fs_pool *p, fs_task *t, void (*fn)(void *arg), void *arg);
+/* Starts T on a worker of its own, made for it beyond THREADS (at most FS_POOL_OWN more):
+ * for a task that waits on its starter most of the time (each side of a diff, read while the
+ * two are joined), which must neither wait in the queue behind tasks that wait on it nor be
+ * taken back and run first. Returns whether a worker was made (then T is not to be taken
+ * back); 0: it is queued as fs_task_start queues it. */
+int fs_task_start_own(fs_pool *p, fs_task *t, void (*fn)(void *arg), void *arg);
 /* Returns once T has run: at once if it has, after it if a worker is running it, else it is
  * run here and now. */
 void fs_task_wait(fs_pool *p, fs_task *t);
