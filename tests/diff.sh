@@ -260,10 +260,7 @@ if [ "$sanitized" != --sanitized ]; then
     python3 "$here/tools/gen_folded.py" -n 50000 --seed 3 -o big-before.folded
     python3 "$here/tools/gen_folded.py" -n 50000 --seed 3 --variant 5 -o big-after.folded
     for t in 1 2; do
-        rss=$(FOLDSVG_THREADS=$t python3 -c 'import resource, subprocess, sys
-r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss if r.returncode == 0 else -1)' \
-            "$bin" -q --hash --diff big-before.folded big-after.folded -o big.svg)
+        rss=$(FOLDSVG_THREADS=$t python3 "$here/tools/peak_rss.py" "$bin" -q --hash --diff big-before.folded big-after.folded -o big.svg)
         [ "$rss" -gt 0 ] && [ "$rss" -lt 40000 ] && ok ||
             bad "diff of two 35 MB sorted files, $t thread(s): peak $rss KiB"
     done

@@ -8,7 +8,7 @@
 # memory and pads every block) skips the memory bounds.
 #   sh tests/hostile.sh BIN [--sanitized]
 set -u
-bin=$(realpath "$1")
+bin=$(realpath "$1"); here=$(cd "$(dirname "$0")" && pwd)
 sanitized=0; [ "${2:-}" = --sanitized ] && sanitized=1
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
@@ -513,9 +513,7 @@ fi
 # peak NAME CMD...: CMD's peak resident size in KiB on stdout; a failure of CMD is a failure
 peak() {
     name=$1; shift
-    python3 -c 'import resource, subprocess, sys
-r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss if r.returncode == 0 else -1)' "$@"
+    python3 "$here/tools/peak_rss.py" "$@"
 }
 # under NAME VALUE MAX [UNIT]: VALUE (a measure) is positive and below MAX
 under() {

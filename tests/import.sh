@@ -205,9 +205,7 @@ for n in (20000, 200000):
         f.write("]")
 PY
 peak() { # peak CMD...: its peak resident size in KiB (-1 when it fails)
-    python3 -c 'import resource, subprocess, sys
-r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss if r.returncode == 0 else -1)' "$@"
+    python3 "$tools/peak_rss.py" "$@"
 }
 for shape in be x; do
     small=$(peak "$bin" -q "$shape-20000.json" -o x.svg)

@@ -246,10 +246,7 @@ done
 # 35 MB, a buffer of 1 MiB: the merge's whole output kept would pass 35 MB)
 if [ "$sanitized" != --sanitized ]; then
     python3 "$tools/gen_folded.py" -n 50000 --seed 5 --shuffle 3 -o big.folded
-    rss=$(FOLDSVG_THREADS=1 python3 -c 'import resource, subprocess, sys
-r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss if r.returncode == 0 else -1)' \
-        "$bin" -q --hash --sort-buffer 1M big.folded -o big.svg)
+    rss=$(FOLDSVG_THREADS=1 python3 "$tools/peak_rss.py" "$bin" -q --hash --sort-buffer 1M big.folded -o big.svg)
     [ "$rss" -gt 0 ] && [ "$rss" -lt 25000 ] && ok || bad "one thread, --sort-buffer 1M: peak $rss KiB"
     rm -f big.folded big.svg
 fi
