@@ -80,7 +80,8 @@ async function inline(file, width, css = '') {
 // Every shown frame with a label, in the layer that shows it (the zoom layer when it is up):
 // the label's box against its rect's box, in CSS px. `over` lists labels that leave their
 // frame (left or right); `loose` truncated labels that leave room for much more than the
-// character they dropped; `missing` frames wide enough for a label that show none;
+// character they dropped; `short` cut labels keeping under 4 characters of the name;
+// `missing` frames wide enough for a label that show none;
 // `misplaced` labels whose y is not the writer's.
 function checkLabels(page, P) {
   return page.evaluate((p) => {
@@ -92,7 +93,7 @@ function checkLabels(page, P) {
     const zoomLayer = document.getElementById(`${p}-zoom`);
     const layer = zoomLayer && zoomLayer.children.length && shown(zoomLayer.firstElementChild)
       ? zoomLayer : document.getElementById(`${p}-frames`);
-    const out = { checked: 0, over: [], loose: [], missing: [], misplaced: [] };
+    const out = { checked: 0, over: [], loose: [], missing: [], misplaced: [], short: [] };
     for (const g of layer.children) {
       const r = g.querySelector('rect');
       const t = g.querySelector('text');
@@ -102,7 +103,8 @@ function checkLabels(page, P) {
       // a frame never labelled has no <text> (the script makes it with the first label)
       const label = t ? t.textContent : '';
       if (label === '') {
-        if (rb.width > 4 * fontPx + 4 * scale) out.missing.push({ name, width: +rb.width.toFixed(2) });
+        // room for 4 of the widest characters and the dots
+        if (rb.width > 6 * fontPx + 4 * scale) out.missing.push({ name, width: +rb.width.toFixed(2) });
         continue;
       }
       out.checked++;
@@ -115,8 +117,16 @@ function checkLabels(page, P) {
       if (tb.left < rb.left - eps || tb.right > rb.right + eps) {
         out.over.push({ name, label, by: +Math.max(rb.left - tb.left, tb.right - rb.right).toFixed(2) });
       }
-      if (label !== name && rb.right - tb.right > 1.3 * fontPx + 2 * scale) {
+      // (a left cut drops the path separator it would start on: "..::run" reads "..run")
+      const kept = label.replace(/^\.\.|\.\.$/, '');
+      const seps = label.startsWith('..') && name.endsWith(kept)
+        ? (name.slice(0, name.length - kept.length).match(/:*$/)[0].length) : 0;
+      if (label !== name && rb.right - tb.right > (1.3 + 0.7 * seps) * fontPx + 2 * scale) {
         out.loose.push({ name, label, room: +(rb.right - tb.right).toFixed(2) });
+      }
+      // a cut label keeps at least 4 characters of its name ("..e" names nothing)
+      if (label !== name && Array.from(kept).length < 4) {
+        out.short.push({ name, label });
       }
     }
     return out;
@@ -129,6 +139,7 @@ function assertInside(res, what) {
   assert.deepEqual(res.loose.slice(0, 5), [], `${what}: cut labels leave room for more`);
   assert.deepEqual(res.missing.slice(0, 5), [], `${what}: wide frames without a label`);
   assert.deepEqual(res.misplaced.slice(0, 5), [], `${what}: labels off their frame's baseline`);
+  assert.deepEqual(res.short.slice(0, 5), [], `${what}: cut labels that keep under 4 characters of the name`);
 }
 
 // Zooms (a real click) into a frame that keeps many labels in view: the widest frame that
@@ -225,6 +236,30 @@ describe('labels fit their frames', () => {
       await page.evaluate(() => { document.getElementById('box').style.display = 'block'; });
       await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
       assertInside(await checkLabels(page, P), 'shown');
+      assert.deepEqual(errors, []);
+      await page.close();
+    }
+  });
+});
+
+describe('labels on a real-shaped SP1 trace', () => {
+  // 30,000 cycles of an SP1-shaped guest whose Rust symbols carry ::h<16 hex> hashes: dropped
+  // by default, and a frame too narrow for 4 characters of its name shows none rather than
+  // "..e" or "..0f996"
+  test('no label is a hash or a fragment, at 1200 and 435 px, zoomed too', async () => {
+    const file = path.join(dir, 'sp1.svg');
+    execFileSync(foldsvgBin, ['-q', path.join(repoRoot, 'tests/data/firefox/sp1-generated-30k.json.gz'), '-o', file]);
+    for (const width of [1200, 435]) {
+      const { page, errors, P } = await standalone(file, width);
+      for (let round = 0; round < 2; round++) {
+        const res = checkLabels(page, P);
+        const labels = await page.evaluate((p) =>
+          [...document.querySelectorAll(`[id="${p}-frames"] text, [id="${p}-zoom"] text`)].map((t) => t.textContent), P);
+        assert.ok(labels.length > 40, `labels shown (${labels.length})`);
+        assert.deepEqual(labels.filter((l) => /::h[0-9a-f]{16}|^\.\.[0-9a-f]{1,8}$/.test(l)), [], `hash labels at ${width} px`);
+        assertInside(await res, `SP1 at ${width} px`);
+        if (round === 0) await zoomSomewhere(page, P);
+      }
       assert.deepEqual(errors, []);
       await page.close();
     }

@@ -18,6 +18,7 @@ var PRINTABLE = (function () {
 })();
 var ONLY_ASCII = /^[\x00-\x7f]*$/;
 var ONLY_PRINTABLE = /^[\x20-\x7e]*$/;
+var CUT_LEAST = 4;                 /* the fewest characters of a name a cut label shows */
 
 function fontMeter(probe, estimate) {
     var ascii = new Float64Array(128).fill(estimate);
@@ -149,19 +150,17 @@ function fontMeter(probe, estimate) {
     }
 
     /* S cut to fit ROOM with "..": its end kept (as inferno cuts by default), its start with
-     * RIGHT; "" when not one character fits */
+     * RIGHT; "" when fewer than CUT_LEAST of its characters fit: a fragment such as "..e" or
+     * "..0f9" names nothing and only hides that the frame is too narrow to read */
     function cut(s, room, right) {
         var left = room - meter.dots;
-        if (left < meter.narrowest) {
+        if (left < CUT_LEAST * meter.narrowest) {
             return "";
         }
         var k;
         if (meter.mono && ONLY_PRINTABLE.test(s)) {
             k = Math.min(Math.floor(left / meter.mono), s.length);
-            if (k < 1) {
-                return "";
-            }
-            return right ? s.slice(0, k) + ".." : ".." + s.slice(s.length - k);
+            return shown(right ? s.slice(0, k) : s.slice(s.length - k), right);
         }
         var cps = Array.from(s);
         var w = 0;
@@ -171,10 +170,16 @@ function fontMeter(probe, estimate) {
                 break;
             }
         }
-        if (k === 0) {
-            return "";
+        return shown(right ? cps.slice(0, k).join("") : cps.slice(cps.length - k).join(""), right);
+    }
+
+    /* the cut label of the kept part PART; a left cut does not start on a path's separator
+     * ("..::run" reads "..run") */
+    function shown(part, right) {
+        if (!right) {
+            part = part.replace(/^:+/, "");
         }
-        return right ? cps.slice(0, k).join("") + ".." : ".." + cps.slice(cps.length - k).join("");
+        return Array.from(part).length < CUT_LEAST ? "" : right ? part + ".." : ".." + part;
     }
 
     return meter;
