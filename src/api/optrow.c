@@ -172,8 +172,8 @@ static const opt_row rows[] = {
      .key = FOLDSVG_OPT_BGCOLORS},
     {"theme", 0, T_ENUM, RENDER, G_COLORS, FIELD(svg.theme), .values = fs_theme_names,
      .default_value = "auto", .metavar = "auto|light|dark",
-     .help = "color scheme of the SVG and the report: the system's\n"
-             "(auto, the default), light or dark",
+     .help = "color scheme of the SVG and the report: the page's or\n"
+             "the system's (auto, the default), light or dark",
      .key = FOLDSVG_OPT_THEME},
     {"hash", 0, T_FLAG, RENDER, G_COLORS, FIELD(svg.hash), .help = "colors from a hash of the name",
      .key = FOLDSVG_OPT_HASH},

@@ -531,10 +531,21 @@ static void write_style(svg_ctx *c)
     if (c->o->stroke_set)
         snprintf(stroke, sizeof stroke, "rgb(%u,%u,%u)", c->o->strokecolor.r, c->o->strokecolor.g,
                  c->o->strokecolor.b);
+    char ui[32];
+    snprintf(ui, sizeof ui, "rgb(%u,%u,%u)", c->o->uicolor.r, c->o->uicolor.g, c->o->uicolor.b);
+    int theme = c->o->theme;
     const fs_template_var vars[] = {
-        {"p", c->prefix},   {"font", fs_buf_str(&family)},
-        {"size", size},     {"title_size", title_size},
-        {"stroke", stroke}, {"dark", fs_theme_dark_media(c->o->theme)},
+        {"p", c->prefix},
+        {"font", fs_buf_str(&family)},
+        {"size", size},
+        {"title_size", title_size},
+        {"stroke", stroke},
+        {"dark", theme == FS_THEME_LIGHT ? "" : "1"},
+        {"root", theme == FS_THEME_AUTO ? ":root" : ""},
+        {"scheme", fs_theme_color_scheme(theme)},
+        {"top", c->bg.top},
+        {"bottom", c->bg.bottom},
+        {"ui", ui},
     };
     fs_template_expand(&css, (const char *)fs_asset_flamegraph_css, fs_asset_flamegraph_css_len,
                        vars, sizeof vars / sizeof vars[0]);

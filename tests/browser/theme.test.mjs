@@ -37,8 +37,9 @@ after(async () => {
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-// How the SVG whose root is the INDEX-th foldsvg root of the page looks: its background, the
-// title's fill, a frame's fill, the hover outline's stroke.
+// How the SVG whose root is the INDEX-th foldsvg root of the page looks: its background (the
+// rect's fill, and the color of the gradient's stops it is filled with), the title's fill, a
+// frame's fill, the hover outline's stroke.
 const look = (page, index = 0) => page.evaluate((i) => {
   const root = document.querySelectorAll('svg[id$="-root"]')[i];
   const P = root.id.replace(/-root$/, '');
@@ -47,6 +48,7 @@ const look = (page, index = 0) => page.evaluate((i) => {
   const outline = [...root.children].find((c) => c.classList.contains('fs-outline'));
   return {
     bg: getComputedStyle(child('bg')).fill,
+    stops: [...root.querySelectorAll(':scope > defs > linearGradient > stop')].map((e) => getComputedStyle(e).stopColor),
     title: getComputedStyle(child('title')).fill,
     frame: getComputedStyle(frames.querySelector('rect')).fill,
     outline: outline ? getComputedStyle(outline).stroke : null,
@@ -56,11 +58,13 @@ const look = (page, index = 0) => page.evaluate((i) => {
 const lum = (c) => c.match(/\d+/g).slice(0, 3).reduce((s, v) => s + +v, 0) / 3;
 
 function assertLook(l, dark, what) {
+  assert.equal(l.stops.length, 2, `${what}: the gradient's stops`);
   if (dark) {
-    assert.ok(!/url/.test(l.bg) && lum(l.bg) < 64, `${what}: dark background (${l.bg})`);
+    assert.ok(l.stops.every((c) => lum(c) < 64), `${what}: dark background (${l.stops})`);
     assert.ok(lum(l.title) > 192, `${what}: light title (${l.title})`);
   } else {
     assert.match(l.bg, /url/, `${what}: the gradient background`);
+    assert.deepEqual(l.stops, ['rgb(238, 238, 238)', 'rgb(238, 238, 176)'], `${what}: light stops`);
     assert.equal(l.title, 'rgb(0, 0, 0)', `${what}: black title`);
   }
 }
@@ -94,26 +98,32 @@ describe('--theme', () => {
     }
   });
 
-  test('inline in a light-only page under a dark system: --theme light stays light, auto goes dark', async () => {
-    const html = path.join(dir, 'light-page.html');
-    fs.writeFileSync(html, `<!doctype html><html><head><meta charset="utf-8"><meta name="color-scheme" content="light">
-<style>:root{color-scheme:light} body{background:#fff;color:#000;margin:8px} .box{width:800px}</style></head><body>
+  // auto follows the scheme of the page it sits in, as the page's own colors do: a page
+  // without color-scheme (or light only) keeps it light under a dark system, a dark-only page
+  // makes it dark under a light one, a "light dark" page follows the system
+  for (const [pageScheme, autoDark] of [['', () => false], ['light', () => false], ['dark', () => true], ['light dark', (sys) => sys === 'dark']]) {
+    test(`inline in a page with color-scheme "${pageScheme || 'normal'}": auto follows the page, light and dark hold`, async () => {
+      const html = path.join(dir, `page-${pageScheme.replace(' ', '-') || 'normal'}.html`);
+      const scheme = pageScheme ? `<meta name="color-scheme" content="${pageScheme}"><style>:root{color-scheme:${pageScheme}}</style>` : '';
+      fs.writeFileSync(html, `<!doctype html><html><head><meta charset="utf-8">${scheme}
+<style>body{margin:8px} .box{width:800px}</style></head><body>
 <div class="box">${svgMarkup(svgs.light)}</div><div class="box">${svgMarkup(svgs.auto)}</div><div class="box">${svgMarkup(svgs.dark)}</div>
 </body></html>`);
-    for (const colorScheme of SCHEMES) {
-      const { page, errors } = await openPage(browser, url(html), { colorScheme });
-      for (let i = 0; i < 3; i++) await ready(page, `${await prefixOf(page, i)}-root`);
-      const [light, auto, dark] = [await look(page, 0), await look(page, 1), await look(page, 2)];
-      assertLook(light, false, `light, ${colorScheme} system`);
-      assertLook(auto, colorScheme === 'dark', `auto, ${colorScheme} system`);
-      assertLook(dark, true, `dark, ${colorScheme} system`);
-      // the dark styles of one do not reach the others (each theme has its own ids)
-      assert.equal(light.outline, 'rgb(0, 0, 0)', 'the light one keeps its black hover outline');
-      assert.equal(dark.outline, 'rgb(255, 255, 255)');
-      assert.deepEqual(errors, []);
-      await page.close();
-    }
-  });
+      for (const colorScheme of SCHEMES) {
+        const { page, errors } = await openPage(browser, url(html), { colorScheme });
+        for (let i = 0; i < 3; i++) await ready(page, `${await prefixOf(page, i)}-root`);
+        const [light, auto, dark] = [await look(page, 0), await look(page, 1), await look(page, 2)];
+        assertLook(light, false, `light, ${colorScheme} system`);
+        assertLook(auto, autoDark(colorScheme), `auto, ${colorScheme} system`);
+        assertLook(dark, true, `dark, ${colorScheme} system`);
+        // the dark styles of one do not reach the others (each theme has its own ids)
+        assert.equal(light.outline, 'rgb(0, 0, 0)', 'the light one keeps its black hover outline');
+        assert.equal(dark.outline, 'rgb(255, 255, 255)');
+        assert.deepEqual(errors, []);
+        await page.close();
+      }
+    });
+  }
 
   test('the HTML report and its flamegraph follow the theme', async () => {
     for (const theme of THEMES) {

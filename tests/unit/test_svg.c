@@ -277,9 +277,11 @@ START_TEST(pretty_xml_and_no_javascript)
 }
 END_TEST
 
-/* --theme: auto is the default, byte for byte (dark styles when the system asks); light has
- * none, dark has them always; the script is told (a fixed theme only). Each theme draws under
- * ids of its own, so that a light and a dark copy of one graph can share a page. */
+/* --theme: auto is the default, byte for byte: light-dark() colors under the scheme of the
+ * document's root (a standalone SVG's own: the system's; inline, the page's); light has no
+ * dark colors; dark sets the scheme on the SVG itself; the script is told (a fixed theme
+ * only). Each theme draws under ids of its own, so that a light and a dark copy of one graph
+ * can share a page. */
 START_TEST(themes)
 {
     foldsvg_profile *p = foldsvg_profile_new();
@@ -288,18 +290,23 @@ START_TEST(themes)
     const char *opts[] = {"id-prefix", "t", "no-javascript", NULL, "theme", "auto", NULL};
     char *plain = render(p, none), *s = render(p, opts);
     ck_assert_str_eq(s, plain);
-    has(s, "@media (prefers-color-scheme: dark) {\n#t-bg { fill:#1b1b1f; }");
+    has(s, "\n:root#t-root { color-scheme:light dark; }\n"
+           "#t-background &gt; stop:first-child { stop-color:light-dark(#eeeeee, #1b1b1f); }\n"
+           "#t-background &gt; stop:last-child { stop-color:light-dark(#eeeeb0, #1b1b1f); }\n"
+           "#t-root &gt; text { fill:light-dark(rgb(0,0,0), #e8e8e8); }\n");
+    lacks(s, "@media");
     lacks(s, "\"theme\"");
     free(s);
     opts[5] = "light";
     s = render(p, opts);
-    lacks(s, "#t-bg { fill:#1b1b1f; }");
-    lacks(s, "@media");
+    lacks(s, "light-dark");
+    lacks(s, "color-scheme");
     has(s, ", \"theme\": \"light\"};");
     free(s);
     opts[5] = "dark";
     s = render(p, opts);
-    has(s, "@media all {\n#t-bg { fill:#1b1b1f; }\n#t-root &gt; text { fill:#e8e8e8; }\n}");
+    has(s, "\n#t-root { color-scheme:dark; }\n#t-background &gt; stop:first-child");
+    lacks(s, ":root");
     has(s, ", \"theme\": \"dark\"};");
     free(s);
     free(plain);

@@ -1,6 +1,6 @@
 /*
  * foldsvg flame graph script: hover details, click-to-zoom, search (a box: text or a time-boxed regular expression), URL state, fluid
- * width, dark mode (settings.theme: the system's, light or dark) and keyboard use, scoped to
+ * width, dark mode (settings.theme: the page's or system's scheme, light or dark) and keyboard use, scoped to
  * the one <svg> it sits in; in an HTML report's SVGs, the callers and callees views too.
  *
  * This file and the ones it includes are joined and stripped of comments and white space at

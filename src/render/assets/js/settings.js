@@ -21,9 +21,10 @@ var truncateRight = !!settings.truncate_text_right;
 var staticWidth = +root.getAttribute("width") || +settings.width || 1200;
 var height = +root.getAttribute("height") || 0;
 var standalone = root === document.documentElement;
-/* --theme: dark styles when the system asks (auto), always (dark) or never (light) */
-var darkMedia = settings.theme === "light" ? "" : settings.theme === "dark" ? "@media all" :
-    "@media (prefers-color-scheme: dark)";
+/* --theme: no dark colors with light; else the colors are light-dark() pairs that follow the
+ * color scheme the writer's style gives the SVG (auto: the system's when standalone, the
+ * page's when inline; dark: dark) */
+var darkColors = settings.theme !== "light";
 
 var HIDE = 0;
 var SHOW = 1;

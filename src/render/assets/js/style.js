@@ -22,13 +22,17 @@ function ourStyle(P) {
         FR + ", " + ZM + ", " + R + " > text { outline:none; }\n" +
         R + " > text:focus-visible, " + R + " > .fs-views > text:focus-visible { text-decoration:underline; }\n" +
         R + " > .fs-views > .fs-close { text-anchor:end; cursor:pointer; }\n" +
-        (darkMedia ? darkMedia + " {\n" +
-        "  " + R + " { background-color:#1b1b1f; color-scheme:dark; }\n" +
-        "  " + R + " > .fs-bg { fill:#1b1b1f; }\n" +
-        "  " + R + " > text, " + R + " > .fs-views > text { fill:#e6e6e6; }\n" +
-        "  " + R + " > .fs-outline { stroke:#ffffff; }\n" +
-        "}\n" : ""));
+        (darkColors ?
+        R + " { background-color:light-dark(transparent, #1b1b1f); }\n" +
+        R + " > text, " + R + " > .fs-views > text { fill:light-dark(" + uiLight + ", #e8e8e8); }\n" +
+        R + " > .fs-outline { stroke:light-dark(black, #ffffff); }\n" : ""));
 }
+
+/* the UI texts' color (--uicolor) in the light scheme */
+var uiLight = (function () {
+    var t = root.querySelector("[id='" + P + "-title']");
+    return (t && t.getAttribute("fill")) || "rgb(0,0,0)";
+})();
 
 var style = document.createElementNS(SVGNS, "style");
 style.setAttribute("id", P + "-jsstyle");
