@@ -175,6 +175,7 @@ typedef enum foldsvg_option {
     FOLDSVG_OPT_FAIL_IF = 69,
     FOLDSVG_OPT_FAIL_MIN_SHARE = 70,
     FOLDSVG_OPT_KEEP_RUST_HASH = 71,
+    FOLDSVG_OPT_DIFF_COLOR = 72,
 } foldsvg_option;
 
 /* Typed setters (zstd's way). _int: a flag (0 clears it, 1 sets it), a whole number within

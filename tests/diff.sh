@@ -131,6 +131,38 @@ has per-head out 'Before: 25.00 cycles per iteration (100 in all / 4)'
 run per-both "$bin" -q --diff before.folded after.folded --top 5 --per 10 --top-format markdown
 has per-both-md out '| 10.00 | 15.00 | +5.00 | +50.00% | `main` |'
 
+# --diff-color inclusive: a frame is colored (and its tooltip's change given) by the change
+# of all under it, so a subsystem that shrank is blue along its path; the same bytes by every
+# route (streamed, tree, unsorted, --normalize's rescaled stream and its tree). The legend
+# says which measure; self (the default) is inferno's.
+printf 'main;hash;a 40\nmain;hash;b 40\nmain;io 20\nmain;parse 40\n' >ib.folded
+printf 'main;hash;a 13\nmain;hash;b 14\nmain;keccak 90\nmain;parse 50\n' >ia.folded
+printf 'main;parse 40\nmain;hash;b 40\nmain;io 20\nmain;hash;a 40\n' >ib-unsorted.folded
+run incl-stream "$bin" -q --diff ib.folded ia.folded -o is.svg --hash --diff-color inclusive
+run incl-tree "$bin" -q --diff ib.folded ia.folded -o it.svg --hash --diff-color inclusive --top 1
+same incl-stream-vs-tree is.svg it.svg
+run incl-unsorted "$bin" -q --diff ib-unsorted.folded ia.folded -o iu.svg --hash --diff-color inclusive
+same incl-unsorted is.svg iu.svg
+# hash: 80 -> 27 (-53 of 167 = -31.74%), blue; main: 140 -> 167 (+27), red; a leaf as in self
+has incl-hash is.svg '<title>hash (27 cycles, 16.17%; -31.74%)</title><rect x="0.0000%" y="53" width="16.1677%" height="15" fill="rgb(161,161,255)"'
+has incl-main is.svg '<title>main (167 cycles, 100.00%; +16.17%)</title><rect x="0.0000%" y="69" width="100.0000%" height="15" fill="rgb(255,205,205)"'
+has incl-leaf is.svg '<title>a (13 cycles, 7.78%; -16.17%)</title>'
+has incl-legend is.svg '</tspan> shrank, by inclusive cycles</text>'
+run self-stream "$bin" -q --diff ib.folded ia.folded -o ss.svg --hash
+has self-hash ss.svg '<title>hash (27 cycles, 16.17%; 0.00%)</title><rect x="0.0000%" y="53" width="16.1677%" height="15" fill="rgb(250,250,250)"'
+has self-legend ss.svg '</tspan> shrank, by self cycles</text>'
+# --normalize: BEFORE (140) scaled to 167 per stack (a, b, parse: 47; io: 23); hash 94 -> 27
+run incl-normalize "$bin" -q --diff ib.folded ia.folded --normalize -o in.svg --hash --diff-color inclusive
+run incl-normalize-tree "$bin" -q --diff ib-unsorted.folded ia.folded --normalize -o int.svg --hash --diff-color inclusive --top 1
+same incl-normalize-routes in.svg int.svg
+has incl-normalize-hash in.svg '<title>hash (27 cycles, 16.17%; -40.12%)</title>'
+# the legend takes no room: without it (too narrow for it beside the title) the frames are
+# the same
+run legend-narrow "$bin" -q --diff ib.folded ia.folded -o narrow.svg --hash --width 600
+grep -q -- '-legend"' narrow.svg && bad "legend-narrow: a legend at 600 px" || ok
+run legend-plain "$bin" -q ia.folded -o plain.svg
+grep -q -- '-legend"' plain.svg && bad "legend-plain: a legend on a graph that is not differential" || ok
+
 # --normalize: BEFORE scaled by 150 / 100, per stack
 run normalize "$bin" -q --diff before.folded after.folded --normalize -o nz.folded
 printf 'main;hash 60 10\nmain;io 30 0\nmain;keccak 0 90\nmain;parse 60 50\n' >want-nz.folded

@@ -130,6 +130,7 @@ static foldsvg_status fill_diff(fs_diff_section *s, const foldsvg_diff *d, const
     fs_deltas_free(&full);
     s->sides = fs_diff_sides(d);
     s->negate = o->svg.negate;
+    s->inclusive = o->svg.diff_inclusive;
     for (int i = 0; st == FOLDSVG_OK && i < 2; i++) {
         s->side_name[i] = strdup(d->side[i].name);
         s->sides.name[i] = s->side_name[i];

@@ -59,6 +59,7 @@ static const char *const stage_names[] = {
 
 static const char *const top_formats[] = {"text", "markdown", "json", NULL};
 static const char *const weights[] = {"auto", "samples", NULL};
+static const char *const diff_colors[] = {"self", "inclusive", NULL};
 /* foldsvg_format's names, from FOLDSVG_FORMAT_SVG on */
 static const char *const out_formats[] = {"svg", "folded", "html", "speedscope", NULL};
 
@@ -313,6 +314,11 @@ static const opt_row rows[] = {
     {"diff", 0, CLI(FS_CLI_DIFF), G_DIFF,
      .help = "draw how AFTER differs from BEFORE (the two inputs): widths\n"
              "by AFTER, red grew, blue shrank; tables of the change"},
+    {"diff-color", 0, T_ENUM, RENDER, G_DIFF, FIELD(svg.diff_inclusive), .values = diff_colors,
+     .default_value = "self", .metavar = "self|inclusive",
+     .help = "what a frame's color measures: the change of its own time (self,\n"
+             "as inferno) or of all under it (inclusive: a subsystem's path)",
+     .key = FOLDSVG_OPT_DIFF_COLOR},
     {"normalize", 0, T_FLAG, STACK, G_DIFF, FIELD(diff_normalize),
      .help = "scale BEFORE's counts to AFTER's total (each stack's,\ntruncated)",
      .key = FOLDSVG_OPT_NORMALIZE},

@@ -9,7 +9,7 @@
 typedef struct open_frame {
     uint32_t node;
     uint64_t start;
-    int64_t delta;
+    int64_t delta, incl;
     int has_delta;
 } open_frame;
 
@@ -38,9 +38,14 @@ static int close_from(merger *m, size_t keep)
 {
     for (size_t i = keep; i < m->depth; i++) {
         const open_frame *o = &m->open[i];
-        fs_frame f = {
-            o->node,     m->tree->nodes[o->node].name, (uint32_t)i, o->start, m->t, o->delta,
-            o->has_delta};
+        fs_frame f = {.node = o->node,
+                      .name = m->tree->nodes[o->node].name,
+                      .depth = (uint32_t)i,
+                      .start = o->start,
+                      .end = m->t,
+                      .delta = o->delta,
+                      .incl = o->incl,
+                      .has_delta = o->has_delta};
         int rc = m->fn(m->user, &f);
         if (rc)
             return rc;
@@ -66,8 +71,10 @@ static int merge_stack(merger *m, const uint32_t *path, size_t n, uint64_t count
     }
     for (size_t i = same; i < n; i++) {
         int leaf = i == n - 1;
-        m->open[i] = (open_frame){path[i], m->t, has_delta && leaf ? delta : 0, has_delta};
+        m->open[i] = (open_frame){path[i], m->t, has_delta && leaf ? delta : 0, 0, has_delta};
     }
+    for (size_t i = 0; has_delta && i < n; i++)
+        m->open[i].incl = fs_delta_add(m->open[i].incl, delta);
     m->depth = n;
     m->t += count;
     return 0;

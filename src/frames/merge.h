@@ -14,7 +14,8 @@ typedef struct fs_frame {
     uint32_t name; /* interned name id; depth 0 is the root ("all") */
     uint32_t depth;
     uint64_t start, end;
-    int64_t delta; /* differential: after - before of the line that opened it */
+    int64_t delta; /* differential: after - before of the line that opened it (self) */
+    int64_t incl;  /* differential: after - before of every line under it (inclusive) */
     int has_delta;
 } fs_frame;
 
@@ -42,6 +43,15 @@ int fs_generate_frames(const fs_tree *tree, const fs_order_log *log, fs_frame_fn
 
 /* after - before, saturated to the int64 range. */
 int64_t fs_delta(uint64_t after, uint64_t before);
+/* A + B, saturated to the int64 range. */
+static inline int64_t fs_delta_add(int64_t a, int64_t b)
+{
+    if (b > 0 && a > INT64_MAX - b)
+        return INT64_MAX;
+    if (b < 0 && a < -INT64_MAX - b)
+        return -INT64_MAX;
+    return a + b;
+}
 /* |D|, exact for every int64_t. */
 static inline uint64_t fs_delta_abs(int64_t d)
 {

@@ -88,10 +88,16 @@ static foldsvg_status push_kept(fs_stream *s, const fs_stream_open *o, size_t de
     FS_FORWARD_IF_ERROR(FS_GROW(s->kept, s->kept_cap, s->nkept + 1, 1024));
     if (s->defer) {
         FS_FORWARD_IF_ERROR(FS_GROW(s->kept_stack, s->kept_stack_cap, s->nkept + 1, 1024));
-        s->kept_stack[s->nkept] = o->stack;
+        s->kept_stack[s->nkept] = (fs_stream_span){o->stack, o->first, s->unique - 1};
     }
-    s->kept[s->nkept++] =
-        (fs_frame){FS_NONE, name, (uint32_t)depth, o->start, s->t, o->delta, o->has_delta};
+    s->kept[s->nkept++] = (fs_frame){.node = FS_NONE,
+                                     .name = name,
+                                     .depth = (uint32_t)depth,
+                                     .start = o->start,
+                                     .end = s->t,
+                                     .delta = o->delta,
+                                     .incl = o->incl,
+                                     .has_delta = o->has_delta};
     return FOLDSVG_OK;
 }
 
@@ -140,12 +146,15 @@ static foldsvg_status close_from(fs_stream *s, size_t keep_depth)
     return FOLDSVG_OK;
 }
 
-/* The leaf of the current stack gets the delta of its summed counts. */
+/* The leaf of the current stack gets the delta of its summed counts, and every frame open
+ * (the stack's) adds it to its inclusive delta. */
 static void finish_leaf(fs_stream *s)
 {
     if (s->depth > 0 && s->leaf_diff) {
         int64_t d = fs_delta(s->leaf_count, s->leaf_before);
         s->open[s->depth - 1].delta = d;
+        for (size_t i = 0; i < s->depth; i++)
+            s->open[i].incl = fs_delta_add(s->open[i].incl, d);
         s->open[s->depth - 1].stack = s->unique - 1;
         uint64_t a = fs_delta_abs(d);
         if (a > s->delta_max)
@@ -203,7 +212,7 @@ static foldsvg_status take_held(fs_stream *s, size_t next_shared)
     if (same == 0) {
         if (FS_GROW(s->open, s->open_cap, 1, 64) != FOLDSVG_OK)
             return FOLDSVG_E_NOMEM;
-        s->open[0] = (fs_stream_open){0, 0, s->t, 0, is_diff, SIZE_MAX};
+        s->open[0] = (fs_stream_open){0, 0, s->t, 0, 0, is_diff, SIZE_MAX, s->unique};
         same = 1;
     }
     size_t d = same;
@@ -228,7 +237,7 @@ static foldsvg_status take_held(fs_stream *s, size_t next_shared)
                 break;
             if (d == s->open_cap && FS_GROW(s->open, s->open_cap, d + 1, 64) != FOLDSVG_OK)
                 return FOLDSVG_E_NOMEM;
-            s->open[d++] = (fs_stream_open){pos, flen, s->t, 0, is_diff, SIZE_MAX};
+            s->open[d++] = (fs_stream_open){pos, flen, s->t, 0, 0, is_diff, SIZE_MAX, s->unique};
             if (!semi)
                 break;
             pos += flen + 1;
@@ -348,9 +357,24 @@ size_t fs_stream_rescale(fs_stream *s, uint64_t (*scale)(void *user, uint64_t be
         counted += b != 0 || s->stack_after[i] != 0;
     }
     for (size_t k = 0; k < s->nkept; k++) {
-        size_t i = s->kept_stack[k];
+        size_t i = s->kept_stack[k].leaf;
         if (i != SIZE_MAX)
             s->kept[k].delta = fs_delta(s->stack_after[i], scale(user, s->stack_before[i]));
+    }
+    /* inclusive: the stacks under a frame are a run; prefix sums of both sides (their totals
+     * fit: AFTER's was read, BEFORE's scaled sum was checked) give each frame's in one step */
+    uint64_t a = 0, b = 0;
+    for (size_t i = 0; i < s->nstacks; i++) {
+        a += s->stack_after[i];
+        b += scale(user, s->stack_before[i]);
+        s->stack_after[i] = a;
+        s->stack_before[i] = b;
+    }
+    for (size_t k = 0; k < s->nkept; k++) {
+        const fs_stream_span *sp = &s->kept_stack[k];
+        uint64_t a0 = sp->first ? s->stack_after[sp->first - 1] : 0;
+        uint64_t b0 = sp->first ? s->stack_before[sp->first - 1] : 0;
+        s->kept[k].incl = fs_delta(s->stack_after[sp->last] - a0, s->stack_before[sp->last] - b0);
     }
     return counted;
 }

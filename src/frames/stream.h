@@ -17,10 +17,17 @@
 typedef struct fs_stream_open {
     size_t off, len; /* the name, in prev */
     uint64_t start;
-    int64_t delta;
+    int64_t delta, incl; /* incl: of the stacks under it so far */
     int has_delta;
     size_t stack; /* the stack whose leaf it is (its delta's), or SIZE_MAX */
+    size_t first; /* the first stack under it */
 } fs_stream_open;
+
+/* fs_stream_defer_deltas: a kept frame's stacks, so that its deltas can be made again */
+typedef struct fs_stream_span {
+    size_t leaf;        /* the stack whose leaf it is, or SIZE_MAX */
+    size_t first, last; /* the stacks under it */
+} fs_stream_span;
 
 typedef struct fs_stream {
     fs_tree names;        /* only its name table is used: names of kept frames */
@@ -59,7 +66,7 @@ typedef struct fs_stream {
     int defer;
     uint64_t *stack_before, *stack_after;
     size_t nstacks, stacks_cap;
-    size_t *kept_stack; /* parallel to kept */
+    fs_stream_span *kept_stack; /* parallel to kept */
     size_t kept_stack_cap;
     uint32_t *scan; /* the new frames' ';' */
     size_t nscan, scan_cap;

@@ -311,8 +311,10 @@ void fs_diff_write_tables(fs_xmlw *c, const fs_diff_section *s)
 
 void fs_diff_write_note(fs_xmlw *c, const fs_diff_section *s)
 {
-    fs_xmlw_text(c, s->negate ? "Frames are as wide as AFTER; blue grew, red shrank (--negate). "
-                              : "Frames are as wide as AFTER; red grew, blue shrank. ");
+    fs_xmlw_text(c, s->negate ? "Frames are as wide as AFTER; blue grew, red shrank (--negate), "
+                              : "Frames are as wide as AFTER; red grew, blue shrank, ");
+    fs_xmlw_text(c, s->inclusive ? "by the time under each frame (--diff-color inclusive). "
+                                 : "by each frame's self time. ");
     fs_xmlw_text(c, "Delta = AFTER - BEFORE; change in percent of BEFORE. Self time: the function "
                     "is the leaf of the stack. Inclusive time: anywhere on the stack, counted "
                     "once per stack. Click a function to highlight it in the flamegraph.");

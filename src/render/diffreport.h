@@ -28,7 +28,8 @@ typedef struct fs_diff_section {
     fs_diff_fact *facts;
     size_t nfacts, facts_cap;
     char *countname;
-    int negate; /* --negate: red means shrank */
+    int negate;    /* --negate: red means shrank */
+    int inclusive; /* --diff-color inclusive: frames colored by the change under them */
 } fs_diff_section;
 
 /* S's tables from FULL (every row, ranked): the first TOP rows of each, and of the

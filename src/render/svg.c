@@ -39,6 +39,7 @@ typedef struct svg_ctx {
     uint32_t depthmax;
     size_t nframes;
     uint64_t delta_max;
+    int any_delta; /* a differential graph: it has a legend */
     uint64_t content_hash;
 
     unsigned W, fs, fh;
@@ -156,6 +157,13 @@ fs_rgb fs_svg_name_rgb(const fs_svg_opts *o, const fs_palettemap *pm, const char
     return separator_rgb(name, n, &rgb) ? rgb : name_rgb(o, pm, NULL, name, n);
 }
 
+/* The change a differential frame shows (color and tooltip): its self change, or with
+ * --diff-color inclusive the change of all under it. */
+static int64_t frame_delta(const svg_ctx *c, const fs_frame *f)
+{
+    return c->o->diff_inclusive ? f->incl : f->delta;
+}
+
 /* The colors that depend on the frame alone (no palette, no random draw): 1 with *RGB set.
  * The parallel writer replays the draws of the frames the other writer drew from it. */
 static int fixed_color(const svg_ctx *c, const fs_frame *f, const char *name, size_t n,
@@ -167,7 +175,7 @@ static int fixed_color(const svg_ctx *c, const fs_frame *f, const char *name, si
     if (o->colordiffusion)
         *rgb = fs_diffusion_rgb(width_pct);
     else if (f->has_delta)
-        *rgb = fs_diff_rgb(f->delta, c->delta_max, o->negate);
+        *rgb = fs_diff_rgb(frame_delta(c, f), c->delta_max, o->negate);
     else
         return 0;
     return 1;
@@ -230,7 +238,8 @@ static int measure_frame(void *user, const fs_frame *f)
 {
     svg_ctx *c = user;
     if (f->has_delta) {
-        uint64_t a = fs_delta_abs(f->delta);
+        c->any_delta = 1;
+        uint64_t a = fs_delta_abs(frame_delta(c, f));
         if (a > c->delta_max)
             c->delta_max = a;
     }
@@ -294,11 +303,12 @@ static void build_tooltip(svg_ctx *c, const fs_frame *f, const char *name, size_
     p = put(p, "%", 1);
     t->len = (size_t)(p - t->data);
     t->data[t->len] = '\0';
+    int64_t delta = frame_delta(c, f);
     if (f->depth != 0 && f->has_delta) {
-        if (f->delta == 0) {
+        if (delta == 0) {
             fs_buf_puts(t, "; 0.00%");
         } else {
-            double d = 100.0 * (double)f->delta / ((double)c->total * o->factor);
+            double d = 100.0 * (double)delta / ((double)c->total * o->factor);
             fs_buf_printf(t, "; %+.2f%%", o->negate ? -d : d);
         }
     }
@@ -577,6 +587,43 @@ static void ui_text(svg_ctx *c, const char *id, const char *klass, int fill, con
     fs_xmlw_end(&c->x);
 }
 
+/* A differential graph says what its colors mean, in the title's row left of Search:
+ * "■ grew ■ shrank, by self cycles". It takes no room of its own (the frames lie where
+ * inferno puts them), so it is left out where it would run into the title (the widths are
+ * the labels' estimate). */
+static void write_legend(svg_ctx *c, const char *title)
+{
+    const fs_svg_opts *o = c->o;
+    if (!c->any_delta || o->colordiffusion)
+        return;
+    const char *unit = c->in->countname ? c->in->countname : "samples";
+    double em = o->fontwidth, end = c->W - 10 - 7.0 * c->fs;
+    double legend_w = (double)(fs_utf8_chars(unit, strlen(unit)) + 34) * c->fs * em;
+    double title_w = (double)fs_utf8_chars(title, strlen(title)) * (c->fs + 5) * em;
+    if (end - legend_w < c->W / 2.0 + title_w / 2 + c->fs)
+        return;
+    fs_rgb more = fs_diff_rgb(1, 1, o->negate), less = fs_diff_rgb(-1, 1, o->negate);
+    fs_xmlw_start(&c->x, "text");
+    id_attr(c, "legend");
+    fs_xmlw_attrf(&c->x, "fill", "rgb(%u,%u,%u)", o->uicolor.r, o->uicolor.g, o->uicolor.b);
+    fs_xmlw_attrf(&c->x, "x", "%u", c->W - 10 - 7 * c->fs);
+    fs_xmlw_attrf(&c->x, "y", "%u", 2 * c->fs);
+    fs_xmlw_attr(&c->x, "text-anchor", "end");
+    const fs_rgb *swatch[] = {&more, &less};
+    const char *word[] = {" grew ", " shrank, by "};
+    for (int i = 0; i < 2; i++) {
+        fs_xmlw_start(&c->x, "tspan");
+        fs_xmlw_attrf(&c->x, "fill", "rgb(%u,%u,%u)", swatch[i]->r, swatch[i]->g, swatch[i]->b);
+        text_bytes(c, "\xE2\x96\xA0", 3); /* U+25A0, a black square */
+        fs_xmlw_end(&c->x);
+        text_bytes(c, word[i], strlen(word[i]));
+    }
+    const char *by = o->diff_inclusive ? "inclusive " : "self ";
+    text_bytes(c, by, strlen(by));
+    text_bytes(c, unit, strlen(unit));
+    fs_xmlw_end(&c->x);
+}
+
 static const char *default_title(const fs_svg_opts *o, int chart)
 {
     if (o->title)
@@ -704,6 +751,7 @@ static void write_document(svg_ctx *c)
     snprintf(right, sizeof right, "%u", c->W - 10);
     ui_text(c, "search", NULL, 1, right, 2 * fs, "Search");
     ui_text(c, "matched", NULL, 1, right, detail_y, " ");
+    write_legend(c, title);
 
     fs_xmlw_start(&c->x, "svg");
     id_attr(c, "frames");
@@ -775,7 +823,9 @@ foldsvg_status fs_render_svg(const fs_svg_input *in, xmlOutputBufferPtr out, fol
         xmlOutputBufferClose(out);
         return fs_error(err, st, NULL, "out of memory while laying out frames");
     }
-    if (in->frames && in->delta_max > c.delta_max)
+    /* the self scale counts the pruned frames too (inferno's); the inclusive one is that of
+     * the frames drawn (a pruned frame's change is in those above it) */
+    if (in->frames && in->delta_max > c.delta_max && !o->diff_inclusive)
         c.delta_max = in->delta_max;
     if (c.delta_max == 0)
         c.delta_max = 1;

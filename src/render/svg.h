@@ -22,6 +22,7 @@ typedef struct fs_svg_opts {
     fs_background bg;
     int bg_set;
     int hash, deterministic, colordiffusion, negate;
+    int diff_inclusive; /* --diff-color inclusive: frames colored by their inclusive change */
     fs_rgb uicolor, searchcolor, strokecolor;
     int stroke_set;
     char *fonttype; /* NULL: monospace */

@@ -168,15 +168,38 @@ describe('diff report', () => {
     }
   });
 
-  test('the graph says it is differential: its title; the note is the legend', async () => {
+  test('the graph says it is differential: its title, and a legend in its top line', async () => {
     const { page, errors, P } = await open(files.report);
     assert.equal(await page.locator(`[id="${P}-title"]`).textContent(), 'Differential Flame Graph');
-    // the legend is the report's note below the tables (a subtitle would move inferno's frames)
-    assert.match(await page.locator('.fs-note').textContent(), /red grew, blue shrank/);
+    assert.match(await page.locator('.fs-note').textContent(), /red grew, blue shrank, by each frame's self time/);
     assert.deepEqual(errors, []);
     await page.close();
     const svg = fs.readFileSync(files.svg, 'utf8');
     assert.match(svg, />Differential Flame Graph<\/text>/);
+  });
+
+  // the legend (the writer's P-legend): between the title and the controls, its swatches the
+  // graph's colors; hidden under the search box, and where a narrow page leaves no room
+  test('the legend of the standalone SVG sits between the title and the controls, hidden when there is no room', async () => {
+    const { page, errors, P } = await open(files.svg, { viewport: { width: 1200, height: 700 } });
+    const legend = page.locator(`[id="${P}-legend"]`);
+    assert.equal(await legend.textContent(), '\u25A0 grew \u25A0 shrank, by self cycles');
+    assert.deepEqual(await legend.locator('tspan').evaluateAll((ts) => ts.map((t) => t.getAttribute('fill'))),
+      ['rgb(255,100,100)', 'rgb(100,100,255)']);
+    const box = async (id) => page.locator(`[id="${P}-${id}"]`).boundingBox();
+    const [l, title, ic] = [await box('legend'), await box('title'), await box('ignorecase')];
+    assert.ok(await legend.isVisible());
+    assert.ok(l.x > title.x + title.width && l.x + l.width < ic.x, `legend ${JSON.stringify(l)}, title ${JSON.stringify(title)}, ic ${JSON.stringify(ic)}`);
+    await page.locator(`[id="${P}-search"]`).click();
+    assert.equal(await legend.isVisible(), false, 'under the search box');
+    await page.keyboard.press('Escape');
+    assert.equal(await legend.isVisible(), true);
+    await page.setViewportSize({ width: 640, height: 700 });
+    await page.waitForFunction((p) => document.getElementById(`${p}-legend`).classList.contains('hide'), P);
+    await page.setViewportSize({ width: 1400, height: 700 });
+    await page.waitForFunction((p) => !document.getElementById(`${p}-legend`).classList.contains('hide'), P);
+    assert.deepEqual(errors, []);
+    await page.close();
   });
 
   test('a diff graph inline beside another flamegraph: own ids, independent', async () => {

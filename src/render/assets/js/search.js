@@ -246,6 +246,7 @@ function openBox() {
         placeBox();
     }
     box.removeAttribute("display");
+    placeLegend();
     if (searchTerm != null && boxInput.value !== searchTerm) {
         boxInput.value = searchTerm;
     }
@@ -257,6 +258,7 @@ function closeBox() {
     if (boxOpen()) {
         var had = box.contains(document.activeElement);
         box.setAttribute("display", "none");
+        placeLegend();
         if (had && ui.search) {
             ui.search.focus(); /* the focus goes back where the box was opened */
         }

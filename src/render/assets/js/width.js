@@ -80,6 +80,20 @@ function placeIgnoreCase() {
         setAttr(icEl, "x", fmt(W - xpad - searchWidth - fontsize));
     }
     placeBox();
+    placeLegend();
+}
+
+/* A differential graph's legend (the writer's P-legend) ends left of the controls; it is
+ * hidden where it would run into the title, and under the search box. */
+function placeLegend() {
+    if (!ui.legend) {
+        return;
+    }
+    var right = (icEl ? +icEl.getAttribute("x") - meter.width("ic") : W - xpad - 5 * fontsize) - fontsize;
+    setAttr(ui.legend, "x", fmt(right));
+    var titleHalf = ui.title ? (meter.width(ui.title.textContent) * (fontsize + 5)) / fontsize / 2 : 0;
+    var fits = right - meter.width(ui.legend.textContent) > W / 2 + titleHalf + fontsize;
+    ui.legend.classList.toggle("hide", !fits || boxOpen());
 }
 
 /* the font measured again (the page's scale or fonts may have changed): true when the
