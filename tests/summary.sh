@@ -28,9 +28,17 @@ has copy out "[memory-copy] memcpy: 17.5% self (1,100 cycles); callers alloc::ve
 has fallback out "[software-fallback] secp256k1 in software: 31.7% inclusive (2,000 cycles)"
 hasnt main-pass-through out "[callees] main:"
 hasnt copy-once out "[bottleneck] memcpy"
-grep -n '^- \[' out | cut -d']' -f1 | cut -d[ -f2 | uniq >order
-printf 'callees\nbottleneck\nmemory-copy\nprecompile\nsoftware-fallback\nsetup\n' >want
-if cmp -s order want; then ok; else bad "rules out of order: $(tr '\n' ' ' <order)"; fi
+# as the report: sentences ranked by the time they concern, at most 8 (the rest counted,
+# every one in the JSON), then the precompiles
+sed -n '/^What stands out/,/^In short/p' out | grep '^- \[' | grep -v '^- \[precompile\]' |
+    sed 's/^[^(]*(\([0-9,]*\) cycles.*/\1/' | tr -d , >cycles
+sort -rn cycles | cmp -s - cycles && ok || bad "sentences not ranked by cycles: $(tr '\n' ' ' <cycles)"
+[ "$(wc -l <cycles)" -eq 8 ] && ok || bad "not 8 sentences shown: $(wc -l <cycles)"
+has more out "- and 2 more (--top-format json lists every finding)"
+sed -n '/^What stands out/,/^In short/p' out | grep '^- ' | tail -1 | grep -q '^- \[precompile\]' && ok ||
+    bad "the precompiles do not come last"
+expect 0 json "$bin" --summary --top-format json "$data/every-rule.folded"
+[ "$(grep -o '"rule": *"' out | wc -l)" -eq 11 ] && ok || bad "the JSON does not hold all 11 findings: $(grep -o '"rule": *"' out | wc -l)"
 
 # --top N, --per K
 expect 0 top "$bin" --summary --top 2 "$data/every-rule.folded"

@@ -80,6 +80,13 @@ foldsvg_status fs_findings_from_sums(const fs_tree *t, int diff, uint64_t per_be
                                      const uint64_t *self, const uint64_t *incl, fs_findings *out);
 void fs_findings_free(fs_findings *f);
 
+/* What a reader is shown of F: its sentences ranked by the time they concern (ties in F's
+ * order), at most FS_FINDINGS_SHOWN before "more", and the precompile findings apart (a
+ * table of their own). SAID and PRE are F->n long (freed by the caller). */
+enum { FS_FINDINGS_SHOWN = 8 };
+foldsvg_status fs_findings_split(const fs_findings *f, const fs_finding ***said, size_t *nsaid,
+                                 const fs_finding ***pre, size_t *npre);
+
 /* An item's value: its count per iteration, or in a diff its change. */
 long double fs_finding_value(const fs_findings *fs, const fs_finding_item *it);
 /* The value in percent of the total (a diff's: of BEFORE's total, per iteration). */

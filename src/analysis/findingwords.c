@@ -1,7 +1,9 @@
-/* The words of a finding (fs_finding_words, fs_finding_detail): what the summary, the
- * tables and the report say about it, apart from the rules that find it (findings.c). */
+/* The words of a finding (fs_finding_words, fs_finding_detail) and the order they are said
+ * in (fs_findings_split): what the summary, the tables and the report say about it, apart
+ * from the rules that find it (findings.c). */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/deltatables.h"
@@ -157,4 +159,39 @@ foldsvg_status fs_finding_detail(const fs_findings *fs, const fs_finding *f, con
     fs_buf_clear(out);
     fs_finding_words(fs, f, unit, to_buf, out);
     return fs_buf_status(out);
+}
+
+/* ---- order ---------------------------------------------------------------------------- */
+
+static int heavier(const fs_findings *f, const fs_finding *x, const fs_finding *y)
+{
+    return fabsl(fs_finding_value(f, &x->fn)) > fabsl(fs_finding_value(f, &y->fn));
+}
+
+foldsvg_status fs_findings_split(const fs_findings *f, const fs_finding ***said, size_t *nsaid,
+                                 const fs_finding ***pre, size_t *npre)
+{
+    *said = malloc((f->n ? f->n : 1) * sizeof **said);
+    *pre = malloc((f->n ? f->n : 1) * sizeof **pre);
+    *nsaid = *npre = 0;
+    if (!*said || !*pre) {
+        free(*said);
+        free(*pre);
+        *said = *pre = NULL;
+        return FOLDSVG_E_NOMEM;
+    }
+    for (size_t i = 0; i < f->n; i++) { /* a stable insertion sort: findings are few */
+        const fs_finding *x = &f->v[i];
+        if (x->rule == FS_RULE_PRECOMPILE) {
+            (*pre)[(*npre)++] = x;
+            continue;
+        }
+        size_t k = (*nsaid)++;
+        while (k > 0 && heavier(f, x, (*said)[k - 1])) {
+            (*said)[k] = (*said)[k - 1];
+            k--;
+        }
+        (*said)[k] = x;
+    }
+    return FOLDSVG_OK;
 }

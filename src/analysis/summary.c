@@ -1,6 +1,7 @@
 #include "analysis/summary.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/annotation.h"
@@ -313,8 +314,21 @@ void fs_summary_findings(const fs_findings *f, const char *unit, int format, siz
         fs_text_printf(o, "\n%s:%s", title, f->n ? "\n" : " ");
     if (f->n == 0)
         fs_text_printf(o, "%s%s.\n", md ? "Nothing stands out: " : "nothing: ", FS_NO_RULE);
-    for (size_t i = 0; i < f->n; i++) {
-        const fs_finding *x = &f->v[i];
+    /* as the report: the heaviest sentences first, at most FS_FINDINGS_SHOWN, then the
+     * precompiles; every finding is in the JSON */
+    const fs_finding **said, **pre;
+    size_t nsaid, npre;
+    if (fs_findings_split(f, &said, &nsaid, &pre, &npre) != FOLDSVG_OK) {
+        o->failed = 1;
+        return;
+    }
+    for (size_t i = 0; i < nsaid + npre; i++) {
+        if (i == nsaid && nsaid > FS_FINDINGS_SHOWN)
+            fs_text_printf(o, "%s%zu more (--top-format json lists every finding)\n",
+                           md ? "- *and* " : "- and ", nsaid - FS_FINDINGS_SHOWN);
+        if (i < nsaid && i >= FS_FINDINGS_SHOWN)
+            continue;
+        const fs_finding *x = i < nsaid ? said[i] : pre[i - nsaid];
         if (md)
             fs_text_printf(o, "- **%s** · ", fs_finding_rule(x));
         else
@@ -322,6 +336,8 @@ void fs_summary_findings(const fs_findings *f, const char *unit, int format, siz
         fs_finding_words(f, x, c->unit, md ? word_markdown : word_text, &w);
         fs_text_puts(o, "\n");
     }
+    free(said);
+    free(pre);
     fs_buf_free(&w.name);
 }
 

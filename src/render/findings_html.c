@@ -37,9 +37,6 @@ static void word_html(void *user, fs_word_kind kind, const char *s, size_t n)
         fs_xmlw_end_full(c);
 }
 
-/* The findings a report shows as sentences, at most this many before "more". */
-enum { SHOWN = 8 };
-
 static void finding_li(fs_xmlw *c, const fs_findings *f, const fs_finding *x, const char *unit,
                        html_words *w)
 {
@@ -126,12 +123,6 @@ static void precompile_table(fs_xmlw *c, const fs_findings *f, const fs_finding 
 }
 
 /* Whether X concerns more of the profile than Y (|value|; ties keep the rules' order). */
-static int heavier(const fs_findings *f, const fs_finding *x, const fs_finding *y)
-{
-    long double vx = fabsl(fs_finding_value(f, &x->fn)), vy = fabsl(fs_finding_value(f, &y->fn));
-    return vx > vy;
-}
-
 void fs_findings_write_html(fs_xmlw *c, const fs_findings *f, const char *unit, int views)
 {
     html_words w = {c, views};
@@ -140,29 +131,11 @@ void fs_findings_write_html(fs_xmlw *c, const fs_findings *f, const char *unit, 
     fs_xmlw_start(c, "h3");
     fs_xmlw_text(c, f->diff ? "What explains the change" : "What stands out");
     fs_xmlw_end_full(c);
-    /* the sentences ranked by the time they concern (a stable insertion sort: few), the
-     * precompiles apart */
-    const fs_finding **said = malloc((f->n ? f->n : 1) * sizeof *said);
-    const fs_finding **pre = malloc((f->n ? f->n : 1) * sizeof *pre);
-    size_t nsaid = 0, npre = 0;
-    if (!said || !pre) {
-        free(said);
-        free(pre);
+    const fs_finding **said, **pre;
+    size_t nsaid, npre;
+    if (fs_findings_split(f, &said, &nsaid, &pre, &npre) != FOLDSVG_OK) {
         c->st = FOLDSVG_E_NOMEM;
         return;
-    }
-    for (size_t i = 0; i < f->n; i++) {
-        const fs_finding *x = &f->v[i];
-        if (x->rule == FS_RULE_PRECOMPILE) {
-            pre[npre++] = x;
-            continue;
-        }
-        size_t k = nsaid++;
-        while (k > 0 && heavier(f, x, said[k - 1])) {
-            said[k] = said[k - 1];
-            k--;
-        }
-        said[k] = x;
     }
     if (!f->diff) { /* the summary's paragraph, first: where the time goes, what to do */
         fs_buf para = {0};
@@ -186,19 +159,19 @@ void fs_findings_write_html(fs_xmlw *c, const fs_findings *f, const char *unit, 
         fs_xmlw_end_full(c);
     } else {
         fs_xmlw_start(c, "ul");
-        for (size_t i = 0; i < nsaid && i < SHOWN; i++)
+        for (size_t i = 0; i < nsaid && i < FS_FINDINGS_SHOWN; i++)
             finding_li(c, f, said[i], unit, &w);
         fs_xmlw_end_full(c);
-        if (nsaid > SHOWN) {
+        if (nsaid > FS_FINDINGS_SHOWN) {
             fs_xmlw_start(c, "details");
             fs_xmlw_attr(c, "class", "fs-more");
             fs_xmlw_start(c, "summary");
             char more[48];
-            snprintf(more, sizeof more, "%zu more", nsaid - SHOWN);
+            snprintf(more, sizeof more, "%zu more", nsaid - FS_FINDINGS_SHOWN);
             fs_xmlw_text(c, more);
             fs_xmlw_end_full(c);
             fs_xmlw_start(c, "ul");
-            for (size_t i = SHOWN; i < nsaid; i++)
+            for (size_t i = FS_FINDINGS_SHOWN; i < nsaid; i++)
                 finding_li(c, f, said[i], unit, &w);
             fs_xmlw_end_full(c);
             fs_xmlw_end_full(c);
