@@ -10,11 +10,11 @@
 #include "analysis/annotation.h"
 #include "frames/prune.h"
 #include "render/assets.h"
+#include "render/svgstyle.h"
+#include "render/theme.h"
 #include "render/colors.h"
 #include "render/script.h"
 #include "render/svgname.h"
-#include "render/template.h"
-#include "render/theme.h"
 #include "render/xmlpar.h"
 #include "render/xmltext.h"
 #include "render/xmlw.h"
@@ -105,16 +105,6 @@ static void attr_bytes(svg_ctx *c, const char *name, const char *s)
 static void id_attr(svg_ctx *c, const char *name)
 {
     fs_xmlw_attrf(&c->x, "id", "%s-%s", c->prefix, name);
-}
-
-static int is_generic_font(const char *f)
-{
-    static const char *const generic[] = {"serif",   "sans-serif", "monospace",
-                                          "cursive", "fantasy",    "system-ui"};
-    for (size_t i = 0; i < sizeof generic / sizeof generic[0]; i++)
-        if (strcmp(f, generic[i]) == 0)
-            return 1;
-    return 0;
 }
 
 /* A name's color from the palette: the palette map's when it has one, else from the name's
@@ -519,47 +509,11 @@ static void write_notes(svg_ctx *c)
     fs_buf_free(&safe);
 }
 
-/* The style, from its template (src/render/assets/flamegraph.css). */
+/* The style (render/svgstyle.c). */
 static void write_style(svg_ctx *c)
 {
-    const char *font = c->o->fonttype ? c->o->fonttype : "monospace";
-    fs_buf family = {0}, css = {0};
-    if (is_generic_font(font)) {
-        fs_buf_puts(&family, font);
-    } else {
-        fs_buf_puts(&family, "\"");
-        for (const char *p = font; *p; p++) {
-            if (*p == '"' || *p == '\\')
-                fs_buf_puts(&family, "\\");
-            fs_buf_append(&family, p, 1);
-        }
-        fs_buf_puts(&family, "\"");
-    }
-    char size[16], title_size[16], stroke[32] = "";
-    snprintf(size, sizeof size, "%u", c->fs);
-    snprintf(title_size, sizeof title_size, "%u", c->fs + 5);
-    if (c->o->stroke_set)
-        snprintf(stroke, sizeof stroke, "rgb(%u,%u,%u)", c->o->strokecolor.r, c->o->strokecolor.g,
-                 c->o->strokecolor.b);
-    char ui[32];
-    snprintf(ui, sizeof ui, "rgb(%u,%u,%u)", c->o->uicolor.r, c->o->uicolor.g, c->o->uicolor.b);
-    int theme = c->o->theme;
-    const fs_template_var vars[] = {
-        {"p", c->prefix},
-        {"font", fs_buf_str(&family)},
-        {"size", size},
-        {"title_size", title_size},
-        {"stroke", stroke},
-        {"dark", theme == FS_THEME_LIGHT ? "" : "1"},
-        {"root", theme == FS_THEME_AUTO ? ":root" : ""},
-        {"scheme", fs_theme_color_scheme(theme)},
-        {"top", c->bg.top},
-        {"bottom", c->bg.bottom},
-        {"ui", ui},
-    };
-    fs_template_expand(&css, (const char *)fs_asset_flamegraph_css, fs_asset_flamegraph_css_len,
-                       vars, sizeof vars / sizeof vars[0]);
-    if (family.failed || css.failed) {
+    fs_buf css = {0};
+    if (fs_svg_style(&css, c->o, c->prefix, c->fs, &c->bg) != FOLDSVG_OK) {
         c->x.st = FOLDSVG_E_NOMEM;
     } else {
         fs_xmlw_start(&c->x, "style");
@@ -567,7 +521,6 @@ static void write_style(svg_ctx *c)
         text_bytes(c, css.data, css.len);
         fs_xmlw_end(&c->x);
     }
-    fs_buf_free(&family);
     fs_buf_free(&css);
 }
 

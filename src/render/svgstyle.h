@@ -1,0 +1,14 @@
+/* The SVG's style sheet, from its template (src/render/assets/flamegraph.css): the font, the
+ * sizes, the frames' outline and the color scheme (--theme). */
+#ifndef FOLDSVG_RENDER_SVGSTYLE_H
+#define FOLDSVG_RENDER_SVGSTYLE_H
+
+#include "render/svg.h"
+#include "util/buf.h"
+
+/* The style of an SVG drawn with O under the ids PREFIX-..., FONTSIZE px labels, background
+ * BG, appended to CSS; FOLDSVG_E_NOMEM when memory ran out. */
+foldsvg_status fs_svg_style(fs_buf *css, const fs_svg_opts *o, const char *prefix,
+                            unsigned fontsize, const fs_background *bg);
+
+#endif
