@@ -3,7 +3,8 @@
 #ifndef FOLDSVG_RENDER_SVGSTYLE_H
 #define FOLDSVG_RENDER_SVGSTYLE_H
 
-#include "render/svg.h"
+#include "foldsvg.h"
+#include "render/svgopts.h"
 #include "util/buf.h"
 
 /* The style of an SVG drawn with O under the ids PREFIX-..., FONTSIZE px labels, background
