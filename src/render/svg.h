@@ -13,7 +13,6 @@
 #include "render/svgopts.h"
 #include "util/pool.h"
 
-
 typedef struct fs_svg_input {
     /* The frames come from TREE (merged in stack order, or in LOG's order for
      * flamechart), or, when FRAMES is set, from that list (in output order; names are ids
