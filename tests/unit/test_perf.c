@@ -468,6 +468,13 @@ START_TEST(cpp_names_as_inferno)
         collapse("a 1 cycles:\n\t1 ns::(anonymous namespace)::myBar() (m)\n"
                  "\t2 go/build.(*importReader).readByte (m)\n\t3 .run()V (m)\n"),
         "a;.run;go/build.(*importReader).readByte;ns::(anonymous namespace)::myBar 1\n");
+    /* a closer before the first '(' leaves that one below depth 0, so it is kept */
+    ck_assert_str_eq(collapse("a 1 cycles:\n\t1 a>b(x) (m)\n\t2 f)(g) (m)\n\t3 a]b(c)d(e) (m)\n"),
+                     "a;a]b(c)d(e);f)(g);a>b(x) 1\n");
+    /* the module is the last word (a path with a space is no module: that line is not a
+     * frame); a symbol may hold spaces and parentheses */
+    ck_assert_str_eq(collapse("a 1 cycles:\n\t1 x y (z) w  (/m n/o)\n\t2 p q (r) s (m)\n"),
+                     "a;p q  1\n");
     /* inlined frames already marked keep one mark */
     ck_assert_str_eq(collapse("a 1 cycles:\n\t1 x->y_[i] (m)\n"), "a;x;y_[i] 1\n");
     /* Java names are tidied for any command starting with "java" */

@@ -125,6 +125,20 @@ START_TEST(utf8_decode_and_clean)
 }
 END_TEST
 
+/* Unicode White_Space trimmed, the indentation eight spaces at a time and the rest one by one */
+START_TEST(utf8_trim)
+{
+    const char *s = "                \t \xc2\xa0 \xe3\x80\x80x y \xe2\x80\xa8";
+    size_t n = strlen(s), k = fs_utf8_trim_start(s, n);
+    ck_assert_str_eq(s + k, "x y \xe2\x80\xa8");
+    ck_assert_uint_eq(fs_utf8_trim_end(s + k, n - k), 3);
+    ck_assert_uint_eq(fs_utf8_trim_start("         ", 9), 9);
+    ck_assert_uint_eq(fs_utf8_trim_start("        \xc3\xa9", 10), 8);
+    ck_assert_uint_eq(fs_utf8_trim_start("       ", 7), 7);
+    ck_assert_uint_eq(fs_utf8_trim_start("", 0), 0);
+}
+END_TEST
+
 START_TEST(strlist_push_copy_has)
 {
     fs_strlist a = {0}, b;
@@ -554,6 +568,7 @@ int main(void)
     tcase_add_test(tc, atomic_through_links);
     tcase_add_test(tc, outfile_reserve_gives_back_the_rest);
     tcase_add_test(tc, utf8_decode_and_clean);
+    tcase_add_test(tc, utf8_trim);
     tcase_add_test(tc, strlist_push_copy_has);
     tcase_add_test(tc, template_holes_sections_comments);
     tcase_add_test(tc, pool_workers_block_signals);

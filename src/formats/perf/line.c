@@ -5,7 +5,7 @@
 /* ASCII whitespace as Rust's trim functions see it (inferno trims lines and fields). */
 static int is_ws(unsigned char c)
 {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+    return c == ' ' || (c >= '\t' && c <= '\r'); /* \t \n \v \f \r */
 }
 
 static int is_digit(unsigned char c)
@@ -176,9 +176,11 @@ int fs_perf_parse_frame(const char *line, size_t len, fs_perf_frame_line *fl)
         return 0;
     fl->pc = (fs_strref){s.ptr, fs_perf_trim_end(s.ptr, (size_t)(sp - s.ptr))};
     const char *rest = sp + 1, *end = s.ptr + s.len;
-    const char *last = end;
-    while (last > rest && last[-1] != ' ')
-        last--;
+    /* the last space, found forward: a symbol has few spaces, a module path many bytes */
+    const char *last_sp = sp, *q;
+    while ((q = memchr(last_sp + 1, ' ', (size_t)(end - last_sp - 1))) != NULL)
+        last_sp = q;
+    const char *last = last_sp + 1;
     if (last == rest)
         return 0; /* no space: a module alone is not a frame */
     size_t mlen = (size_t)(end - last);

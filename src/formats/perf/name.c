@@ -109,10 +109,20 @@ static int skip_after(const fs_perf_name_opts *o, const char *name, size_t n)
 
 /* inferno's tidy_generic: the argument list goes, the first '(' outside <>, {} and [] (so
  * "std::function<void (int)>::operator()" and "{lambda(int)#1}" keep theirs), unless it
- * follows a '.' (a Go method: "net/http.(*Client).Do") or starts "(anonymous namespace)". */
+ * follows a '.' (a Go method: "net/http.(*Client).Do") or starts "(anonymous namespace)".
+ * NAME[n] is NUL (it lies in an fs_buf). */
 static size_t tidy_generic(const char *name, size_t n)
 {
     static const char anon[] = "(anonymous namespace)";
+    /* Most names have no bracket before their first '(', or none at all: strcspn finds
+     * that in one fast pass and the loop below is left for the others (and for names
+     * holding a NUL byte, where strcspn stops short). */
+    size_t first = strcspn(name, "<>{}[]()");
+    if (first == n)
+        return n;
+    if (name[first] == '(' && !(first > 0 && name[first - 1] == '.') &&
+        !(n - first >= sizeof anon - 1 && memcmp(name + first, anon, sizeof anon - 1) == 0))
+        return first;
     long depth = 0;
     size_t after_dot = SIZE_MAX;
     for (size_t i = 0; i < n; i++) {
@@ -209,6 +219,18 @@ static int add_part(fs_strref part, int inlined, const fs_perf_frame_line *fl,
     return 0;
 }
 
+/* Whether "->" occurs in F[0..n): '-' is rare in symbols, so memchr skips most of them. */
+static int has_arrow(const char *f, size_t n)
+{
+    const char *end = f + n, *dash = f;
+    while ((dash = memchr(dash, '-', (size_t)(end - dash))) != NULL && dash + 1 < end) {
+        if (dash[1] == '>')
+            return 1;
+        dash++;
+    }
+    return 0;
+}
+
 int fs_perf_add_frames(const fs_perf_frame_line *fl, const fs_perf_name_opts *o,
                        fs_perf_frames *out, fs_buf *scratch, int *cut)
 {
@@ -225,6 +247,8 @@ int fs_perf_add_frames(const fs_perf_frame_line *fl, const fs_perf_name_opts *o,
         n = scratch->len;
     }
     *cut = skip_after(o, f, n);
+    if (!has_arrow(f, n))
+        return add_part((fs_strref){f, n}, 0, fl, o, out) < 0 ? -1 : 0;
     /* The parts of "a->b->c" (c inlined into b into a), the innermost first: the stack
      * is built leaf first. */
     size_t end = n;
