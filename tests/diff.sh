@@ -38,12 +38,13 @@ same stream-vs-tree s.svg t.svg
 run folded "$bin" -q --diff before.folded after.folded -o d.folded
 printf 'main;hash 40 10\nmain;io 20 0\nmain;keccak 0 90\nmain;parse 40 50\n' >want.folded
 same folded-lines d.folded want.folded
-# a differential file made of them draws the same, but for the title --diff gives its graph
-run from-file "$bin" -q d.folded -o f.svg --hash --title 'Differential Flame Graph'
+# a differential file made of them draws the same, inferno's title and all (the report's
+# graph says "Differential Flame Graph"; the SVG's legend says what the colors mean)
+run from-file "$bin" -q d.folded -o f.svg --hash
 same diff-vs-differential-file s.svg f.svg
-has diff-title s.svg '>Differential Flame Graph</text>'
-run from-file-inferno "$bin" -q d.folded -o g.svg --hash
-has differential-file-title g.svg '>Flame Graph</text>'
+has diff-title s.svg '>Flame Graph</text>'
+run diff-report "$bin" -q --diff before.folded after.folded -o r.html
+has diff-report-title r.html '>Differential Flame Graph</text>'
 run diff-own-title "$bin" -q --diff before.folded after.folded -o t2.svg --title Mine --subtitle Sub
 has diff-own-title-kept t2.svg '>Mine</text>'
 has diff-own-subtitle-kept t2.svg '>Sub</text>'

@@ -479,19 +479,16 @@ static foldsvg_status convert_svg(diff_run *r, const char *output, foldsvg_error
     }
     if (st == FOLDSVG_OK) {
         const char *unit = o->countname ? o->countname : sides_count_name(r);
-        foldsvg_options titled = *o;
-        fs_diff_titles t;
-        fs_diff_set_titles(&titled, unit, &t);
         fs_svg_input in = {
             .tree = &k.s.names,
             .frames = k.s.kept,
             .nframes = k.s.nkept,
             .delta_max = k.s.delta_max,
-            .opts = &titled.svg,
+            .opts = &o->svg,
             .countname = unit,
             .pool = r->pool,
         };
-        st = fs_write_svg_frames(&in, &titled, output, err);
+        st = fs_write_svg_frames(&in, o, output, err);
     }
     fs_stream_free(&k.s);
     return st;

@@ -39,26 +39,6 @@ struct foldsvg_diff {
     size_t unique, only_before, only_after; /* stacks of the join */
 };
 
-/* The title of a diff's graph in O (a copy of the caller's options): "Differential Flame
- * Graph", unless the caller set one (no legend as subtitle by default: a subtitle moves
- * every frame, and the frames are inferno's, frame for frame). The text lives in T; UNIT
- * is for a legend to come. Differential folded input keeps inferno's titles: only
- * foldsvg's own diffs (--diff, foldsvg_diff_*) get these. */
-typedef struct fs_diff_titles {
-    char title[64];
-    char legend[192];
-} fs_diff_titles;
-/* (inline: the diff's SVG route and its report both use it, and one calls the other) */
-static inline void fs_diff_set_titles(foldsvg_options *o, const char *unit, fs_diff_titles *t)
-{
-    (void)unit;
-    if (!o->svg.title) {
-        snprintf(t->title, sizeof t->title, "Differential %s",
-                 o->svg.inverted ? "Icicle Graph" : "Flame Graph");
-        o->svg.title = t->title;
-    }
-}
-
 /* The tree that D's numbers (tables, findings, thresholds) are summed from, and BEFORE's
  * scale there (*SCALE: 0 when BEFORE is as read). */
 static inline const fs_tree *fs_diff_numbers(const foldsvg_diff *d, long double *scale)

@@ -171,9 +171,15 @@ static foldsvg_status make_diff_section(fs_report_section *s, const void *what,
     const diff_section_args *a = what;
     memset(s, 0, sizeof *s);
     FS_FORWARD_IF_ERROR(fs_diff_check_data(a->d, err));
+    /* in the report, the graph says it is differential (a standalone SVG keeps inferno's
+     * title, frame for frame; its legend says what the colors mean) */
     foldsvg_options titled = *o;
-    fs_diff_titles t;
-    fs_diff_set_titles(&titled, fs_diff_unit(a->d, o), &t);
+    char title[64];
+    if (!titled.svg.title) {
+        snprintf(title, sizeof title, "Differential %s",
+                 o->svg.inverted ? "Icicle Graph" : "Flame Graph");
+        titled.svg.title = title;
+    }
     FS_FORWARD_IF_ERROR(fs_report_section_svg(s, a->d->p, &titled, map, err));
     s->per = o->report.per;
     s->countname = strdup(fs_diff_unit(a->d, o));
@@ -253,11 +259,7 @@ static foldsvg_status output_diff(const foldsvg_diff *d, foldsvg_format format,
                                   const foldsvg_options *opts, const char *path, FILE *out,
                                   foldsvg_error *err)
 {
-    foldsvg_options titled = *opts; /* the SVG says it is differential */
-    fs_diff_titles t;
-    if (format == FOLDSVG_FORMAT_SVG)
-        fs_diff_set_titles(&titled, fs_diff_unit(d, opts), &t);
-    const foldsvg_options *o = &titled;
+    const foldsvg_options *o = opts;
     fs_profile_job job = {d->p, format, o, NULL};
     raw_lines k = {d, NULL, NULL};
     fs_folded_job lines = {produce_raw, &k};

@@ -132,11 +132,7 @@ def diff(bin_, data, work, name, before, after, dflags, gflags):
     if rc != 0:
         return problems + ["svg: exit %d: %s" % (rc, err)], None
     expected = os.path.join(data, "expected", name + ".frames.tsv")
-    # the one documented difference (docs/cli.md, Differential profiles): --diff titles its
-    # graph "Differential ...", where inferno says "Flame Graph"
-    own = re.compile(r"^header text\.title: want '([^']*)', got 'Differential \1'")
-    svg_problems = [p for p in frames_problems(expected, svg) if not own.match(p)]
-    return problems + ["svg: " + p for p in svg_problems], svg
+    return problems + ["svg: " + p for p in frames_problems(expected, svg)], svg
 
 
 KINDS = {
