@@ -18,6 +18,7 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include "transform/filter.h"
 
+#include <ctype.h>
 #include <pcre2.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -31,6 +32,10 @@
 #include "util/hash.h"
 #include "util/regex.h"
 #include "util/strlist.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 enum {
     FS_FILTER_CACHE_BYTES = 64 << 20,
@@ -113,6 +118,19 @@ struct fs_filter {
     cache_entry *table;
     size_t cap, count; /* cap is a power of two */
     fs_arena names;
+    /* The entries of the last stack's frames, in order, as far as it was looked at: copies,
+     * since the table moves as it grows (their names stay until the cache is dropped) */
+    cache_entry *line;
+    size_t line_cap, line_n;
+    /* Most names are ones no pattern can match, and in sorted input most frames that are
+     * not the last stack's have names not seen for a while: when every pattern has a
+     * necessary condition that a byte test checks (screened), a name that fails them all
+     * is taken as it is without a lookup. starts[c]: a pattern can match only names that
+     * begin with c (one of first[0..nfirst)). */
+    int screened;
+    unsigned char starts[256];
+    unsigned char first[8];
+    int nfirst;
 };
 
 foldsvg_status fs_filter_check_pattern(const char *flag, const char *pattern, foldsvg_error *err)
@@ -146,6 +164,7 @@ void fs_filter_free(fs_filter *f)
     free(f->scratch[0]);
     free(f->scratch[1]);
     free(f->table);
+    free(f->line);
     fs_arena_free(&f->names);
     for (int i = 0; i < 4; i++)
         fs_strlist_free(&f->patterns[i]);
@@ -224,6 +243,119 @@ static unsigned match_flags(fs_filter *f, const char *s, size_t len)
            match_kind(f, f->focus, f->nfocus, L_FOCUS, M_FOCUS, s, len);
 }
 
+/* The byte every match of PATTERN starts with, when the pattern says so plainly: '^', then a
+ * letter, digit or '_' that no quantifier follows, and no '|' anywhere; -1 otherwise. */
+static int plain_start(const char *p)
+{
+    if (p[0] != '^' || !(isalnum((unsigned char)p[1]) || p[1] == '_') || strchr(p, '|'))
+        return -1;
+    if (p[2] && strchr("?*+{", p[2]))
+        return -1;
+    return (unsigned char)p[1];
+}
+
+static int lower_hex(char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+}
+
+static int word_byte(char c)
+{
+    return isalnum((unsigned char)c) || c == '_';
+}
+
+/* The first "::h" or '[' in [P, END), or END. Names hold ':' and 'h' often, so the three
+ * bytes are looked for together, 16 places at a time. */
+static const char *rust_mark(const char *p, const char *end)
+{
+#if defined(__SSE2__)
+    const __m128i colon = _mm_set1_epi8(':'), h = _mm_set1_epi8('h'), open = _mm_set1_epi8('[');
+    for (; end - p >= 18; p += 16) {
+        __m128i a = _mm_loadu_si128((const __m128i *)(const void *)p);
+        __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(p + 1));
+        __m128i c = _mm_loadu_si128((const __m128i *)(const void *)(p + 2));
+        __m128i hash =
+            _mm_and_si128(_mm_and_si128(_mm_cmpeq_epi8(a, colon), _mm_cmpeq_epi8(b, colon)),
+                          _mm_cmpeq_epi8(c, h));
+        unsigned bits = (unsigned)_mm_movemask_epi8(_mm_or_si128(hash, _mm_cmpeq_epi8(a, open)));
+        if (bits)
+            return p + __builtin_ctz(bits);
+    }
+#endif
+    for (; p < end; p++)
+        if (*p == '[' || (end - p >= 3 && p[0] == ':' && p[1] == ':' && p[2] == 'h'))
+            return p;
+    return end;
+}
+
+/* The first place in S[0..len) where rust_hash_pattern may match: "::h" and 16 hex digits, or
+ * '[' after a word byte and before a hex digit; LEN when there is none. */
+static size_t rust_hash_at(const char *s, size_t len)
+{
+    const char *end = s + len;
+    for (const char *p = s; (p = rust_mark(p, end)) < end; p++) {
+        if (*p == '[') {
+            if (p > s && word_byte(p[-1]) && p + 1 < end && lower_hex(p[1]))
+                return (size_t)(p - s);
+            continue;
+        }
+        int k = 3;
+        while (k < 19 && p + k < end && lower_hex(p[k]))
+            k++;
+        if (k == 19)
+            return (size_t)(p - s);
+    }
+    return len;
+}
+
+/* Whether no pattern can match NAME (only when f->screened). */
+static int untouched(const fs_filter *f, const char *s, size_t len)
+{
+    if (len > 0 && f->starts[(unsigned char)s[0]])
+        return 0;
+    return !f->rust_hash || rust_hash_at(s, len) == len;
+}
+
+int fs_filter_screens(const fs_filter *f)
+{
+    return f->screened && f->ninclude == 0 && f->nfocus == 0;
+}
+
+size_t fs_filter_screen(const fs_filter *f, const char *s, size_t len)
+{
+    size_t at = f->rust_hash ? rust_hash_at(s, len) : len;
+    for (int i = 0; i < f->nfirst; i++) {
+        for (const char *p = s; (p = memchr(p, f->first[i], at - (size_t)(p - s))) != NULL; p++) {
+            if (p == s || p[-1] == ';') {
+                at = (size_t)(p - s);
+                break;
+            }
+        }
+    }
+    if (at >= len)
+        return SIZE_MAX;
+    while (at > 0 && s[at - 1] != ';')
+        at--;
+    return at;
+}
+
+/* Sets f->screened and f->starts from the patterns given. */
+static void make_screen(fs_filter *f)
+{
+    f->screened = 1;
+    for (int l = 0; l < 4; l++) {
+        for (size_t i = 0; i < f->patterns[l].n; i++) {
+            int c = plain_start(f->patterns[l].v[i]);
+            if (c < 0 || (!f->starts[c] && f->nfirst == (int)sizeof f->first)) {
+                f->screened = 0;
+            } else if (!f->starts[c]) {
+                f->starts[c] = 1;
+                f->first[f->nfirst++] = (unsigned char)c;
+            }
+        }
+    }
+}
+
 foldsvg_status fs_filter_new(fs_filter **out, const fs_stack_opts *opts, foldsvg_error *err)
 {
     *out = NULL;
@@ -269,6 +401,8 @@ foldsvg_status fs_filter_new(fs_filter **out, const fs_stack_opts *opts, foldsvg
             fs_regex_set_limits(f->mctx);
         }
     }
+    if (st == FOLDSVG_OK)
+        make_screen(f);
     if (st == FOLDSVG_OK) {
         f->unknown_flags = match_flags(f, FS_UNKNOWN_FRAME, sizeof FS_UNKNOWN_FRAME - 1);
         if (f->nomem)
@@ -441,6 +575,7 @@ static void reset_cache(fs_filter *f)
 {
     memset(f->table, 0, f->cap * sizeof *f->table);
     f->count = 0;
+    f->line_n = 0;
     fs_arena_free(&f->names);
     fs_arena_init(&f->names);
 }
@@ -533,7 +668,8 @@ const char *fs_filter_message(const fs_filter *f)
     return f->message;
 }
 
-foldsvg_status fs_filter_apply(fs_filter *f, fs_strref *frames, size_t *n, fs_drop *out)
+foldsvg_status fs_filter_apply(fs_filter *f, fs_strref *frames, size_t *n, size_t same,
+                               fs_drop *out)
 {
     *out = FS_DROP_NONE;
     if (!f)
@@ -543,6 +679,11 @@ foldsvg_status fs_filter_apply(fs_filter *f, fs_strref *frames, size_t *n, fs_dr
     if (use_cache &&
         (f->names.used_total > FS_FILTER_CACHE_BYTES || f->count > FS_FILTER_CACHE_ENTRIES))
         reset_cache(f);
+    if (use_cache && FS_GROW(f->line, f->line_cap, *n, 64) != FOLDSVG_OK)
+        return FOLDSVG_E_NOMEM;
+    if (same > f->line_n)
+        same = f->line_n;
+    f->line_n = same;
     size_t k = 0, focus_at = SIZE_MAX, nonempty = 0;
     unsigned seen = 0;
     /* The first frame whose verdict is unknown, per kind (focus: only before the first
@@ -551,9 +692,19 @@ foldsvg_status fs_filter_apply(fs_filter *f, fs_strref *frames, size_t *n, fs_dr
     for (size_t i = 0; i < *n; i++) {
         fs_strref fr = frames[i];
         if (use_cache) {
-            const cache_entry *e = lookup(f, fr.ptr, fr.len);
-            if (!e)
-                return FOLDSVG_E_NOMEM;
+            if (i >= same) {
+                if (f->screened && untouched(f, fr.ptr, fr.len)) {
+                    /* out NULL: the name as given */
+                    f->line[i] = (cache_entry){.klen = fr.len, .olen = fr.len};
+                } else {
+                    const cache_entry *e = lookup(f, fr.ptr, fr.len);
+                    if (!e)
+                        return FOLDSVG_E_NOMEM;
+                    f->line[i] = *e;
+                }
+                f->line_n = i + 1;
+            }
+            const cache_entry *e = &f->line[i];
             if (f->limited >= FS_FILTER_LIMITED_NAMES && (e->flags & LIMITED))
                 return budget_error(f, e);
             if (e->flags & U_STRIP)
@@ -572,8 +723,10 @@ foldsvg_status fs_filter_apply(fs_filter *f, fs_strref *frames, size_t *n, fs_dr
                 unknown_foc = e;
             if ((e->flags & M_FOCUS) && focus_at == SIZE_MAX)
                 focus_at = k;
-            fr.ptr = e->out;
-            fr.len = e->olen;
+            if (e->out) {
+                fr.ptr = e->out;
+                fr.len = e->olen;
+            }
         }
         frames[k++] = fr;
         nonempty += fr.len > 0;

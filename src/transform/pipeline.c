@@ -8,12 +8,18 @@
 #include "transform/fracsum.h"
 #include "transform/hexstrip.h"
 #include "transform/sanitize.h"
+#include "transform/window.h"
 #include "util/buf.h"
+#include "util/bytepos.h"
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/mismatch.h"
 #include "util/strmap.h"
 #include "util/utf8.h"
+
+/* How many bytes of stacks the window holds: stacks that --collapse-recursion moves further
+ * back than that come out of order (the stream engine then sorts them all). */
+enum { FS_WINDOW_BYTES = 1 << 20 };
 
 struct fs_pipeline {
     fs_sink sink; /* first: readers call back with a pointer to it */
@@ -38,12 +44,32 @@ struct fs_pipeline {
     int have_prev;
     fs_strref *frames; /* the stack being transformed */
     size_t frames_cap;
+    /* The last folded line (have_bytes), and where each of its frames ends: the next line,
+     * which in sorted input shares most of its frames, is split and transformed past them
+     * only (have_last: 0 when the steps did not see it split) */
+    fs_buf last;
+    int have_bytes;
+    size_t *ends;
+    size_t ends_cap, nlast;
+    int have_last;
+    /* screen: a folded line whose frames the steps leave as they are (the filters say so at
+     * a glance: fs_filter_screen) goes on whole; clean_to: in the last line, the frames that
+     * start before it are such frames */
+    int screen;
+    size_t clean_to;
+    uint32_t *semis; /* the ';' of a line being screened */
+    size_t semis_cap;
+    /* --collapse-recursion may put a stack before those just before it: paths wait in a
+     * window to be passed on in order (use_window) */
+    int use_window;
+    fs_window window;
     fs_buf names; /* sanitized names of the stack */
     fs_buf path;  /* the stack joined, for a consumer of paths only */
     fs_buf hex;   /* --strip-hex: the rewritten names of the stack */
     struct hex_span {
         size_t off, len;
-    } * hex_spans; /* where each rewritten name lies in hex (off SIZE_MAX: untouched) */
+        size_t end; /* hex's length after this frame */
+    } * hex_spans;  /* where each rewritten name lies in hex (off SIZE_MAX: untouched) */
     size_t hex_cap;
     fs_fracsum frac;
     fs_drops drops;
@@ -117,20 +143,20 @@ static void trim_reversed(fs_strref *f, size_t n)
     f[n - 1].len = fs_utf8_trim_end(f[n - 1].ptr, f[n - 1].len);
 }
 
-/* --strip-hex on F[0..n): rewritten names go to pl->hex, the frames are pointed at them once
- * the buffer has stopped moving. */
-static foldsvg_status strip_hex(fs_pipeline *pl, fs_strref *f, size_t n)
+/* --strip-hex on F[0..n) (the first SAME as the last stack's): rewritten names go to
+ * pl->hex, the frames are pointed at them once the buffer has stopped moving. */
+static foldsvg_status strip_hex(fs_pipeline *pl, fs_strref *f, size_t n, size_t same)
 {
     FS_FORWARD_IF_ERROR(FS_GROW(pl->hex_spans, pl->hex_cap, n, 64));
-    fs_buf_clear(&pl->hex);
-    int any = 0;
-    for (size_t i = 0; i < n; i++) {
-        pl->hex_spans[i].off = SIZE_MAX;
+    pl->hex.len = same ? pl->hex_spans[same - 1].end : 0;
+    int any = pl->hex.len > 0;
+    for (size_t i = same; i < n; i++) {
+        pl->hex_spans[i] = (struct hex_span){SIZE_MAX, 0, pl->hex.len};
         if (!fs_hex_strippable(f[i].ptr, f[i].len))
             continue;
         size_t at = pl->hex.len;
         FS_FORWARD_IF_ERROR(fs_hex_strip(&pl->hex, f[i].ptr, f[i].len));
-        pl->hex_spans[i] = (struct hex_span){at, pl->hex.len - at};
+        pl->hex_spans[i] = (struct hex_span){at, pl->hex.len - at, pl->hex.len};
         any = 1;
     }
     for (size_t i = 0; any && i < n; i++)
@@ -139,10 +165,11 @@ static foldsvg_status strip_hex(fs_pipeline *pl, fs_strref *f, size_t n)
     return FOLDSVG_OK;
 }
 
-/* --strip-hex, --reverse, the filters and --base on pl->frames[0..*n); LINE: the frames are
- * a folded line's text. Sets *DROP to FS_DROP_NONE (the stack goes on from
- * pl->frames[*first]) or to the step that drops it. */
-static foldsvg_status transform(fs_pipeline *pl, size_t *n, size_t *first, fs_drop *drop, int line)
+/* --strip-hex, --reverse, the filters and --base on pl->frames[0..*n), of which the first
+ * SAME are the last stack's; LINE: the frames are a folded line's text. Sets *DROP to
+ * FS_DROP_NONE (the stack goes on from pl->frames[*first]) or to the step that drops it. */
+static foldsvg_status transform(fs_pipeline *pl, size_t *n, size_t same, size_t *first,
+                                fs_drop *drop, int line)
 {
     fs_strref *f = pl->frames;
     *first = 0;
@@ -152,8 +179,9 @@ static foldsvg_status transform(fs_pipeline *pl, size_t *n, size_t *first, fs_dr
         *n = 1;
     }
     if (pl->o->strip_hex)
-        FS_FORWARD_IF_ERROR(strip_hex(pl, f, *n));
+        FS_FORWARD_IF_ERROR(strip_hex(pl, f, *n, same));
     if (pl->o->reverse) {
+        same = 0;
         for (size_t i = 0, j = *n - 1; i < j; i++, j--) {
             fs_strref t = f[i];
             f[i] = f[j];
@@ -163,7 +191,7 @@ static foldsvg_status transform(fs_pipeline *pl, size_t *n, size_t *first, fs_dr
             trim_reversed(f, *n);
     }
     if (pl->filter) {
-        FS_FORWARD_IF_ERROR(fs_filter_apply(pl->filter, f, n, drop));
+        FS_FORWARD_IF_ERROR(fs_filter_apply(pl->filter, f, n, same, drop));
         if (*drop != FS_DROP_NONE)
             return FOLDSVG_OK;
         if (*n == 0) {
@@ -225,6 +253,14 @@ static void warn_raw(fs_pipeline *pl)
     pl->to.warn(pl->to.user, &w);
 }
 
+/* The consumer's path, through the window when there is one. */
+static foldsvg_status pass(fs_pipeline *pl, const fs_folded_line *l, foldsvg_error *err)
+{
+    if (pl->use_window)
+        return fs_window_put(&pl->window, l, err);
+    return pl->to.path(pl->to.user, l, err);
+}
+
 /* The consumer's frames, or its path when it takes only paths; with TOKEN, its frames_token. */
 static foldsvg_status deliver(fs_pipeline *pl, const fs_strref *f, size_t n, uint64_t count,
                               uint64_t before, int is_diff, uint64_t lineno, uint32_t *token,
@@ -234,32 +270,41 @@ static foldsvg_status deliver(fs_pipeline *pl, const fs_strref *f, size_t n, uin
         return pl->to.frames_token(pl->to.user, f, n, count, token, err);
     if (pl->to.frames)
         return pl->to.frames(pl->to.user, f, n, count, before, is_diff, lineno, err);
+    size_t len = n - 1;
+    for (size_t i = 0; i < n; i++)
+        len += f[i].len;
     fs_buf_clear(&pl->path);
+    if (fs_buf_reserve(&pl->path, len) != FOLDSVG_OK)
+        return nomem(pl, lineno, err);
+    char *p = pl->path.data;
     for (size_t i = 0; i < n; i++) {
         if (i)
-            fs_buf_append(&pl->path, ";", 1);
-        fs_buf_append(&pl->path, f[i].ptr, f[i].len);
+            *p++ = ';';
+        if (f[i].len)
+            memcpy(p, f[i].ptr, f[i].len);
+        p += f[i].len;
     }
-    if (pl->path.failed)
-        return nomem(pl, lineno, err);
+    *p = '\0';
+    pl->path.len = len;
     fs_folded_line l = {.stack = pl->path.data,
                         .len = pl->path.len,
                         .count = count,
                         .before = before,
                         .is_diff = is_diff,
                         .lineno = lineno};
-    return pl->to.path(pl->to.user, &l, err);
+    return pass(pl, &l, err);
 }
 
-/* The stack in pl->frames[0..n), from the transforms on; LINE: from a folded line. TOKEN:
- * NULL, or where the consumer's token goes (set only when no step dropped the stack). */
-static foldsvg_status add_stack(fs_pipeline *pl, size_t n, uint64_t count, uint64_t before,
-                                int is_diff, uint64_t lineno, int line, uint32_t *token,
-                                foldsvg_error *err)
+/* The stack in pl->frames[0..n) (the first SAME the last stack's), from the transforms on;
+ * LINE: from a folded line. TOKEN: NULL, or where the consumer's token goes (set only when
+ * no step dropped the stack). */
+static foldsvg_status add_stack(fs_pipeline *pl, size_t n, size_t same, uint64_t count,
+                                uint64_t before, int is_diff, uint64_t lineno, int line,
+                                uint32_t *token, foldsvg_error *err)
 {
     size_t first;
     fs_drop drop;
-    foldsvg_status st = transform(pl, &n, &first, &drop, line);
+    foldsvg_status st = transform(pl, &n, same, &first, &drop, line);
     if (st == FOLDSVG_E_LIMIT)
         return fs_error_at_line(err, st, pl->name, lineno, 0, "%s", fs_filter_message(pl->filter));
     if (st != FOLDSVG_OK)
@@ -271,6 +316,47 @@ static foldsvg_status add_stack(fs_pipeline *pl, size_t n, uint64_t count, uint6
     if (pl->symbolized)
         note_raw(pl, &pl->frames[n - 1], count);
     return deliver(pl, pl->frames + first, n - first, count, before, is_diff, lineno, token, err);
+}
+
+/* Where the frame of S that holds byte AT starts. */
+static size_t frame_start(const char *s, size_t at)
+{
+    while (at > 0 && s[at - 1] != ';')
+        at--;
+    return at;
+}
+
+/* Whether the steps leave every frame of L as it is, L differing from the last line first at
+ * AT: its frames before the one that holds AT are the last line's, the rest are screened. */
+static int clean_line(fs_pipeline *pl, const fs_folded_line *l, size_t at)
+{
+    if (l->stack[0] == ';') /* an empty root: maybe a stack of empty names, "[unknown]" */
+        return 0;
+    size_t from = frame_start(l->stack, at);
+    if (from > pl->clean_to)
+        return 0;
+    if (from > 0) /* the frame before too, for --collapse-recursion */
+        from = frame_start(l->stack, from - 1);
+    size_t dirty = fs_filter_screen(pl->filter, l->stack + from, l->len - from);
+    dirty = dirty == SIZE_MAX ? l->len + 1 : from + dirty;
+    if (pl->o->collapse_recursion) {
+        /* a frame named as the one before it (at a ';' of SEMIS and the one before) */
+        size_t n = l->len - from;
+        if (l->len >= UINT32_MAX || FS_GROW(pl->semis, pl->semis_cap, n + 1, 256) != FOLDSVG_OK)
+            return 0;
+        size_t k = fs_byte_positions(l->stack + from, n, ';', pl->semis, (uint32_t)from);
+        pl->semis[k] = (uint32_t)l->len;
+        for (size_t i = 0, a = from; i < k && pl->semis[i] < dirty; i++) {
+            size_t b = pl->semis[i] + 1, e = pl->semis[i + 1];
+            if (e - b == b - 1 - a && memcmp(l->stack + a, l->stack + b, e - b) == 0) {
+                dirty = b;
+                break;
+            }
+            a = b;
+        }
+    }
+    pl->clean_to = dirty > l->len ? SIZE_MAX : dirty;
+    return dirty > l->len;
 }
 
 /* A line with nothing to draw, for the zero-count rule. */
@@ -297,19 +383,41 @@ static foldsvg_status on_line(fs_sink *self, const fs_folded_line *l, foldsvg_er
         return zero_count(pl);
     if (!pl->rewrites && pl->to.path)
         return pl->to.path(pl->to.user, l, err);
-    size_t n = 1;
-    for (size_t i = 0; i < l->len; i++)
-        n += l->stack[i] == ';';
-    if (FS_GROW(pl->frames, pl->frames_cap, n, 64) != FOLDSVG_OK)
-        return nomem(pl, 0, err);
-    size_t k = 0, start = 0;
-    for (size_t i = 0; i <= l->len; i++) {
-        if (i == l->len || l->stack[i] == ';') {
-            pl->frames[k++] = (fs_strref){l->stack + start, i - start};
-            start = i + 1;
-        }
+    size_t at = 0; /* where L first differs from the last line */
+    if (pl->have_bytes) {
+        size_t m = l->len < pl->last.len ? l->len : pl->last.len;
+        at = fs_mismatch(l->stack, pl->last.data, m);
     }
-    return add_stack(pl, n, l->count, l->before, l->is_diff, l->lineno, 1, NULL, err);
+    pl->last.len = at;
+    if (fs_buf_append(&pl->last, l->stack + at, l->len - at) != FOLDSVG_OK)
+        return nomem(pl, 0, err);
+    pl->have_bytes = 1;
+    if (pl->screen && clean_line(pl, l, at)) {
+        pl->have_last = 0;
+        return pass(pl, l, err);
+    }
+    /* the frames that end (their ';' included) before AT are the last line's */
+    size_t same = 0;
+    while (pl->have_last && same < pl->nlast && pl->ends[same] < at)
+        same++;
+    size_t start = 0, n = same;
+    for (size_t k = 0; k < same; k++) {
+        pl->frames[k] = (fs_strref){l->stack + start, pl->ends[k] - start};
+        start = pl->ends[k] + 1;
+    }
+    while (start <= l->len) {
+        const char *semi = memchr(l->stack + start, ';', l->len - start);
+        size_t end = semi ? (size_t)(semi - l->stack) : l->len;
+        if (FS_GROW(pl->frames, pl->frames_cap, n + 1, 64) != FOLDSVG_OK ||
+            FS_GROW(pl->ends, pl->ends_cap, n + 1, 64) != FOLDSVG_OK)
+            return nomem(pl, 0, err);
+        pl->frames[n] = (fs_strref){l->stack + start, end - start};
+        pl->ends[n++] = end;
+        start = end + 1;
+    }
+    pl->nlast = n;
+    pl->have_last = 1;
+    return add_stack(pl, n, same, l->count, l->before, l->is_diff, l->lineno, 1, NULL, err);
 }
 
 /* A stack of raw names from a structured input: sanitized, then transformed; TOKEN as for
@@ -323,7 +431,8 @@ static foldsvg_status add_raw(fs_pipeline *pl, const fs_strref *frames, size_t n
         return nomem(pl, 0, err);
     if (fs_sanitize_frames(pl->frames, frames, n, &pl->names, &n) != FOLDSVG_OK)
         return nomem(pl, 0, err);
-    return add_stack(pl, n, count, 0, 0, 0, 0, token, err);
+    pl->have_last = 0;
+    return add_stack(pl, n, 0, count, 0, 0, 0, 0, token, err);
 }
 
 static foldsvg_status on_stack(fs_sink *self, const fs_strref *frames, size_t n, uint64_t count,
@@ -501,6 +610,11 @@ foldsvg_status fs_pipeline_new(fs_pipeline **out, const fs_stack_opts *o, const 
     }
     pl->rewrites = o->reverse || pl->use_base || pl->filter || o->strip_hex;
     pl->direct = !pl->rewrites && !o->no_sort && to->path;
+    /* (a flame chart keeps the input's order, --no-sort checks it as it comes; reversed
+     * stacks are in no order the window could mend) */
+    pl->use_window = o->collapse_recursion && !o->reverse && !o->flamechart && !o->no_sort &&
+                     !to->frames && to->path;
+    fs_window_init(&pl->window, FS_WINDOW_BYTES, to->path, to->user);
     if (pl->direct && to->fork) { /* a part's lines go straight through too */
         pl->sink.fork = on_fork;
         pl->sink.join = on_join;
@@ -517,6 +631,10 @@ void fs_pipeline_free(fs_pipeline *pl)
     fs_filter_free(pl->plain);
     fs_filter_free(pl->sym);
     fs_buf_free(&pl->prev);
+    fs_buf_free(&pl->last);
+    free(pl->semis);
+    fs_window_free(&pl->window);
+    free(pl->ends);
     fs_buf_free(&pl->names);
     fs_buf_free(&pl->path);
     fs_buf_free(&pl->hex);
@@ -542,13 +660,25 @@ int fs_pipeline_rewrites(const fs_pipeline *pl)
     return pl->rewrites;
 }
 
+/* The filters of an input, symbolized (YES) or not, from its first line on. */
+static void use_filter(fs_pipeline *pl, int yes)
+{
+    pl->filter = yes && pl->sym ? pl->sym : pl->plain;
+    pl->symbolized = yes;
+    pl->have_bytes = pl->have_last = 0;
+    pl->clean_to = SIZE_MAX;
+    /* a symbolized input's leaves are looked at (note_raw) */
+    pl->screen = pl->filter && !yes && !pl->o->reverse && !pl->use_base && !pl->o->strip_hex &&
+                 !pl->to.frames && pl->to.path && fs_filter_screens(pl->filter);
+}
+
 fs_sink *fs_pipeline_begin(fs_pipeline *pl, const char *name)
 {
     snprintf(pl->name, sizeof pl->name, "%s", name ? name : "");
     pl->have_prev = 0;
     pl->prev_line = 0;
-    pl->filter = pl->plain;
-    pl->symbolized = 0;
+    use_filter(pl, 0);
+    fs_window_clear(&pl->window);
     pl->counted = pl->raw = 0;
     pl->raw_name[0] = '\0';
     fs_strmap_clear(&pl->keys); /* a reader's keys name stacks within one input */
@@ -557,8 +687,7 @@ fs_sink *fs_pipeline_begin(fs_pipeline *pl, const char *name)
 
 void fs_pipeline_symbolized(fs_pipeline *pl, int yes)
 {
-    pl->filter = yes && pl->sym ? pl->sym : pl->plain;
-    pl->symbolized = yes;
+    use_filter(pl, yes);
 }
 
 foldsvg_status fs_pipeline_end(fs_pipeline *pl, foldsvg_error *err)
@@ -570,5 +699,6 @@ foldsvg_status fs_pipeline_end(fs_pipeline *pl, foldsvg_error *err)
         fs_error(&w, FOLDSVG_OK, pl->name, "%s", why);
         pl->to.warn(pl->to.user, &w);
     }
-    return fs_fracsum_flush(&pl->frac, on_rounded, pl, pl->name, err);
+    FS_FORWARD_IF_ERROR(fs_fracsum_flush(&pl->frac, on_rounded, pl, pl->name, err));
+    return fs_window_flush(&pl->window, err);
 }

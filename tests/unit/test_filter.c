@@ -46,7 +46,7 @@ static const char *apply_sep(fs_filter *f, const char *stack, char sep)
         }
     }
     fs_drop why;
-    ck_assert_int_eq(fs_filter_apply(f, fr, &n, &why), FOLDSVG_OK);
+    ck_assert_int_eq(fs_filter_apply(f, fr, &n, 0, &why), FOLDSVG_OK);
     if (why != FS_DROP_NONE)
         return DROP;
     size_t o = 0;
@@ -214,7 +214,7 @@ START_TEST(test_generator_names)
     fs_strref fr = {lng, strlen(lng)};
     size_t n = 1;
     fs_drop why;
-    ck_assert_int_eq(fs_filter_apply(f, &fr, &n, &why), FOLDSVG_OK);
+    ck_assert_int_eq(fs_filter_apply(f, &fr, &n, 0, &why), FOLDSVG_OK);
     ck_assert_int_eq(why, FS_DROP_NONE);
     ck_assert_uint_eq(n, 1);
     ck_assert_uint_eq(fr.len, clean);
@@ -392,7 +392,7 @@ START_TEST(test_names_stay_valid)
     fs_strref fr[3] = {{buf, 4}, {buf + 5, 4}, {buf + 10, 5}};
     size_t n = 3;
     fs_drop why;
-    ck_assert_int_eq(fs_filter_apply(f, fr, &n, &why), FOLDSVG_OK);
+    ck_assert_int_eq(fs_filter_apply(f, fr, &n, 0, &why), FOLDSVG_OK);
     ck_assert_int_eq(why, FS_DROP_NONE);
     memset(buf, 'X', sizeof buf - 1);
     ck_assert_uint_eq(n, 3);
@@ -491,7 +491,7 @@ static void ck_limit(fs_filter *f, const char *stack, const char *want)
             start = i + 1;
         }
     fs_drop why;
-    ck_assert_int_eq(fs_filter_apply(f, fr, &n, &why), FOLDSVG_E_LIMIT);
+    ck_assert_int_eq(fs_filter_apply(f, fr, &n, 0, &why), FOLDSVG_E_LIMIT);
     ck_assert_msg(strstr(fs_filter_message(f), want) != NULL, "no '%s' in: %s", want,
                   fs_filter_message(f));
 }
