@@ -344,8 +344,11 @@ describe('standalone SVG', () => {
       const root = document.getElementById(`${p}-root`);
       const bg = [...root.children].find((c) => c.localName === 'rect');
       const frame = document.getElementById(`${p}-frames`).querySelector('rect');
+      // the background is the gradient; its stops take the scheme's colors
+      const stops = [...root.querySelectorAll(':scope > defs > linearGradient > stop')];
       return {
         bg: getComputedStyle(bg).fill,
+        stops: stops.map((e) => getComputedStyle(e).stopColor),
         title: getComputedStyle(document.getElementById(`${p}-title`)).fill,
         frame: getComputedStyle(frame).fill,
       };
@@ -355,7 +358,8 @@ describe('standalone SVG', () => {
     assert.match(l.bg, /url/);
     assert.equal(l.title, 'rgb(0, 0, 0)');
     const lum = (c) => c.match(/\d+/g).slice(0, 3).reduce((s, v) => s + +v, 0) / 3;
-    assert.ok(lum(d.bg) < 64, `dark background (${d.bg})`);
+    assert.ok(l.stops.length === 2 && l.stops.every((c) => lum(c) > 192), `light background (${l.stops})`);
+    assert.ok(d.stops.length === 2 && d.stops.every((c) => lum(c) < 64), `dark background (${d.stops})`);
     assert.ok(lum(d.title) > 192, `light title (${d.title})`);
     assert.equal(d.frame, l.frame);
     assert.deepEqual([...light.errors, ...dark.errors], []);
