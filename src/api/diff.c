@@ -471,9 +471,10 @@ static foldsvg_status convert_svg(diff_run *r, const char *output, foldsvg_error
     if (st == FOLDSVG_OK && (st = fs_stream_finish(&k.s)) != FOLDSVG_OK)
         st = fs_error(err, st, NULL, "%s", foldsvg_status_name(st));
     if (st == FOLDSVG_OK && sink.rescales) {
-        r->drawn = fs_stream_rescale(&k.s, normalized, r);
+        /* (before the rescale, which leaves running sums in the stacks' counts) */
         for (size_t i = 0; i < k.s.nstacks && !r->normalized_overflow; i++)
             add_normalized(r, normalized(r, k.s.stack_before[i]));
+        r->drawn = fs_stream_rescale(&k.s, normalized, r);
         if (r->normalized_overflow)
             st = normalized_overflow(r, err);
     }

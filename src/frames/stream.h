@@ -107,7 +107,8 @@ void fs_stream_mirror(fs_stream *s);
  * frames of width 0, which a positive minwidth prunes, can be its own. */
 void fs_stream_defer_deltas(fs_stream *s);
 /* After fs_stream_finish: every delta (and delta_max) made again with each stack's BEFORE
- * taken through SCALE. Returns the stacks that keep a count on either side. */
+ * taken through SCALE, the inclusive ones too. Returns the stacks that keep a count on either
+ * side. The stacks' counts are running sums afterwards (read them before). */
 size_t fs_stream_rescale(fs_stream *s, uint64_t (*scale)(void *user, uint64_t before), void *user);
 
 #endif
