@@ -157,6 +157,15 @@ run incl-normalize "$bin" -q --diff ib.folded ia.folded --normalize -o in.svg --
 run incl-normalize-tree "$bin" -q --diff ib-unsorted.folded ia.folded --normalize -o int.svg --hash --diff-color inclusive --top 1
 same incl-normalize-routes in.svg int.svg
 has incl-normalize-hash in.svg '<title>hash (27 cycles, 16.17%; -40.12%)</title>'
+# pruned frames (big;x: 1000 -> 1, under --minwidth 5) count toward the frames above them but
+# not toward the color scale, which the streamed route, keeping only drawn frames, could not
+# know: both routes the same bytes
+printf 'main;big;x 1000\nmain;grow 10\nmain;other 500\n' >pb.folded
+printf 'main;big;x 1\nmain;grow 300\nmain;other 400\n' >pa.folded
+run incl-pruned-stream "$bin" -q --diff pb.folded pa.folded -o ps.svg --diff-color inclusive --minwidth 5
+run incl-pruned-tree "$bin" -q --diff pb.folded pa.folded -o pt.svg --diff-color inclusive --minwidth 5 --top 1
+same incl-pruned-routes ps.svg pt.svg
+has incl-pruned-main ps.svg '<title>main (701 cycles, 100.00%; -115.41%)</title>'
 # the legend takes no room: without it (too narrow for it beside the title) the frames are
 # the same
 run legend-narrow "$bin" -q --diff ib.folded ia.folded -o narrow.svg --hash --width 600

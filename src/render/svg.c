@@ -227,14 +227,17 @@ static int fill_name(svg_ctx *c, const fs_frame *f, fs_strref nm)
 static int measure_frame(void *user, const fs_frame *f)
 {
     svg_ctx *c = user;
-    if (f->has_delta) {
-        c->any_delta = 1;
+    int drawn = !pruned(c, f);
+    /* the self scale counts pruned frames too (inferno's); the inclusive one the drawn ones,
+     * which every route has (the streamed one keeps no other) */
+    if (f->has_delta && (drawn || !c->o->diff_inclusive)) {
         uint64_t a = fs_delta_abs(frame_delta(c, f));
         if (a > c->delta_max)
             c->delta_max = a;
     }
-    if (pruned(c, f))
+    if (!drawn)
         return 0;
+    c->any_delta |= f->has_delta; /* a drawn one: every route draws the same frames */
     if (f->depth > c->depthmax)
         c->depthmax = f->depth;
     c->nframes++;
