@@ -222,12 +222,20 @@ describe('diff report', () => {
     await page.close();
   });
 
-  test('dark mode: dark page, the change colors lightened', async () => {
+  test('dark mode: dark page, the change colors lightened; --theme light stays light', async () => {
     const { page, errors } = await open(files.report, { colorScheme: 'dark' });
     assert.equal(await page.evaluate(() => getComputedStyle(document.body).backgroundColor), 'rgb(13, 17, 23)');
     const more = await page.locator('td.fs-more').first().evaluate((e) => getComputedStyle(e).color);
     assert.equal(more, 'rgb(255, 123, 114)');
     assert.deepEqual(errors, []);
     await page.close();
+    // --theme light holds under a dark system: the page and its change colors stay light
+    const light = path.join(dir, 'diff-light.html');
+    foldsvg('--diff', files.before, files.after, '--theme', 'light', '-o', light);
+    const l = await open(light, { colorScheme: 'dark' });
+    assert.equal(await l.page.evaluate(() => getComputedStyle(document.body).backgroundColor), 'rgb(255, 255, 255)');
+    assert.equal(await l.page.locator('td.fs-more').first().evaluate((e) => getComputedStyle(e).color), 'rgb(198, 40, 40)');
+    assert.deepEqual(l.errors, []);
+    await l.page.close();
   });
 });
