@@ -26,7 +26,8 @@ typedef struct fs_ahead_job {
 
 /* Starts reading IN ahead in blocks of BLOCK bytes (on the input's pool when it holds more
  * than a few blocks), JOB (when not NULL; copied) run on those the caller is not waiting
- * for yet. NULL when out of memory. */
+ * for yet; with a job the blocks are a quarter of BLOCK, read a BLOCK at a time. NULL when
+ * out of memory. */
 fs_ahead *fs_ahead_start(fs_input *in, size_t block, const fs_ahead_job *job);
 /* The next block, fs_input_read's contract: *N = 0 at the end; errors (a failed read, a
  * corrupt gzip stream) come after the bytes before them. *P stays valid until the next
