@@ -93,6 +93,12 @@ struct fs_sink {
                             foldsvg_error *err);
     foldsvg_status (*keyed)(fs_sink *self, uint64_t key, const fs_strref *frames, size_t n,
                             uint64_t count, foldsvg_error *err);
+    /* stack() for a reader that hands over stacks in an order where each shares most of its
+     * frames with the one before (a trie's, depth first): the first SAME frames are those of
+     * the stack handed over last by shared(), the same names, which the sink need not look
+     * at again. NULL: the reader calls stack(). */
+    foldsvg_status (*shared)(fs_sink *self, const fs_strref *frames, size_t n, size_t same,
+                             uint64_t count, foldsvg_error *err);
 };
 
 #endif

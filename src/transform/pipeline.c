@@ -64,8 +64,14 @@ struct fs_pipeline {
     int use_window;
     fs_window window;
     fs_buf names; /* sanitized names of the stack */
-    fs_buf path;  /* the stack joined, for a consumer of paths only */
-    fs_buf hex;   /* --strip-hex: the rewritten names of the stack */
+    /* fs_sink.shared: the last stack's frames sanitized (before the transforms), the first
+     * SHARED_N of them good for the next; those from SCRATCH_AT on lie in NAMES. Good only
+     * while no other stack went through add_stack (STACKS counts them). */
+    fs_strref *clean;
+    size_t clean_cap, shared_n, scratch_at;
+    uint64_t stacks, shared_stacks;
+    fs_buf path; /* the stack joined, for a consumer of paths only */
+    fs_buf hex;  /* --strip-hex: the rewritten names of the stack */
     struct hex_span {
         size_t off, len;
         size_t end; /* hex's length after this frame */
@@ -304,6 +310,7 @@ static foldsvg_status add_stack(fs_pipeline *pl, size_t n, size_t same, uint64_t
 {
     size_t first;
     fs_drop drop;
+    pl->stacks++;
     foldsvg_status st = transform(pl, &n, same, &first, &drop, line);
     if (st == FOLDSVG_E_LIMIT)
         return fs_error_at_line(err, st, pl->name, lineno, 0, "%s", fs_filter_message(pl->filter));
@@ -439,6 +446,44 @@ static foldsvg_status on_stack(fs_sink *self, const fs_strref *frames, size_t n,
                                foldsvg_error *err)
 {
     return add_raw((fs_pipeline *)(void *)self, frames, n, count, NULL, err);
+}
+
+/* fs_sink.shared: on_stack, sanitizing only the frames the last stack did not have (the
+ * filter's and --strip-hex's own memory of its frames spare them again). */
+static foldsvg_status on_shared(fs_sink *self, const fs_strref *frames, size_t n, size_t same,
+                                uint64_t count, foldsvg_error *err)
+{
+    fs_pipeline *pl = (fs_pipeline *)(void *)self;
+    if (pl->shared_stacks != pl->stacks)
+        pl->shared_n = 0;
+    if (same > pl->shared_n)
+        same = pl->shared_n;
+    if (same > pl->scratch_at) /* fs_sanitize_frames empties NAMES */
+        same = pl->scratch_at;
+    pl->shared_n = same;
+    if (count == 0)
+        return zero_count(pl);
+    if (FS_GROW(pl->clean, pl->clean_cap, n + 1, 64) != FOLDSVG_OK ||
+        FS_GROW(pl->frames, pl->frames_cap, n + 1, 64) != FOLDSVG_OK)
+        return nomem(pl, 0, err);
+    size_t kept;
+    if (fs_sanitize_frames(pl->clean + same, frames + same, n - same, &pl->names, &kept) !=
+        FOLDSVG_OK)
+        return nomem(pl, 0, err);
+    pl->scratch_at = SIZE_MAX;
+    for (size_t i = same; i < n && pl->names.len && pl->scratch_at == SIZE_MAX; i++)
+        if (pl->clean[i].ptr >= pl->names.data && pl->clean[i].ptr < pl->names.data + pl->names.len)
+            pl->scratch_at = i;
+    int nonempty = kept > 0;
+    for (size_t i = 0; i < same && !nonempty; i++)
+        nonempty = pl->clean[i].len > 0;
+    size_t m = nonempty ? n : 0; /* a stack of empty names is [unknown] */
+    memcpy(pl->frames, pl->clean, m * sizeof *pl->frames);
+    pl->have_last = 0;
+    foldsvg_status st = add_stack(pl, m, m ? same : 0, count, 0, 0, 0, 0, NULL, err);
+    pl->shared_n = m; /* ([unknown] is not the empty names the filter saw) */
+    pl->shared_stacks = pl->stacks;
+    return st;
 }
 
 /* fs_sink.keyed: on_stack, the consumer's token for what the steps made of the frames
@@ -580,6 +625,7 @@ foldsvg_status fs_pipeline_new(fs_pipeline **out, const fs_stack_opts *o, const 
     if (!pl)
         return fs_error(err, FOLDSVG_E_NOMEM, NULL, "out of memory");
     pl->sink = (fs_sink){.stack = on_stack,
+                         .shared = on_shared,
                          .count_name = on_count_name,
                          .facts = on_facts,
                          .line = on_line,
@@ -631,6 +677,7 @@ void fs_pipeline_free(fs_pipeline *pl)
     fs_filter_free(pl->plain);
     fs_filter_free(pl->sym);
     fs_buf_free(&pl->prev);
+    free(pl->clean);
     fs_buf_free(&pl->last);
     free(pl->semis);
     fs_window_free(&pl->window);

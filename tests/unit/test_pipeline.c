@@ -381,6 +381,77 @@ START_TEST(shared_frames_transformed_as_alone)
 }
 END_TEST
 
+/* fs_sink.shared: a trie's stacks depth first, each sharing frames with the one before, give
+ * what stack() gives for each alone, whatever the steps: names the sanitizer rewrites (';',
+ * newlines) in shared frames, empty names, a stack of empty names, zero counts, and the
+ * filters' and --strip-hex's memory of the frames before. */
+static void run_shared(const char *const *kv, int with_shared)
+{
+    /* frames; the number of them shared with the stack before; the count */
+    static const struct {
+        const char *f[6];
+        size_t n, same;
+        uint64_t count;
+    } in[] = {
+        {{"main", "a;b", "x1"}, 3, 0, 1},
+        {{"main", "a;b", "x1", "0x1f"}, 4, 3, 2},
+        {{"main", "a;b", "y\nz"}, 3, 2, 3},
+        {{"main", "a;b", "y\nz", "y\nz"}, 4, 3, 0},
+        {{"main", "a;b", "y\nz", "y\nz", "w::h0123456789abcdef"}, 5, 4, 4},
+        {{"main", "", ""}, 3, 1, 5},
+        {{"main", "", "", "q"}, 4, 3, 6},
+        {{"", " "}, 2, 0, 7},
+        {{"", " ", "r"}, 3, 2, 8},
+        {{"main", "0x2f"}, 2, 0, 9},
+        {{"main", "0x2f", "x2"}, 3, 2, 10},
+    };
+    foldsvg_options *o = opts(kv);
+    rec r;
+    fs_pipeline *pl = make(o, &r, 1);
+    fs_sink *s = fs_pipeline_begin(pl, "in");
+    ck_assert(s->shared != NULL);
+    foldsvg_error err;
+    for (size_t i = 0; i < sizeof in / sizeof in[0]; i++) {
+        fs_strref f[6];
+        /* each stack in its own copy, the shared frames at the same addresses as before */
+        static char names[sizeof in / sizeof in[0]][6][32];
+        for (size_t k = 0; k < in[i].n; k++) {
+            if (k >= in[i].same || i == 0)
+                snprintf(names[i][k], sizeof names[i][k], "%s", in[i].f[k]);
+            else
+                memcpy(names[i][k], names[i - 1][k], sizeof names[i][k]);
+            f[k] = (fs_strref){names[i][k], strlen(names[i][k])};
+        }
+        foldsvg_status st = with_shared ? s->shared(s, f, in[i].n, in[i].same, in[i].count, &err)
+                                        : s->stack(s, f, in[i].n, in[i].count, &err);
+        ck_assert_int_eq(st, FOLDSVG_OK);
+    }
+    ck_assert_int_eq(fs_pipeline_end(pl, &err), FOLDSVG_OK);
+    static char want[4096];
+    if (!with_shared)
+        snprintf(want, sizeof want, "%s", r.out);
+    else
+        ck_assert_str_eq(r.out, want);
+    ck_assert_uint_gt(strlen(want), 0);
+    fs_pipeline_free(pl);
+    foldsvg_options_free(o);
+}
+
+START_TEST(shared_stacks_as_alone)
+{
+    const char *none[] = {NULL, NULL};
+    const char *hex[] = {"strip-hex", NULL, "exclude", "^x2", NULL};
+    const char *col[] = {"collapse-recursion", NULL, "strip", "z$", NULL};
+    const char *rev[] = {"reverse", NULL, "focus", "main", NULL};
+    const char *inc[] = {"include", "a:b", "keep-rust-hash", NULL, NULL};
+    const char *const *sets[] = {none, hex, col, rev, inc};
+    for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
+        run_shared(sets[i], 0);
+        run_shared(sets[i], 1);
+    }
+}
+END_TEST
+
 /* --collapse-recursion can put a stack of sorted input before the one just before it
  * ("b;b;a" becomes "b;a", after "b;a;z"): the pipeline passes them on sorted, as the stream
  * engine needs them. */
@@ -578,6 +649,7 @@ int main(void)
     tcase_add_test(tc, shared_frames_transformed_as_alone);
     tcase_add_test(tc, collapsed_stacks_passed_on_sorted);
     tcase_add_test(tc, keyed_stacks_taken_again_by_token);
+    tcase_add_test(tc, shared_stacks_as_alone);
     suite_add_tcase(s, tc);
     return fs_test_run(s);
 }

@@ -145,9 +145,62 @@ static foldsvg_status frames_of(const fs_trie *t, uint32_t node, const fs_trie_n
     return FOLDSVG_OK;
 }
 
+/* The stacks depth first, each node's children in the order they came: a stack then shares
+ * most of its frames with the one handed over before it, which sink->shared spares the sink
+ * looking at again. The frames array is kept as the walk goes, a name asked for once a node. */
+static foldsvg_status emit_depth_first(const fs_trie *t, const fs_trie_names *names, fs_sink *sink,
+                                       const char *file, foldsvg_error *err)
+{
+    size_t n = t->n;
+    uint32_t *first = malloc(n * sizeof *first), *next = malloc(n * sizeof *next);
+    uint32_t *todo = NULL;
+    fs_strref *frames = NULL;
+    size_t todo_cap = 0, frames_cap = 0, ntodo = 0;
+    foldsvg_status st =
+        first && next ? FOLDSVG_OK : fs_error(err, FOLDSVG_E_NOMEM, file, "out of memory");
+    if (!st) {
+        /* child lists: the later siblings pushed first, so each list is in node order */
+        memset(first, 0xff, n * sizeof *first);
+        for (size_t i = n; i-- > 1;) {
+            next[i] = first[t->parent[i]];
+            first[t->parent[i]] = (uint32_t)i;
+        }
+    }
+    size_t valid = 0; /* frames[0..valid) are those of the stack handed over last */
+    for (uint32_t c = st ? UINT32_MAX : first[0]; c != UINT32_MAX && !st;) {
+        uint32_t d = t->depth[c];
+        if (FS_GROW(frames, frames_cap, d, 64) || FS_GROW(todo, todo_cap, ntodo + 1, 64)) {
+            st = fs_error(err, FOLDSVG_E_NOMEM, file, "out of memory");
+            break;
+        }
+        frames[d - 1] = names->name(names->user, t->item[c]);
+        if (valid > d - 1)
+            valid = d - 1;
+        const fs_weight *w = &t->w[c];
+        if (w->whole > 0 && weight_value(w) > 0) {
+            st = sink->shared(sink, frames, d, valid, (uint64_t)w->whole, err);
+            valid = d;
+        }
+        /* on to the first child, else the next sibling of the node or of an ancestor */
+        if (next[c] != UINT32_MAX)
+            todo[ntodo++] = next[c];
+        if (first[c] != UINT32_MAX)
+            c = first[c];
+        else
+            c = ntodo ? todo[--ntodo] : UINT32_MAX;
+    }
+    free(first);
+    free(next);
+    free(todo);
+    free(frames);
+    return st;
+}
+
 foldsvg_status fs_trie_emit(const fs_trie *t, const fs_trie_names *names, int frac, fs_sink *sink,
                             const char *file, foldsvg_error *err)
 {
+    if (!frac && !names->frames && sink->shared)
+        return emit_depth_first(t, names, sink, file, err);
     fs_strref *frames = NULL;
     size_t cap = 0, n;
     foldsvg_status st = FOLDSVG_OK;

@@ -62,7 +62,8 @@ typedef struct fs_trie_names {
 } fs_trie_names;
 
 /* Hands each stack with a weight above 0 to SINK (frames root first), whole or with
- * fractions (FRAC: some stack of the whole input has one, see fs_trie_has_frac). */
+ * fractions (FRAC: some stack of the whole input has one, see fs_trie_has_frac); whole ones
+ * depth first through sink->shared when the sink has it and names has no FRAMES. */
 foldsvg_status fs_trie_emit(const fs_trie *t, const fs_trie_names *names, int frac, fs_sink *sink,
                             const char *file, foldsvg_error *err);
 /* Whether a stack's weight has a fraction. */
