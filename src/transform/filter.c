@@ -264,10 +264,24 @@ static int word_byte(char c)
     return isalnum((unsigned char)c) || c == '_';
 }
 
-/* The first "::h" or '[' in [P, END), or END. Names hold ':' and 'h' often, so the three
- * bytes are looked for together, 16 places at a time. */
-static const char *rust_mark(const char *p, const char *end)
+/* Whether rust_hash_pattern may match at P, a "::h" or a '[' of S[.., END): "::h" and 16
+ * hex digits, or '[' after a word byte and before a hex digit. */
+static int rust_hash_here(const char *s, const char *p, const char *end)
 {
+    if (*p == '[')
+        return p > s && word_byte(p[-1]) && p + 1 < end && lower_hex(p[1]);
+    int k = 3;
+    while (k < 19 && p + k < end && lower_hex(p[k]))
+        k++;
+    return k == 19;
+}
+
+/* The first place in S[0..len) where rust_hash_pattern may match; LEN when there is none.
+ * Names hold "::h" ("::hash") and '[' often, so the three bytes are looked for together,
+ * 16 places at a time, and every place a block holds is tried before the next block. */
+static size_t rust_hash_at(const char *s, size_t len)
+{
+    const char *end = s + len, *p = s;
 #if defined(__SSE2__)
     const __m128i colon = _mm_set1_epi8(':'), h = _mm_set1_epi8('h'), open = _mm_set1_epi8('[');
     for (; end - p >= 18; p += 16) {
@@ -278,33 +292,17 @@ static const char *rust_mark(const char *p, const char *end)
             _mm_and_si128(_mm_and_si128(_mm_cmpeq_epi8(a, colon), _mm_cmpeq_epi8(b, colon)),
                           _mm_cmpeq_epi8(c, h));
         unsigned bits = (unsigned)_mm_movemask_epi8(_mm_or_si128(hash, _mm_cmpeq_epi8(a, open)));
-        if (bits)
-            return p + __builtin_ctz(bits);
+        for (; bits; bits &= bits - 1) {
+            const char *q = p + __builtin_ctz(bits);
+            if (rust_hash_here(s, q, end))
+                return (size_t)(q - s);
+        }
     }
 #endif
     for (; p < end; p++)
-        if (*p == '[' || (end - p >= 3 && p[0] == ':' && p[1] == ':' && p[2] == 'h'))
-            return p;
-    return end;
-}
-
-/* The first place in S[0..len) where rust_hash_pattern may match: "::h" and 16 hex digits, or
- * '[' after a word byte and before a hex digit; LEN when there is none. */
-static size_t rust_hash_at(const char *s, size_t len)
-{
-    const char *end = s + len;
-    for (const char *p = s; (p = rust_mark(p, end)) < end; p++) {
-        if (*p == '[') {
-            if (p > s && word_byte(p[-1]) && p + 1 < end && lower_hex(p[1]))
-                return (size_t)(p - s);
-            continue;
-        }
-        int k = 3;
-        while (k < 19 && p + k < end && lower_hex(p[k]))
-            k++;
-        if (k == 19)
+        if ((*p == '[' || (end - p >= 3 && p[0] == ':' && p[1] == ':' && p[2] == 'h')) &&
+            rust_hash_here(s, p, end))
             return (size_t)(p - s);
-    }
     return len;
 }
 
