@@ -3,7 +3,8 @@
  * in any order, so an event is gathered whole (its CPU profile nodes, samples and deltas
  * too: one chunk's) and used at its end; a .cpuprofile's samples and deltas, which can be
  * the whole file, are not kept: where they lie is noted and they are read again, side by
- * side, once the nodes are known (formats/json/reread.h). */
+ * side, once the nodes are known (formats/json/reread.h). What an event gathered goes to the
+ * model at its end (formats/chrome/gathered.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,121 +12,9 @@
 
 #include <yajl/yajl_parse.h>
 
-#include "formats/chrome/model.h"
-#include "formats/json/json.h"
-#include "formats/json/reread.h"
-#include "util/arena.h"
+#include "formats/chrome/parser.h"
 #include "util/error.h"
 #include "util/grow.h"
-
-typedef enum role_t {
-    R_SKIP,
-    R_TOP,         /* the top-level object */
-    R_EVENTS,      /* traceEvents, or the top-level array */
-    R_EVENT,       /* one trace event */
-    R_ARGS,        /* its args */
-    R_DATA,        /* args.data */
-    R_CPUPROF,     /* args.data.cpuProfile */
-    R_NODES,       /* nodes */
-    R_NODE,        /* one node */
-    R_CALLFRAME,   /* its callFrame */
-    R_CHILDREN,    /* its children (ids) */
-    R_IDS,         /* an event's samples (node ids) */
-    R_DELTAS,      /* an event's timeDeltas */
-    R_TOP_SAMPLES, /* the top-level samples: node ids, or sample objects */
-    R_TOP_DELTAS,  /* the top-level timeDeltas or timestamps */
-    R_OLDNODE,     /* a node of the tree form (head) */
-    R_OLDCHILDREN, /* its children (nodes) */
-    R_TSAMPLE,     /* a sample object (samples over stackFrames) */
-    R_STACKFRAMES, /* stackFrames */
-    R_STACKFRAME,  /* one of them */
-    /* scalar values */
-    V_PH,
-    V_NAME,
-    V_PID,
-    V_TID,
-    V_TS,
-    V_DUR,
-    V_TDUR,
-    V_ID,
-    V_NODE_ID,
-    V_ARG_NAME,
-    V_PARENT,
-    V_FN,
-    V_URL,
-    V_LINE,
-    V_SF,
-    V_START
-} role_t;
-
-typedef struct frame {
-    uint8_t role, child;
-    uint32_t node; /* R_NODE, R_OLDNODE: the pending node */
-} frame;
-
-typedef struct pnode {
-    int64_t id, parent_id; /* INT64_MIN: none */
-    uint32_t parent;       /* a pending node (the tree form), CR_NONE */
-    const char *fn, *url;  /* in the chunk's arena */
-    size_t fn_len, url_len;
-    int64_t line;
-    int has_line, has_id;
-} pnode;
-
-/* What one event (or the .cpuprofile) holds of a CPU profile. */
-typedef struct chunk {
-    pnode *nodes;
-    size_t n, cap;
-    int64_t *kids; /* pending node, child id */
-    size_t nkids, kids_cap;
-    int64_t *ids;
-    size_t nids, ids_cap;
-    double *deltas;
-    size_t ndeltas, deltas_cap;
-    fs_arena strings;
-    double start;
-    int has_start;
-} chunk;
-
-typedef struct event {
-    char ph;
-    fs_buf name, pid, tid, id, arg_name, sf;
-    double pidn, tidn, ts, dur, tdur;
-    int has_name, has_pid, has_tid, has_ts, has_dur, has_tdur, has_id, has_arg_name, has_sf;
-} event;
-
-typedef struct parser {
-    cr_doc *d;
-    fs_json j;
-    frame *st;
-    size_t depth, cap;
-    chunk ev_chunk, top_chunk;
-    chunk *cur; /* the chunk nodes and samples go to */
-    event ev;
-    fs_buf key, sfkey, text;
-    fs_json_region reg_samples, reg_deltas;
-    int top_deltas_are_timestamps;
-    int can_reread;
-    double top_start;
-    int has_top_start;
-    /* the stack frame being read */
-    fs_buf sf_name, sf_parent;
-    int has_sf_name, has_sf_parent;
-} parser;
-
-static int fail_nomem(parser *p)
-{
-    fs_json_nomem(&p->j);
-    return 0;
-}
-
-static int failed(parser *p, foldsvg_status st)
-{
-    if (st == FOLDSVG_OK)
-        return 1;
-    fs_json_fail(&p->j, st, "%s", p->d->err ? p->d->err->message : "failed");
-    return 0;
-}
 
 static frame *top(parser *p)
 {
@@ -140,7 +29,7 @@ static int push(parser *p, uint8_t r)
         return 0;
     }
     if (FS_GROW(p->st, p->cap, p->depth + 1, 32))
-        return fail_nomem(p);
+        return cr_fail_nomem(p);
     p->st[p->depth++] = (frame){r, R_SKIP, CR_NONE};
     return 1;
 }
@@ -173,7 +62,7 @@ static int set_buf(parser *p, fs_buf *b, const char *s, size_t len)
 {
     fs_buf_clear(b);
     if (fs_buf_append(b, s, len))
-        return fail_nomem(p);
+        return cr_fail_nomem(p);
     return 1;
 }
 
@@ -271,7 +160,7 @@ static int scalar(parser *p, uint8_t r, fs_json_value v, const char *s, size_t l
             return 1;
         char *copy = fs_arena_strndup(&c->strings, s, len);
         if (!copy)
-            return fail_nomem(p);
+            return cr_fail_nomem(p);
         *(r == V_FN ? &n->fn : &n->url) = copy;
         *(r == V_FN ? &n->fn_len : &n->url_len) = len;
         return 1;
@@ -328,19 +217,19 @@ static int element(parser *p, uint8_t r, fs_json_value v)
         if (v.tag != FS_JSON_INT || !c || top(p)->node == CR_NONE)
             return 1;
         if (FS_GROW(c->kids, c->kids_cap, c->nkids * 2 + 2, 64))
-            return fail_nomem(p);
+            return cr_fail_nomem(p);
         c->kids[2 * c->nkids] = (int64_t)top(p)->node;
         c->kids[2 * c->nkids + 1] = v.v.i;
         c->nkids++;
         return 1;
     case R_IDS:
         if (FS_GROW(c->ids, c->ids_cap, c->nids + 1, 256))
-            return fail_nomem(p);
+            return cr_fail_nomem(p);
         c->ids[c->nids++] = v.tag == FS_JSON_INT ? v.v.i : INT64_MIN;
         return 1;
     case R_DELTAS:
         if (FS_GROW(c->deltas, c->deltas_cap, c->ndeltas + 1, 256))
-            return fail_nomem(p);
+            return cr_fail_nomem(p);
         c->deltas[c->ndeltas++] = num_of(v);
         return 1;
     default:
@@ -409,7 +298,7 @@ static int new_node(parser *p, uint32_t parent)
     if (!c)
         return push(p, R_SKIP);
     if (c->n >= CR_NONE - 1 || FS_GROW(c->nodes, c->cap, c->n + 1, 64))
-        return fail_nomem(p);
+        return cr_fail_nomem(p);
     c->nodes[c->n] = (pnode){0, INT64_MIN, parent, NULL, NULL, 0, 0, 0, 0, 0};
     if (!push(p, R_NODE))
         return 0;
@@ -615,126 +504,6 @@ static int cb_start_array(void *ctx)
     return 1;
 }
 
-/* ---- the end of an event ------------------------------------------------------------------- */
-
-static int is_name(const fs_buf *b, const char *lit)
-{
-    return b->len == strlen(lit) && memcmp(b->data, lit, b->len) == 0;
-}
-
-/* "pid:tid" of the event into P->text. */
-static int pidtid(parser *p)
-{
-    fs_buf_clear(&p->text);
-    fs_buf_printf(&p->text, "%s:%s", p->ev.has_pid ? p->ev.pid.data : "",
-                  p->ev.has_tid ? p->ev.tid.data : "");
-    return fs_buf_status(&p->text) == FOLDSVG_OK ? 1 : fail_nomem(p);
-}
-
-/* The nodes, children, samples and deltas of chunk C into profile PR. */
-static foldsvg_status apply(parser *p, chunk *c, cr_profile *pr)
-{
-    cr_doc *d = p->d;
-    for (size_t i = 0; i < c->n; i++) {
-        pnode *n = &c->nodes[i];
-        if (n->parent_id == INT64_MIN && n->parent != CR_NONE)
-            n->parent_id = c->nodes[n->parent].id;
-        cr_frame_name(&p->text, n->fn, n->fn_len, n->url, n->url_len, n->has_line, n->line);
-        if (fs_buf_status(&p->text))
-            return fs_error(d->err, FOLDSVG_E_NOMEM, d->file, "out of memory");
-        uint32_t name;
-        FS_FORWARD_IF_ERROR(cr_intern(d, p->text.data, p->text.len, &name));
-        FS_FORWARD_IF_ERROR(cr_profile_node(
-            d, pr, n->id, n->parent_id, name,
-            cr_node_flags(n->fn ? n->fn : "", n->fn_len, n->url ? n->url : "", n->url_len)));
-    }
-    for (size_t i = 0; i < c->nkids; i++)
-        FS_FORWARD_IF_ERROR(
-            cr_profile_child(d, pr, c->nodes[c->kids[2 * i]].id, c->kids[2 * i + 1]));
-    if (c->nids)
-        FS_FORWARD_IF_ERROR(cr_profile_samples(d, pr, c->ids, c->nids));
-    if (c->ndeltas)
-        FS_FORWARD_IF_ERROR(cr_profile_deltas(d, pr, c->deltas, c->ndeltas));
-    return FOLDSVG_OK;
-}
-
-static int end_event(parser *p)
-{
-    event *e = &p->ev;
-    cr_doc *d = p->d;
-    int bex = e->ph == 'B' || e->ph == 'E' || e->ph == 'X';
-    if (!e->has_name && !bex)
-        return 1;
-    int profile = e->has_name && is_name(&e->name, "Profile"),
-        chunk_ev = e->has_name && is_name(&e->name, "ProfileChunk"),
-        whole = e->has_name && is_name(&e->name, "CpuProfile");
-    int meta = e->has_name && e->has_arg_name &&
-               (is_name(&e->name, "thread_name") || is_name(&e->name, "process_name"));
-    if (!profile && !chunk_ev && !whole && !meta && (!bex || !e->has_ts || d->has_cpu_events))
-        return 1; /* nothing read uses it: its pid and tid are not looked at */
-    if (!pidtid(p))
-        return 0;
-    if (profile || chunk_ev || whole) {
-        if (!d->has_cpu_events) {
-            /* a CPU profile: the trace events are not what is read */
-            d->has_cpu_events = 1;
-            for (size_t i = 0; i < d->nthreads; i++)
-                if (!failed(p, cr_thread_drop_events(d, d->threads[i])))
-                    return 0;
-        }
-        cr_profile *pr;
-        const char *key = e->has_id ? e->id.data : p->text.data;
-        if (!failed(p, cr_profile_get(d, key, NULL, 1, &pr)))
-            return 0;
-        if (!chunk_ev && !pr->declared) {
-            pr->declared = 1;
-            if (!pr->pidtid && !(pr->pidtid = strdup(p->text.data)))
-                return fail_nomem(p);
-        }
-        return failed(p, apply(p, &p->ev_chunk, pr));
-    }
-    if (e->has_name && e->has_arg_name && is_name(&e->name, "thread_name"))
-        return failed(p, cr_name_thread(d, p->text.data, e->arg_name.data, e->arg_name.len));
-    if (e->has_name && e->has_arg_name && e->ph == 'M' && is_name(&e->name, "process_name"))
-        return failed(p, cr_name_process(d, e->has_pid ? e->pid.data : "", e->arg_name.data,
-                                         e->arg_name.len));
-    if ((e->ph != 'B' && e->ph != 'E' && e->ph != 'X') || !e->has_ts || d->has_cpu_events)
-        return 1;
-    cr_thread *t;
-    uint32_t name;
-    if (!failed(p, cr_thread_get(d, p->text.data, e->pidn, e->tidn, &t)) ||
-        !failed(p, e->has_name && e->name.len ? cr_intern(d, e->name.data, e->name.len, &name)
-                                              : cr_intern(d, "(unnamed)", 9, &name)))
-        return 0;
-    double dur = e->has_dur ? e->dur : e->has_tdur ? e->tdur : 0;
-    return failed(p, cr_thread_event(d, t, e->ph, e->ts, e->ph == 'X' ? dur : -1, name));
-}
-
-static int end_sample(parser *p)
-{
-    event *e = &p->ev;
-    if (!e->has_sf || !pidtid(p))
-        return p->j.ecode == FOLDSVG_OK;
-    cr_thread *t;
-    if (!failed(p, cr_thread_get(p->d, p->text.data, e->pidn, e->tidn, &t)))
-        return 0;
-    return failed(p, cr_thread_sample(p->d, t, e->sf.data, e->sf.len, e->has_ts ? e->ts : 0));
-}
-
-static int end_stackframe(parser *p)
-{
-    uint32_t name;
-    const char *nm = p->has_sf_name ? p->sf_name.data : "";
-    size_t len = p->has_sf_name ? p->sf_name.len : 0;
-    if (!failed(p, cr_intern(p->d, nm, len, &name)))
-        return 0;
-    /* speedscope follows parents while they are truthy: 0 ends a stack as no parent does */
-    int parent = p->has_sf_parent && !(p->sf_parent.len == 1 && p->sf_parent.data[0] == '0');
-    return failed(p, cr_stackframe_set(p->d, p->sfkey.data ? p->sfkey.data : "", p->sfkey.len, name,
-                                       parent ? p->sf_parent.data : NULL,
-                                       parent ? p->sf_parent.len : 0));
-}
-
 static int cb_end(void *ctx)
 {
     parser *p = ctx;
@@ -743,14 +512,14 @@ static int cb_end(void *ctx)
     p->depth--;
     switch (f.role) {
     case R_EVENT: {
-        int ok = end_event(p);
+        int ok = cr_end_event(p);
         p->cur = &p->top_chunk;
         return ok;
     }
     case R_TSAMPLE:
-        return end_sample(p);
+        return cr_end_sample(p);
     case R_STACKFRAME:
-        return end_stackframe(p);
+        return cr_end_stackframe(p);
     case R_NODE:
     case R_OLDNODE: {
         pnode *n = &p->cur->nodes[f.node];
@@ -827,7 +596,7 @@ foldsvg_status cr_parse(cr_doc *d, fs_input *in)
         if (st == FOLDSVG_OK)
             pr->declared = 1;
         if (st == FOLDSVG_OK)
-            st = apply(&p, &p.top_chunk, pr);
+            st = cr_apply(&p, &p.top_chunk, pr);
         if (st == FOLDSVG_OK && p.reg_samples.present)
             st = top_samples(&p, rr, pr);
     }
