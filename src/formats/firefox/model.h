@@ -2,8 +2,8 @@
  * captured in both the Gecko ({schema, data}) and the processed ({column: [...]}) shape (which
  * one a document uses is known only at its end), per-stack sample sums (memory follows
  * distinct stacks, not samples), threads and the tree of (sub-)profiles. Filled by the yajl
- * callbacks (formats/firefox/sax.c, formats/firefox/samples.c); read by the stack models
- * (formats/firefox/gecko.c, formats/firefox/processed.c). */
+ * callbacks (formats/firefox/sax.c, formats/firefox/roles.c, formats/firefox/samples.c); read
+ * by the stack models (formats/firefox/gecko.c, formats/firefox/processed.c). */
 #ifndef FOLDSVG_FORMATS_FIREFOX_MODEL_H
 #define FOLDSVG_FORMATS_FIREFOX_MODEL_H
 
@@ -51,7 +51,7 @@ typedef struct ff_strings {
 #define FF_NOTSTR (UINT64_C(1) << 63)
 
 /* One column array of a processed table ({column: [...]}). A table keeps only the columns
- * the stack models read (formats/firefox/sax.c chooses), in a small array allocated with the
+ * the stack models read (formats/firefox/roles.c chooses), in a small array allocated with the
  * first: a profile may have tens of thousands of threads, each with its own tables, and
  * what a thread costs beyond its data must stay small. */
 typedef struct ff_column {

@@ -1,5 +1,6 @@
 /* The state of the streaming Firefox-Profiler reader while yajl runs, shared by its yajl
- * callbacks (formats/firefox/sax.c) and the sample sums they feed (formats/firefox/samples.c).
+ * callbacks (formats/firefox/sax.c), what they say each value means (formats/firefox/roles.c)
+ * and the sample sums they feed (formats/firefox/samples.c).
  * Types only. */
 #ifndef FOLDSVG_FORMATS_FIREFOX_PARSER_H
 #define FOLDSVG_FORMATS_FIREFOX_PARSER_H
@@ -11,7 +12,7 @@
 #include "formats/json/json.h"
 #include "formats/json/reread.h"
 
-typedef struct ff_frame ff_frame; /* one open container (formats/firefox/sax.c) */
+typedef struct ff_frame ff_frame; /* one open container (formats/firefox/roles.h) */
 typedef struct ff_split ff_split; /* sample rows parsed ahead (formats/firefox/split.h) */
 
 /* ff_parser.hot: the innermost open container is a Gecko samples data array whose schema is

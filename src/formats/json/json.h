@@ -2,7 +2,7 @@
  * run over a text chunk by chunk, never a document tree; the resource limits; one message,
  * with the byte offset, for whatever stopped it (bad JSON, a limit, a callback's failure);
  * and the scalar values the readers keep. Second reads of arrays are in formats/json/reread.h.
- * What the values mean is the reader's (formats/firefox/sax.c). */
+ * What the values mean is the reader's (formats/firefox/roles.c). */
 #ifndef FOLDSVG_FORMATS_JSON_JSON_H
 #define FOLDSVG_FORMATS_JSON_JSON_H
 
