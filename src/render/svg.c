@@ -9,7 +9,6 @@
 
 #include "analysis/annotation.h"
 #include "frames/prune.h"
-#include "render/assets.h"
 #include "render/colors.h"
 #include "render/svgchrome.h"
 #include "render/svgctx.h"
