@@ -1,10 +1,13 @@
 /* Fuzz target: the Chrome/V8 reader (.cpuprofile, DevTools traces, trace events) and the
- * speedscope reader (byte 0 bit 2), plain or gzip.
+ * speedscope reader (byte 0 bit 2), plain or gzip. The Chrome reader reads each input twice,
+ * with the samples and deltas the reading job takes (formats/chrome/split.h) on every block
+ * and with none, which must give the same stacks, or the same failure.
  * Byte 0 chooses the options, the reader, and whether the rest is gzip-compressed here (and
  * possibly cut short) before reading. */
 #include <string.h>
 
 #include "formats/chrome/chrome.h"
+#include "formats/chrome/split.h"
 #include "formats/speedscope/speedscope.h"
 #include "fuzz.h"
 #include "gzip.h"
@@ -14,14 +17,15 @@ typedef struct check_sink {
     fs_sink sink; /* first: the reader passes a pointer to it */
     unsigned sum;
     uint64_t stacks;
+    uint64_t weights; /* of the stacks in their order */
 } check_sink;
 
 static foldsvg_status on_stack(fs_sink *self, const fs_strref *frames, size_t n, uint64_t count,
                                foldsvg_error *err)
 {
-    (void)count;
     (void)err;
     check_sink *c = (check_sink *)(void *)self;
+    c->weights = c->weights * 1000003u + count;
     FUZZ_CHECK(n == 0 || frames != NULL);
     for (size_t i = 0; i < n; i++)
         for (size_t j = 0; j < frames[i].len; j++)
@@ -34,7 +38,10 @@ static foldsvg_status on_weight(fs_sink *self, const fs_strref *frames, size_t n
                                 const fs_weight *w, foldsvg_error *err)
 {
     FUZZ_CHECK(w->hi == w->hi && w->lo == w->lo); /* not NaN */
-    return on_stack(self, frames, n, 0, err);
+    double frac = w->hi + w->lo;
+    uint64_t bits;
+    memcpy(&bits, &frac, sizeof bits);
+    return on_stack(self, frames, n, (uint64_t)w->whole ^ bits, err);
 }
 
 static void on_count_name(fs_sink *self, const char *name)
@@ -96,6 +103,34 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         free(gz);
         gz = exact;
         in_data = gz;
+    }
+    if (!speedscope && !(flags & 8)) {
+        check_sink got[2];
+        foldsvg_status st[2];
+        foldsvg_error e[2];
+        for (int k = 0; k < 2; k++) {
+            fs_input *in;
+            memset(&got[k], 0, sizeof got[k]);
+            got[k].sink.stack = on_stack;
+            got[k].sink.count_name = on_count_name;
+            got[k].sink.weight = on_weight;
+            memset(&e[k], 0, sizeof e[k]);
+            cr_split_mode(k ? 2 : 1);
+            st[k] = fs_input_open_mem(&in, in_data, in_len, "fuzz.json", &e[k]);
+            if (st[k] == FOLDSVG_OK) {
+                st[k] = fs_chrome_read(in, &fo, &got[k].sink, &e[k]);
+                fs_input_close(in);
+            }
+            cr_split_mode(0);
+        }
+        FUZZ_CHECK(st[0] == st[1] && got[0].sum == got[1].sum && got[0].stacks == got[1].stacks &&
+                   got[0].weights == got[1].weights);
+        if (st[0] != FOLDSVG_OK)
+            FUZZ_CHECK(strcmp(e[0].message, e[1].message) == 0 && e[0].message[0] &&
+                       strchr(e[0].message, '\n') == NULL);
+        free(gz);
+        fs_strlist_free(&fo.threads);
+        return 0;
     }
     fs_input *in;
     foldsvg_error err;

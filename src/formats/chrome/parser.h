@@ -99,6 +99,7 @@ typedef struct parser {
     event ev;
     fs_buf key, sfkey, text;
     fs_json_region reg_samples, reg_deltas;
+    size_t arr_at; /* the values the chunk held when the open samples or deltas array began */
     int top_deltas_are_timestamps;
     int can_reread;
     double top_start;

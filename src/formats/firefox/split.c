@@ -241,16 +241,20 @@ static void slot_free(void *ctx, void *slot)
 
 /* ---------------------------------------------------------------- the parse's thread */
 
-static int range(const void *slot, size_t *from, size_t *to)
+static int range(const void *slot, size_t i, size_t *from, size_t *to)
 {
     const ff_seg *s = slot;
+    if (i > 0) /* one range a block */
+        return 0;
     *from = s->from;
     *to = s->to;
     return s->rows != 0;
 }
 
-static int before(void *ctx)
+static int before(void *ctx, const void *slot, size_t i)
 {
+    (void)slot;
+    (void)i;
     ff_parser *p = ctx;
     if (p->hot != FF_HOT_SROW || !p->sthr)
         return 0;
@@ -286,8 +290,9 @@ void ff_split_mode(int m)
     atomic_store(&mode, m);
 }
 
-static int take(void *ctx, const void *slot)
+static int take(void *ctx, const void *slot, size_t which)
 {
+    (void)which;
     ff_parser *p = ctx;
     const ff_seg *s = slot;
     ff_thread *t = p->sthr;

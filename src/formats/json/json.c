@@ -49,7 +49,7 @@ fs_json_value fs_json_number(const char *s, size_t len)
         buf = malloc(len + 1);
         if (!buf) {
             c.tag = FS_JSON_NUM;
-            c.v.d = NAN;
+            c.v.d = (double)NAN;
             return c;
         }
     }
@@ -176,36 +176,37 @@ static yajl_status piece(fs_json *j, const unsigned char *chunk, size_t a, size_
     return ys;
 }
 
-/* yajl over CHUNK[0, n) (the text from BASE on); when the job that read it ahead found a
- * range of it (SLOT), the range's findings stand in for its bytes if the parse is where
- * the range begins (formats/json/json.h). *FAILED: the reader's TAKE failed (recorded in J). */
+/* yajl over CHUNK[0, n) (the text from BASE on); when the job that read it ahead found
+ * ranges of it (SLOT), a range's findings stand in for its bytes if the parse is where the
+ * range begins (formats/json/json.h). *FAILED: the reader's TAKE failed (recorded in J). */
 static yajl_status parse_chunk(fs_json *j, void *ctx, const unsigned char *chunk, size_t n,
                                uint64_t base, const void *slot, foldsvg_status *cst, int *failed)
 {
     const fs_json_split *sp = j->split;
     size_t at = 0, from, to;
     yajl_status ys = yajl_status_ok;
-    if (slot && sp && !j->capture && sp->range(slot, &from, &to) && from >= 1 && from <= to &&
-        to <= n) {
-        ys = piece(j, chunk, 0, from - 1, base, cst);
+    for (size_t i = 0; slot && sp && sp->range(slot, i, &from, &to); i++) {
+        if (j->capture || from <= at || from > to || to > n)
+            break;
+        ys = piece(j, chunk, at, from - 1, base, cst);
         at = from - 1;
-        if (ys == yajl_status_ok && !*cst && !j->capture && sp->before(ctx)) {
-            ys = piece(j, chunk, from - 1, from, base, cst);
-            at = from;
-            if (ys == yajl_status_ok && !*cst) {
-                int t = sp->take(ctx, slot);
-                if (t < 0) {
-                    *failed = 1;
-                    return ys;
-                }
-                if (t > 0)
-                    at = to;
-            }
+        if (ys != yajl_status_ok || *cst)
+            return ys;
+        if (j->capture || !sp->before(ctx, slot, i))
+            continue;
+        ys = piece(j, chunk, from - 1, from, base, cst);
+        at = from;
+        if (ys != yajl_status_ok || *cst)
+            return ys;
+        int t = sp->take(ctx, slot, i);
+        if (t < 0) {
+            *failed = 1;
+            return ys;
         }
+        if (t > 0)
+            at = to;
     }
-    if (ys == yajl_status_ok && !*cst)
-        ys = piece(j, chunk, at, n, base, cst);
-    return ys;
+    return piece(j, chunk, at, n, base, cst);
 }
 
 foldsvg_status fs_json_parse(fs_json *j, const yajl_callbacks *callbacks, void *ctx, fs_input *in,

@@ -68,21 +68,23 @@ static inline int fs_json_small_uint(const char *s, size_t len, int64_t *v)
 }
 
 /* A reader's stand-in for yajl over parts of the text, on the thread that reads ahead (the
- * Firefox reader's sample rows: formats/firefox/split.h). JOB runs on some blocks before the
- * parse gets them and may find in one a range [from, to) whose values it took itself, from
- * just after a token (at from - 1) to just after another. The parse then checks, with the
- * callbacks' context CTX, that yajl is where the range may begin, and the range's findings
+ * Firefox reader's sample rows: formats/firefox/split.h; a Chrome trace's samples and time
+ * deltas: formats/chrome/split.h). JOB runs on some blocks before the parse gets them and may
+ * find in one some ranges [from, to), in order, whose values it took itself, each from just
+ * after a token (at from - 1) to just after another. The parse then checks, with the
+ * callbacks' context CTX, that yajl is where a range may begin, and the range's findings
  * take the place of its bytes, which yajl never sees. */
 typedef struct fs_json_split {
     fs_ahead_job job;
-    /* The range in the block whose job findings are SLOT: 1 and 1 <= *from <= *to, or 0. */
-    int (*range)(const void *slot, size_t *from, size_t *to);
-    /* yajl has parsed the block up to from - 1: whether it may be where the range begins;
-     * the byte at from - 1 is parsed next, then TAKE says. */
-    int (*before)(void *ctx);
+    /* Range I of the block whose job findings are SLOT: 1 and 1 <= *from <= *to (each range
+     * after the one before), or 0 (no range I, nor after it). */
+    int (*range)(const void *slot, size_t i, size_t *from, size_t *to);
+    /* yajl has parsed the block up to from - 1 of range I: whether it may be where the range
+     * begins; the byte at from - 1 is parsed next, then TAKE says. */
+    int (*before)(void *ctx, const void *slot, size_t i);
     /* 1: the findings were taken (yajl goes on at TO); 0: they cannot be (yajl goes on at
      * FROM); -1: a failure recorded with fs_json_fail. */
-    int (*take)(void *ctx, const void *slot);
+    int (*take)(void *ctx, const void *slot, size_t i);
 } fs_json_split;
 
 /* A parse in progress: what callbacks may ask and tell. */
