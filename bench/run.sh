@@ -275,6 +275,8 @@ for w in sorted shuffled; do
 done
 pair "sp1 (default)" "$bin -q $data/sp1.json -o $data/out.svg" -- "sp1, one thread" env FOLDSVG_THREADS=1 "$bin" -q "$data/sp1.json" -o "$data/out.svg"
 row "$(size "$data/sp1.json")" "$base" "$run"
+pair "devtools (default)" "$bin -q $data/devtools.json -o $data/out.svg" -- "devtools, one thread" env FOLDSVG_THREADS=1 "$bin" -q "$data/devtools.json" -o "$data/out.svg"
+row "$(size "$data/devtools.json")" "$base" "$run"
 run=$(measure "shuffled --sort-buffer 1G" "$bin" -q --hash --sort-buffer 1G "$data/shuffled.folded" -o "$data/out.svg")
 row "$(size "$data/shuffled.folded")" "$shuffled_run" "$run"
 # the findings: --summary against --top 5 of the same input (same reading, same tables)
