@@ -15,7 +15,8 @@
 #include "util/error.h"
 
 /* With a job: the blocks a batch (of the caller's block size), and how many of them the
- * caller parses itself (two when inflating makes the task's reading dearer). */
+ * caller parses itself (two when inflating makes the task's reading dearer; none for a
+ * cheap job). */
 enum { PER = 4, OWN = 1, OWN_GZIP = 2 };
 
 typedef struct block {
@@ -118,7 +119,7 @@ fs_ahead *fs_ahead_start(fs_input *in, size_t size, const fs_ahead_job *job)
         a->job = *job;
     a->per = a->job.run ? PER : 1;
     a->size = a->job.run ? size / PER : size;
-    a->own = a->job.always ? 0 : fs_input_is_gzip(in) ? OWN_GZIP : OWN;
+    a->own = a->job.always || a->job.cheap ? 0 : fs_input_is_gzip(in) ? OWN_GZIP : OWN;
     for (int i = 0; i < 2; i++) {
         if (!(a->blk[i].data = malloc(a->size * a->per))) {
             ahead_free(a);

@@ -18,6 +18,8 @@ typedef struct fs_ahead fs_ahead;
  * bytes; it must not fail (it finds nothing). */
 typedef struct fs_ahead_job {
     int always; /* it runs on every block, where the caller waits too (for tests) */
+    int cheap;  /* it costs little beside the caller's parse of a block: it may run on every
+                 * block, else the caller parses the first of each batch itself */
     void *ctx;
     void *(*slot_new)(void *ctx);
     void (*slot_free)(void *ctx, void *slot);
