@@ -63,7 +63,8 @@ struct fs_pipeline {
      * window to be passed on in order (use_window) */
     int use_window;
     fs_window window;
-    fs_buf names; /* sanitized names of the stack */
+    int tail_whole; /* the window's last stack is the last line, as it came (pass) */
+    fs_buf names;   /* sanitized names of the stack */
     /* fs_sink.shared: the last stack's frames sanitized (before the transforms), the first
      * SHARED_N of them good for the next; those from SCRATCH_AT on lie in NAMES. Good only
      * while no other stack went through add_stack (STACKS counts them). */
@@ -259,12 +260,16 @@ static void warn_raw(fs_pipeline *pl)
     pl->to.warn(pl->to.user, &w);
 }
 
-/* The consumer's path, through the window when there is one. */
-static foldsvg_status pass(fs_pipeline *pl, const fs_folded_line *l, foldsvg_error *err)
+/* The consumer's path, through the window when there is one. WHOLE: L is the input's line
+ * as it came; AFTER_TAIL: it does not sort before the last stack held (fs_window_put). */
+static foldsvg_status pass(fs_pipeline *pl, const fs_folded_line *l, int whole, int after_tail,
+                           foldsvg_error *err)
 {
-    if (pl->use_window)
-        return fs_window_put(&pl->window, l, err);
-    return pl->to.path(pl->to.user, l, err);
+    if (!pl->use_window)
+        return pl->to.path(pl->to.user, l, err);
+    foldsvg_status st = fs_window_put(&pl->window, l, after_tail, err);
+    pl->tail_whole = whole && pl->window.tail_put;
+    return st;
 }
 
 /* The consumer's frames, or its path when it takes only paths; with TOKEN, its frames_token. */
@@ -298,7 +303,7 @@ static foldsvg_status deliver(fs_pipeline *pl, const fs_strref *f, size_t n, uin
                         .before = before,
                         .is_diff = is_diff,
                         .lineno = lineno};
-    return pass(pl, &l, err);
+    return pass(pl, &l, 0, 0, err);
 }
 
 /* The stack in pl->frames[0..n) (the first SAME the last stack's), from the transforms on;
@@ -390,10 +395,15 @@ static foldsvg_status on_line(fs_sink *self, const fs_folded_line *l, foldsvg_er
         return zero_count(pl);
     if (!pl->rewrites && pl->to.path)
         return pl->to.path(pl->to.user, l, err);
+    /* the last stack held is the last line (tail), before which L does not sort (after) */
+    int tail = pl->tail_whole, after = 0;
+    pl->tail_whole = 0;
     size_t at = 0; /* where L first differs from the last line */
     if (pl->have_bytes) {
         size_t m = l->len < pl->last.len ? l->len : pl->last.len;
         at = fs_mismatch(l->stack, pl->last.data, m);
+        after = at == pl->last.len ||
+                (at < l->len && (unsigned char)l->stack[at] > (unsigned char)pl->last.data[at]);
     }
     pl->last.len = at;
     if (fs_buf_append(&pl->last, l->stack + at, l->len - at) != FOLDSVG_OK)
@@ -401,7 +411,7 @@ static foldsvg_status on_line(fs_sink *self, const fs_folded_line *l, foldsvg_er
     pl->have_bytes = 1;
     if (pl->screen && clean_line(pl, l, at)) {
         pl->have_last = 0;
-        return pass(pl, l, err);
+        return pass(pl, l, 1, tail && after, err);
     }
     /* the frames that end (their ';' included) before AT are the last line's */
     size_t same = 0;

@@ -90,7 +90,8 @@ static fs_window_chunk *room(fs_window *w, size_t len)
     return &w->chunks[w->nchunks++];
 }
 
-foldsvg_status fs_window_put(fs_window *w, const fs_folded_line *l, foldsvg_error *err)
+foldsvg_status fs_window_put(fs_window *w, const fs_folded_line *l, int after_tail,
+                             foldsvg_error *err)
 {
     if (w->n == w->cap && w->head > 0) {
         memmove(w->v, w->v + w->head, (w->n - w->head) * sizeof *w->v);
@@ -101,7 +102,7 @@ foldsvg_status fs_window_put(fs_window *w, const fs_folded_line *l, foldsvg_erro
         return nomem(err);
     /* after the last stack held that does not sort after L (sorted input: the end) */
     size_t at = w->n;
-    if (at > w->head && before(w, l, &w->v[at - 1])) {
+    if (!after_tail && at > w->head && before(w, l, &w->v[at - 1])) {
         size_t lo = w->head, hi = at - 1;
         while (lo < hi) {
             size_t mid = lo + (hi - lo) / 2;
@@ -127,6 +128,7 @@ foldsvg_status fs_window_put(fs_window *w, const fs_folded_line *l, foldsvg_erro
     c->used += l->len;
     c->live++;
     w->n++;
+    w->tail_put = at + 1 == w->n;
     w->held += l->len;
     while (w->held > w->limit && w->head < w->n)
         FS_FORWARD_IF_ERROR(leave(w, err));

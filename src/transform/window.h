@@ -35,15 +35,19 @@ typedef struct fs_window {
     size_t limit; /* past this many, the first leaves */
     fs_window_out out;
     void *user;
+    int tail_put; /* the last stack put went after every stack held */
 } fs_window;
 
 void fs_window_init(fs_window *w, size_t limit, fs_window_out out, void *user);
 void fs_window_free(fs_window *w);
 /* Forgets the stacks held (a new input, or a reading stopped). */
 void fs_window_clear(fs_window *w);
-/* Holds L (copied) in its place; stacks leave while the window is too full. Returns what OUT
- * returned, or FOLDSVG_E_NOMEM. */
-foldsvg_status fs_window_put(fs_window *w, const fs_folded_line *l, foldsvg_error *err);
+/* Holds L (copied) in its place; stacks leave while the window is too full. AFTER_TAIL: the
+ * caller knows L does not sort before the last stack held (the one put last, when tail_put
+ * says so: sorted input), which spares comparing them. Returns what OUT returned, or
+ * FOLDSVG_E_NOMEM. */
+foldsvg_status fs_window_put(fs_window *w, const fs_folded_line *l, int after_tail,
+                             foldsvg_error *err);
 /* Every stack held leaves, in order (the input's end). */
 foldsvg_status fs_window_flush(fs_window *w, foldsvg_error *err);
 

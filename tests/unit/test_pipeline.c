@@ -460,6 +460,11 @@ START_TEST(collapsed_stacks_passed_on_sorted)
     const char *col[] = {"collapse-recursion", NULL, NULL};
     const char *in[] = {"a", "b;a;z", "b;b;a", "c", NULL};
     run_lines(col, in, "a 1 path\nb;a 1 path\nb;a;z 1 path\nc 1 path\n");
+    /* unsorted input: a line after one the filter dropped is placed among those held, not
+     * taken to sort after the last one for sorting after the dropped line */
+    const char *exc[] = {"collapse-recursion", NULL, "exclude", "^z", NULL};
+    const char *un[] = {"m;q", "m;b;zz", "m;c", "m;d;d", NULL};
+    run_lines(exc, un, "m;c 1 path\nm;d 1 path\nm;q 1 path\n");
 }
 END_TEST
 
