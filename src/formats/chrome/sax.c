@@ -589,9 +589,7 @@ foldsvg_status cr_parse(cr_doc *d, fs_input *in)
     fs_arena_init(&p.top_chunk.strings);
     p.can_reread = fs_input_can_reopen(in);
     p.j.counts_events = 1;
-    cr_split *split = cr_split_new(); /* NULL: the parse reads every value itself */
-    if (split)
-        p.j.split = cr_split_hooks(split);
+    p.j.split = cr_split_hooks(); /* NULL: the parse reads every value itself */
     fs_json_reread *rr = fs_json_reread_new(in, fs_input_offset(in), NULL, 0);
     foldsvg_status st =
         rr ? FOLDSVG_OK : fs_error(d->err, FOLDSVG_E_NOMEM, d->file, "out of memory");
@@ -612,7 +610,6 @@ foldsvg_status cr_parse(cr_doc *d, fs_input *in)
     fs_json_region_reset(&p.reg_samples);
     fs_json_region_reset(&p.reg_deltas);
     fs_json_reread_free(rr);
-    cr_split_free(split);
     chunk_free(&p.ev_chunk);
     chunk_free(&p.top_chunk);
     free(p.st);

@@ -22,10 +22,6 @@ typedef struct cr_seg {
     size_t nv, vcap;
 } cr_seg;
 
-struct cr_split {
-    fs_json_split hooks;
-};
-
 static atomic_int mode;
 static _Atomic uint64_t taken;
 
@@ -171,30 +167,21 @@ static int take(void *ctx, const void *slot, size_t i)
     return 1;
 }
 
-cr_split *cr_split_new(void)
-{
-    if (atomic_load(&mode) == 1)
-        return NULL;
-    cr_split *s = calloc(1, sizeof *s);
-    if (!s)
-        return NULL;
-    s->hooks.job.always = atomic_load(&mode) == 2;
-    s->hooks.job.cheap = 1; /* a scan for integers, no yajl */
-    s->hooks.job.slot_new = slot_new;
-    s->hooks.job.slot_free = slot_free;
-    s->hooks.job.run = job_run;
-    s->hooks.range = range;
-    s->hooks.before = before;
-    s->hooks.take = take;
-    return s;
-}
+/* The job keeps nothing between blocks and the parse nothing between ranges: one set of
+ * hooks serves every parse. The job is cheap (a scan for integers, no yajl). */
+#define HOOKS(every)                                                                               \
+    {                                                                                              \
+        .job = {.always = every,                                                                   \
+                .cheap = 1,                                                                        \
+                .slot_new = slot_new,                                                              \
+                .slot_free = slot_free,                                                            \
+                .run = job_run},                                                                   \
+        .range = range, .before = before, .take = take                                             \
+    }
+static const fs_json_split usual = HOOKS(0), every_block = HOOKS(1);
 
-void cr_split_free(cr_split *s)
+const fs_json_split *cr_split_hooks(void)
 {
-    free(s);
-}
-
-const fs_json_split *cr_split_hooks(const cr_split *s)
-{
-    return &s->hooks;
+    int m = atomic_load(&mode);
+    return m == 1 ? NULL : m == 2 ? &every_block : &usual;
 }

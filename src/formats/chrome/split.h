@@ -11,12 +11,8 @@
 
 #include "formats/json/json.h"
 
-typedef struct cr_split cr_split;
-
-/* The hooks for one parse; NULL when off (cr_split_mode) or out of memory. */
-cr_split *cr_split_new(void);
-void cr_split_free(cr_split *s);
-const fs_json_split *cr_split_hooks(const cr_split *s);
+/* The hooks for a parse (fs_json.split); NULL when off (cr_split_mode). */
+const fs_json_split *cr_split_hooks(void);
 
 /* For tests: 0 as usual, 1 off, 2 the job on every block, where the parse waits too. */
 void cr_split_mode(int mode);

@@ -177,7 +177,7 @@ static foldsvg_status emit_depth_first(const fs_trie *t, const fs_trie_names *na
         if (valid > d - 1)
             valid = d - 1;
         const fs_weight *w = &t->w[c];
-        if (w->whole > 0 && weight_value(w) > 0) {
+        if (w->whole > 0) { /* no stack has a fraction */
             st = sink->shared(sink, frames, d, valid, (uint64_t)w->whole, err);
             valid = d;
         }
