@@ -40,6 +40,14 @@ const foldsvg_options *fs_default_options(void)
     return &defaults;
 }
 
+fs_input_opts fs_options_input(const foldsvg_options *o)
+{
+    fs_input_opts io = o->input;
+    io.ordered = o->stack.flamechart;
+    io.sort_buffer = o->sort_buffer ? o->sort_buffer : fs_default_options()->sort_buffer;
+    return io;
+}
+
 foldsvg_options *foldsvg_options_new(void)
 {
     foldsvg_options *o = malloc(sizeof *o);

@@ -14,6 +14,10 @@ void fs_warn(const foldsvg_options *o, const foldsvg_error *w);
 /* Defaults shared by foldsvg_options_new and the NULL-options case. */
 const foldsvg_options *fs_default_options(void);
 
+/* What a format's reader is given: the input options, with --flamechart's order and the
+ * sort buffer (its default when unset). */
+fs_input_opts fs_options_input(const foldsvg_options *o);
+
 /* The options about one input format (--thread, the perf options...) against the inputs
  * read: FORMATS has bit K set when an input of fs_formats[K] was read (0: none was, nothing
  * to check). An option set that applies to none of them is FOLDSVG_E_USAGE naming INPUT (one

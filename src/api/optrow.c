@@ -85,9 +85,9 @@ static const opt_row rows[] = {
      .help = "input is already sorted; check it instead of sorting", .key = FOLDSVG_OPT_NO_SORT},
     {"sort-buffer", 0, T_SIZE, IN, G_INPUT, FIELD(sort_buffer), .metavar = "SIZE",
      .expected = "a size of 1K or more, as 64M or 2G",
-     .help = "memory for sorting unsorted folded text before it spills to\n"
-             "$TMPDIR (K, M, G suffixes; for the two sides of --diff\n"
-             "together)",
+     .help = "memory for sorting unsorted folded text (and trace events\n"
+             "out of time order) before it spills to $TMPDIR (K, M, G\n"
+             "suffixes; for the two sides of --diff together)",
      .default_value = "16M", .key = FOLDSVG_OPT_SORT_BUFFER},
     {"threads", 0, WHOLE(1, FS_POOL_MAX, C_UNSIGNED), IN, G_INPUT, FIELD(threads), .metavar = "N",
      .expected = "a whole number from 1 to 256",

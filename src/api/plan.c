@@ -55,7 +55,7 @@ void fs_plan_make(fs_plan *p, fs_plan_output out, const fs_plan_input *in, size_
 {
     *p = (fs_plan){.o = o};
     p->threads = o->threads ? o->threads : fs_pool_default_threads();
-    size_t buffer = o->sort_buffer ? o->sort_buffer : fs_default_options()->sort_buffer;
+    size_t buffer = fs_options_input(o).sort_buffer;
     /* two chunks a sorter; a diff has a sorter a side */
     p->chunk = out == FS_OUT_SIDE ? buffer / 4 : buffer / 2;
     p->again = 1;

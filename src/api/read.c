@@ -235,8 +235,7 @@ foldsvg_status fs_profile_read_input(foldsvg_profile *p, fs_input *in, const fol
         p->last_what = format->what;
         st = check_order_modes(format, o, c.name, err);
     }
-    fs_input_opts io = o->input;
-    io.ordered = o->stack.flamechart;
+    fs_input_opts io = fs_options_input(o);
     if (st == FOLDSVG_OK) {
         fs_sink *sink = fs_pipeline_begin(pl, c.name);
         fs_pipeline_symbolized(pl, (format->flags & FS_FORMAT_SYMBOLIZED) != 0);
@@ -336,8 +335,10 @@ foldsvg_status foldsvg_list_threads(const char *path, const foldsvg_options *opt
                       "--list-threads needs a profile with threads (Firefox-Profiler, pprof, "
                       "Chrome, speedscope); this input is %s, which has none",
                       format->what);
-    else if (st == FOLDSVG_OK)
-        st = format->list_threads(in, &o->input, fn, user, err);
+    fs_input_opts io = fs_options_input(o);
+    io.ordered = 0; /* a listing is of every thread, whatever --flamechart says */
+    if (st == FOLDSVG_OK && format->list_threads)
+        st = format->list_threads(in, &io, fn, user, err);
     fs_input_close(in);
     return st;
 }
@@ -357,8 +358,10 @@ foldsvg_status foldsvg_list_sample_types(const char *path, const foldsvg_options
                       "--list-sample-types needs a pprof profile; this input is %s, which has "
                       "no sample types",
                       format->what);
-    else if (st == FOLDSVG_OK)
-        st = format->list_sample_types(in, &o->input, fn, user, err);
+    fs_input_opts io = fs_options_input(o);
+    io.ordered = 0; /* a listing is of every thread, whatever --flamechart says */
+    if (st == FOLDSVG_OK && format->list_sample_types)
+        st = format->list_sample_types(in, &io, fn, user, err);
     fs_input_close(in);
     return st;
 }

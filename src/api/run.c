@@ -337,8 +337,7 @@ static foldsvg_status reading(fs_run *r, foldsvg_error *err)
             r->prev_line = 0;
             r->input = i;
             uint64_t before = r->total;
-            fs_input_opts io = r->o->input;
-            io.ordered = r->o->stack.flamechart;
+            fs_input_opts io = fs_options_input(r->o);
             fs_sink *sink = fs_pipeline_begin(r->pl, r->name);
             fs_pipeline_symbolized(r->pl, (format->flags & FS_FORMAT_SYMBOLIZED) != 0);
             st = format->read(in, &io, sink, err);

@@ -25,6 +25,9 @@ typedef struct fs_input_opts {
     fs_perf_opts perf;   /* perf script output: inferno-collapse-perf's options */
     fs_pprof_opts pprof; /* pprof: --sample-type, --tag-root */
     fs_collapse_opts collapse; /* the other inferno collapsers' options */
+    /* bytes for sorting what grows with an input's events (trace events out of time order),
+     * beyond which it spills to $TMPDIR: --sort-buffer, set by the API (0: the least) */
+    size_t sort_buffer;
 } fs_input_opts;
 
 enum {

@@ -1,6 +1,7 @@
 /* The one-of-each helpers of src/util and the asset templates: the sticky buffer, checked
  * growth, the UTF-8 decoder and cleaner, string lists, {{holes}}, the atomic output's
- * temporary files (registered for signal handlers, written through symbolic links). */
+ * temporary files (registered for signal handlers, written through symbolic links), the
+ * sort of fixed-size records in runs. */
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
@@ -24,6 +25,7 @@
 #include "util/outfile.h"
 #include "util/pending.h"
 #include "util/pool.h"
+#include "util/recsort.h"
 #include "util/strlist.h"
 #include "util/u64set.h"
 #include "util/utf8.h"
@@ -525,6 +527,74 @@ END_TEST
 
 /* The set says new exactly once per value, 0 and values equal in their low bits included,
  * through its growth (against a sorted list of what went in). */
+/* recsort: a record of a key with many ties and its place in the input */
+typedef struct rec {
+    uint32_t key;
+    uint32_t seq;
+    char pad[8]; /* records of any size, not a power of two */
+} rec;
+
+static int rec_cmp(const void *a, const void *b)
+{
+    const rec *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* N records through a sorter of BUDGET bytes: every record comes back once, in order, from
+ * memory or from RUNS runs. */
+static void recsort_check(size_t n, size_t budget, size_t runs)
+{
+    fs_recsort *s = fs_recsort_new(sizeof(rec), budget, rec_cmp);
+    ck_assert_ptr_nonnull(s);
+    uint64_t x = 88172645463325252ULL;
+    for (size_t i = 0; i < n; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        rec r = {(uint32_t)(x % 97), (uint32_t)i, "pad4567"};
+        ck_assert_int_eq(fs_recsort_add(s, &r), FOLDSVG_OK);
+    }
+    ck_assert_int_eq(fs_recsort_finish(s), FOLDSVG_OK);
+    ck_assert_uint_eq(fs_recsort_runs(s), runs);
+    unsigned char *seen = calloc(n ? n : 1, 1);
+    ck_assert_ptr_nonnull(seen);
+    rec last = {0, 0, ""};
+    size_t got = 0;
+    for (;; got++) {
+        const void *p;
+        ck_assert_int_eq(fs_recsort_next(s, &p), FOLDSVG_OK);
+        if (!p)
+            break;
+        const rec *r = p;
+        ck_assert_uint_lt(r->seq, n);
+        ck_assert_int_eq(seen[r->seq], 0);
+        seen[r->seq] = 1;
+        ck_assert_str_eq(r->pad, "pad4567");
+        if (got)
+            ck_assert_int_lt(rec_cmp(&last, r), 0);
+        last = *r;
+    }
+    ck_assert_uint_eq(got, n);
+    const void *p;
+    ck_assert_int_eq(fs_recsort_next(s, &p), FOLDSVG_OK); /* and stays at its end */
+    ck_assert_ptr_null(p);
+    free(seen);
+    fs_recsort_free(s);
+}
+
+START_TEST(recsort_in_memory_and_in_runs)
+{
+    recsort_check(0, 1 << 20, 0);
+    recsort_check(1000, 1 << 20, 0); /* fits: never touches the disk */
+    recsort_check(1000, 1000 * sizeof(rec), 0);
+    recsort_check(1001, 1000 * sizeof(rec), 2); /* one over: a run of 1000 and one of 1 */
+    recsort_check(100000, 1 << 14, 98);         /* 1024 records a run; 16 a run's read buffer */
+    recsort_check(50, 1, 4);                    /* the least: 16 records a run */
+}
+END_TEST
+
 START_TEST(u64set_new_once)
 {
     fs_u64set s;
@@ -576,6 +646,7 @@ int main(void)
     tcase_add_test(tc, batches_in_order_on_any_pool);
     tcase_add_test(tc, bytepos_and_mismatch_match_a_plain_loop);
     tcase_add_test(tc, u64set_new_once);
+    tcase_add_test(tc, recsort_in_memory_and_in_runs);
     suite_add_tcase(s, tc);
     return fs_test_run(s);
 }

@@ -10,9 +10,12 @@
  * tracers write them) each time's items are taken as soon as a later time comes: what is
  * held is the items of the latest time, the ends of the X events still open and the open
  * frames, never the events. An event earlier than a time already taken (X events written
- * when they end, children before parents) cannot be placed so: the thread is then
- * "disordered" and the reader reads the input again with every event kept (cr_doc.keep),
- * sorted by time, then fed here the same way. */
+ * when they end, children before parents) cannot be placed so: the reading stops there and
+ * the reader reads the input again keeping the events (cr_doc.keep), each as its items (a
+ * begin, and an X event's end too), sorted by thread and time within the sort buffer
+ * (util/recsort.h: beyond it, sorted runs in a temporary file), then fed here in that order:
+ * memory is the buffer's, not the events'. */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +23,7 @@
 #include "formats/chrome/model.h"
 #include "util/error.h"
 #include "util/grow.h"
+#include "util/recsort.h"
 
 /* An item of speedscope's queues: a B or E event, or an X event (its begin, or its end at ts +
  * dur); SEQ: the event's place in the thread's events. */
@@ -239,16 +243,14 @@ static foldsvg_status add(cr_doc *d, cr_qev **a, size_t *n, size_t *cap, cr_qev 
     return FOLDSVG_OK;
 }
 
-/* One event in its order. ENDS_KNOWN: the X ends are in the heap already. */
+/* One event in its order. ENDS_KNOWN: the X ends are in the heap already. FS_STOP: the event
+ * comes too late (an item of a time already taken). */
 static foldsvg_status feed(cr_doc *d, cr_thread *t, char ph, double ts, double dur, uint32_t name,
                            uint64_t seq, int ends_known)
 {
     cr_bex *r = t->bex;
-    if (ts < r->bound || (ph == 'X' && !ends_known && ts + dur < r->bound)) {
-        t->disordered = 1;
-        d->disordered = 1;
-        return FOLDSVG_OK;
-    }
+    if (ts < r->bound || (ph == 'X' && !ends_known && ts + dur < r->bound))
+        return FS_STOP; /* too late to be placed: the caller reads again, keeping the events */
     if (!r->has_now || ts > r->now) {
         FS_FORWARD_IF_ERROR(take_before(d, t, ts));
         r->now = ts;
@@ -274,71 +276,109 @@ static foldsvg_status bex_of(cr_doc *d, cr_thread *t)
     return FOLDSVG_OK;
 }
 
+/* An item kept: an event's begin (PH 'B', 'E' or 'X'), or an X event's end ('x', at TS + DUR)
+ * SEQ: the event's place in its thread's events. */
+typedef struct kept {
+    double ts, dur;
+    uint64_t seq;
+    uint32_t thread, name;
+    char ph;
+} kept;
+
+static double kept_at(const kept *k)
+{
+    return k->ph == 'x' ? k->ts + k->dur : k->ts;
+}
+
+/* By thread, then time; ties in the thread's order (only begins need it: the ends of one time
+ * go to the heap, which orders them). */
+static int by_thread_time(const void *a, const void *b)
+{
+    const kept *x = a, *y = b;
+    if (x->thread != y->thread)
+        return x->thread < y->thread ? -1 : 1;
+    double ax = kept_at(x), ay = kept_at(y);
+    if (ax != ay)
+        return ax < ay ? -1 : 1;
+    if (x->seq != y->seq)
+        return x->seq < y->seq ? -1 : 1;
+    return (x->ph == 'x') - (y->ph == 'x');
+}
+
+static foldsvg_status kept_failed(cr_doc *d, foldsvg_status st)
+{
+    if (st == FOLDSVG_E_NOMEM)
+        return nomem(d);
+    return fs_error(d->err, st, d->file, "cannot sort the trace events in a temporary file: %s",
+                    strerror(errno));
+}
+
+static foldsvg_status keep(cr_doc *d, const kept *k)
+{
+    if (!d->kept && !(d->kept = fs_recsort_new(sizeof *k, d->budget, by_thread_time)))
+        return nomem(d);
+    foldsvg_status st = fs_recsort_add(d->kept, k);
+    return st ? kept_failed(d, st) : FOLDSVG_OK;
+}
+
 foldsvg_status cr_thread_event(cr_doc *d, cr_thread *t, char ph, double ts, double dur,
                                uint32_t name)
 {
+    uint64_t seq = t->nev++;
     if (d->keep) {
-        if (FS_GROW(t->ev, t->cap, t->nev + 1, 64))
-            return nomem(d);
-        t->ev[t->nev++] = (cr_event){ts, dur, name, ph};
+        kept k = {ts, dur, seq, t->index, name, ph};
+        FS_FORWARD_IF_ERROR(keep(d, &k));
+        if (ph == 'X') {
+            k.ph = 'x';
+            FS_FORWARD_IF_ERROR(keep(d, &k));
+        }
         return FOLDSVG_OK;
     }
-    if (t->disordered)
-        return FOLDSVG_OK;
     FS_FORWARD_IF_ERROR(bex_of(d, t));
-    return feed(d, t, ph, ts, dur, name, t->bex->seq++, 0);
+    return feed(d, t, ph, ts, dur, name, seq, 0);
 }
 
-foldsvg_status cr_thread_drop_events(cr_doc *d, cr_thread *t)
+foldsvg_status cr_doc_drop_events(cr_doc *d)
 {
-    free(t->ev);
-    t->ev = NULL;
-    t->nev = t->cap = 0;
-    cr_bex_free(t->bex);
-    t->bex = NULL;
-    t->disordered = 0;
-    fs_trie_free(&t->trie);
-    return fs_trie_init(&t->trie, d->ordered) ? nomem(d) : FOLDSVG_OK;
+    fs_recsort_free(d->kept);
+    d->kept = NULL;
+    for (size_t i = 0; i < d->nthreads; i++) {
+        cr_thread *t = d->threads[i];
+        cr_bex_free(t->bex);
+        t->bex = NULL;
+        t->nev = 0;
+        fs_trie_free(&t->trie);
+        if (fs_trie_init(&t->trie, d->ordered))
+            return nomem(d);
+    }
+    return FOLDSVG_OK;
 }
 
-typedef struct kept {
-    double ts;
-    uint32_t i;
-} kept;
-
-static int by_time(const void *a, const void *b)
+/* The items kept of thread T, in order: an end goes to the heap of X ends when its time
+ * comes, before any later time is taken (as if every end had been known from the start). */
+static foldsvg_status feed_kept(cr_doc *d, cr_thread *t)
 {
-    const kept *x = a, *y = b;
-    if (x->ts != y->ts)
-        return x->ts < y->ts ? -1 : 1;
-    return x->i < y->i ? -1 : x->i > y->i;
+    foldsvg_status st = FOLDSVG_OK;
+    if (!d->kept_sorted) {
+        d->kept_sorted = 1;
+        if ((st = fs_recsort_finish(d->kept)) || (st = fs_recsort_next(d->kept, &d->next_kept)))
+            return kept_failed(d, st);
+    }
+    for (const kept *k; (k = d->next_kept) && k->thread == t->index;) {
+        cr_qev q = {k->ts, k->dur, k->name, k->seq};
+        st = k->ph == 'x' ? heap_push(d, t->bex, q)
+                          : feed(d, t, k->ph, k->ts, k->dur, k->name, k->seq, 1);
+        FS_FORWARD_IF_ERROR(st);
+        if ((st = fs_recsort_next(d->kept, &d->next_kept)))
+            return kept_failed(d, st);
+    }
+    return FOLDSVG_OK;
 }
 
 foldsvg_status cr_thread_build(cr_doc *d, cr_thread *t)
 {
-    foldsvg_status st = bex_of(d, t);
-    if (st == FOLDSVG_OK && t->nev) {
-        /* the events kept (a disordered trace): in time order, X ends known from the start */
-        kept *o = malloc(t->nev * sizeof *o);
-        if (!o)
-            return nomem(d);
-        for (size_t i = 0; i < t->nev; i++)
-            o[i] = (kept){t->ev[i].ts, (uint32_t)i};
-        qsort(o, t->nev, sizeof *o, by_time);
-        for (size_t i = 0; st == FOLDSVG_OK && i < t->nev; i++)
-            if (t->ev[i].ph == 'X')
-                st = heap_push(d, t->bex,
-                               (cr_qev){t->ev[i].ts, t->ev[i].dur, t->ev[i].name, (uint64_t)i});
-        for (size_t k = 0; st == FOLDSVG_OK && k < t->nev; k++) {
-            const cr_event *v = &t->ev[o[k].i];
-            st = feed(d, t, v->ph, v->ts, v->dur, v->name, o[k].i, 1);
-        }
-        free(o);
-    }
-    if (st == FOLDSVG_OK)
-        st = take_before(d, t, INFINITY);
-    free(t->ev);
-    t->ev = NULL;
-    t->nev = t->cap = 0;
-    return st;
+    FS_FORWARD_IF_ERROR(bex_of(d, t));
+    if (d->kept)
+        FS_FORWARD_IF_ERROR(feed_kept(d, t));
+    return take_before(d, t, INFINITY);
 }

@@ -206,15 +206,20 @@ static foldsvg_status open_read(reading *r, fs_input *in, const fs_input_opts *o
 {
     memset(r, 0, sizeof *r);
     int ordered = opts ? opts->ordered : 0, again = fs_input_can_reopen(in);
+    size_t budget = opts ? opts->sort_buffer : 0;
     uint64_t base = fs_input_offset(in);
-    /* B/E/X events are taken as they come; when they do not come in time order, the input is
-     * read again keeping them (from the start when it cannot be read twice) */
-    cr_doc_init(&r->d, fs_input_name(in), err, ordered, !again);
-    FS_FORWARD_IF_ERROR(cr_parse(&r->d, in));
-    if (r->d.disordered && !r->d.has_cpu_events && !r->d.has_samples) {
+    /* B/E/X events are taken as they come; at the first that does not come in time order the
+     * reading stops and the input is read again keeping them (kept from the start when it
+     * cannot be read twice) */
+    cr_doc_init(&r->d, fs_input_name(in), err, ordered, !again, budget);
+    foldsvg_status first = cr_parse(&r->d, in);
+    if (first != FS_STOP)
+        FS_FORWARD_IF_ERROR(first);
+    if (first == FS_STOP) {
         fs_input *in2;
+        fs_error_clear(err);
         cr_doc_free(&r->d);
-        cr_doc_init(&r->d, fs_input_name(in), err, ordered, 1);
+        cr_doc_init(&r->d, fs_input_name(in), err, ordered, 1, budget);
         FS_FORWARD_IF_ERROR(fs_input_reopen(in, &in2, err));
         foldsvg_status st = fs_input_seek(in2, base, err);
         if (st == FOLDSVG_OK)

@@ -23,10 +23,12 @@ foldsvg_status cr_intern(cr_doc *d, const char *name, size_t len, uint32_t *out)
     return FOLDSVG_OK;
 }
 
-void cr_doc_init(cr_doc *d, const char *file, foldsvg_error *err, int ordered, int keep)
+void cr_doc_init(cr_doc *d, const char *file, foldsvg_error *err, int ordered, int keep,
+                 size_t budget)
 {
     memset(d, 0, sizeof *d);
     d->keep = keep;
+    d->budget = budget;
     d->file = file;
     d->err = err;
     d->ordered = ordered;
@@ -51,6 +53,7 @@ void cr_doc_free(cr_doc *d)
     free(d->tnames);
     free(d->pnames);
     free(d->sf);
+    fs_recsort_free(d->kept);
     fs_strmap_free(&d->names);
     fs_strmap_free(&d->thread_names);
     fs_strmap_free(&d->process_names);
@@ -121,6 +124,7 @@ foldsvg_status cr_thread_get(cr_doc *d, const char *pidtid, double pid, double t
     cr_thread *t = calloc(1, sizeof *t);
     if (!t)
         return nomem(d);
+    t->index = (uint32_t)d->nthreads;
     d->threads[d->nthreads++] = t;
     t->pidtid = strdup(pidtid);
     t->pid = pid;
@@ -136,7 +140,6 @@ void cr_thread_free(cr_thread *t)
     if (!t)
         return;
     free(t->pidtid);
-    free(t->ev);
     cr_bex_free(t->bex);
     fs_trie_free(&t->trie);
     fs_trie_free(&t->samples);

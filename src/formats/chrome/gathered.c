@@ -81,9 +81,8 @@ int cr_end_event(parser *p)
         if (!d->has_cpu_events) {
             /* a CPU profile: the trace events are not what is read */
             d->has_cpu_events = 1;
-            for (size_t i = 0; i < d->nthreads; i++)
-                if (!cr_failed(p, cr_thread_drop_events(d, d->threads[i])))
-                    return 0;
+            if (!cr_failed(p, cr_doc_drop_events(d)))
+                return 0;
         }
         cr_profile *pr;
         const char *key = e->has_id ? e->id.data : p->text.data;

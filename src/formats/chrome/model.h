@@ -13,6 +13,7 @@
 #include "foldsvg.h"
 #include "formats/stacks/trie.h"
 #include "util/buf.h"
+#include "util/recsort.h"
 #include "util/strmap.h"
 #include "util/u64map.h"
 
@@ -63,21 +64,14 @@ typedef struct cr_profile {
 
 /* ---- trace events ------------------------------------------------------------------------ */
 
-typedef struct cr_event {
-    double ts, dur; /* dur: X events; < 0 for B and E */
-    uint32_t name;  /* in cr_doc.names */
-    char ph;        /* 'B', 'E' or 'X' */
-} cr_event;
-
 typedef struct cr_bex cr_bex; /* B/E/X events as they come (formats/chrome/bex.c) */
 
 typedef struct cr_thread {
     char *pidtid; /* "pid:tid" */
     double pid, tid;
     cr_bex *bex;
-    int disordered; /* an event came before a time already taken: read again, kept */
-    cr_event *ev;   /* the events kept (cr_doc.keep) */
-    size_t nev, cap;
+    uint32_t index; /* in cr_doc.threads */
+    uint64_t nev;   /* its B/E/X events so far (ties keep their order) */
     /* samples over stackFrames: the last sample's frame and time */
     fs_trie samples; /* depth-1 nodes, items: stack frame indexes */
     uint32_t last_sf;
@@ -97,9 +91,12 @@ typedef struct cr_doc {
     const char *file;
     foldsvg_error *err;
     int ordered;
-    int keep;        /* B/E/X events are kept and sorted, not taken as they come */
-    int disordered;  /* a thread's events did not come in time order */
-    fs_strmap names; /* every frame name */
+    int keep;              /* B/E/X events are kept and sorted, not taken as they come */
+    size_t budget;         /* bytes for sorting the events kept, beyond which they spill */
+    fs_recsort *kept;      /* the events kept (formats/chrome/bex.c), NULL until one */
+    int kept_sorted;       /* they are being read back in order, */
+    const void *next_kept; /* the next of them (NULL: none is left) */
+    fs_strmap names;       /* every frame name */
     cr_profile **profiles;
     size_t nprofiles, profiles_cap;
     cr_thread **threads;
@@ -151,6 +148,8 @@ uint8_t cr_node_flags(const char *fn, size_t fn_len, const char *url, size_t url
 /* Trace events (formats/chrome/events.c). The thread of PIDTID, made when absent. */
 foldsvg_status cr_thread_get(cr_doc *d, const char *pidtid, double pid, double tid,
                              cr_thread **out);
+/* A B, E or X event of T (DUR: X events'), kept or taken as it comes; FS_STOP when it comes
+ * too late to be taken (out of time order: the input is to be read again, keeping them). */
 foldsvg_status cr_thread_event(cr_doc *d, cr_thread *t, char ph, double ts, double dur,
                                uint32_t name);
 /* A sample of the samples-over-stackFrames form: frame SF (its stackFrames key) at TS. */
@@ -158,10 +157,11 @@ foldsvg_status cr_thread_sample(cr_doc *d, cr_thread *t, const char *sf, size_t 
 /* A stackFrames entry: KEY's name and parent key (NULL: none). */
 foldsvg_status cr_stackframe_set(cr_doc *d, const char *key, size_t key_len, uint32_t name,
                                  const char *parent, size_t parent_len);
-/* The rest of T's B/E/X events into its trie (speedscope's eventListToProfile). */
+/* The rest of T's B/E/X events into its trie (speedscope's eventListToProfile). Threads are
+ * built in their order (the events kept are read back by thread). */
 foldsvg_status cr_thread_build(cr_doc *d, cr_thread *t);
-/* Forgets T's B/E/X events and their stacks (the trace has CPU profiles). */
-foldsvg_status cr_thread_drop_events(cr_doc *d, cr_thread *t);
+/* Forgets every thread's B/E/X events and their stacks (the trace has CPU profiles). */
+foldsvg_status cr_doc_drop_events(cr_doc *d);
 void cr_bex_free(cr_bex *x);
 void cr_thread_free(cr_thread *t);
 /* The frames of stack frame SF, root first, into *FRAMES. FOLDSVG_E_PARSE for a parent that
@@ -175,7 +175,9 @@ foldsvg_status cr_name_process(cr_doc *d, const char *pid, const char *name, siz
 const char *cr_thread_name_of(const cr_doc *d, const char *pidtid);
 const char *cr_process_name_of(const cr_doc *d, const char *pid, size_t len);
 
-void cr_doc_init(cr_doc *d, const char *file, foldsvg_error *err, int ordered, int keep);
+/* KEEP: B/E/X events are kept and sorted in about BUDGET bytes, not taken as they come. */
+void cr_doc_init(cr_doc *d, const char *file, foldsvg_error *err, int ordered, int keep,
+                 size_t budget);
 void cr_doc_free(cr_doc *d);
 
 /* The parse (formats/chrome/sax.c). */
