@@ -61,6 +61,8 @@ if stale "$data/sp1.json.gz" "$data/sp1.json"; then
 fi
 gen "$data/profile.pb" "$tools/gen_pprof.py" --size-mb 50 --functions 5000 --depth 40 --seed 5
 gen "$data/devtools.json" "$tools/gen_devtools_trace.py" --size-mb 200 --seed 11
+gen "$data/events-time.json" "$tools/gen_trace_events.py" --size-mb 100 --order time
+gen "$data/events-ends.json" "$tools/gen_trace_events.py" --size-mb 100 --order ends
 vertx="$root/tests/data/compat/inputs/flamegraph/test/results/perf-vertx-stacks-01-collapsed-all.txt"
 
 # measure NAME CMD...: median wall seconds, max RSS (KiB) and median CPU seconds (user +
@@ -245,6 +247,11 @@ pair "protobuf-c unpack" "$build/pprof_baseline $data/profile.pb" -- "pprof-50MB
 row "$(size "$data/profile.pb")" "$base" "$run"
 pair "yajl" "$build/yajl_baseline $data/devtools.json" -- "devtools-200MB.json->svg" "$bin" -q "$data/devtools.json" -o "$data/out.svg"
 row "$(size "$data/devtools.json")" "$base" "$run"
+# 1.6 million X events written when they end (children first: sorted within the sort buffer,
+# in runs on disk beyond it), against the same events written when they begin (taken as
+# they come)
+pair "X events, time order" "$bin -q $data/events-time.json -o $data/out.svg" -- "X events, children first" "$bin" -q "$data/events-ends.json" -o "$data/out.svg"
+row "$(size "$data/events-ends.json")" "$base" "$run"
 # the flame chart of the same trace (its samples in order: memory per stack change), against
 # its flamegraph
 base=$run
@@ -267,7 +274,7 @@ row "$(size "$f")" "$base" "$run" 1.3
 # what the mechanisms buy (docs/performance.md): the same runs on one thread
 # (FOLDSVG_THREADS=1: no read-ahead, no second writer), against the default; the shuffled
 # file sorted whole in memory (--sort-buffer 1G: neither cut nor spilled), against the
-# default budget
+# default budget; the X events written children first sorted whole in memory too
 for w in sorted shuffled; do
     f="$data/$w.folded"
     pair "$w (default)" "$bin -q --hash $f -o $data/out.svg" -- "$w, one thread" env FOLDSVG_THREADS=1 "$bin" -q --hash "$f" -o "$data/out.svg"
@@ -279,6 +286,8 @@ pair "devtools (default)" "$bin -q $data/devtools.json -o $data/out.svg" -- "dev
 row "$(size "$data/devtools.json")" "$base" "$run"
 run=$(measure "shuffled --sort-buffer 1G" "$bin" -q --hash --sort-buffer 1G "$data/shuffled.folded" -o "$data/out.svg")
 row "$(size "$data/shuffled.folded")" "$shuffled_run" "$run"
+pair "X events, children first" "$bin -q $data/events-ends.json -o $data/out.svg" -- "X events, --sort-buffer 1G" "$bin" -q --sort-buffer 1G "$data/events-ends.json" -o "$data/out.svg"
+row "$(size "$data/events-ends.json")" "$base" "$run"
 # the findings: --summary against --top 5 of the same input (same reading, same tables)
 base=$(measure "top-5" "$bin" -q --top 5 "$data/shuffled.folded")
 run=$(measure "shuffled --summary (/--top 5)" "$bin" -q --summary "$data/shuffled.folded")
