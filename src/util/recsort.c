@@ -170,7 +170,8 @@ static void sift_down(fs_recsort *s, size_t i)
 foldsvg_status fs_recsort_finish(fs_recsort *s)
 {
     if (!s->nruns) {
-        qsort(s->buf, s->n, s->size, s->cmp);
+        if (s->n > 1)
+            qsort(s->buf, s->n, s->size, s->cmp);
         return FOLDSVG_OK;
     }
     if (s->n)

@@ -1,7 +1,7 @@
 /* The one-of-each helpers of src/util and the asset templates: the sticky buffer, checked
  * growth, the UTF-8 decoder and cleaner, string lists, {{holes}}, the atomic output's
  * temporary files (registered for signal handlers, written through symbolic links), the
- * sort of fixed-size records in runs. */
+ * sort of fixed-size records in runs, the spool of values past memory. */
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
@@ -26,6 +26,7 @@
 #include "util/pending.h"
 #include "util/pool.h"
 #include "util/recsort.h"
+#include "util/spool.h"
 #include "util/strlist.h"
 #include "util/u64set.h"
 #include "util/utf8.h"
@@ -595,6 +596,56 @@ START_TEST(recsort_in_memory_and_in_runs)
 }
 END_TEST
 
+/* N values appended in batches of 1 to 1000, read back: all of them, in order, from the file
+ * and from memory */
+static void spool_check(fs_spool *s, size_t n, uint64_t seed)
+{
+    fs_spool_clear(s);
+    uint64_t x = seed;
+    for (size_t i = 0; i < n;) {
+        int64_t batch[1000];
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        size_t m = 1 + (size_t)(x >> 33) % 1000;
+        if (m > n - i)
+            m = n - i;
+        for (size_t k = 0; k < m; k++)
+            batch[k] = (int64_t)(i + k) * 3 - 7;
+        ck_assert_int_eq(fs_spool_add(s, batch, m), FOLDSVG_OK);
+        i += m;
+    }
+    ck_assert_uint_eq(fs_spool_count(s), n);
+    size_t got = 0, blocks = 0;
+    for (;;) {
+        const void *v;
+        size_t k;
+        ck_assert_int_eq(fs_spool_next(s, &v, &k), FOLDSVG_OK);
+        if (!k)
+            break;
+        ck_assert_uint_le(k, FS_SPOOL_HELD);
+        const int64_t *a = v;
+        for (size_t j = 0; j < k; j++)
+            ck_assert_int_eq(a[j], (int64_t)(got + j) * 3 - 7);
+        got += k;
+        blocks++;
+    }
+    ck_assert_uint_eq(got, n);
+    /* the latest values stay in memory: as many blocks as the file's plus the rest */
+    ck_assert_uint_eq(blocks, n / FS_SPOOL_HELD + (n % FS_SPOOL_HELD != 0));
+}
+
+START_TEST(spool_in_order_past_memory)
+{
+    fs_spool s;
+    fs_spool_init(&s, sizeof(int64_t));
+    spool_check(&s, 0, 1);
+    spool_check(&s, 1000, 2);
+    spool_check(&s, FS_SPOOL_HELD, 3);
+    spool_check(&s, 5 * FS_SPOOL_HELD + 17, 4); /* then used again: its file went */
+    spool_check(&s, 300, 5);
+    fs_spool_free(&s);
+}
+END_TEST
+
 START_TEST(u64set_new_once)
 {
     fs_u64set s;
@@ -647,6 +698,7 @@ int main(void)
     tcase_add_test(tc, bytepos_and_mismatch_match_a_plain_loop);
     tcase_add_test(tc, u64set_new_once);
     tcase_add_test(tc, recsort_in_memory_and_in_runs);
+    tcase_add_test(tc, spool_in_order_past_memory);
     suite_add_tcase(s, tc);
     return fs_test_run(s);
 }

@@ -2,6 +2,7 @@
  * handed to the model at its end: a CPU profile's chunk to its profile, thread and process
  * names, a B/E/X event to its thread. */
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 
 #include "formats/chrome/parser.h"
@@ -11,6 +12,19 @@ int cr_fail_nomem(parser *p)
 {
     fs_json_nomem(&p->j);
     return 0;
+}
+
+static foldsvg_status spool_failed(cr_doc *d, foldsvg_status st)
+{
+    if (st == FOLDSVG_E_NOMEM)
+        return fs_error(d->err, st, d->file, "out of memory");
+    return fs_error(d->err, st, d->file,
+                    "cannot keep a CPU profile's samples in a temporary file: %s", strerror(errno));
+}
+
+int cr_fail_spool(parser *p, foldsvg_status st)
+{
+    return cr_failed(p, spool_failed(p->d, st));
 }
 
 int cr_failed(parser *p, foldsvg_status st)
@@ -54,11 +68,23 @@ foldsvg_status cr_apply(parser *p, chunk *c, cr_profile *pr)
     for (size_t i = 0; i < c->nkids; i++)
         FS_FORWARD_IF_ERROR(
             cr_profile_child(d, pr, c->nodes[c->kids[2 * i]].id, c->kids[2 * i + 1]));
-    if (c->nids)
-        FS_FORWARD_IF_ERROR(cr_profile_samples(d, pr, c->ids, c->nids));
-    if (c->ndeltas)
-        FS_FORWARD_IF_ERROR(cr_profile_deltas(d, pr, c->deltas, c->ndeltas));
-    return FOLDSVG_OK;
+    /* the samples and deltas a block of each at a time, so that the profile pairs them as
+     * they come (it queues the unpaired ones) */
+    for (;;) {
+        const void *ids, *deltas;
+        size_t nids, ndeltas;
+        foldsvg_status st = fs_spool_next(&c->ids, &ids, &nids);
+        if (st == FOLDSVG_OK)
+            st = fs_spool_next(&c->deltas, &deltas, &ndeltas);
+        if (st)
+            return spool_failed(d, st);
+        if (!nids && !ndeltas)
+            return FOLDSVG_OK;
+        if (nids)
+            FS_FORWARD_IF_ERROR(cr_profile_samples(d, pr, ids, nids));
+        if (ndeltas)
+            FS_FORWARD_IF_ERROR(cr_profile_deltas(d, pr, deltas, ndeltas));
+    }
 }
 
 int cr_end_event(parser *p)

@@ -11,6 +11,7 @@
 #include "formats/json/json.h"
 #include "formats/json/reread.h"
 #include "util/arena.h"
+#include "util/spool.h"
 #include "util/buf.h"
 
 typedef enum role_t {
@@ -73,10 +74,9 @@ typedef struct chunk {
     size_t n, cap;
     int64_t *kids; /* pending node, child id */
     size_t nkids, kids_cap;
-    int64_t *ids;
-    size_t nids, ids_cap;
-    double *deltas;
-    size_t ndeltas, deltas_cap;
+    /* the samples (int64_t) and time deltas (double): a CpuProfile event holds a whole
+     * profile's, past a limit in a temporary file (util/spool.h) */
+    fs_spool ids, deltas;
     fs_arena strings;
     double start;
     int has_start;
@@ -99,7 +99,7 @@ typedef struct parser {
     event ev;
     fs_buf key, sfkey, text;
     fs_json_region reg_samples, reg_deltas;
-    size_t arr_at; /* the values the chunk held when the open samples or deltas array began */
+    uint64_t arr_at; /* the values the chunk held when the open samples or deltas array began */
     int top_deltas_are_timestamps;
     int can_reread;
     double top_start;
@@ -116,6 +116,8 @@ int cr_failed(parser *p, foldsvg_status st);
 
 /* The nodes, children, samples and deltas of chunk C into profile PR. */
 foldsvg_status cr_apply(parser *p, chunk *c, cr_profile *pr);
+/* Fails the parse for status ST of a chunk's values (util/spool.h); returns 0. */
+int cr_fail_spool(parser *p, foldsvg_status st);
 /* The ends of a trace event, a sample object and a stack frame: what they gathered, handed
  * to the model. 0: the parse stops (recorded). */
 int cr_end_event(parser *p);

@@ -43,7 +43,9 @@ static uint8_t next_role(parser *p)
 
 static void chunk_reset(chunk *c)
 {
-    c->n = c->nkids = c->nids = c->ndeltas = 0;
+    c->n = c->nkids = 0;
+    fs_spool_clear(&c->ids);
+    fs_spool_clear(&c->deltas);
     c->has_start = 0;
     fs_arena_reset(&c->strings);
 }
@@ -52,8 +54,8 @@ static void chunk_free(chunk *c)
 {
     free(c->nodes);
     free(c->kids);
-    free(c->ids);
-    free(c->deltas);
+    fs_spool_free(&c->ids);
+    fs_spool_free(&c->deltas);
     fs_arena_free(&c->strings);
 }
 
@@ -223,16 +225,16 @@ static int element(parser *p, uint8_t r, fs_json_value v)
         c->kids[2 * c->nkids + 1] = v.v.i;
         c->nkids++;
         return 1;
-    case R_IDS:
-        if (FS_GROW(c->ids, c->ids_cap, c->nids + 1, 256))
-            return cr_fail_nomem(p);
-        c->ids[c->nids++] = v.tag == FS_JSON_INT ? v.v.i : INT64_MIN;
-        return 1;
-    case R_DELTAS:
-        if (FS_GROW(c->deltas, c->deltas_cap, c->ndeltas + 1, 256))
-            return cr_fail_nomem(p);
-        c->deltas[c->ndeltas++] = num_of(v);
-        return 1;
+    case R_IDS: {
+        int64_t id = v.tag == FS_JSON_INT ? v.v.i : INT64_MIN;
+        foldsvg_status st = fs_spool_add(&c->ids, &id, 1);
+        return st ? cr_fail_spool(p, st) : 1;
+    }
+    case R_DELTAS: {
+        double delta = num_of(v);
+        foldsvg_status st = fs_spool_add(&c->deltas, &delta, 1);
+        return st ? cr_fail_spool(p, st) : 1;
+    }
     default:
         return 1;
     }
@@ -480,7 +482,9 @@ static int cb_start_array(void *ctx)
         break;
     case R_IDS:
     case R_DELTAS:
-        p->arr_at = !p->cur ? 0 : r == R_IDS ? p->cur->nids : p->cur->ndeltas; /* split.h */
+        p->arr_at = !p->cur      ? 0
+                    : r == R_IDS ? fs_spool_count(&p->cur->ids)
+                                 : fs_spool_count(&p->cur->deltas); /* split.h */
         child = r;
         break;
     case R_CHILDREN:
@@ -585,8 +589,12 @@ foldsvg_status cr_parse(cr_doc *d, fs_input *in)
     parser p;
     memset(&p, 0, sizeof p);
     p.d = d;
-    fs_arena_init(&p.ev_chunk.strings);
-    fs_arena_init(&p.top_chunk.strings);
+    chunk *chunks[] = {&p.ev_chunk, &p.top_chunk};
+    for (size_t i = 0; i < 2; i++) {
+        fs_arena_init(&chunks[i]->strings);
+        fs_spool_init(&chunks[i]->ids, sizeof(int64_t));
+        fs_spool_init(&chunks[i]->deltas, sizeof(double));
+    }
     p.can_reread = fs_input_can_reopen(in);
     p.j.counts_events = 1;
     p.j.split = cr_split_hooks(); /* NULL: the parse reads every value itself */

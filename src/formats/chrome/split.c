@@ -133,7 +133,7 @@ static long long held(const parser *p, const cr_range *r)
 {
     if (!p->depth || !p->cur || p->st[p->depth - 1].role != (r->deltas ? R_DELTAS : R_IDS))
         return -1;
-    return (long long)(r->deltas ? p->cur->ndeltas : p->cur->nids) - (long long)p->arr_at;
+    return (long long)(fs_spool_count(r->deltas ? &p->cur->deltas : &p->cur->ids) - p->arr_at);
 }
 
 static int before(void *ctx, const void *slot, size_t i)
@@ -151,17 +151,20 @@ static int take(void *ctx, const void *slot, size_t i)
         return 0;
     chunk *c = p->cur;
     const int64_t *v = s->v + r->first;
+    foldsvg_status st = FOLDSVG_OK;
     if (r->deltas) {
-        if (FS_GROW(c->deltas, c->deltas_cap, c->ndeltas + r->n, 256))
-            return cr_fail_nomem(p) - 1;
-        for (size_t k = 0; k < r->n; k++)
-            c->deltas[c->ndeltas++] = (double)v[k];
+        double d[256];
+        for (size_t k = 0; st == FOLDSVG_OK && k < r->n; k += 256) {
+            size_t m = r->n - k < 256 ? r->n - k : 256;
+            for (size_t x = 0; x < m; x++)
+                d[x] = (double)v[k + x];
+            st = fs_spool_add(&c->deltas, d, m);
+        }
     } else {
-        if (FS_GROW(c->ids, c->ids_cap, c->nids + r->n, 256))
-            return cr_fail_nomem(p) - 1;
-        memcpy(c->ids + c->nids, v, r->n * sizeof *v);
-        c->nids += r->n;
+        st = fs_spool_add(&c->ids, v, r->n);
     }
+    if (st)
+        return cr_fail_spool(p, st) - 1;
     p->j.events += r->n;
     atomic_fetch_add_explicit(&taken, r->n, memory_order_relaxed);
     return 1;
