@@ -1,9 +1,11 @@
 /* Fuzz target: the Chrome/V8 reader (.cpuprofile, DevTools traces, trace events) and the
  * speedscope reader (byte 0 bit 2), plain or gzip. The Chrome reader reads each input twice,
- * with the samples and deltas the reading job takes (formats/chrome/split.h) on every block
- * and with none, which must give the same stacks, or the same failure.
+ * from memory with the samples and deltas the reading job takes (formats/chrome/split.h) on
+ * every block, and from a stream (B/E/X events kept and sorted, not taken as they come) with
+ * none, which must give the same stacks, or the same failure.
  * Byte 0 chooses the options, the reader, and whether the rest is gzip-compressed here (and
  * possibly cut short) before reading. */
+#include <stdio.h>
 #include <string.h>
 
 #include "formats/chrome/chrome.h"
@@ -116,11 +118,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             got[k].sink.weight = on_weight;
             memset(&e[k], 0, sizeof e[k]);
             cr_split_mode(k ? 2 : 1);
-            st[k] = fs_input_open_mem(&in, in_data, in_len, "fuzz.json", &e[k]);
+            /* the second reading from a stream, which cannot be read twice: its B/E/X events
+             * are kept and sorted from the start (in runs of 16 items: no sort buffer) */
+            FILE *f = k && in_len ? fmemopen((void *)(uintptr_t)in_data, in_len, "rb") : NULL;
+            st[k] = f ? fs_input_open_stream(&in, f, "fuzz.json", &e[k])
+                      : fs_input_open_mem(&in, in_data, in_len, "fuzz.json", &e[k]);
             if (st[k] == FOLDSVG_OK) {
                 st[k] = fs_chrome_read(in, &fo, &got[k].sink, &e[k]);
                 fs_input_close(in);
             }
+            if (f)
+                fclose(f);
             cr_split_mode(0);
         }
         FUZZ_CHECK(st[0] == st[1] && got[0].sum == got[1].sum && got[0].stacks == got[1].stacks &&

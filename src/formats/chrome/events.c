@@ -34,6 +34,7 @@ void cr_doc_init(cr_doc *d, const char *file, foldsvg_error *err, int ordered, i
     d->ordered = ordered;
     fs_strmap_init(&d->names, FS_STRMAP_OWNED);
     fs_strmap_init(&d->thread_names, FS_STRMAP_OWNED);
+    fs_strmap_init(&d->thread_ids, FS_STRMAP_OWNED);
     fs_strmap_init(&d->process_names, FS_STRMAP_OWNED);
     fs_strmap_init(&d->sf_ids, FS_STRMAP_OWNED);
 }
@@ -56,6 +57,7 @@ void cr_doc_free(cr_doc *d)
     fs_recsort_free(d->kept);
     fs_strmap_free(&d->names);
     fs_strmap_free(&d->thread_names);
+    fs_strmap_free(&d->thread_ids);
     fs_strmap_free(&d->process_names);
     fs_strmap_free(&d->sf_ids);
 }
@@ -114,11 +116,14 @@ const char *cr_process_name_of(const cr_doc *d, const char *pid, size_t len)
 
 foldsvg_status cr_thread_get(cr_doc *d, const char *pidtid, double pid, double tid, cr_thread **out)
 {
-    for (size_t i = d->nthreads; i-- > 0;)
-        if (strcmp(d->threads[i]->pidtid, pidtid) == 0) {
-            *out = d->threads[i];
-            return FOLDSVG_OK;
-        }
+    uint32_t k;
+    int added;
+    if (fs_strmap_put(&d->thread_ids, pidtid, strlen(pidtid), 0, &k, &added))
+        return nomem(d);
+    if (!added) { /* entries are made with the threads, in their order */
+        *out = d->threads[k];
+        return FOLDSVG_OK;
+    }
     if (FS_GROW(d->threads, d->threads_cap, d->nthreads + 1, 4))
         return nomem(d);
     cr_thread *t = calloc(1, sizeof *t);

@@ -101,6 +101,7 @@ typedef struct cr_doc {
     size_t nprofiles, profiles_cap;
     cr_thread **threads;
     size_t nthreads, threads_cap;
+    fs_strmap thread_ids;    /* "pid:tid" -> its index in threads */
     fs_strmap thread_names;  /* "pid:tid" -> 1 + index into tnames (thread_name metadata) */
     fs_strmap process_names; /* "pid" -> 1 + index into pnames */
     char **tnames, **pnames;
