@@ -48,7 +48,6 @@ struct cr_bex {
     size_t nh, hcap;
     cr_qev *gb, *ge; /* one time's items, in speedscope's order */
     size_t gbcap, gecap;
-    uint64_t seq;
 };
 
 static foldsvg_status nomem(cr_doc *d)
@@ -276,7 +275,7 @@ static foldsvg_status bex_of(cr_doc *d, cr_thread *t)
     return FOLDSVG_OK;
 }
 
-/* An item kept: an event's begin (PH 'B', 'E' or 'X'), or an X event's end ('x', at TS + DUR)
+/* An item kept: an event's begin (PH 'B', 'E' or 'X'), or an X event's end ('x', at TS + DUR).
  * SEQ: the event's place in its thread's events. */
 typedef struct kept {
     double ts, dur;
