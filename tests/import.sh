@@ -265,5 +265,10 @@ has "children first: main's own time" cf.folded "main 6666650"
 has "children first: work's own time" cf.folded "main;work 2666660"
 has "children first: a leaf" cf.folded "main;work;leaf6 380940"
 same "children first, from a pipe" cf2.folded cf.folded
+# where no temporary file can be made, in memory (as the folded sorter does)
+TMPDIR=/nonexistent/dir "$bin" -q --sort-buffer 1M cf-400000.json -o cf2.folded
+same "children first, no \$TMPDIR" cf2.folded cf.folded
+TMPDIR=/nonexistent/dir "$bin" -q cpuev-2000000.json -o cpuev.folded
+same "a CpuProfile event's samples, no \$TMPDIR" cpuev.folded cpuprof.folded
 
 finish import

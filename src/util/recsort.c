@@ -1,6 +1,5 @@
 #include "util/recsort.h"
 
-#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +25,8 @@ struct fs_recsort {
     unsigned char *buf; /* the records not yet in a run */
     size_t n, buf_cap;
     int fd;          /* the runs, one after another; -1 until the first */
+    int no_disk;     /* the disk took no run: the buffer grows instead */
+    size_t written;  /* runs in the file */
     uint64_t stored; /* records in the file */
     run *runs;
     size_t nruns, runs_cap;
@@ -67,35 +68,25 @@ void fs_recsort_free(fs_recsort *s)
 
 size_t fs_recsort_runs(const fs_recsort *s)
 {
-    return s->nruns;
+    return s->written;
 }
 
-static foldsvg_status write_all(int fd, const unsigned char *p, size_t len)
-{
-    while (len) {
-        ssize_t w = write(fd, p, len);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0) {
-            if (w == 0)
-                errno = EIO;
-            return FOLDSVG_E_IO;
-        }
-        p += w;
-        len -= (size_t)w;
-    }
-    return FOLDSVG_OK;
-}
-
-/* The buffer, sorted, as the next run. */
+/* The buffer, sorted, as the next run. Where the disk takes none (no temporary file can be
+ * made, or the disk is full) the buffer stays and grows from then on, as the folded sorter
+ * keeps its stacks in memory then. */
 static foldsvg_status spill(fs_recsort *s)
 {
-    if (s->fd < 0 && (s->fd = fs_tmpfd()) < 0)
-        return FOLDSVG_E_IO;
-    if (FS_GROW(s->runs, s->runs_cap, s->nruns + 1, 16))
+    if (FS_GROW(s->runs, s->runs_cap, s->nruns + 2, 16)) /* (and the buffer's, at the end) */
         return FOLDSVG_E_NOMEM;
     qsort(s->buf, s->n, s->size, s->cmp);
-    FS_FORWARD_IF_ERROR(write_all(s->fd, s->buf, s->n * s->size));
+    if (s->fd < 0)
+        s->fd = fs_tmpfd();
+    if (s->fd < 0 || fs_write_all(s->fd, s->buf, s->n * s->size) != 0) {
+        s->no_disk = 1; /* (a part written lies past the runs, never read) */
+        s->cap = SIZE_MAX / s->size;
+        return FOLDSVG_OK;
+    }
+    s->written++;
     s->runs[s->nruns++] = (run){s->stored, s->stored + s->n, NULL, 0, 0};
     s->stored += s->n;
     s->n = 0;
@@ -111,6 +102,8 @@ foldsvg_status fs_recsort_add(fs_recsort *s, const void *rec)
         size_t want = s->buf_cap ? s->buf_cap * 2 : 64;
         if (want > s->cap)
             want = s->cap;
+        if (want <= s->buf_cap || want > SIZE_MAX / s->size)
+            return FOLDSVG_E_NOMEM;
         void *p = realloc(s->buf, want * s->size);
         if (!p)
             return FOLDSVG_E_NOMEM;
@@ -126,18 +119,8 @@ foldsvg_status fs_recsort_add(fs_recsort *s, const void *rec)
 static foldsvg_status refill(fs_recsort *s, run *r)
 {
     size_t want = r->end - r->next < s->per ? (size_t)(r->end - r->next) : s->per;
-    size_t len = want * s->size, got = 0;
-    while (got < len) {
-        ssize_t k = pread(s->fd, r->buf + got, len - got, (off_t)(r->next * s->size + got));
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0) {
-            if (k == 0)
-                errno = EIO; /* the file is shorter than what was written to it */
-            return FOLDSVG_E_IO;
-        }
-        got += (size_t)k;
-    }
+    if (fs_read_all(s->fd, r->buf, want * s->size, r->next * s->size) != 0)
+        return FOLDSVG_E_IO;
     r->next += want;
     r->at = 0;
     r->n = want;
@@ -174,9 +157,15 @@ foldsvg_status fs_recsort_finish(fs_recsort *s)
             qsort(s->buf, s->n, s->size, s->cmp);
         return FOLDSVG_OK;
     }
-    if (s->n)
+    if (s->n && !s->no_disk)
         FS_FORWARD_IF_ERROR(spill(s));
-    free(s->buf);
+    if (s->n) { /* the disk took no more: the rest is a run in memory */
+        if (s->n > 1)
+            qsort(s->buf, s->n, s->size, s->cmp);
+        s->runs[s->nruns++] = (run){0, 0, s->buf, 0, s->n};
+    } else {
+        free(s->buf);
+    }
     s->buf = NULL;
     s->buf_cap = 0;
     /* the budget shared by the runs' buffers */
@@ -187,9 +176,10 @@ foldsvg_status fs_recsort_finish(fs_recsort *s)
         return FOLDSVG_E_NOMEM;
     for (size_t i = 0; i < s->nruns; i++) {
         run *r = &s->runs[i];
-        if (!(r->buf = malloc(s->per * s->size)))
+        if (!r->buf && !(r->buf = malloc(s->per * s->size)))
             return FOLDSVG_E_NOMEM;
-        FS_FORWARD_IF_ERROR(refill(s, r));
+        if (r->next < r->end)
+            FS_FORWARD_IF_ERROR(refill(s, r));
         s->heap[s->nheap++] = i;
     }
     for (size_t i = s->nheap / 2; i-- > 0;)

@@ -1,6 +1,5 @@
 #include "util/spool.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -13,6 +12,7 @@ void fs_spool_init(fs_spool *s, size_t size)
 {
     memset(s, 0, sizeof *s);
     s->size = size;
+    s->limit = FS_SPOOL_HELD;
     s->fd = -1;
 }
 
@@ -21,6 +21,7 @@ void fs_spool_clear(fs_spool *s)
     if (s->fd >= 0)
         close(s->fd);
     s->fd = -1;
+    s->limit = FS_SPOOL_HELD; /* (the disk may take the next sequence) */
     s->n = 0;
     s->written = s->read = 0;
     s->done = 0;
@@ -35,43 +36,35 @@ void fs_spool_free(fs_spool *s)
     s->cap = 0;
 }
 
-/* The values in memory to the file. */
-static foldsvg_status spill(fs_spool *s)
+/* The values in memory to the file; where the disk takes none (no temporary file can be
+ * made, or it is full), they stay in memory and grow from then on. */
+static void spill(fs_spool *s)
 {
-    if (s->fd < 0 && (s->fd = fs_tmpfd()) < 0)
-        return FOLDSVG_E_IO;
-    const unsigned char *p = s->v;
-    size_t len = s->n * s->size;
-    while (len) {
-        ssize_t w = write(s->fd, p, len);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0) {
-            if (w == 0)
-                errno = EIO;
-            return FOLDSVG_E_IO;
-        }
-        p += w;
-        len -= (size_t)w;
+    if (s->fd < 0)
+        s->fd = fs_tmpfd();
+    if (s->fd < 0 || fs_write_all(s->fd, s->v, s->n * s->size) != 0) {
+        s->limit = SIZE_MAX / s->size; /* (a part written lies past the values, never read) */
+        return;
     }
     s->written += s->n;
     s->n = 0;
-    return FOLDSVG_OK;
 }
 
 foldsvg_status fs_spool_add(fs_spool *s, const void *v, size_t n)
 {
     const unsigned char *p = v;
     while (n) {
-        if (s->n == FS_SPOOL_HELD)
-            FS_FORWARD_IF_ERROR(spill(s));
-        size_t k = FS_SPOOL_HELD - s->n < n ? FS_SPOOL_HELD - s->n : n;
+        if (s->n == s->limit)
+            spill(s);
+        size_t k = s->limit - s->n < n ? s->limit - s->n : n;
         if (s->n + k > s->cap) {
             size_t want = s->cap ? s->cap : 256;
-            while (want < s->n + k)
+            while (want < s->n + k && want <= SIZE_MAX / 2)
                 want *= 2;
-            if (want > FS_SPOOL_HELD)
-                want = FS_SPOOL_HELD;
+            if (want > s->limit)
+                want = s->limit;
+            if (want < s->n + k || want > SIZE_MAX / s->size)
+                return FOLDSVG_E_NOMEM;
             void *grown = realloc(s->v, want * s->size);
             if (!grown)
                 return FOLDSVG_E_NOMEM;
@@ -95,18 +88,8 @@ foldsvg_status fs_spool_next(fs_spool *s, const void **v, size_t *n)
             return FOLDSVG_E_NOMEM;
         size_t k = s->written - s->read < FS_SPOOL_HELD ? (size_t)(s->written - s->read)
                                                         : (size_t)FS_SPOOL_HELD;
-        size_t len = k * s->size, got = 0;
-        while (got < len) {
-            ssize_t r = pread(s->fd, s->back + got, len - got, (off_t)(s->read * s->size + got));
-            if (r < 0 && errno == EINTR)
-                continue;
-            if (r <= 0) {
-                if (r == 0)
-                    errno = EIO;
-                return FOLDSVG_E_IO;
-            }
-            got += (size_t)r;
-        }
+        if (fs_read_all(s->fd, s->back, k * s->size, s->read * s->size) != 0)
+            return FOLDSVG_E_IO;
         s->read += k;
         *v = s->back;
         *n = k;

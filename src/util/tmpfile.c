@@ -38,3 +38,40 @@ FILE *fs_tmpfile(void)
     }
     return f;
 }
+
+int fs_write_all(int fd, const void *p, size_t len)
+{
+    const unsigned char *b = p;
+    while (len) {
+        ssize_t w = write(fd, b, len);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            if (w == 0)
+                errno = EIO;
+            return -1;
+        }
+        b += w;
+        len -= (size_t)w;
+    }
+    return 0;
+}
+
+int fs_read_all(int fd, void *p, size_t len, uint64_t offset)
+{
+    unsigned char *b = p;
+    while (len) {
+        ssize_t r = pread(fd, b, len, (off_t)offset);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0) {
+            if (r == 0)
+                errno = EIO;
+            return -1;
+        }
+        b += r;
+        len -= (size_t)r;
+        offset += (uint64_t)r;
+    }
+    return 0;
+}

@@ -11,7 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "render/template.h"
@@ -528,6 +530,24 @@ END_TEST
 
 /* The set says new exactly once per value, 0 and values equal in their low bits included,
  * through its growth (against a sorted list of what went in). */
+/* Points $TMPDIR where no temporary file can be made; returns what to restore. */
+static char *no_tmpdir(void)
+{
+    const char *tmp = getenv("TMPDIR");
+    char *saved = tmp ? strdup(tmp) : NULL;
+    setenv("TMPDIR", "/nonexistent/foldsvg-test", 1);
+    return saved;
+}
+
+static void restore_tmpdir(char *saved)
+{
+    if (saved)
+        setenv("TMPDIR", saved, 1);
+    else
+        unsetenv("TMPDIR");
+    free(saved);
+}
+
 /* recsort: a record of a key with many ties and its place in the input */
 typedef struct rec {
     uint32_t key;
@@ -543,46 +563,84 @@ static int rec_cmp(const void *a, const void *b)
     return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/* The condition that failed, as text: checks that can run in a child whose files are capped
+ * (full_disk), where the Check framework cannot write its messages. */
+#define EXPECT(c)                                                                                  \
+    do {                                                                                           \
+        if (!(c))                                                                                  \
+            return #c;                                                                             \
+    } while (0)
+
 /* N records through a sorter of BUDGET bytes: every record comes back once, in order, from
- * memory or from RUNS runs. */
-static void recsort_check(size_t n, size_t budget, size_t runs)
+ * memory or from RUNS runs written. NULL, or what failed. */
+static const char *recsort_ok(size_t n, size_t budget, size_t runs)
 {
     fs_recsort *s = fs_recsort_new(sizeof(rec), budget, rec_cmp);
-    ck_assert_ptr_nonnull(s);
+    unsigned char *seen = calloc(n ? n : 1, 1);
+    EXPECT(s && seen);
     uint64_t x = 88172645463325252ULL;
     for (size_t i = 0; i < n; i++) {
         x ^= x << 13;
         x ^= x >> 7;
         x ^= x << 17;
         rec r = {(uint32_t)(x % 97), (uint32_t)i, "pad4567"};
-        ck_assert_int_eq(fs_recsort_add(s, &r), FOLDSVG_OK);
+        EXPECT(fs_recsort_add(s, &r) == FOLDSVG_OK);
     }
-    ck_assert_int_eq(fs_recsort_finish(s), FOLDSVG_OK);
-    ck_assert_uint_eq(fs_recsort_runs(s), runs);
-    unsigned char *seen = calloc(n ? n : 1, 1);
-    ck_assert_ptr_nonnull(seen);
+    EXPECT(fs_recsort_finish(s) == FOLDSVG_OK);
+    EXPECT(fs_recsort_runs(s) == runs);
     rec last = {0, 0, ""};
     size_t got = 0;
     for (;; got++) {
         const void *p;
-        ck_assert_int_eq(fs_recsort_next(s, &p), FOLDSVG_OK);
+        EXPECT(fs_recsort_next(s, &p) == FOLDSVG_OK);
         if (!p)
             break;
         const rec *r = p;
-        ck_assert_uint_lt(r->seq, n);
-        ck_assert_int_eq(seen[r->seq], 0);
+        EXPECT(r->seq < n && !seen[r->seq]);
         seen[r->seq] = 1;
-        ck_assert_str_eq(r->pad, "pad4567");
-        if (got)
-            ck_assert_int_lt(rec_cmp(&last, r), 0);
+        EXPECT(strcmp(r->pad, "pad4567") == 0);
+        EXPECT(!got || rec_cmp(&last, r) < 0);
         last = *r;
     }
-    ck_assert_uint_eq(got, n);
+    EXPECT(got == n);
     const void *p;
-    ck_assert_int_eq(fs_recsort_next(s, &p), FOLDSVG_OK); /* and stays at its end */
-    ck_assert_ptr_null(p);
+    EXPECT(fs_recsort_next(s, &p) == FOLDSVG_OK && !p); /* and stays at its end */
     free(seen);
     fs_recsort_free(s);
+    return NULL;
+}
+
+/* RUN's result in a child process whose files may not grow past BYTES (a full disk: writes
+ * past it fail with EFBIG). NULL, or what failed. */
+static const char *full_disk(rlim_t bytes, const char *(*run)(void))
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        struct rlimit cap = {bytes, bytes};
+        signal(SIGXFSZ, SIG_IGN);
+        if (setrlimit(RLIMIT_FSIZE, &cap) != 0)
+            _exit(2);
+        const char *why = run();
+        if (why)
+            fprintf(stderr, "full disk: %s\n", why);
+        _exit(why ? 1 : 0);
+    }
+    int status;
+    if (pid < 0 || waitpid(pid, &status, 0) != pid)
+        return "fork";
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? NULL : "a check failed (stderr)";
+}
+
+static const char *recsort_full_disk(void)
+{
+    return recsort_ok(100000, 1 << 14, 5);
+}
+
+static void recsort_check(size_t n, size_t budget, size_t runs)
+{
+    const char *why = recsort_ok(n, budget, runs);
+    ck_assert_msg(why == NULL, "%zu records, budget %zu: %s", n, budget, why);
 }
 
 START_TEST(recsort_in_memory_and_in_runs)
@@ -593,56 +651,79 @@ START_TEST(recsort_in_memory_and_in_runs)
     recsort_check(1001, 1000 * sizeof(rec), 2); /* one over: a run of 1000 and one of 1 */
     recsort_check(100000, 1 << 14, 98);         /* 1024 records a run; 16 a run's read buffer */
     recsort_check(50, 1, 4);                    /* the least: 16 records a run */
+    char *saved = no_tmpdir(); /* no temporary file can be made: all in memory, no run */
+    recsort_check(100000, 1 << 14, 0);
+    restore_tmpdir(saved);
+    /* a disk full after five runs of 1024: the rest in memory, a run of its own */
+    const char *why = full_disk(5 * 1024 * sizeof(rec) + 100, recsort_full_disk);
+    ck_assert_msg(why == NULL, "%s", why);
 }
 END_TEST
 
-/* N values appended in batches of 1 to 1000, read back: all of them, in order, from the file
- * and from memory */
-static void spool_check(fs_spool *s, size_t n, uint64_t seed)
+/* N values appended in batches of 1 to 1000, read back: all of them, in order, in BLOCKS
+ * blocks (those of the file, then the values in memory). NULL, or what failed. */
+static const char *spool_ok(size_t n, uint64_t seed, size_t blocks)
 {
-    fs_spool_clear(s);
-    uint64_t x = seed;
-    for (size_t i = 0; i < n;) {
-        int64_t batch[1000];
-        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-        size_t m = 1 + (size_t)(x >> 33) % 1000;
-        if (m > n - i)
-            m = n - i;
-        for (size_t k = 0; k < m; k++)
-            batch[k] = (int64_t)(i + k) * 3 - 7;
-        ck_assert_int_eq(fs_spool_add(s, batch, m), FOLDSVG_OK);
-        i += m;
+    fs_spool s;
+    fs_spool_init(&s, sizeof(int64_t));
+    for (int again = 0; again < 2; again++) { /* and once more, emptied */
+        fs_spool_clear(&s);
+        uint64_t x = seed;
+        for (size_t i = 0; i < n;) {
+            int64_t batch[1000];
+            x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+            size_t m = 1 + (size_t)(x >> 33) % 1000;
+            if (m > n - i)
+                m = n - i;
+            for (size_t k = 0; k < m; k++)
+                batch[k] = (int64_t)(i + k) * 3 - 7;
+            EXPECT(fs_spool_add(&s, batch, m) == FOLDSVG_OK);
+            i += m;
+        }
+        EXPECT(fs_spool_count(&s) == n);
+        size_t got = 0, nblocks = 0;
+        for (;;) {
+            const void *v;
+            size_t k;
+            EXPECT(fs_spool_next(&s, &v, &k) == FOLDSVG_OK);
+            if (!k)
+                break;
+            const int64_t *a = v;
+            for (size_t j = 0; j < k; j++)
+                EXPECT(a[j] == (int64_t)(got + j) * 3 - 7);
+            got += k;
+            nblocks++;
+        }
+        EXPECT(got == n);
+        EXPECT(nblocks == blocks);
     }
-    ck_assert_uint_eq(fs_spool_count(s), n);
-    size_t got = 0, blocks = 0;
-    for (;;) {
-        const void *v;
-        size_t k;
-        ck_assert_int_eq(fs_spool_next(s, &v, &k), FOLDSVG_OK);
-        if (!k)
-            break;
-        ck_assert_uint_le(k, FS_SPOOL_HELD);
-        const int64_t *a = v;
-        for (size_t j = 0; j < k; j++)
-            ck_assert_int_eq(a[j], (int64_t)(got + j) * 3 - 7);
-        got += k;
-        blocks++;
-    }
-    ck_assert_uint_eq(got, n);
-    /* the latest values stay in memory: as many blocks as the file's plus the rest */
-    ck_assert_uint_eq(blocks, n / FS_SPOOL_HELD + (n % FS_SPOOL_HELD != 0));
+    fs_spool_free(&s);
+    return NULL;
+}
+
+static void spool_check(size_t n, uint64_t seed, size_t blocks)
+{
+    const char *why = spool_ok(n, seed, blocks);
+    ck_assert_msg(why == NULL, "%zu values: %s", n, why);
+}
+
+static const char *spool_full_disk(void)
+{
+    return spool_ok(5 * FS_SPOOL_HELD + 17, 7, 3);
 }
 
 START_TEST(spool_in_order_past_memory)
 {
-    fs_spool s;
-    fs_spool_init(&s, sizeof(int64_t));
-    spool_check(&s, 0, 1);
-    spool_check(&s, 1000, 2);
-    spool_check(&s, FS_SPOOL_HELD, 3);
-    spool_check(&s, 5 * FS_SPOOL_HELD + 17, 4); /* then used again: its file went */
-    spool_check(&s, 300, 5);
-    fs_spool_free(&s);
+    spool_check(0, 1, 0);
+    spool_check(1000, 2, 1);
+    spool_check(FS_SPOOL_HELD, 3, 1);          /* all in memory */
+    spool_check(5 * FS_SPOOL_HELD + 17, 4, 6); /* five blocks of the file, 17 in memory */
+    char *saved = no_tmpdir();                 /* no temporary file can be made: all in memory */
+    spool_check(5 * FS_SPOOL_HELD + 17, 6, 1);
+    restore_tmpdir(saved);
+    /* a disk full after two blocks: the rest in memory (the second time too) */
+    const char *why = full_disk(2 * FS_SPOOL_HELD * sizeof(int64_t) + 100, spool_full_disk);
+    ck_assert_msg(why == NULL, "%s", why);
 }
 END_TEST
 

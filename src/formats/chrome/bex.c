@@ -308,7 +308,8 @@ static foldsvg_status kept_failed(cr_doc *d, foldsvg_status st)
 {
     if (st == FOLDSVG_E_NOMEM)
         return nomem(d);
-    return fs_error(d->err, st, d->file, "cannot sort the trace events in a temporary file: %s",
+    return fs_error(d->err, st, d->file,
+                    "cannot read back the trace events sorted in a temporary file: %s",
                     strerror(errno));
 }
 

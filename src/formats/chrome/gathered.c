@@ -19,7 +19,8 @@ static foldsvg_status spool_failed(cr_doc *d, foldsvg_status st)
     if (st == FOLDSVG_E_NOMEM)
         return fs_error(d->err, st, d->file, "out of memory");
     return fs_error(d->err, st, d->file,
-                    "cannot keep a CPU profile's samples in a temporary file: %s", strerror(errno));
+                    "cannot read back a CPU profile's samples from a temporary file: %s",
+                    strerror(errno));
 }
 
 int cr_fail_spool(parser *p, foldsvg_status st)
