@@ -265,6 +265,13 @@ has "children first: main's own time" cf.folded "main 6666650"
 has "children first: work's own time" cf.folded "main;work 2666660"
 has "children first: a leaf" cf.folded "main;work;leaf6 380940"
 same "children first, from a pipe" cf2.folded cf.folded
+# --verbose says so (the plan changes as the input is read)
+"$bin" -v cf-20000.json -o x.svg 2>err
+has "children first: said" err "cf-20000.json: B/E/X events out of time order (X events written as they end), read again: sorted by time within --sort-buffer (16384 KiB)"
+cat cf-20000.json | "$bin" -v --sort-buffer 64K - -o x.svg 2>err
+has "from a pipe: said" err "<stdin>: B/E/X events from a stream that cannot be read twice: sorted by time within --sort-buffer (64 KiB), in sorted runs in \$TMPDIR beyond it"
+"$bin" -v x-20000.json -o x.svg 2>err
+hasnt "in time order: nothing said" err "B/E/X events"
 # where no temporary file can be made, in memory (as the folded sorter does)
 TMPDIR=/nonexistent/dir "$bin" -q --sort-buffer 1M cf-400000.json -o cf2.folded
 same "children first, no \$TMPDIR" cf2.folded cf.folded

@@ -18,12 +18,20 @@ void fs_plan_say(const fs_plan *p, const char *fmt, ...)
     if (!o || !o->log)
         return;
     char line[1024];
-    int n = snprintf(line, sizeof line, "plan: ");
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(line + n, sizeof line - (size_t)n, fmt, ap);
+    vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
-    o->log(o->log_user, line);
+    fs_plan_log(o, line);
+}
+
+void fs_plan_log(const foldsvg_options *o, const char *line)
+{
+    if (!o || !o->log)
+        return;
+    char text[1100];
+    snprintf(text, sizeof text, "plan: %s", line);
+    o->log(o->log_user, text);
 }
 
 /* Why every stack goes to a tree, or NULL when none does. */

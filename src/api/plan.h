@@ -81,4 +81,8 @@ void fs_plan_say(const fs_plan *p, const char *fmt, ...)
 #endif
     ;
 
+/* LINE to O's log handler, "plan: " before it: a change a reader makes as it reads
+ * (formats/sink.h say). */
+void fs_plan_log(const foldsvg_options *o, const char *line);
+
 #endif

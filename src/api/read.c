@@ -89,6 +89,11 @@ static void on_facts(void *user, const char *format, const char *product, uint32
     fs_profile_facts_set(&c->facts, format, product, threads, rate);
 }
 
+static void on_say(void *user, const char *line)
+{
+    fs_plan_log(((tree_in *)user)->o, line);
+}
+
 static void on_threads(void *user, const char *names)
 {
     tree_in *c = user;
@@ -219,7 +224,8 @@ foldsvg_status fs_profile_read_input(foldsvg_profile *p, fs_input *in, const fol
                       .facts = on_facts,
                       .stats = on_stats,
                       .warn = on_warn,
-                      .threads = on_threads};
+                      .threads = on_threads,
+                      .say = on_say};
     fs_pipeline *pl = NULL;
     const fs_format *format = NULL;
     uint64_t before = p->tree.total;

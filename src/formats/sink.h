@@ -71,6 +71,9 @@ struct fs_sink {
     /* The threads read, named for reports ("GeckoMain (0), DOM Worker (3)": name and
      * index); called after facts() by readers of profiles with threads. */
     void (*threads)(fs_sink *self, const char *names);
+    /* A choice of how the input is read, made while reading it (read again, sorted on disk),
+     * for --verbose's plan: one line naming the input; it lives only for the call. */
+    void (*say)(fs_sink *self, const char *line);
     /* Reading in parts at once (formats/folded/split.c), for a sink whose lines may come in
      * any order (it sums them): fork() makes a sink for lines from later in the input,
      * taken on another thread while this one takes the lines before them, sharing nothing

@@ -573,6 +573,13 @@ static void on_threads(fs_sink *self, const char *names)
         pl->to.threads(pl->to.user, names);
 }
 
+static void on_say(fs_sink *self, const char *line)
+{
+    fs_pipeline *pl = (fs_pipeline *)(void *)self;
+    if (pl->to.say)
+        pl->to.say(pl->to.user, line);
+}
+
 /* A part of the input read on another thread (fs_sink.fork): the lines of a direct pipeline
  * go to the consumer's part, the stacks dropped counted apart until it is joined. */
 typedef struct pipe_part {
@@ -642,7 +649,8 @@ foldsvg_status fs_pipeline_new(fs_pipeline **out, const fs_stack_opts *o, const 
                          .stats = on_stats,
                          .weight = on_weight,
                          .warn = on_warn,
-                         .threads = on_threads};
+                         .threads = on_threads,
+                         .say = on_say};
     pl->o = o;
     pl->to = *to;
     fs_strmap_init(&pl->keys, FS_STRMAP_OWNED); /* before anything can fail: freed with PL */

@@ -46,6 +46,7 @@ typedef struct fs_consumer {
     void (*stats)(void *user, const fs_folded_stats *s);
     void (*warn)(void *user, const foldsvg_error *w);
     void (*threads)(void *user, const char *names);
+    void (*say)(void *user, const char *line);
     /* Parts of an input read on other threads (fs_sink.fork), for a consumer that sums its
      * stacks whatever their order: fork() a part of its own (NULL: not now), part_path()
      * is path() for it (on the part's thread), join() and drop() as fs_sink's. All or none

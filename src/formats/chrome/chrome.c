@@ -36,6 +36,7 @@ typedef struct reading {
     size_t n;
     const char **names;
     uint8_t *picked;
+    int again; /* read again: its B/E/X events did not come in time order */
 } reading;
 
 static fs_strref item_name(void *user, uint32_t item)
@@ -217,6 +218,7 @@ static foldsvg_status open_read(reading *r, fs_input *in, const fs_input_opts *o
         FS_FORWARD_IF_ERROR(first);
     if (first == FS_STOP) {
         fs_input *in2;
+        r->again = 1;
         fs_error_clear(err);
         cr_doc_free(&r->d);
         cr_doc_init(&r->d, fs_input_name(in), err, ordered, 1, budget);
@@ -252,6 +254,16 @@ foldsvg_status fs_chrome_read(fs_input *in, const fs_input_opts *opts, fs_sink *
     foldsvg_status st = open_read(&r, in, opts, 1, err);
     if (st == FOLDSVG_OK)
         describe(&r, sink);
+    if (st == FOLDSVG_OK && r.k == K_EVENTS && r.d.kept && sink->say) {
+        char line[1400];
+        size_t runs = fs_recsort_runs(r.d.kept);
+        snprintf(line, sizeof line,
+                 "%s: B/E/X events %s: sorted by time within --sort-buffer (%zu KiB)%s", r.d.file,
+                 r.again ? "out of time order (X events written as they end), read again"
+                         : "from a stream that cannot be read twice",
+                 r.d.budget >> 10, runs ? ", in sorted runs in $TMPDIR beyond it" : "");
+        sink->say(sink, line);
+    }
     int frac = 0;
     for (size_t i = 0; st == FOLDSVG_OK && i < r.n; i++)
         if (picked(&r, i) && fs_trie_has_frac(r.t[i].trie))
