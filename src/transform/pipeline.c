@@ -57,8 +57,6 @@ struct fs_pipeline {
      * start before it are such frames */
     int screen;
     size_t clean_to;
-    uint32_t *semis; /* the ';' of a line being screened */
-    size_t semis_cap;
     /* --collapse-recursion may put a stack before those just before it: paths wait in a
      * window to be passed on in order (use_window) */
     int use_window;
@@ -333,9 +331,32 @@ static foldsvg_status add_stack(fs_pipeline *pl, size_t n, size_t same, uint64_t
 /* Where the frame of S that holds byte AT starts. */
 static size_t frame_start(const char *s, size_t at)
 {
-    while (at > 0 && s[at - 1] != ';')
-        at--;
-    return at;
+    return fs_byte_after_last(s, at, ';');
+}
+
+/* The start of the first frame of S[from..len) named as the one before it, that frame's ';'
+ * lying before DIRTY; DIRTY when there is none. The frames are walked off 64-byte masks of
+ * their ';', with the line's end as the last one's. */
+static size_t repeat_at(const char *s, size_t from, size_t len, size_t dirty)
+{
+    size_t a = from, prev = SIZE_MAX; /* the frame's start, the length of the one before */
+    for (size_t i = from;; i += 64) {
+        size_t n = len - i < 64 ? len - i : 64;
+        uint64_t m = fs_byte_mask(s + i, n, ';');
+        if (n < 64)
+            m |= (uint64_t)1 << n;
+        for (; m; m &= m - 1) {
+            size_t p = i + fs_ctz64(m);
+            if (p - a == prev && memcmp(s + a - prev - 1, s + a, prev) == 0)
+                return a;
+            if (p >= dirty)
+                return dirty;
+            prev = p - a;
+            a = p + 1;
+        }
+        if (n < 64)
+            return dirty;
+    }
 }
 
 /* Whether the steps leave every frame of L as it is, L differing from the last line first at
@@ -347,26 +368,12 @@ static int clean_line(fs_pipeline *pl, const fs_folded_line *l, size_t at)
     size_t from = frame_start(l->stack, at);
     if (from > pl->clean_to)
         return 0;
-    if (from > 0) /* the frame before too, for --collapse-recursion */
+    if (from > 0 && pl->o->collapse_recursion) /* the frame before too */
         from = frame_start(l->stack, from - 1);
     size_t dirty = fs_filter_screen(pl->filter, l->stack + from, l->len - from);
     dirty = dirty == SIZE_MAX ? l->len + 1 : from + dirty;
-    if (pl->o->collapse_recursion) {
-        /* a frame named as the one before it (at a ';' of SEMIS and the one before) */
-        size_t n = l->len - from;
-        if (l->len >= UINT32_MAX || FS_GROW(pl->semis, pl->semis_cap, n + 1, 256) != FOLDSVG_OK)
-            return 0;
-        size_t k = fs_byte_positions(l->stack + from, n, ';', pl->semis, (uint32_t)from);
-        pl->semis[k] = (uint32_t)l->len;
-        for (size_t i = 0, a = from; i < k && pl->semis[i] < dirty; i++) {
-            size_t b = pl->semis[i] + 1, e = pl->semis[i + 1];
-            if (e - b == b - 1 - a && memcmp(l->stack + a, l->stack + b, e - b) == 0) {
-                dirty = b;
-                break;
-            }
-            a = b;
-        }
-    }
+    if (pl->o->collapse_recursion) /* a frame named as the one before it */
+        dirty = repeat_at(l->stack, from, l->len, dirty);
     pl->clean_to = dirty > l->len ? SIZE_MAX : dirty;
     return dirty > l->len;
 }
@@ -689,7 +696,6 @@ void fs_pipeline_free(fs_pipeline *pl)
     fs_buf_free(&pl->prev);
     free(pl->clean);
     fs_buf_free(&pl->last);
-    free(pl->semis);
     fs_window_free(&pl->window);
     free(pl->ends);
     fs_buf_free(&pl->names);
