@@ -46,9 +46,12 @@ struct fs_pipeline {
     size_t frames_cap;
     /* The last folded line (have_bytes), and where each of its frames ends: the next line,
      * which in sorted input shares most of its frames, is split and transformed past them
-     * only (have_last: 0 when the steps did not see it split) */
+     * only (have_last: 0 when the steps did not see it split). Its bytes: the window's copy
+     * of it when it went there whole, else LAST (own_last) */
+    const char *last_data;
+    size_t last_len;
     fs_buf last;
-    int have_bytes;
+    int have_bytes, own_last;
     size_t *ends;
     size_t ends_cap, nlast;
     int have_last;
@@ -267,6 +270,8 @@ static foldsvg_status pass(fs_pipeline *pl, const fs_folded_line *l, int whole, 
         return pl->to.path(pl->to.user, l, err);
     foldsvg_status st = fs_window_put(&pl->window, l, after_tail, err);
     pl->tail_whole = whole && pl->window.tail_put;
+    if (!pl->own_last) /* the window's copy of the last line may go with this put */
+        pl->have_bytes = 0;
     return st;
 }
 
@@ -407,16 +412,31 @@ static foldsvg_status on_line(fs_sink *self, const fs_folded_line *l, foldsvg_er
     pl->tail_whole = 0;
     size_t at = 0; /* where L first differs from the last line */
     if (pl->have_bytes) {
-        size_t m = l->len < pl->last.len ? l->len : pl->last.len;
-        at = fs_mismatch(l->stack, pl->last.data, m);
-        after = at == pl->last.len ||
-                (at < l->len && (unsigned char)l->stack[at] > (unsigned char)pl->last.data[at]);
+        size_t m = l->len < pl->last_len ? l->len : pl->last_len;
+        at = fs_mismatch(l->stack, pl->last_data, m);
+        after = at == pl->last_len ||
+                (at < l->len && (unsigned char)l->stack[at] > (unsigned char)pl->last_data[at]);
     }
-    pl->last.len = at;
-    if (fs_buf_append(&pl->last, l->stack + at, l->len - at) != FOLDSVG_OK)
+    int clean = pl->screen && clean_line(pl, l, at);
+    if (clean && pl->use_window) {
+        pl->have_last = 0;
+        foldsvg_status st = pass(pl, l, 1, tail && after, err);
+        pl->last_data = pl->window.last;
+        pl->last_len = l->len;
+        pl->have_bytes = st == FOLDSVG_OK;
+        pl->own_last = 0;
+        return st;
+    }
+    /* (L's first AT bytes are the last line's: in LAST already when it holds that) */
+    pl->last.len = pl->own_last ? at : 0;
+    if (fs_buf_append(&pl->last, l->stack + pl->last.len, l->len - pl->last.len) != FOLDSVG_OK) {
+        pl->have_bytes = 0;
         return nomem(pl, 0, err);
-    pl->have_bytes = 1;
-    if (pl->screen && clean_line(pl, l, at)) {
+    }
+    pl->last_data = pl->last.data;
+    pl->last_len = l->len;
+    pl->have_bytes = pl->own_last = 1;
+    if (clean) {
         pl->have_last = 0;
         return pass(pl, l, 1, tail && after, err);
     }
@@ -728,7 +748,7 @@ static void use_filter(fs_pipeline *pl, int yes)
 {
     pl->filter = yes && pl->sym ? pl->sym : pl->plain;
     pl->symbolized = yes;
-    pl->have_bytes = pl->have_last = 0;
+    pl->have_bytes = pl->have_last = pl->own_last = 0;
     pl->clean_to = SIZE_MAX;
     /* a symbolized input's leaves are looked at (note_raw) */
     pl->screen = pl->filter && !yes && !pl->o->reverse && !pl->use_base && !pl->o->strip_hex &&
