@@ -347,7 +347,7 @@ static size_t repeat_at(const char *s, size_t from, size_t len, size_t dirty)
     size_t a = from, prev = SIZE_MAX; /* the frame's start, the length of the one before */
     for (size_t i = from;; i += 64) {
         size_t n = len - i < 64 ? len - i : 64;
-        uint64_t m = fs_byte_mask(s + i, n, ';');
+        uint64_t m = fs_byte_mask(s, len, i, ';');
         if (n < 64)
             m |= (uint64_t)1 << n;
         for (; m; m &= m - 1) {

@@ -77,29 +77,28 @@ static inline size_t fs_byte_positions(const char *s, size_t n, unsigned char c,
     return k;
 }
 
-/* The bits J < N <= 64 set where S[J] == C: for a caller that walks the positions of a
- * string 64 bytes at a time without storing them. */
-static inline uint64_t fs_byte_mask(const char *s, size_t n, unsigned char c)
+/* The bits J < 64 set where S[I + J] == C, for I + J < LEN (I <= LEN): for a caller that walks
+ * the positions of a string 64 bytes at a time without storing them. Reads within S[0..LEN)
+ * only: the last bytes of a string of 64 or more come from the 64 that end it, so that no
+ * step is shorter. */
+static inline uint64_t fs_byte_mask(const char *s, size_t len, size_t i, unsigned char c)
 {
-    uint64_t m = 0;
-    size_t i = 0;
+    size_t n = len - i;
 #if defined(__SSE2__)
-    const __m128i want = _mm_set1_epi8((char)c);
-    if (n == 64) {
-        const __m128i *p = (const __m128i *)(const void *)s;
+    if (n >= 64 || (len >= 64 && n > 0)) {
+        const __m128i want = _mm_set1_epi8((char)c);
+        const __m128i *p = (const __m128i *)(const void *)(s + (n >= 64 ? i : len - 64));
         uint64_t m0 = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(p), want));
         uint64_t m1 = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(p + 1), want));
         uint64_t m2 = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(p + 2), want));
         uint64_t m3 = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(p + 3), want));
-        return m0 | m1 << 16 | m2 << 32 | m3 << 48;
-    }
-    for (; i + 16 <= n; i += 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
-        m |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, want)) << i;
+        uint64_t m = m0 | m1 << 16 | m2 << 32 | m3 << 48;
+        return n >= 64 ? m : m >> (64 - n);
     }
 #endif
-    for (; i < n; i++)
-        m |= (uint64_t)((unsigned char)s[i] == c) << i;
+    uint64_t m = 0;
+    for (size_t j = 0; j < n && j < 64; j++)
+        m |= (uint64_t)((unsigned char)s[i + j] == c) << j;
     return m;
 }
 
