@@ -276,23 +276,38 @@ static int rust_hash_here(const char *s, const char *p, const char *end)
     return k == 19;
 }
 
+#if defined(__SSE2__)
+/* The lanes of X that hold a lowercase hex digit. */
+static __m128i hex_lanes(__m128i x)
+{
+    __m128i d = _mm_sub_epi8(x, _mm_set1_epi8('0')), l = _mm_sub_epi8(x, _mm_set1_epi8('a'));
+    return _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d),
+                        _mm_cmpeq_epi8(_mm_min_epu8(l, _mm_set1_epi8(5)), l));
+}
+#endif
+
 /* The first place in S[0..len) where rust_hash_pattern may match; LEN when there is none.
- * Names hold "::h" ("::hash") and '[' often, so the three bytes are looked for together,
- * 16 places at a time, and every place a block holds is tried before the next block. */
+ * Names hold "::h" ("::hash") and '[' ("_[k]") often: 16 places at a time, a place is the
+ * three bytes and the one byte that rules out most of them (a hex digit after the '[', and
+ * as the second after the 'h'), so that a block rarely has one to try and the branch on it
+ * is rarely mispredicted. */
 static size_t rust_hash_at(const char *s, size_t len)
 {
     const char *end = s + len, *p = s;
 #if defined(__SSE2__)
     const __m128i colon = _mm_set1_epi8(':'), h = _mm_set1_epi8('h'), open = _mm_set1_epi8('[');
-    for (; end - p >= 18; p += 16) {
+    for (; end - p >= 20; p += 16) { /* (the 16 bytes from p + 4 lie before END) */
         __m128i a = _mm_loadu_si128((const __m128i *)(const void *)p);
         __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(p + 1));
         __m128i c = _mm_loadu_si128((const __m128i *)(const void *)(p + 2));
+        __m128i e = _mm_loadu_si128((const __m128i *)(const void *)(p + 4));
+        __m128i at_open = _mm_cmpeq_epi8(a, open);
         __m128i hash =
             _mm_and_si128(_mm_and_si128(_mm_cmpeq_epi8(a, colon), _mm_cmpeq_epi8(b, colon)),
                           _mm_cmpeq_epi8(c, h));
-        unsigned bits = (unsigned)_mm_movemask_epi8(_mm_or_si128(hash, _mm_cmpeq_epi8(a, open)));
-        for (; bits; bits &= bits - 1) {
+        __m128i next = _mm_or_si128(_mm_and_si128(at_open, b), _mm_andnot_si128(at_open, e));
+        __m128i may = _mm_and_si128(_mm_or_si128(hash, at_open), hex_lanes(next));
+        for (unsigned bits = (unsigned)_mm_movemask_epi8(may); bits; bits &= bits - 1) {
             const char *q = p + __builtin_ctz(bits);
             if (rust_hash_here(s, q, end))
                 return (size_t)(q - s);

@@ -46,9 +46,12 @@ struct fs_pipeline {
     size_t frames_cap;
     /* The last folded line (have_bytes), and where each of its frames ends: the next line,
      * which in sorted input shares most of its frames, is split and transformed past them
-     * only (have_last: 0 when the steps did not see it split) */
+     * only (have_last: 0 when the steps did not see it split). Its bytes: the window's copy
+     * of it when it went there whole, else LAST (own_last) */
+    const char *last_data;
+    size_t last_len;
     fs_buf last;
-    int have_bytes;
+    int have_bytes, own_last;
     size_t *ends;
     size_t ends_cap, nlast;
     int have_last;
@@ -57,8 +60,6 @@ struct fs_pipeline {
      * start before it are such frames */
     int screen;
     size_t clean_to;
-    uint32_t *semis; /* the ';' of a line being screened */
-    size_t semis_cap;
     /* --collapse-recursion may put a stack before those just before it: paths wait in a
      * window to be passed on in order (use_window) */
     int use_window;
@@ -269,6 +270,8 @@ static foldsvg_status pass(fs_pipeline *pl, const fs_folded_line *l, int whole, 
         return pl->to.path(pl->to.user, l, err);
     foldsvg_status st = fs_window_put(&pl->window, l, after_tail, err);
     pl->tail_whole = whole && pl->window.tail_put;
+    if (!pl->own_last) /* the window's copy of the last line may go with this put */
+        pl->have_bytes = 0;
     return st;
 }
 
@@ -333,9 +336,32 @@ static foldsvg_status add_stack(fs_pipeline *pl, size_t n, size_t same, uint64_t
 /* Where the frame of S that holds byte AT starts. */
 static size_t frame_start(const char *s, size_t at)
 {
-    while (at > 0 && s[at - 1] != ';')
-        at--;
-    return at;
+    return fs_byte_after_last(s, at, ';');
+}
+
+/* The start of the first frame of S[from..len) named as the one before it, that frame's ';'
+ * lying before DIRTY; DIRTY when there is none. The frames are walked off 64-byte masks of
+ * their ';', with the line's end as the last one's. */
+static size_t repeat_at(const char *s, size_t from, size_t len, size_t dirty)
+{
+    size_t a = from, prev = SIZE_MAX; /* the frame's start, the length of the one before */
+    for (size_t i = from;; i += 64) {
+        size_t n = len - i < 64 ? len - i : 64;
+        uint64_t m = fs_byte_mask(s, len, i, ';');
+        if (n < 64)
+            m |= (uint64_t)1 << n;
+        for (; m; m &= m - 1) {
+            size_t p = i + fs_ctz64(m);
+            if (p - a == prev && memcmp(s + a - prev - 1, s + a, prev) == 0)
+                return a;
+            if (p >= dirty)
+                return dirty;
+            prev = p - a;
+            a = p + 1;
+        }
+        if (n < 64)
+            return dirty;
+    }
 }
 
 /* Whether the steps leave every frame of L as it is, L differing from the last line first at
@@ -347,26 +373,12 @@ static int clean_line(fs_pipeline *pl, const fs_folded_line *l, size_t at)
     size_t from = frame_start(l->stack, at);
     if (from > pl->clean_to)
         return 0;
-    if (from > 0) /* the frame before too, for --collapse-recursion */
+    if (from > 0 && pl->o->collapse_recursion) /* the frame before too */
         from = frame_start(l->stack, from - 1);
     size_t dirty = fs_filter_screen(pl->filter, l->stack + from, l->len - from);
     dirty = dirty == SIZE_MAX ? l->len + 1 : from + dirty;
-    if (pl->o->collapse_recursion) {
-        /* a frame named as the one before it (at a ';' of SEMIS and the one before) */
-        size_t n = l->len - from;
-        if (l->len >= UINT32_MAX || FS_GROW(pl->semis, pl->semis_cap, n + 1, 256) != FOLDSVG_OK)
-            return 0;
-        size_t k = fs_byte_positions(l->stack + from, n, ';', pl->semis, (uint32_t)from);
-        pl->semis[k] = (uint32_t)l->len;
-        for (size_t i = 0, a = from; i < k && pl->semis[i] < dirty; i++) {
-            size_t b = pl->semis[i] + 1, e = pl->semis[i + 1];
-            if (e - b == b - 1 - a && memcmp(l->stack + a, l->stack + b, e - b) == 0) {
-                dirty = b;
-                break;
-            }
-            a = b;
-        }
-    }
+    if (pl->o->collapse_recursion) /* a frame named as the one before it */
+        dirty = repeat_at(l->stack, from, l->len, dirty);
     pl->clean_to = dirty > l->len ? SIZE_MAX : dirty;
     return dirty > l->len;
 }
@@ -400,16 +412,31 @@ static foldsvg_status on_line(fs_sink *self, const fs_folded_line *l, foldsvg_er
     pl->tail_whole = 0;
     size_t at = 0; /* where L first differs from the last line */
     if (pl->have_bytes) {
-        size_t m = l->len < pl->last.len ? l->len : pl->last.len;
-        at = fs_mismatch(l->stack, pl->last.data, m);
-        after = at == pl->last.len ||
-                (at < l->len && (unsigned char)l->stack[at] > (unsigned char)pl->last.data[at]);
+        size_t m = l->len < pl->last_len ? l->len : pl->last_len;
+        at = fs_mismatch(l->stack, pl->last_data, m);
+        after = at == pl->last_len ||
+                (at < l->len && (unsigned char)l->stack[at] > (unsigned char)pl->last_data[at]);
     }
-    pl->last.len = at;
-    if (fs_buf_append(&pl->last, l->stack + at, l->len - at) != FOLDSVG_OK)
+    int clean = pl->screen && clean_line(pl, l, at);
+    if (clean && pl->use_window) {
+        pl->have_last = 0;
+        foldsvg_status st = pass(pl, l, 1, tail && after, err);
+        pl->last_data = pl->window.last;
+        pl->last_len = l->len;
+        pl->have_bytes = st == FOLDSVG_OK;
+        pl->own_last = 0;
+        return st;
+    }
+    /* (L's first AT bytes are the last line's: in LAST already when it holds that) */
+    pl->last.len = pl->own_last ? at : 0;
+    if (fs_buf_append(&pl->last, l->stack + pl->last.len, l->len - pl->last.len) != FOLDSVG_OK) {
+        pl->have_bytes = 0;
         return nomem(pl, 0, err);
-    pl->have_bytes = 1;
-    if (pl->screen && clean_line(pl, l, at)) {
+    }
+    pl->last_data = pl->last.data;
+    pl->last_len = l->len;
+    pl->have_bytes = pl->own_last = 1;
+    if (clean) {
         pl->have_last = 0;
         return pass(pl, l, 1, tail && after, err);
     }
@@ -697,7 +724,6 @@ void fs_pipeline_free(fs_pipeline *pl)
     fs_buf_free(&pl->prev);
     free(pl->clean);
     fs_buf_free(&pl->last);
-    free(pl->semis);
     fs_window_free(&pl->window);
     free(pl->ends);
     fs_buf_free(&pl->names);
@@ -730,7 +756,7 @@ static void use_filter(fs_pipeline *pl, int yes)
 {
     pl->filter = yes && pl->sym ? pl->sym : pl->plain;
     pl->symbolized = yes;
-    pl->have_bytes = pl->have_last = 0;
+    pl->have_bytes = pl->have_last = pl->own_last = 0;
     pl->clean_to = SIZE_MAX;
     /* a symbolized input's leaves are looked at (note_raw) */
     pl->screen = pl->filter && !yes && !pl->o->reverse && !pl->use_base && !pl->o->strip_hex &&

@@ -117,6 +117,7 @@ foldsvg_status fs_window_put(fs_window *w, const fs_folded_line *l, int after_ta
     if (!c)
         return nomem(err);
     memcpy(c->data + c->used, l->stack, l->len);
+    w->last = c->data + c->used;
     memmove(w->v + at + 1, w->v + at, (w->n - at) * sizeof *w->v);
     w->v[at] = (fs_window_line){w->first_chunk + (size_t)(c - w->chunks),
                                 c->used,

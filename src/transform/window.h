@@ -35,7 +35,8 @@ typedef struct fs_window {
     size_t limit; /* past this many, the first leaves */
     fs_window_out out;
     void *user;
-    int tail_put; /* the last stack put went after every stack held */
+    int tail_put;     /* the last stack put went after every stack held */
+    const char *last; /* the copy of the last stack put: its chunk stays until the next put */
 } fs_window;
 
 void fs_window_init(fs_window *w, size_t limit, fs_window_out out, void *user);

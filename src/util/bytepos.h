@@ -77,6 +77,63 @@ static inline size_t fs_byte_positions(const char *s, size_t n, unsigned char c,
     return k;
 }
 
+/* The bits J < 64 set where S[I + J] == C, for I + J < LEN (I <= LEN): for a caller that walks
+ * the positions of a string 64 bytes at a time without storing them. Reads within S[0..LEN)
+ * only: the last bytes of a string of 64 or more come from the 64 that end it, so that no
+ * step is shorter. */
+static inline uint64_t fs_byte_mask(const char *s, size_t len, size_t i, unsigned char c)
+{
+    size_t n = len - i;
+#if defined(__SSE2__)
+    if (n >= 64 || (len >= 64 && n > 0)) {
+        const __m128i want = _mm_set1_epi8((char)c);
+        const __m128i *p = (const __m128i *)(const void *)(s + (n >= 64 ? i : len - 64));
+        uint64_t m0 = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(p), want));
+        uint64_t m1 = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(p + 1), want));
+        uint64_t m2 = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(p + 2), want));
+        uint64_t m3 = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(p + 3), want));
+        uint64_t m = m0 | m1 << 16 | m2 << 32 | m3 << 48;
+        return n >= 64 ? m : m >> (64 - n);
+    }
+#endif
+    uint64_t m = 0;
+    for (size_t j = 0; j < n && j < 64; j++)
+        m |= (uint64_t)((unsigned char)s[i + j] == c) << j;
+    return m;
+}
+
+/* The lowest bit set in M, which is not 0. */
+static inline unsigned fs_ctz64(uint64_t m)
+{
+#if defined(__GNUC__)
+    return (unsigned)__builtin_ctzll(m);
+#else
+    unsigned k = 0;
+    for (; !(m & 1); m >>= 1)
+        k++;
+    return k;
+#endif
+}
+
+/* Just past the last S[I] == C with I < N; 0 when there is none. A frame's start seen from
+ * inside it: 16 bytes a step backwards. */
+static inline size_t fs_byte_after_last(const char *s, size_t n, unsigned char c)
+{
+    size_t i = n;
+#if defined(__SSE2__)
+    const __m128i want = _mm_set1_epi8((char)c);
+    for (; i >= 16; i -= 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i - 16));
+        unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, want));
+        if (m)
+            return i - 16 + (size_t)(32 - __builtin_clz(m));
+    }
+#endif
+    while (i > 0 && (unsigned char)s[i - 1] != c)
+        i--;
+    return i;
+}
+
 enum { FS_BYTEPOS_PIECE = 1024 };
 
 /* The same appended to the array *OUT (*N used of *CAP), which grows in pieces: with the

@@ -166,6 +166,37 @@ START_TEST(test_rust_hash)
 }
 END_TEST
 
+/* The Rust-hash screen (fs_filter_screen) finds a hash wherever it lies against its 16-byte
+ * steps, up to the string's end, and passes names that only look like one. */
+START_TEST(test_rust_hash_screen)
+{
+    const char *opts[] = {"strip-rust-hash", NULL, NULL};
+    fs_filter *f = make(opts);
+    ck_assert(fs_filter_screens(f));
+    const char *hashes[] = {"f::h0123456789abcdef", "v[1f]", "Vec[a]", "::h0123456789abcdef"};
+    const char *plain[] = {"std::hash::map", "x_[k]",          "f::h0123456789abcde",
+                           "[1f]",           "::hyper::h1::h", "a::h0123456789abcdeg"};
+    const char *tails[] = {"", ";q::hash_[z]", ";r"};
+    char s[256];
+    for (size_t pad = 0; pad < 40; pad++) {
+        memset(s, 'x', pad);
+        if (pad)
+            s[pad - 1] = ';';
+        for (size_t t = 0; t < sizeof tails / sizeof *tails; t++) {
+            for (size_t i = 0; i < sizeof hashes / sizeof *hashes; i++) {
+                int len = snprintf(s + pad, sizeof s - pad, "%s%s", hashes[i], tails[t]);
+                ck_assert_msg(fs_filter_screen(f, s, pad + (size_t)len) == pad, "%s", s);
+            }
+            for (size_t i = 0; i < sizeof plain / sizeof *plain; i++) {
+                int len = snprintf(s + pad, sizeof s - pad, "%s%s", plain[i], tails[t]);
+                ck_assert_msg(fs_filter_screen(f, s, pad + (size_t)len) == SIZE_MAX, "%s", s);
+            }
+        }
+    }
+    fs_filter_free(f);
+}
+END_TEST
+
 START_TEST(test_rust_hash_then_strip)
 {
     /* --strip-rust-hash runs before --strip, so patterns can be written for clean names */
@@ -574,6 +605,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_strip_context);
     tcase_add_test(tc, test_strip_in_order);
     tcase_add_test(tc, test_rust_hash);
+    tcase_add_test(tc, test_rust_hash_screen);
     tcase_add_test(tc, test_rust_hash_then_strip);
     tcase_add_test(tc, test_generator_names);
     tcase_add_test(tc, test_include_exclude);

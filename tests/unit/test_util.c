@@ -327,6 +327,41 @@ static size_t plain_mismatch(const char *a, const char *b, size_t m)
     return i;
 }
 
+/* fs_byte_mask and fs_byte_after_last against a byte-at-a-time reference: every string
+ * length around the 64-byte step (the last bytes come from the 64 that end the string) and
+ * every start in it, sparse and dense positions; each string is its own allocation, so that
+ * a read past either end shows under ASan. */
+START_TEST(bytemask_matches_a_plain_loop)
+{
+    enum { MAX = 200 };
+    char a[MAX];
+    unsigned seed = 11;
+    for (int density = 1; density <= 64; density *= 4) {
+        for (size_t i = 0; i < sizeof a; i++) {
+            seed = seed * 1103515245u + 12345u;
+            a[i] = (char)((seed >> 16) % 64u < (unsigned)density ? ';' : 'a' + (seed >> 8) % 3u);
+        }
+        for (size_t len = 0; len <= MAX; len++) {
+            char *s = malloc(len ? len : 1);
+            ck_assert_ptr_nonnull(s);
+            memcpy(s, a, len);
+            for (size_t i = 0; i <= len; i++) {
+                uint64_t want = 0;
+                for (size_t j = 0; j < 64 && i + j < len; j++)
+                    if (s[i + j] == ';')
+                        want |= (uint64_t)1 << j;
+                ck_assert_uint_eq(fs_byte_mask(s, len, i, ';'), want);
+            }
+            size_t after = len;
+            while (after > 0 && s[after - 1] != ';')
+                after--;
+            ck_assert_uint_eq(fs_byte_after_last(s, len, ';'), after);
+            free(s);
+        }
+    }
+}
+END_TEST
+
 /* The SIMD steps against a byte-at-a-time reference: every length and offset around their
  * 16-, 32- and 64-byte steps, sparse and dense positions (more than 8 in a 64-byte step,
  * every byte), a difference in every place, and nothing written past N. */
@@ -777,6 +812,7 @@ int main(void)
     tcase_add_test(tc, pool_runs_each_task_once);
     tcase_add_test(tc, batches_in_order_on_any_pool);
     tcase_add_test(tc, bytepos_and_mismatch_match_a_plain_loop);
+    tcase_add_test(tc, bytemask_matches_a_plain_loop);
     tcase_add_test(tc, u64set_new_once);
     tcase_add_test(tc, recsort_in_memory_and_in_runs);
     tcase_add_test(tc, spool_in_order_past_memory);
