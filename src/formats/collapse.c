@@ -215,11 +215,11 @@ int fs_rust_f64(const char *s, size_t n, double *v)
     const char *w = s + i;
     size_t wn = n - i;
     if (word_is(w, wn, "inf") || word_is(w, wn, "infinity")) {
-        *v = neg ? -INFINITY : INFINITY;
+        *v = neg ? -HUGE_VAL : HUGE_VAL;
         return 1;
     }
     if (word_is(w, wn, "nan")) {
-        *v = NAN;
+        *v = (double)NAN;
         return 1;
     }
     size_t digits = 0;

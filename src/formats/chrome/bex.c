@@ -220,7 +220,7 @@ static foldsvg_status take_before(cr_doc *d, cr_thread *t, double limit)
 {
     cr_bex *r = t->bex;
     for (;;) {
-        double at = INFINITY;
+        double at = HUGE_VAL;
         if (r->has_now && r->nb + r->nxb + r->ne)
             at = r->now;
         if (r->nh && r->heap[0].ts + r->heap[0].dur < at)
@@ -271,7 +271,7 @@ static foldsvg_status bex_of(cr_doc *d, cr_thread *t)
     t->bex = calloc(1, sizeof *t->bex);
     if (!t->bex)
         return nomem(d);
-    t->bex->bound = -INFINITY;
+    t->bex->bound = -HUGE_VAL;
     return FOLDSVG_OK;
 }
 
@@ -380,5 +380,5 @@ foldsvg_status cr_thread_build(cr_doc *d, cr_thread *t)
     FS_FORWARD_IF_ERROR(bex_of(d, t));
     if (d->kept)
         FS_FORWARD_IF_ERROR(feed_kept(d, t));
-    return take_before(d, t, INFINITY);
+    return take_before(d, t, HUGE_VAL);
 }
