@@ -343,7 +343,7 @@ foldsvg_status foldsvg_list_threads(const char *path, const foldsvg_options *opt
                       format->what);
     fs_input_opts io = fs_options_input(o);
     io.ordered = 0; /* a listing is of every thread, whatever --flamechart says */
-    if (st == FOLDSVG_OK && format->list_threads)
+    if (st == FOLDSVG_OK)
         st = format->list_threads(in, &io, fn, user, err);
     fs_input_close(in);
     return st;
@@ -366,7 +366,7 @@ foldsvg_status foldsvg_list_sample_types(const char *path, const foldsvg_options
                       format->what);
     fs_input_opts io = fs_options_input(o);
     io.ordered = 0; /* a listing is of every thread, whatever --flamechart says */
-    if (st == FOLDSVG_OK && format->list_sample_types)
+    if (st == FOLDSVG_OK)
         st = format->list_sample_types(in, &io, fn, user, err);
     fs_input_close(in);
     return st;

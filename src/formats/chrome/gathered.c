@@ -1,8 +1,8 @@
 /* What a trace event, a sample object or a stack frame gathered (formats/chrome/parser.h),
  * handed to the model at its end: a CPU profile's chunk to its profile, thread and process
  * names, a B/E/X event to its thread. */
-#include <stdlib.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "formats/chrome/parser.h"
